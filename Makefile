@@ -1,0 +1,70 @@
+# quakemodels — every task has a target here; the README names the two that matter.
+#   make demo    run `quakemodels info` on the bundled sample (sets everything up)
+#   make test    the whole test suite as CI runs it (sets everything up)
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+KSY    := $(wildcard ksy/*.ksy)
+GENDIR := src/quakemodels/kaitai
+SAMPLE := src/quakemodels/samples/quakeguy.md2
+
+.PHONY: all setup venv node demo test check lint typecheck generate check-generated bench crosscheck fuzz clean
+
+all: test
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+venv: $(VENV)/.installed
+node: node_modules/.installed
+setup: venv node
+
+demo: venv
+	$(VENV)/bin/quakemodels info $(SAMPLE)
+
+generate: node
+	node tools/ksc.js --target python --outdir $(GENDIR) $(KSY)
+
+# Regenerate into a temporary folder and compare byte for byte with what is committed.
+check-generated: node
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	node tools/ksc.js --target python --outdir "$$tmp" $(KSY) >/dev/null && \
+	status=0 && for f in "$$tmp"/*.py; do \
+	  if ! cmp -s "$$f" "$(GENDIR)/$$(basename "$$f")"; then \
+	    echo "generated code differs from ksy/: $(GENDIR)/$$(basename "$$f") (run make generate)"; status=1; \
+	  fi; \
+	done && \
+	for f in $(GENDIR)/*.py; do \
+	  b=$$(basename "$$f"); [ "$$b" = "__init__.py" ] && continue; \
+	  [ -e "$$tmp/$$b" ] || { echo "stale generated file with no spec: $$f"; status=1; }; \
+	done && \
+	[ $$status -eq 0 ] && echo "generated code matches ksy/"
+
+lint: venv
+	$(VENV)/bin/ruff check src tests tools
+	$(VENV)/bin/ruff format --check src tests tools
+
+typecheck: venv
+	$(VENV)/bin/mypy
+
+test: setup
+	$(PY) -m pytest -q
+	$(MAKE) --no-print-directory check-generated
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory typecheck
+
+check: test
+
+bench: setup
+	$(PY) tools/bench.py
+
+clean:
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist

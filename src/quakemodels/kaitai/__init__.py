@@ -1,0 +1,1 @@
+"""Kaitai Struct compiler output (see README.md here); never edited by hand."""
