@@ -1,0 +1,41 @@
+"""Errors and warnings raised by quakemodels.
+
+Every problem with the bytes of a model is a :class:`ModelFormatError` (a ``ValueError``) whose
+message names the field and the byte offset. Nothing else escapes from parsing: the facades
+translate the generated parser's and numpy's exceptions at the boundary (``raise ... from e``).
+"""
+
+from __future__ import annotations
+
+
+class ModelFormatError(ValueError):
+    """The bytes are not a valid model: bad magic or version, truncation, out-of-range values.
+
+    ``field`` is the spec's name of the offending field (or ``None``), ``offset`` its absolute
+    byte offset in the file (or ``None`` when the problem is not at one place).
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, offset: int | None = None):
+        super().__init__(message)
+        self.field = field
+        self.offset = offset
+
+
+class BadMagicError(ModelFormatError):
+    """The file does not start with a known magic (IDP2 for MD2, IDP3 for MD3)."""
+
+
+class BadVersionError(ModelFormatError):
+    """The magic is right but the version is not the one the engine reads."""
+
+
+class TruncatedError(ModelFormatError):
+    """A header count or offset points past the end of the data."""
+
+
+class BadValueError(ModelFormatError):
+    """A value is out of the range the format allows (an index, a count, a size)."""
+
+
+class QuakeModelsWarning(UserWarning):
+    """Something in a model is unusual but readable (junk in names, non-ASCII bytes)."""

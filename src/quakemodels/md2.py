@@ -1,0 +1,622 @@
+"""Quake II MD2 models: a fast numpy facade over the generated Kaitai parser.
+
+Opening a model parses only its 68-byte header with the generated ``Quake2Md2`` class and checks
+that every section the header describes lies inside the data. Each array is then decoded on
+first use with numpy, at the offsets that header gives, validated, and cached. ``m.spec`` is the
+generated object for spec-driven access (its per-vertex objects are slow; the arrays are not).
+
+Conventions:
+
+* Positions are Quake's model space (Z up), ``float32`` of the spec's value
+  ``x_compressed * scale.x + translate.x`` computed in double: bit-identical to the spec.
+* ``texcoords`` are ``s / skin_width, t / skin_height`` with t growing downwards, as the skin
+  image is stored (no V flip). glTF uses the same convention; OpenGL-style consumers use 1 - t.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import IO, Any, Literal, TypeVar
+
+import kaitaistruct
+import numpy as np
+import numpy.typing as npt
+
+from .animations import grouped_clips, table_clips
+from .errors import (
+    BadMagicError,
+    BadValueError,
+    BadVersionError,
+    ModelFormatError,
+    QuakeModelsWarning,
+    TruncatedError,
+)
+from .kaitai.quake2_md2 import Quake2Md2
+
+MAGIC = b"IDP2"
+VERSION = 8
+HEADER_SIZE = 68
+FRAME_HEADER_SIZE = 40  # scale (3 f4), translate (3 f4), name (16 bytes)
+SKIN_NAME_SIZE = 64
+FRAME_NAME_SIZE = 16
+NUM_ANORMS = 162
+
+# The spec's seq order of the header, and where each field sits: error messages name both.
+HEADER_FIELDS = (
+    "magic",
+    "version",
+    "skin_width_px",
+    "skin_height_px",
+    "bytes_per_frame",
+    "num_skins",
+    "vertices_per_frame",
+    "num_tex_coords",
+    "num_triangles",
+    "num_gl_cmds",
+    "num_frames",
+    "ofs_skins",
+    "ofs_tex_coords",
+    "ofs_triangles",
+    "ofs_frames",
+    "ofs_gl_cmds",
+    "ofs_eof",
+)
+HEADER_OFFSETS = {name: 4 * i for i, name in enumerate(HEADER_FIELDS)}
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int32]
+
+_T = TypeVar("_T")
+
+
+def _decoded(func: Callable[[Md2], _T]) -> cached_property[_T]:
+    """A lazily decoded, cached section; any low-level error becomes a ModelFormatError.
+
+    cached_property stores the value only when the function returns, so a failed decode leaves
+    nothing behind that a later access could mistake for a complete result.
+    """
+
+    def wrapper(self: Md2) -> _T:
+        try:
+            return func(self)
+        except ModelFormatError:
+            raise
+        except (ValueError, IndexError, EOFError, OverflowError, MemoryError) as e:
+            raise ModelFormatError(f"{func.__name__}: cannot decode: {e}") from e
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return cached_property(wrapper)
+
+
+@dataclass(frozen=True)
+class GlCommand:
+    """One OpenGL command: a triangle strip or fan.
+
+    ``vertex_indices`` (n,) int32 index the frame vertices; ``texcoords`` (n,2) float32 are the
+    normalized (s, t) the command carries. ``offset`` is the command's byte offset in the file.
+    """
+
+    primitive: Literal["strip", "fan"]
+    vertex_indices: IntArray
+    texcoords: FloatArray
+    offset: int
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """Render-ready indexed arrays for one frame; each distinct (vertex, texcoord) pair once.
+
+    ``positions`` (N,3) float32, ``normals`` (N,3) float32, ``uvs`` (N,2) float32 (texcoords,
+    no V flip), ``indices`` (T,3) uint32 into those, ``vertex_ids`` (N,) int32 the MD2 vertex
+    each corner came from and ``texcoord_ids`` (N,) int32 its MD2 texcoord.
+    """
+
+    positions: FloatArray
+    normals: FloatArray
+    uvs: FloatArray
+    indices: npt.NDArray[np.uint32]
+    vertex_ids: IntArray
+    texcoord_ids: IntArray
+
+
+def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
+    table = np.asarray(spec.anorms_table, dtype=np.float64)
+    if table.shape != (NUM_ANORMS, 3):  # pragma: no cover - guards a wrong ksy edit
+        raise RuntimeError(f"spec anorms_table has shape {table.shape}")
+    return table.astype(np.float32)
+
+
+_ANORMS: FloatArray | None = None
+
+
+def anorms(spec: Quake2Md2) -> FloatArray:
+    """The spec's table of 162 vertex normals, (162,3) float32."""
+    global _ANORMS
+    if _ANORMS is None:
+        _ANORMS = _anorms_from_spec(spec)
+    return _ANORMS
+
+
+def _decode_name(raw: bytes, what: str, offset: int) -> str:
+    """Text up to the first NUL; non-ASCII bytes are kept as escapes and warned about."""
+    text = raw.split(b"\0", 1)[0]
+    try:
+        return text.decode("ascii")
+    except UnicodeDecodeError:
+        warnings.warn(
+            f"{what} at offset {offset} has non-ASCII bytes {text!r}; kept as escapes",
+            QuakeModelsWarning,
+            stacklevel=3,
+        )
+        return text.decode("ascii", errors="backslashreplace")
+
+
+class Md2:
+    """A Quake II MD2 model (IDP2 version 8).
+
+    Arrays (decoded on first use, cached; F frames, V vertices, T triangles, S texcoords):
+
+    * ``positions`` (F,V,3) float32; ``normal_indices`` (F,V) uint8; ``normals`` (F,V,3) float32
+    * ``scales``, ``translates`` (F,3) float32
+    * ``triangles`` (T,3) int32 vertex indices; ``triangle_texcoords`` (T,3) int32 texcoord indices
+    * ``texcoords_px`` (S,2) int16 pixels; ``texcoords`` (S,2) float32 normalized, no V flip
+
+    Lists: ``frame_names``, ``skins``, ``gl_commands``; ``animations`` maps clip → frame range.
+    """
+
+    def __init__(self, data: bytes, *, name: str | None = None) -> None:
+        """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the header."""
+        self._data = data
+        self.name = name
+        try:
+            self._spec = Quake2Md2.from_bytes(data)
+        except kaitaistruct.ValidationNotEqualError as e:
+            if data[:4] != MAGIC:
+                raise BadMagicError(
+                    f"magic={data[:4]!r} at offset 0 is not {MAGIC!r}: not an MD2 file",
+                    field="magic",
+                    offset=0,
+                ) from e
+            version = int.from_bytes(data[4:8], "little", signed=True)
+            raise BadVersionError(
+                f"version={version} at offset 4 is not {VERSION}",
+                field="version",
+                offset=4,
+            ) from e
+        except EOFError as e:
+            raise TruncatedError(
+                f"header needs {HEADER_SIZE} bytes, the file has {len(data)}",
+                field="magic",
+                offset=len(data),
+            ) from e
+        self._check_layout()
+
+    # -- constructors -------------------------------------------------------------------------
+
+    @classmethod
+    def from_bytes(cls, data: bytes | bytearray | memoryview, *, name: str | None = None) -> Md2:
+        """Open a model held in memory."""
+        return cls(bytes(data), name=name)
+
+    @classmethod
+    def from_io(cls, fileobj: IO[bytes], *, name: str | None = None) -> Md2:
+        """Open a model from a binary file object (read to its end)."""
+        return cls(fileobj.read(), name=name or getattr(fileobj, "name", None))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Md2:
+        """Open a model file."""
+        with open(path, "rb") as f:
+            return cls(f.read(), name=os.fspath(path))
+
+    # -- header -------------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> Quake2Md2:
+        """The generated Kaitai object (spec names, lazy per-item instances)."""
+        return self._spec
+
+    @property
+    def data(self) -> bytes:
+        """The model's bytes."""
+        return self._data
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The header's fields by their spec names, in file order."""
+        return {name: getattr(self._spec, name) for name in HEADER_FIELDS}
+
+    skin_width = property(lambda self: int(self._spec.skin_width_px), doc="Skin width, pixels.")
+    skin_height = property(lambda self: int(self._spec.skin_height_px), doc="Skin height, pixels.")
+    framesize = property(lambda self: int(self._spec.bytes_per_frame), doc="Bytes per frame.")
+    num_skins = property(lambda self: int(self._spec.num_skins), doc="Number of skin names.")
+    num_vertices = property(lambda self: int(self._spec.vertices_per_frame), doc="V.")
+    num_texcoords = property(lambda self: int(self._spec.num_tex_coords), doc="S.")
+    num_triangles = property(lambda self: int(self._spec.num_triangles), doc="T.")
+    num_gl_dwords = property(lambda self: int(self._spec.num_gl_cmds), doc="GL command dwords.")
+    num_frames = property(lambda self: int(self._spec.num_frames), doc="F.")
+    ofs_skins = property(lambda self: int(self._spec.ofs_skins), doc="Offset of skin names.")
+    ofs_texcoords = property(lambda self: int(self._spec.ofs_tex_coords), doc="Offset of st.")
+    ofs_triangles = property(lambda self: int(self._spec.ofs_triangles), doc="Offset of tris.")
+    ofs_frames = property(lambda self: int(self._spec.ofs_frames), doc="Offset of frames.")
+    ofs_gl_commands = property(lambda self: int(self._spec.ofs_gl_cmds), doc="Offset of glcmds.")
+    ofs_end = property(lambda self: int(self._spec.ofs_eof), doc="The header's end offset.")
+
+    def _check_layout(self) -> None:
+        """Every count and offset non-negative and every section inside the data.
+
+        Pure integer arithmetic on the header (Python ints cannot overflow), so a header that
+        claims 2**31 frames in a 1 KB file fails here, before anything is allocated.
+        """
+        size = len(self._data)
+        s = self._spec
+        for name in HEADER_FIELDS[2:]:
+            value = getattr(s, name)
+            if value < 0:
+                raise BadValueError(
+                    f"{name}={value} at offset {HEADER_OFFSETS[name]} is negative",
+                    field=name,
+                    offset=HEADER_OFFSETS[name],
+                )
+        minimum = FRAME_HEADER_SIZE + 4 * s.vertices_per_frame
+        if s.num_frames > 0 and s.bytes_per_frame < minimum:
+            raise BadValueError(
+                f"bytes_per_frame={s.bytes_per_frame} at offset {HEADER_OFFSETS['bytes_per_frame']}"
+                f" is below 40 + 4 × {s.vertices_per_frame} vertices = {minimum}",
+                field="bytes_per_frame",
+                offset=HEADER_OFFSETS["bytes_per_frame"],
+            )
+        sections = (
+            ("ofs_skins", "num_skins", "skins", SKIN_NAME_SIZE),
+            ("ofs_tex_coords", "num_tex_coords", "texcoords", 4),
+            ("ofs_triangles", "num_triangles", "triangles", 12),
+            ("ofs_frames", "num_frames", "frames", s.bytes_per_frame),
+            ("ofs_gl_cmds", "num_gl_cmds", "GL command dwords", 4),
+        )
+        for ofs_name, num_name, what, item in sections:
+            ofs, num = getattr(s, ofs_name), getattr(s, num_name)
+            if num and ofs + num * item > size:
+                raise TruncatedError(
+                    f"{ofs_name}={ofs} + {num} {what} × {item} bytes runs past the end of the"
+                    f" file ({size} bytes)",
+                    field=ofs_name,
+                    offset=ofs,
+                )
+            if num and ofs < HEADER_SIZE:
+                raise BadValueError(
+                    f"{ofs_name}={ofs} points into the {HEADER_SIZE}-byte header",
+                    field=ofs_name,
+                    offset=HEADER_OFFSETS[ofs_name],
+                )
+
+    # -- frames -------------------------------------------------------------------------------
+
+    @cached_property
+    def _frame_records(self) -> np.ndarray[Any, np.dtype[np.void]]:
+        """(F,) structured view of the frame section: scale, translate, name, verts (V,4) u1."""
+        s = self._spec
+        dtype = np.dtype(
+            {
+                "names": ["scale", "translate", "name", "verts"],
+                "formats": ["<3f4", "<3f4", "S16", ("u1", (s.vertices_per_frame, 4))],
+                "offsets": [0, 12, 24, 40],
+                "itemsize": max(s.bytes_per_frame, FRAME_HEADER_SIZE),
+            }
+        )
+        return np.frombuffer(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
+
+    @_decoded
+    def scales(self) -> FloatArray:
+        """(F,3) float32 per-frame scale."""
+        return np.ascontiguousarray(self._frame_records["scale"])
+
+    @_decoded
+    def translates(self) -> FloatArray:
+        """(F,3) float32 per-frame translate."""
+        return np.ascontiguousarray(self._frame_records["translate"])
+
+    @_decoded
+    def positions(self) -> FloatArray:
+        """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
+        rec = self._frame_records
+        compressed = rec["verts"][:, :, :3].astype(np.float64)
+        scale = rec["scale"].astype(np.float64)[:, None, :]
+        translate = rec["translate"].astype(np.float64)[:, None, :]
+        # Two separate double operations, as the spec's expression evaluates (no fused
+        # multiply-add), then one rounding to float32.
+        compressed *= scale
+        compressed += translate
+        return compressed.astype(np.float32)
+
+    @_decoded
+    def normal_indices(self) -> npt.NDArray[np.uint8]:
+        """(F,V) uint8 indices into the 162-entry normal table (not range-checked)."""
+        return np.ascontiguousarray(self._frame_records["verts"][:, :, 3])
+
+    @_decoded
+    def normals(self) -> FloatArray:
+        """(F,V,3) float32 unit normals from the spec's anorms table."""
+        idx = self.normal_indices
+        bad = np.flatnonzero(idx >= NUM_ANORMS)
+        if bad.size:
+            frame, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            offset = self.ofs_frames + frame * self.framesize + FRAME_HEADER_SIZE + 4 * vertex + 3
+            raise BadValueError(
+                f"frames[{frame}].vertices[{vertex}].normal_index={int(idx.flat[bad[0]])} at"
+                f" offset {offset} is not below {NUM_ANORMS} ({bad.size} such vertices)",
+                field="normal_index",
+                offset=offset,
+            )
+        return anorms(self._spec)[idx]
+
+    @_decoded
+    def frame_names_raw(self) -> list[bytes]:
+        """The 16 name bytes of each frame as stored, junk after the NUL included."""
+        return [bytes(n).ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_records["name"]]
+
+    @_decoded
+    def frame_names(self) -> list[str]:
+        """Frame names: text up to the first NUL."""
+        return [
+            _decode_name(raw, f"frames[{i}].name", self.ofs_frames + i * self.framesize + 24)
+            for i, raw in enumerate(self.frame_names_raw)
+        ]
+
+    # -- skins --------------------------------------------------------------------------------
+
+    @_decoded
+    def skins_raw(self) -> list[bytes]:
+        """The 64 bytes of each skin name as stored."""
+        o = self.ofs_skins
+        return [self._data[o + 64 * i : o + 64 * (i + 1)] for i in range(self.num_skins)]
+
+    @_decoded
+    def skins(self) -> list[str]:
+        """Skin names: text up to the first NUL (untrusted paths; see quakemodels.skins)."""
+        return [
+            _decode_name(raw, f"skins[{i}]", self.ofs_skins + 64 * i)
+            for i, raw in enumerate(self.skins_raw)
+        ]
+
+    # -- texcoords and triangles --------------------------------------------------------------
+
+    @_decoded
+    def texcoords_px(self) -> npt.NDArray[np.int16]:
+        """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
+        return np.frombuffer(
+            self._data, dtype="<i2", count=2 * self.num_texcoords, offset=self.ofs_texcoords
+        ).reshape(-1, 2).astype(np.int16)
+
+    @_decoded
+    def texcoords(self) -> FloatArray:
+        """(S,2) float32 texcoords: s / skin_width, t / skin_height (t down, no V flip)."""
+        for field in ("skin_width_px", "skin_height_px"):
+            value = getattr(self._spec, field)
+            if value <= 0 and self.num_texcoords:
+                raise BadValueError(
+                    f"{field}={value} at offset {HEADER_OFFSETS[field]}: texcoords cannot be"
+                    " normalized by a skin size that is not positive",
+                    field=field,
+                    offset=HEADER_OFFSETS[field],
+                )
+        size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
+        return (self.texcoords_px.astype(np.float64) / size).astype(np.float32)
+
+    @cached_property
+    def _triangle_records(self) -> npt.NDArray[np.int16]:
+        return np.frombuffer(
+            self._data, dtype="<i2", count=6 * self.num_triangles, offset=self.ofs_triangles
+        ).reshape(-1, 6)
+
+    def _checked_indices(self, columns: slice, limit: int, what: str, field: str) -> IntArray:
+        values = self._triangle_records[:, columns].astype(np.int32)
+        bad = np.flatnonzero((values < 0) | (values >= limit))
+        if bad.size:
+            tri, corner = divmod(int(bad[0]), 3)
+            start = 0 if columns.start is None else columns.start
+            offset = self.ofs_triangles + 12 * tri + 2 * (start + corner)
+            raise BadValueError(
+                f"triangles[{tri}].{field}[{corner}]={int(values.flat[bad[0]])} at offset"
+                f" {offset} is outside 0..{limit - 1} ({limit} {what}; {bad.size} bad indices)",
+                field=field,
+                offset=offset,
+            )
+        return np.ascontiguousarray(values)
+
+    @_decoded
+    def triangles(self) -> IntArray:
+        """(T,3) int32 vertex indices, checked to be below V."""
+        return self._checked_indices(slice(0, 3), self.num_vertices, "vertices", "vertex_indices")
+
+    @_decoded
+    def triangle_texcoords(self) -> IntArray:
+        """(T,3) int32 texcoord indices, checked to be below S."""
+        return self._checked_indices(
+            slice(3, 6), self.num_texcoords, "texcoords", "tex_point_indices"
+        )
+
+    # -- GL commands --------------------------------------------------------------------------
+
+    @_decoded
+    def gl_dwords(self) -> npt.NDArray[np.int32]:
+        """The GL command section as stored: (num_gl_cmds,) int32."""
+        return np.frombuffer(
+            self._data, dtype="<i4", count=self.num_gl_dwords, offset=self.ofs_gl_commands
+        ).astype(np.int32)
+
+    @_decoded
+    def gl_commands(self) -> list[GlCommand]:
+        """The strips and fans, up to the terminating zero count; indices checked below V."""
+        words = self.gl_dwords
+        floats = words.view("<f4")
+        commands: list[GlCommand] = []
+        pos = 0
+        n = len(words)
+        base = self.ofs_gl_commands
+        while pos < n:
+            count = int(words[pos])
+            if count == 0:
+                break
+            length = abs(count)
+            end = pos + 1 + 3 * length
+            if end > n:
+                raise TruncatedError(
+                    f"gl_cmds[{len(commands)}] at offset {base + 4 * pos} has {length} vertices"
+                    f" ({3 * length} dwords) but only {n - pos - 1} dwords remain of"
+                    f" num_gl_cmds={n}",
+                    field="gl_cmds",
+                    offset=base + 4 * pos,
+                )
+            body = slice(pos + 1, end)
+            texcoords = floats[body].reshape(length, 3)[:, :2].astype(np.float32)
+            indices = words[body].reshape(length, 3)[:, 2].astype(np.int32)
+            bad = np.flatnonzero((indices < 0) | (indices >= self.num_vertices))
+            if bad.size:
+                offset = base + 4 * (pos + 1 + 3 * int(bad[0]) + 2)
+                raise BadValueError(
+                    f"gl_cmds[{len(commands)}].vertices[{int(bad[0])}].vertex_index="
+                    f"{int(indices[bad[0]])} at offset {offset} is outside"
+                    f" 0..{self.num_vertices - 1}",
+                    field="vertex_index",
+                    offset=offset,
+                )
+            commands.append(
+                GlCommand(
+                    primitive="fan" if count < 0 else "strip",
+                    vertex_indices=indices,
+                    texcoords=texcoords,
+                    offset=base + 4 * pos,
+                )
+            )
+            pos = end
+        else:
+            if n:
+                raise TruncatedError(
+                    f"gl_cmds at offset {base}: no terminating zero count within"
+                    f" num_gl_cmds={n} dwords",
+                    field="gl_cmds",
+                    offset=base + 4 * n,
+                )
+        return commands
+
+    # -- animation ----------------------------------------------------------------------------
+
+    @_decoded
+    def animations(self) -> dict[str, range]:
+        """Clip name → range of frame indices; every frame is in exactly one clip, in order.
+
+        The spec's 20-clip table when the model has the player (198 frames) or weapon (173
+        frames, first 16 clips) layout and its names fit; else consecutive frames grouped by
+        name with the trailing number removed.
+        """
+        s = self._spec
+        clips = table_clips(
+            self.frame_names, s.anim_names, s.anim_start_indices, s.anim_num_frames
+        )
+        return clips if clips is not None else grouped_clips(self.frame_names)
+
+    def _frame_index(self, frame: int) -> int:
+        if not -self.num_frames <= frame < self.num_frames:
+            raise IndexError(f"frame {frame} out of range for {self.num_frames} frames")
+        return frame % self.num_frames
+
+    def lerp(self, a: int, b: int, t: float) -> FloatArray:
+        """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
+        pa = self.positions[self._frame_index(a)]
+        pb = self.positions[self._frame_index(b)]
+        return (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+
+    def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
+        """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
+
+        Looping clips wrap from the last frame back to the first; otherwise the clip holds its
+        last frame.
+        """
+        try:
+            frames = self.animations[clip]
+        except KeyError:
+            raise KeyError(f"no clip {clip!r}; clips: {', '.join(self.animations)}") from None
+        position = max(seconds, 0.0) * fps
+        n = len(frames)
+        if loop:
+            position %= n
+            i = int(position)
+            return self.lerp(frames[i], frames[(i + 1) % n], position - i)
+        if position >= n - 1:
+            return self.positions[frames[-1]].copy()
+        i = int(position)
+        return self.lerp(frames[i], frames[i + 1], position - i)
+
+    # -- geometry helpers ---------------------------------------------------------------------
+
+    @cached_property
+    def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
+        """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them."""
+        tri_v = self.triangles.reshape(-1)
+        tri_t = self.triangle_texcoords.reshape(-1)
+        key = tri_v.astype(np.int64) * max(self.num_texcoords, 1) + tri_t
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        order = np.argsort(first, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        corners = first[order]
+        indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
+        return tri_v[corners].astype(np.int32), tri_t[corners].astype(np.int32), indices
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`)."""
+        f = self._frame_index(frame)
+        vertex_ids, texcoord_ids, indices = self._mesh_corners
+        uvs = self.texcoords[texcoord_ids] if texcoord_ids.size else np.zeros((0, 2), np.float32)
+        return Mesh(
+            positions=self.positions[f][vertex_ids],
+            normals=self.normals[f][vertex_ids],
+            uvs=uvs,
+            indices=indices,
+            vertex_ids=vertex_ids,
+            texcoord_ids=texcoord_ids,
+        )
+
+    @property
+    def bounds(self) -> tuple[FloatArray, FloatArray]:
+        """(mins, maxs), each (3,) float32, over every vertex of every frame."""
+        p = self.positions.reshape(-1, 3)
+        if p.size == 0:
+            zero = np.zeros(3, np.float32)
+            return zero, zero.copy()
+        return p.min(axis=0), p.max(axis=0)
+
+    def load_all(self) -> Md2:
+        """Decode and validate every array now (a full load); returns self."""
+        for name in _ARRAYS:
+            getattr(self, name)
+        return self
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return (
+            f"<Md2{label}: {self.num_frames} frames, {self.num_vertices} vertices,"
+            f" {self.num_triangles} triangles, {self.num_skins} skins>"
+        )
+
+
+_ARRAYS = (
+    "positions",
+    "normals",
+    "scales",
+    "translates",
+    "frame_names",
+    "skins",
+    "texcoords_px",
+    "texcoords",
+    "triangles",
+    "triangle_texcoords",
+    "gl_commands",
+    "animations",
+)
+
