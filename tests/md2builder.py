@@ -28,8 +28,9 @@ class Md2Spec:
         default_factory=lambda: [(0, 1, 2, 0, 1, 2), (0, 2, 3, 0, 2, 3)]
     )
     # per frame: (scale xyz, translate xyz, name bytes, verts (V,4) uint8)
+    # None means the default two frames; [] means no frames at all.
     frames: list[tuple[tuple[float, float, float], tuple[float, float, float], bytes, np.ndarray]] = (
-        field(default_factory=list)
+        None  # type: ignore[assignment]
     )
     gl_dwords: list[int] | None = None  # raw dwords; floats as their int bits
     framesize_extra: int = 0
@@ -38,7 +39,7 @@ class Md2Spec:
     trailing: bytes = b""
 
     def __post_init__(self) -> None:
-        if not self.frames:
+        if self.frames is None:
             verts = np.array(
                 [[0, 0, 0, 5], [255, 0, 0, 5], [255, 255, 0, 5], [0, 255, 10, 161]], np.uint8
             )

@@ -142,18 +142,28 @@ def anorms(spec: Quake2Md2) -> FloatArray:
     return _ANORMS
 
 
-def _decode_name(raw: bytes, what: str, offset: int) -> str:
-    """Text up to the first NUL; non-ASCII bytes are kept as escapes and warned about."""
-    text = raw.split(b"\0", 1)[0]
-    try:
-        return text.decode("ascii")
-    except UnicodeDecodeError:
+def _decode_names(raws: list[bytes], what: str, offsets: list[int]) -> list[str]:
+    """Text up to the first NUL of each name; non-ASCII bytes are kept as escapes, with one
+    warning that names the first such name and its offset."""
+    names: list[str] = []
+    bad: list[int] = []
+    for i, raw in enumerate(raws):
+        text = raw.split(b"\0", 1)[0]
+        if text.isascii():
+            names.append(text.decode("ascii"))
+        else:
+            bad.append(i)
+            names.append(text.decode("ascii", errors="backslashreplace"))
+    if bad:
+        first = bad[0]
+        shown = raws[first].split(b"\0", 1)[0]
         warnings.warn(
-            f"{what} at offset {offset} has non-ASCII bytes {text!r}; kept as escapes",
+            f"{what}[{first}] at offset {offsets[first]} has non-ASCII bytes {shown!r}"
+            f" ({len(bad)} such names); kept as escapes",
             QuakeModelsWarning,
-            stacklevel=3,
+            stacklevel=4,
         )
-        return text.decode("ascii", errors="backslashreplace")
+    return names
 
 
 class Md2:
@@ -173,6 +183,12 @@ class Md2:
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the header."""
         self._data = data
         self.name = name
+        if len(data) < HEADER_SIZE and MAGIC.startswith(data[:4]):
+            raise TruncatedError(
+                f"header needs {HEADER_SIZE} bytes, the file has {len(data)}",
+                field="ofs_eof" if len(data) >= 4 else "magic",
+                offset=len(data),
+            )
         try:
             self._spec = Quake2Md2.from_bytes(data)
         except kaitaistruct.ValidationNotEqualError as e:
@@ -362,10 +378,8 @@ class Md2:
     @_decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
-        return [
-            _decode_name(raw, f"frames[{i}].name", self.ofs_frames + i * self.framesize + 24)
-            for i, raw in enumerate(self.frame_names_raw)
-        ]
+        offsets = [self.ofs_frames + i * self.framesize + 24 for i in range(self.num_frames)]
+        return _decode_names(self.frame_names_raw, "frames.name", offsets)
 
     # -- skins --------------------------------------------------------------------------------
 
@@ -378,10 +392,8 @@ class Md2:
     @_decoded
     def skins(self) -> list[str]:
         """Skin names: text up to the first NUL (untrusted paths; see quakemodels.skins)."""
-        return [
-            _decode_name(raw, f"skins[{i}]", self.ofs_skins + 64 * i)
-            for i, raw in enumerate(self.skins_raw)
-        ]
+        offsets = [self.ofs_skins + 64 * i for i in range(self.num_skins)]
+        return _decode_names(self.skins_raw, "skins", offsets)
 
     # -- texcoords and triangles --------------------------------------------------------------
 
