@@ -20,7 +20,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import IO, Any, Literal, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar
 
 import kaitaistruct
 import numpy as np
@@ -36,6 +36,9 @@ from .errors import (
     TruncatedError,
 )
 from .kaitai.quake2_md2 import Quake2Md2
+
+if TYPE_CHECKING:
+    from .check import Finding
 
 MAGIC = b"IDP2"
 VERSION = 8
@@ -608,6 +611,12 @@ class Md2:
         for name in _ARRAYS:
             getattr(self, name)
         return self
+
+    def check(self, engine: str = "any") -> list[Finding]:
+        """Engine-compatibility findings ('quake2', 'q2pro', 'quake3' or 'any'); never raises."""
+        from .check import check_md2
+
+        return check_md2(self, engine=engine)
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
