@@ -1,0 +1,141 @@
+"""Benchmark: quakemodels against the generated parser, vgio 1.3.0 and a numpy floor.
+
+Run with ``make bench``. Every figure of one table comes from the same run, measured side by
+side per file (the machines are shared and noisy, so compare ratios, not absolute times).
+
+Columns, per corpus MD2 (median of repeated runs, milliseconds):
+  qm full    quakemodels: open + every array decoded and validated (``load_all``)
+  qm f0      quakemodels: open + frame 0 positions only
+  floor      numpy floor: one frombuffer of the frame section + the position multiply-add
+  kaitai     the generated parser: parse and walk every vertex's x, y, z
+  vgio       vgio 1.3.0 ``Md2.open``
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import struct
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from quakemodels import Md2  # noqa: E402
+from quakemodels.kaitai.quake2_md2 import Quake2Md2  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def timed(fn: Callable[[], object], budget: float = 0.3, min_runs: int = 5) -> float:
+    """Median seconds of ``fn`` over repeated runs within about ``budget`` seconds."""
+    times: list[float] = []
+    start = time.perf_counter()
+    while len(times) < min_runs or time.perf_counter() - start < budget:
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+        if len(times) >= 2000:
+            break
+    return statistics.median(times)
+
+
+def qm_full(data: bytes) -> None:
+    Md2.from_bytes(data).load_all()
+
+
+def qm_frame0(data: bytes) -> None:
+    Md2.from_bytes(data).frame_positions(0)
+
+
+def floor_positions(data: bytes) -> np.ndarray:
+    """The least numpy work that yields every position: one view, one multiply-add."""
+    h = struct.unpack_from("<4s16i", data)
+    framesize, nv, nf, ofs = h[4], h[6], h[10], h[14]
+    frames = np.frombuffer(data, np.uint8, nf * framesize, ofs).reshape(nf, framesize)
+    head = frames[:, :24].copy().view("<f4").reshape(nf, 2, 3).astype(np.float64)
+    verts = frames[:, 40 : 40 + 4 * nv].reshape(nf, nv, 4)[:, :, :3]
+    return (verts * head[:, None, 0] + head[:, None, 1]).astype(np.float32)
+
+
+def numpy_floor(data: bytes) -> None:
+    floor_positions(data)
+
+
+def kaitai_walk(data: bytes) -> None:
+    spec = Quake2Md2.from_bytes(data)
+    for frame in spec.frames:
+        for v in frame.vertices:
+            p = v.position
+            (p.x, p.y, p.z)
+
+
+def vgio_open(data: bytes) -> None:
+    from vgio.quake2 import md2 as vgio_md2
+
+    vgio_md2.Md2.open(io.BytesIO(data)).close()
+
+
+def check_floor(data: bytes) -> None:
+    """The floor computes the same positions as the facade (else it would not be a floor)."""
+    assert np.array_equal(floor_positions(data), Md2.from_bytes(data).positions)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path, help="MD2 files (default: the corpus)")
+    parser.add_argument("--no-vgio", action="store_true", help="skip vgio")
+    args = parser.parse_args(argv)
+    files = args.files or sorted((CORPUS / "md2").glob("*.md2"))
+    if not files:
+        print(f"no MD2 files given and no corpus at {CORPUS}", file=sys.stderr)
+        return 1
+    header = (
+        f"| {'file':<26} | {'F':>3} | {'V':>4} | {'qm full':>8} | {'qm f0':>7} | {'floor':>7} |"
+        f" {'kaitai':>8} | {'vgio':>8} | {'full/floor':>10} | {'vgio/full':>9} |"
+        f" {'kaitai/full':>11} |"
+    )
+    print(header)
+    print("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
+    animated: list[tuple[float, float, float]] = []
+    frame0: list[float] = []
+    for path in files:
+        data = path.read_bytes()
+        check_floor(data)
+        m = Md2.from_bytes(data)
+        full = timed(lambda d=data: qm_full(d))
+        f0 = timed(lambda d=data: qm_frame0(d))
+        floor = timed(lambda d=data: numpy_floor(d))
+        walk = timed(lambda d=data: kaitai_walk(d), budget=0.5, min_runs=3)
+        vg = float("nan") if args.no_vgio else timed(lambda d=data: vgio_open(d), min_runs=3)
+        r_floor, r_vgio, r_walk = full / floor, vg / full, walk / full
+        if m.num_frames > 1:
+            animated.append((r_floor, r_vgio, r_walk))
+        if m.num_frames == 198:
+            frame0.append(f0)
+        print(
+            f"| {path.name:<26} | {m.num_frames:>3} | {m.num_vertices:>4} | {full * 1e3:>8.3f} |"
+            f" {f0 * 1e3:>7.3f} | {floor * 1e3:>7.3f} | {walk * 1e3:>8.1f} | {vg * 1e3:>8.2f} |"
+            f" {r_floor:>10.2f} | {r_vgio:>9.1f} | {r_walk:>11.0f} |"
+        )
+    if animated:
+        med = [statistics.median(col) for col in zip(*animated, strict=True)]
+        print()
+        print(f"median over {len(animated)} animated models:")
+        print(f"  full load / numpy floor      {med[0]:7.2f}x   (target <= 3x)")
+        print(f"  vgio / full load             {med[1]:7.1f}x   (target >= 20x)")
+        print(f"  generated walk / full load   {med[2]:7.0f}x   (target >= 100x)")
+    if frame0:
+        print(f"  open + frame 0 positions, 198-frame models: median {statistics.median(frame0) * 1e3:.3f} ms,"
+              f" max {max(frame0) * 1e3:.3f} ms   (target <= 0.5 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
