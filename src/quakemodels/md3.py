@@ -1,0 +1,748 @@
+"""Quake III MD3 models: a fast numpy facade over the generated Kaitai parser.
+
+Opening a model parses its 108-byte header with the generated ``Quake3Md3`` class, walks the
+chain of surface headers (each surface starts ``ofs_end`` bytes after the previous one) and
+checks every count, offset and size with Python integers, so no header value can overflow or
+point outside the data. Arrays are decoded with numpy on first use, validated and cached; a
+decode that fails raises and caches nothing. ``m.spec`` is the generated object.
+
+Conventions:
+
+* Positions are Quake's model space (Z up), ``float32`` of the spec's ``x_compressed / 64.0``
+  (exact: a 16-bit integer over a power of two).
+* Normals follow Quake III's renderer: the vertex's two angle bytes ``lng`` (file byte 6) and
+  ``lat`` (file byte 7) are angles of ``byte * 2π / 256``; ``normal = (cos lat · sin lng,
+  sin lat · sin lng, cos lng)``, computed in double from the spec's angle instances and
+  rounded once to ``float32``.
+* ``texcoords`` are the file's float (s, t), t growing downwards as the image is stored (no V
+  flip): glTF's convention; OpenGL-style consumers use 1 - t.
+
+Load errors versus engine findings. A :class:`ModelFormatError` is raised for everything
+Q2PRO's MD3 loader (``src/refresh/models.c``) rejects, and for a few things it should:
+
+* ``num_frames`` 1..1024 (MD3_MAX_FRAMES); ``num_surfaces`` 0..32 (MD3_MAX_SURFACES; Q2PRO
+  wants at least one, but a model of tags only, as weapons' hand models are, is valid here);
+  ``num_tags`` not negative;
+* per surface: ``num_frames`` equal to the header's; ``num_shaders`` 0..256
+  (MD3_MAX_SHADERS); ``num_vertices`` 3..4096 (Q2PRO's minimum, MD3_MAX_VERTS); ``num_triangles``
+  1..6144 (Q2PRO's minimum and its TESS_MAX_INDICES / 3, below MD3_MAX_TRIANGLES = 8192);
+* every section (frames, tags, surfaces and each surface's shaders, triangles, texcoords and
+  vertices) inside the file, not inside the header it follows, and aligned as Q2PRO requires
+  (4 bytes; 2 for vertices); ``ofs_end`` at least a surface header and a multiple of 4;
+  ``ofs_eof`` not past the end of the file (ioquake3 copies that many bytes);
+* triangle indices below the surface's vertex count (checked when ``triangles`` is decoded);
+* every name (model, frame, tag, surface, shader) NUL-terminated within its field.
+
+Engine-specific limits are findings for a ``check`` command, not load errors: more than 16 tags
+(MD3_MAX_TAGS, a limit of id's tools only); ioquake3's renderer dropping surfaces with 1000 or
+more vertices or 2000 or more triangles (SHADER_MAX_VERTEXES); a surface magic other than IDP3
+(no engine reads it); ``ofs_eof`` short of the file's size; tag names that differ between
+frames; a nonzero ``num_skins``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import IO, Any, TypeVar
+
+import kaitaistruct
+import numpy as np
+import numpy.typing as npt
+
+from .errors import (
+    BadMagicError,
+    BadValueError,
+    BadVersionError,
+    ModelFormatError,
+    QuakeModelsWarning,
+    TruncatedError,
+)
+from .kaitai.quake3_md3 import Quake3Md3
+from .md2 import Mesh
+
+MAGIC = b"IDP3"
+VERSION = 15
+HEADER_SIZE = 108
+SURFACE_HEADER_SIZE = 108
+FRAME_SIZE = 56  # min, max, local origin (3 f4 each), radius (f4), name (16 bytes)
+TAG_SIZE = 112  # name (64 bytes), origin (3 f4), axis (9 f4)
+SHADER_SIZE = 68  # name (64 bytes), shader_index (s4)
+TRIANGLE_SIZE = 12
+TEXCOORD_SIZE = 8
+VERTEX_SIZE = 8  # x, y, z (s2 each), lng, lat (u1 each)
+NAME_SIZE = 64
+FRAME_NAME_SIZE = 16
+XYZ_SCALE = 1.0 / 64.0
+
+# Load-error limits (see the module docstring for where each comes from).
+MAX_FRAMES = 1024
+MAX_SURFACES = 32
+MAX_SHADERS = 256
+MIN_VERTICES = 3
+MAX_VERTICES = 4096
+MIN_TRIANGLES = 1
+MAX_TRIANGLES = 6144
+# Engine-specific limits, reported by checks rather than raised.
+MAX_TAGS = 16
+IOQ3_MAX_VERTICES = 999  # SHADER_MAX_VERTEXES - 1
+IOQ3_MAX_TRIANGLES = 1999  # SHADER_MAX_INDEXES / 3 - 1
+
+HEADER_FIELDS = (
+    "magic",
+    "version",
+    "name",
+    "flags",
+    "num_frames",
+    "num_tags",
+    "num_surfaces",
+    "num_skins",
+    "ofs_frames",
+    "ofs_tags",
+    "ofs_surfaces",
+    "ofs_eof",
+)
+HEADER_OFFSETS = dict(zip(HEADER_FIELDS, (0, 4, 8, *range(72, 108, 4)), strict=True))
+
+SURFACE_FIELDS = (
+    "magic",
+    "name",
+    "flags",
+    "num_frames",
+    "num_shaders",
+    "num_vertices",
+    "num_triangles",
+    "ofs_triangles",
+    "ofs_shaders",
+    "ofs_tex_coords",
+    "ofs_vertices",
+    "ofs_end",
+)
+SURFACE_OFFSETS = dict(zip(SURFACE_FIELDS, (0, 4, *range(68, 108, 4)), strict=True))
+_SURFACE_HEADER = struct.Struct("<4s64s10i")
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int32]
+
+# cos and sin of the 256 angles a normal byte encodes, from the spec's own expression
+# (byte * 2 * pi / 256, evaluated left to right in double) so results match it bit for bit.
+_ANGLES = [b * 2 * 3.141592653589793 / 256 for b in range(256)]
+_COS = np.array([math.cos(a) for a in _ANGLES], dtype=np.float64)
+_SIN = np.array([math.sin(a) for a in _ANGLES], dtype=np.float64)
+
+_FRAME_DTYPE = np.dtype(
+    {
+        "names": ["mins", "maxs", "origin", "radius", "name"],
+        "formats": ["<3f4", "<3f4", "<3f4", "<f4", ("u1", FRAME_NAME_SIZE)],
+        "offsets": [0, 12, 24, 36, 40],
+        "itemsize": FRAME_SIZE,
+    }
+)
+_TAG_DTYPE = np.dtype(
+    {
+        "names": ["name", "origin", "axis"],
+        "formats": [("u1", NAME_SIZE), "<3f4", ("<f4", (3, 3))],
+        "offsets": [0, 64, 76],
+        "itemsize": TAG_SIZE,
+    }
+)
+_VERTEX_DTYPE = np.dtype(
+    {
+        "names": ["xyz", "lng", "lat"],
+        "formats": ["<3i2", "u1", "u1"],
+        "offsets": [0, 6, 7],
+        "itemsize": VERTEX_SIZE,
+    }
+)
+
+_T = TypeVar("_T")
+_S = TypeVar("_S")
+
+
+def _decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
+    """A lazily decoded, cached section; any low-level error becomes a ModelFormatError.
+
+    cached_property stores the value only when the function returns, so a failed decode leaves
+    nothing behind that a later access could mistake for a complete result.
+    """
+
+    def wrapper(self: _S) -> _T:
+        try:
+            return func(self)
+        except ModelFormatError:
+            raise
+        except (ValueError, IndexError, EOFError, OverflowError, MemoryError) as e:
+            raise ModelFormatError(f"{func.__name__}: cannot decode: {e}") from e
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return cached_property(wrapper)
+
+
+def _name(raw: bytes, what: str, field: str, offset: int) -> str:
+    """Text up to the first NUL, which must be there; non-ASCII bytes are kept as escapes."""
+    end = raw.find(b"\0")
+    if end < 0:
+        raise BadValueError(
+            f"{what}={raw!r} at offset {offset} has no NUL terminator within its {len(raw)} bytes",
+            field=field,
+            offset=offset,
+        )
+    text = raw[:end]
+    try:
+        return text.decode("ascii")
+    except UnicodeDecodeError:
+        warnings.warn(
+            f"{what} at offset {offset} has non-ASCII bytes {text!r}; kept as escapes",
+            QuakeModelsWarning,
+            stacklevel=3,
+        )
+        return text.decode("ascii", errors="backslashreplace")
+
+
+def _normals_from_angles(lng: npt.NDArray[np.uint8], lat: npt.NDArray[np.uint8]) -> FloatArray:
+    """(..., 3) float32 unit normals from the two angle bytes, as Quake III decodes them."""
+    sin_lng = _SIN[lng]
+    out = np.empty((*lng.shape, 3), dtype=np.float64)
+    out[..., 0] = _COS[lat] * sin_lng
+    out[..., 1] = _SIN[lat] * sin_lng
+    out[..., 2] = _COS[lng]
+    return out.astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Md3Frames:
+    """Per-frame records. ``names`` (F) str; ``mins``, ``maxs``, ``origins`` (F,3) float32;
+    ``radii`` (F,) float32; ``names_raw`` the 16 stored bytes of each name."""
+
+    names: list[str]
+    names_raw: list[bytes]
+    mins: FloatArray
+    maxs: FloatArray
+    origins: FloatArray
+    radii: FloatArray
+
+
+@dataclass(frozen=True)
+class Md3Tags:
+    """Attachment points. ``names`` (K) str as in frame 0; ``names_per_frame`` (F lists of K);
+    ``origins`` (F,K,3) float32; ``axes`` (F,K,3,3) float32, ``axes[f, k, i]`` the i-th axis
+    vector (forward, left, up) of tag k in frame f, as stored."""
+
+    names: list[str]
+    names_per_frame: list[list[str]]
+    origins: FloatArray
+    axes: FloatArray
+
+    def index(self, name: str) -> int:
+        """The index of the tag called ``name`` (KeyError when there is none)."""
+        try:
+            return self.names.index(name)
+        except ValueError:
+            raise KeyError(f"no tag {name!r}; tags: {', '.join(self.names)}") from None
+
+
+@dataclass(frozen=True)
+class Md3Shader:
+    """One shader of a surface: its ``name`` (may be empty) and the stored ``shader_index``."""
+
+    name: str
+    shader_index: int
+
+
+class Md3Surface:
+    """One MD3 surface: a mesh with its own vertices, animated by frames.
+
+    ``N`` vertices, ``T`` triangles, ``F`` frames. Arrays (decoded on first use, cached):
+
+    * ``triangles`` (T,3) int32 vertex indices, checked below N
+    * ``texcoords`` (N,2) float32 (s, t), t down, no V flip
+    * ``positions`` (F,N,3) float32; ``positions_raw`` (F,N,3) int16 (units of 1/64)
+    * ``normals`` (F,N,3) float32; ``normal_angles`` (F,N,2) uint8 (lng, lat) as stored
+
+    ``offset`` is the surface's absolute start; ``ofs_*`` are relative to it, as in the file.
+    """
+
+    def __init__(self, data: bytes, index: int, offset: int) -> None:
+        self._data = data
+        self.index = index
+        self.offset = offset
+        fields = _SURFACE_HEADER.unpack_from(data, offset)
+        self.magic: bytes = fields[0]
+        self.name_raw: bytes = fields[1]
+        (
+            self.flags,
+            self.num_frames,
+            self.num_shaders,
+            self.num_vertices,
+            self.num_triangles,
+            self.ofs_triangles,
+            self.ofs_shaders,
+            self.ofs_tex_coords,
+            self.ofs_vertices,
+            self.ofs_end,
+        ) = (int(v) for v in fields[2:])
+        self.name = _name(self.name_raw, f"surfaces[{index}].name", "name", offset + 4)
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The surface header's fields by their spec names, in file order."""
+        values = {name: getattr(self, name) for name in SURFACE_FIELDS if name != "name"}
+        values["name"] = self.name
+        return {name: values[name] for name in SURFACE_FIELDS}
+
+    def _where(self, field: str) -> str:
+        return f"surfaces[{self.index}].{field}"
+
+    @_decoded
+    def shaders(self) -> list[Md3Shader]:
+        """The surface's shaders, names NUL-terminated."""
+        base = self.offset + self.ofs_shaders
+        shaders = []
+        for i in range(self.num_shaders):
+            start = base + SHADER_SIZE * i
+            raw = self._data[start : start + NAME_SIZE]
+            name = _name(raw, self._where(f"shaders[{i}].name"), "name", start)
+            (index,) = struct.unpack_from("<i", self._data, start + NAME_SIZE)
+            shaders.append(Md3Shader(name=name, shader_index=int(index)))
+        return shaders
+
+    @_decoded
+    def triangles(self) -> IntArray:
+        """(T,3) int32 vertex indices, each checked to be in 0..N-1."""
+        base = self.offset + self.ofs_triangles
+        values = np.frombuffer(
+            self._data, dtype="<i4", count=3 * self.num_triangles, offset=base
+        ).reshape(-1, 3)
+        bad = np.flatnonzero((values < 0) | (values >= self.num_vertices))
+        if bad.size:
+            tri, corner = divmod(int(bad[0]), 3)
+            offset = base + TRIANGLE_SIZE * tri + 4 * corner
+            raise BadValueError(
+                f"{self._where(f'triangles[{tri}].vertex_indices[{corner}]')}="
+                f"{int(values.flat[bad[0]])} at offset {offset} is outside"
+                f" 0..{self.num_vertices - 1} ({bad.size} bad indices)",
+                field="vertex_indices",
+                offset=offset,
+            )
+        return values.astype(np.int32)
+
+    @_decoded
+    def texcoords(self) -> FloatArray:
+        """(N,2) float32 (s, t) as stored: t grows downwards in the image."""
+        return (
+            np.frombuffer(
+                self._data,
+                dtype="<f4",
+                count=2 * self.num_vertices,
+                offset=self.offset + self.ofs_tex_coords,
+            )
+            .reshape(-1, 2)
+            .astype(np.float32)
+        )
+
+    @cached_property
+    def _vertex_records(self) -> np.ndarray[Any, np.dtype[np.void]]:
+        return np.frombuffer(
+            self._data,
+            dtype=_VERTEX_DTYPE,
+            count=self.num_frames * self.num_vertices,
+            offset=self.offset + self.ofs_vertices,
+        ).reshape(self.num_frames, self.num_vertices)
+
+    @_decoded
+    def positions_raw(self) -> npt.NDArray[np.int16]:
+        """(F,N,3) int16 positions as stored, in units of 1/64."""
+        return self._vertex_records["xyz"].astype(np.int16)
+
+    @_decoded
+    def positions(self) -> FloatArray:
+        """(F,N,3) float32 positions in model units (stored value / 64, exact)."""
+        return (self._vertex_records["xyz"].astype(np.float64) * XYZ_SCALE).astype(np.float32)
+
+    @_decoded
+    def normal_angles(self) -> npt.NDArray[np.uint8]:
+        """(F,N,2) uint8 normal angle bytes as stored: (lng, lat)."""
+        rec = self._vertex_records
+        return np.stack([rec["lng"], rec["lat"]], axis=-1).astype(np.uint8)
+
+    @_decoded
+    def normals(self) -> FloatArray:
+        """(F,N,3) float32 unit normals decoded as Quake III's renderer does."""
+        rec = self._vertex_records
+        return _normals_from_angles(rec["lng"], rec["lat"])
+
+    def _frame_index(self, frame: int) -> int:
+        if not -self.num_frames <= frame < self.num_frames:
+            raise IndexError(f"frame {frame} out of range for {self.num_frames} frames")
+        return frame % self.num_frames
+
+    def lerp(self, a: int, b: int, t: float) -> FloatArray:
+        """(N,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
+        pa: FloatArray = self.positions[self._frame_index(a)]
+        pb: FloatArray = self.positions[self._frame_index(b)]
+        out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+        return out
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """Render-ready indexed arrays for ``frame``: MD3 vertices already carry one texcoord
+        each, so vertices, uvs and indices are the surface's own (``vertex_ids`` and
+        ``texcoord_ids`` are both 0..N-1)."""
+        f = self._frame_index(frame)
+        ids = np.arange(self.num_vertices, dtype=np.int32)
+        return Mesh(
+            positions=self.positions[f],
+            normals=self.normals[f],
+            uvs=self.texcoords,
+            indices=self.triangles.astype(np.uint32),
+            vertex_ids=ids,
+            texcoord_ids=ids.copy(),
+        )
+
+    def load_all(self) -> Md3Surface:
+        """Decode and validate every array of this surface now; returns self."""
+        for name in ("shaders", "triangles", "texcoords", "positions", "normals"):
+            getattr(self, name)
+        return self
+
+    def __repr__(self) -> str:
+        return (
+            f"<Md3Surface {self.name!r}: {self.num_vertices} vertices,"
+            f" {self.num_triangles} triangles, {self.num_frames} frames>"
+        )
+
+
+class Md3:
+    """A Quake III MD3 model (IDP3 version 15).
+
+    * ``frames`` :class:`Md3Frames`: names, mins, maxs, origins (F,3), radii (F,)
+    * ``tags`` :class:`Md3Tags`: names (K), origins (F,K,3), axes (F,K,3,3)
+    * ``surfaces`` list of :class:`Md3Surface`, each with triangles (T,3), texcoords (N,2),
+      positions and normals (F,N,3) and ``mesh(frame)``
+
+    ``name`` is where the model came from (a path, or None); ``model_name`` the header's name.
+    """
+
+    def __init__(self, data: bytes, *, name: str | None = None) -> None:
+        """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the layout."""
+        self._data = data
+        self.name = name
+        if len(data) < HEADER_SIZE:
+            raise TruncatedError(
+                f"header needs {HEADER_SIZE} bytes, the file has {len(data)}",
+                field="magic",
+                offset=len(data),
+            )
+        try:
+            self._spec = Quake3Md3.from_bytes(data)
+        except kaitaistruct.ValidationNotEqualError as e:
+            if data[:4] != MAGIC:
+                raise BadMagicError(
+                    f"magic={data[:4]!r} at offset 0 is not {MAGIC!r}: not an MD3 file",
+                    field="magic",
+                    offset=0,
+                ) from e
+            version = int.from_bytes(data[4:8], "little", signed=True)
+            raise BadVersionError(
+                f"version={version} at offset 4 is not {VERSION}",
+                field="version",
+                offset=4,
+            ) from e
+        except UnicodeDecodeError as e:
+            raise BadValueError(
+                f"name at offset {HEADER_OFFSETS['name']} is not ASCII: {e}",
+                field="name",
+                offset=HEADER_OFFSETS["name"],
+            ) from e
+        self.model_name = _name(data[8:72], "name", "name", HEADER_OFFSETS["name"])
+        self._check_header()
+        self._surfaces = self._walk_surfaces()
+
+    # -- constructors -------------------------------------------------------------------------
+
+    @classmethod
+    def from_bytes(cls, data: bytes | bytearray | memoryview, *, name: str | None = None) -> Md3:
+        """Open a model held in memory."""
+        return cls(bytes(data), name=name)
+
+    @classmethod
+    def from_io(cls, fileobj: IO[bytes], *, name: str | None = None) -> Md3:
+        """Open a model from a binary file object (read to its end)."""
+        return cls(fileobj.read(), name=name or getattr(fileobj, "name", None))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Md3:
+        """Open a model file."""
+        with open(path, "rb") as f:
+            return cls(f.read(), name=os.fspath(path))
+
+    # -- header -------------------------------------------------------------------------------
+
+    @property
+    def spec(self) -> Quake3Md3:
+        """The generated Kaitai object (spec names, lazy per-item instances)."""
+        return self._spec
+
+    @property
+    def data(self) -> bytes:
+        """The model's bytes."""
+        return self._data
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The header's fields by their spec names, in file order."""
+        return {name: getattr(self._spec, name) for name in HEADER_FIELDS}
+
+    flags = property(lambda self: int(self._spec.flags), doc="Header flags (unused).")
+    num_frames = property(lambda self: int(self._spec.num_frames), doc="F.")
+    num_tags = property(lambda self: int(self._spec.num_tags), doc="K, tags per frame.")
+    num_surfaces = property(lambda self: int(self._spec.num_surfaces), doc="Surfaces.")
+    num_skins = property(lambda self: int(self._spec.num_skins), doc="Unused skin count.")
+    ofs_frames = property(lambda self: int(self._spec.ofs_frames), doc="Offset of frames.")
+    ofs_tags = property(lambda self: int(self._spec.ofs_tags), doc="Offset of tags.")
+    ofs_surfaces = property(lambda self: int(self._spec.ofs_surfaces), doc="First surface.")
+    ofs_end = property(lambda self: int(self._spec.ofs_eof), doc="The header's end offset.")
+
+    def _bad(self, field: str, message: str) -> BadValueError:
+        offset = HEADER_OFFSETS[field]
+        value = getattr(self._spec, field)
+        return BadValueError(
+            f"{field}={value} at offset {offset} {message}", field=field, offset=offset
+        )
+
+    def _check_section(
+        self,
+        what: str,
+        field: str,
+        field_offset: int,
+        base: int,
+        ofs: int,
+        count: int,
+        item: int,
+        align: int,
+        header_size: int,
+    ) -> None:
+        """``count`` items of ``item`` bytes at ``base + ofs``: inside the data, after the
+        ``header_size``-byte header at ``base``, aligned to ``align``. Python ints throughout."""
+        if count <= 0:
+            return
+        size = len(self._data)
+        if ofs < header_size:
+            raise BadValueError(
+                f"{what}.{field}={ofs} at offset {field_offset} points into the"
+                f" {header_size}-byte header",
+                field=field,
+                offset=field_offset,
+            )
+        if base + ofs + count * item > size:
+            raise TruncatedError(
+                f"{what}.{field}={ofs} at offset {field_offset}: {count} items × {item} bytes"
+                f" from offset {base + ofs} run past the end of the file ({size} bytes)",
+                field=field,
+                offset=field_offset,
+            )
+        if (base + ofs) % align:
+            raise BadValueError(
+                f"{what}.{field}={ofs} at offset {field_offset} puts the section at offset"
+                f" {base + ofs}, not a multiple of {align}",
+                field=field,
+                offset=field_offset,
+            )
+
+    def _check_header(self) -> None:
+        """Counts within limits and the frames, tags and first surface inside the data."""
+        s = self._spec
+        size = len(self._data)
+        if not 1 <= s.num_frames <= MAX_FRAMES:
+            raise self._bad("num_frames", f"is outside 1..{MAX_FRAMES}")
+        if s.num_tags < 0:
+            raise self._bad("num_tags", "is negative")
+        if not 0 <= s.num_surfaces <= MAX_SURFACES:
+            raise self._bad("num_surfaces", f"is outside 0..{MAX_SURFACES}")
+        if not 0 <= s.ofs_eof <= size:
+            raise TruncatedError(
+                f"ofs_eof={s.ofs_eof} at offset {HEADER_OFFSETS['ofs_eof']} is outside the file"
+                f" ({size} bytes)",
+                field="ofs_eof",
+                offset=HEADER_OFFSETS["ofs_eof"],
+            )
+        self._check_section(
+            "header", "ofs_frames", HEADER_OFFSETS["ofs_frames"], 0, s.ofs_frames,
+            s.num_frames, FRAME_SIZE, 4, HEADER_SIZE,
+        )  # fmt: skip
+        self._check_section(
+            "header", "ofs_tags", HEADER_OFFSETS["ofs_tags"], 0, s.ofs_tags,
+            s.num_frames * s.num_tags, TAG_SIZE, 4, HEADER_SIZE,
+        )  # fmt: skip
+        self._check_section(
+            "header", "ofs_surfaces", HEADER_OFFSETS["ofs_surfaces"], 0, s.ofs_surfaces,
+            s.num_surfaces, SURFACE_HEADER_SIZE, 4, HEADER_SIZE,
+        )  # fmt: skip
+
+    def _walk_surfaces(self) -> list[Md3Surface]:
+        """Follow the chain of surfaces, checking each header and its sections."""
+        size = len(self._data)
+        surfaces: list[Md3Surface] = []
+        pos = self.ofs_surfaces
+        link_field, link_offset = "ofs_surfaces", HEADER_OFFSETS["ofs_surfaces"]
+        for i in range(self.num_surfaces):
+            if pos + SURFACE_HEADER_SIZE > size:
+                raise TruncatedError(
+                    f"surfaces[{i}] at offset {pos} (from {link_field} at offset {link_offset})"
+                    f" needs a {SURFACE_HEADER_SIZE}-byte header; the file has {size} bytes",
+                    field=link_field,
+                    offset=link_offset,
+                )
+            surface = Md3Surface(self._data, i, pos)
+            self._check_surface(surface)
+            surfaces.append(surface)
+            link_field, link_offset = "ofs_end", pos + SURFACE_OFFSETS["ofs_end"]
+            pos += surface.ofs_end
+        return surfaces
+
+    def _check_surface(self, surf: Md3Surface) -> None:
+        at = {name: surf.offset + rel for name, rel in SURFACE_OFFSETS.items()}
+        what = f"surfaces[{surf.index}]"
+
+        def bad(field: str, message: str) -> BadValueError:
+            value = getattr(surf, field)
+            return BadValueError(
+                f"{what}.{field}={value} at offset {at[field]} {message}",
+                field=field,
+                offset=at[field],
+            )
+
+        if surf.num_frames != self.num_frames:
+            raise bad("num_frames", f"is not the header's num_frames={self.num_frames}")
+        if not 0 <= surf.num_shaders <= MAX_SHADERS:
+            raise bad("num_shaders", f"is outside 0..{MAX_SHADERS}")
+        if not MIN_VERTICES <= surf.num_vertices <= MAX_VERTICES:
+            raise bad("num_vertices", f"is outside {MIN_VERTICES}..{MAX_VERTICES}")
+        if not MIN_TRIANGLES <= surf.num_triangles <= MAX_TRIANGLES:
+            raise bad("num_triangles", f"is outside {MIN_TRIANGLES}..{MAX_TRIANGLES}")
+        size = len(self._data)
+        if surf.ofs_end < SURFACE_HEADER_SIZE:
+            raise bad("ofs_end", f"is smaller than the {SURFACE_HEADER_SIZE}-byte surface header")
+        if surf.offset + surf.ofs_end > size:
+            raise TruncatedError(
+                f"{what}.ofs_end={surf.ofs_end} at offset {at['ofs_end']}: the surface from"
+                f" offset {surf.offset} runs past the end of the file ({size} bytes)",
+                field="ofs_end",
+                offset=at["ofs_end"],
+            )
+        if surf.ofs_end % 4:
+            raise bad("ofs_end", "is not a multiple of 4")
+        sections = (
+            ("ofs_shaders", surf.num_shaders, SHADER_SIZE, 4),
+            ("ofs_triangles", surf.num_triangles, TRIANGLE_SIZE, 4),
+            ("ofs_tex_coords", surf.num_vertices, TEXCOORD_SIZE, 4),
+            ("ofs_vertices", surf.num_vertices * surf.num_frames, VERTEX_SIZE, 2),
+        )
+        for field, count, item, align in sections:
+            self._check_section(
+                what, field, at[field], surf.offset, getattr(surf, field), count, item, align,
+                SURFACE_HEADER_SIZE,
+            )  # fmt: skip
+
+    # -- frames and tags ----------------------------------------------------------------------
+
+    @_decoded
+    def frames(self) -> Md3Frames:
+        """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
+        rec = np.frombuffer(
+            self._data, dtype=_FRAME_DTYPE, count=self.num_frames, offset=self.ofs_frames
+        )
+        names_raw = [bytes(n) for n in rec["name"]]
+        names = [
+            _name(raw, f"frames[{i}].name", "name", self.ofs_frames + FRAME_SIZE * i + 40)
+            for i, raw in enumerate(names_raw)
+        ]
+        return Md3Frames(
+            names=names,
+            names_raw=names_raw,
+            mins=np.ascontiguousarray(rec["mins"], dtype=np.float32),
+            maxs=np.ascontiguousarray(rec["maxs"], dtype=np.float32),
+            origins=np.ascontiguousarray(rec["origin"], dtype=np.float32),
+            radii=np.ascontiguousarray(rec["radius"], dtype=np.float32),
+        )
+
+    @_decoded
+    def tags(self) -> Md3Tags:
+        """Tags of every frame (see :class:`Md3Tags`)."""
+        f, k = self.num_frames, self.num_tags
+        rec = np.frombuffer(self._data, dtype=_TAG_DTYPE, count=f * k, offset=self.ofs_tags)
+        rec = rec.reshape(f, k)
+        names = [
+            [
+                _name(
+                    bytes(rec["name"][i, j]),
+                    f"tags[{i * k + j}].name",
+                    "name",
+                    self.ofs_tags + TAG_SIZE * (i * k + j),
+                )
+                for j in range(k)
+            ]
+            for i in range(f)
+        ]
+        return Md3Tags(
+            names=list(names[0]) if names else [],
+            names_per_frame=names,
+            origins=np.ascontiguousarray(rec["origin"], dtype=np.float32).reshape(f, k, 3),
+            axes=np.ascontiguousarray(rec["axis"], dtype=np.float32).reshape(f, k, 3, 3),
+        )
+
+    # -- surfaces -----------------------------------------------------------------------------
+
+    @property
+    def surfaces(self) -> list[Md3Surface]:
+        """The surfaces in file order (headers checked at open; arrays decoded on use)."""
+        return list(self._surfaces)
+
+    def surface(self, name: str) -> Md3Surface:
+        """The first surface called ``name`` (KeyError when there is none)."""
+        for s in self._surfaces:
+            if s.name == name:
+                return s
+        raise KeyError(
+            f"no surface {name!r}; surfaces: {', '.join(s.name for s in self._surfaces)}"
+        )
+
+    def _frame_index(self, frame: int) -> int:
+        if not -self.num_frames <= frame < self.num_frames:
+            raise IndexError(f"frame {frame} out of range for {self.num_frames} frames")
+        return int(frame) % int(self.num_frames)
+
+    def meshes(self, frame: int = 0) -> list[Mesh]:
+        """One render-ready :class:`Mesh` per surface for ``frame``."""
+        f = self._frame_index(frame)
+        return [s.mesh(f) for s in self._surfaces]
+
+    @property
+    def bounds(self) -> tuple[FloatArray, FloatArray]:
+        """(mins, maxs), each (3,) float32, over every vertex of every surface and frame."""
+        points = [s.positions.reshape(-1, 3) for s in self._surfaces if s.num_vertices]
+        if not points:
+            zero = np.zeros(3, np.float32)
+            return zero, zero.copy()
+        p = np.concatenate(points)
+        return p.min(axis=0), p.max(axis=0)
+
+    def load_all(self) -> Md3:
+        """Decode and validate every array now (a full load); returns self."""
+        self.frames  # noqa: B018 - decoding is the point
+        self.tags  # noqa: B018
+        for s in self._surfaces:
+            s.load_all()
+        return self
+
+    def __repr__(self) -> str:
+        label = f" {self.name!r}" if self.name else ""
+        return (
+            f"<Md3{label}: {self.num_frames} frames, {self.num_tags} tags,"
+            f" {self.num_surfaces} surfaces>"
+        )
