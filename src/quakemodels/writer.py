@@ -1,0 +1,710 @@
+"""Writing Quake II MD2 files: an exact encoder for loaded models and ``build`` from arrays.
+
+Two ways in:
+
+* :func:`to_bytes` / :func:`save` serialize a loaded :class:`~quakemodels.md2.Md2` exactly as it
+  was: raw skin and frame name bytes (junk after the NUL included), the compressed vertices, the
+  original GL command dwords, the original section offsets and every byte between or after the
+  sections. :func:`parts_of` gives the same content as an editable :class:`Md2Parts`;
+  :func:`encode` writes one back (keeping the original layout while every section keeps its size,
+  the canonical layout otherwise).
+* :func:`build` encodes new geometry the way Quake II's modelgen does: per-frame scale and
+  translate from the frame's bounds (``scale = (max - min) / 255``, ``translate = min``),
+  coordinates rounded to the nearest step; area-weighted vertex normals mapped to the nearest of
+  the 162 anorms; greedy strips and fans for the GL commands; engine limits checked.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from .atomic import write_bytes_atomic
+from .errors import BadValueError, ModelFormatError
+from .md2 import (
+    FRAME_HEADER_SIZE,
+    FRAME_NAME_SIZE,
+    HEADER_SIZE,
+    MAGIC,
+    NUM_ANORMS,
+    SKIN_NAME_SIZE,
+    VERSION,
+    anorms,
+)
+
+if TYPE_CHECKING:
+    from .md2 import GlCommand, Md2
+
+HEADER = struct.Struct("<4s16i")
+SECTIONS = ("skins", "texcoords", "triangles", "frames", "gl_commands")
+"""Section names in the canonical order (the order modelgen writes them)."""
+
+# Hard limits of the format itself: indices are signed 16-bit, compressed coordinates 8-bit.
+FORMAT_MAX_INDEX = 32767
+
+
+class LimitExceededError(BadValueError):
+    """The model is valid MD2 but larger than the target engine accepts."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Engine limits ``build`` enforces. :data:`VANILLA` is Quake II's own (qfiles.h)."""
+
+    max_vertices: int = 2048
+    max_triangles: int = 4096
+    max_frames: int = 512
+    max_skins: int = 32
+    max_texcoords: int = FORMAT_MAX_INDEX + 1
+
+
+VANILLA = Limits()
+"""Quake II 3.20: MAX_VERTS 2048, MAX_TRIANGLES 4096, MAX_FRAMES 512, MAX_MD2SKINS 32."""
+
+FORMAT_LIMITS = Limits(
+    max_vertices=FORMAT_MAX_INDEX + 1,
+    max_triangles=2**31 - 1,
+    max_frames=2**31 - 1,
+    max_skins=2**31 - 1,
+)
+"""Only what the file format can express (16-bit indices); for engines without limits."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a loaded file had its sections, and the bytes no section covers.
+
+    ``offsets`` maps each of :data:`SECTIONS` to its offset, ``sizes`` to its byte size;
+    ``fillers`` are ``(offset, bytes)`` runs outside the header and every non-empty section
+    (gaps, padding, trailing data); ``ofs_end`` is the header's value, ``file_size`` the length.
+    """
+
+    offsets: dict[str, int]
+    sizes: dict[str, int]
+    ofs_end: int
+    file_size: int
+    fillers: tuple[tuple[int, bytes], ...] = ()
+
+
+@dataclass
+class Md2Parts:
+    """Everything an MD2 file holds, as stored (F frames, V vertices, T triangles, S texcoords).
+
+    ``skins_raw`` 64-byte names; ``texcoords_px`` (S,2) int16; ``triangles`` (T,6) int16 raw
+    records (3 vertex then 3 texcoord indices); ``scales``, ``translates`` (F,3) float32;
+    ``frame_names_raw`` 16-byte names; ``vertices`` (F,V,4) uint8 (x, y, z, normal index);
+    ``frame_padding`` (F,P) uint8 bytes after each frame's vertices (P = framesize − 40 − 4V);
+    ``gl_dwords`` (N,) int32; ``layout`` the original placement, or None for the canonical one.
+    """
+
+    skin_width: int
+    skin_height: int
+    skins_raw: list[bytes]
+    texcoords_px: npt.NDArray[np.int16]
+    triangles: npt.NDArray[np.int16]
+    scales: npt.NDArray[np.float32]
+    translates: npt.NDArray[np.float32]
+    frame_names_raw: list[bytes]
+    vertices: npt.NDArray[np.uint8]
+    gl_dwords: npt.NDArray[np.int32]
+    frame_padding: npt.NDArray[np.uint8] = field(default_factory=lambda: np.zeros((0, 0), np.uint8))
+    layout: Layout | None = None
+
+    def section_sizes(self) -> dict[str, int]:
+        """Byte size of each section, in :data:`SECTIONS` order."""
+        return {
+            "skins": SKIN_NAME_SIZE * len(self.skins_raw),
+            "texcoords": 4 * len(self.texcoords_px),
+            "triangles": 12 * len(self.triangles),
+            "frames": self.framesize * len(self.frame_names_raw),
+            "gl_commands": 4 * len(self.gl_dwords),
+        }
+
+    @property
+    def framesize(self) -> int:
+        """Bytes per frame: 40 + 4V + padding."""
+        padding = self.frame_padding.shape[1] if self.frame_padding.size else 0
+        return FRAME_HEADER_SIZE + 4 * self.vertices.shape[1] + padding
+
+
+# -- exact serialization of loaded models -------------------------------------------------------
+
+
+def parts_of(model: Md2) -> Md2Parts:
+    """The stored content of a loaded model, with its layout, ready for :func:`encode`."""
+    data = model.data
+    num_frames, num_vertices = model.num_frames, model.num_vertices
+    records = model._frame_records  # the frame section as stored (compressed bytes, raw names)
+    vertices = np.ascontiguousarray(records["verts"]).reshape(num_frames, num_vertices, 4)
+    padding_size = model.framesize - FRAME_HEADER_SIZE - 4 * num_vertices if num_frames else 0
+    padding = np.zeros((num_frames, max(padding_size, 0)), np.uint8)
+    for i in range(num_frames if padding_size > 0 else 0):
+        start = model.ofs_frames + i * model.framesize + FRAME_HEADER_SIZE + 4 * num_vertices
+        padding[i] = np.frombuffer(data, np.uint8, padding_size, start)
+    parts = Md2Parts(
+        skin_width=model.skin_width,
+        skin_height=model.skin_height,
+        skins_raw=list(model.skins_raw),
+        texcoords_px=model.texcoords_px.copy(),
+        triangles=model._triangle_records.astype(np.int16),  # raw: unchecked indices kept
+        scales=model.scales.copy(),
+        translates=model.translates.copy(),
+        frame_names_raw=list(model.frame_names_raw),
+        vertices=vertices.copy(),
+        gl_dwords=model.gl_dwords.copy(),
+        frame_padding=padding,
+    )
+    offsets = {
+        "skins": model.ofs_skins,
+        "texcoords": model.ofs_texcoords,
+        "triangles": model.ofs_triangles,
+        "frames": model.ofs_frames,
+        "gl_commands": model.ofs_gl_commands,
+    }
+    sizes = parts.section_sizes()
+    covered = [(0, HEADER_SIZE)] + [
+        (offsets[name], offsets[name] + sizes[name]) for name in SECTIONS if sizes[name]
+    ]
+    parts.layout = Layout(
+        offsets=offsets,
+        sizes=sizes,
+        ofs_end=model.ofs_end,
+        file_size=len(data),
+        fillers=tuple((start, data[start:stop]) for start, stop in _gaps(covered, len(data))),
+    )
+    return parts
+
+
+def _gaps(covered: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The runs of ``[0, size)`` outside every ``(start, stop)`` in ``covered``."""
+    gaps: list[tuple[int, int]] = []
+    cursor = 0
+    for start, stop in sorted(covered):
+        if start > cursor:
+            gaps.append((cursor, start))
+        cursor = max(cursor, stop)
+    if cursor < size:
+        gaps.append((cursor, size))
+    return gaps
+
+
+def _check_parts(parts: Md2Parts) -> None:
+    """Shapes, name sizes and value ranges that the bytes must be able to hold."""
+    num_frames = len(parts.frame_names_raw)
+    checks = [
+        (
+            parts.texcoords_px.ndim == 2 and parts.texcoords_px.shape[1] == 2,
+            "texcoords_px",
+            "(S,2)",
+        ),
+        (parts.triangles.ndim == 2 and parts.triangles.shape[1] == 6, "triangles", "(T,6)"),
+        (parts.vertices.ndim == 3 and parts.vertices.shape[0] == num_frames, "vertices", "(F,V,4)"),
+        (parts.vertices.ndim == 3 and parts.vertices.shape[2] == 4, "vertices", "(F,V,4)"),
+        (parts.scales.shape == (num_frames, 3), "scales", "(F,3)"),
+        (parts.translates.shape == (num_frames, 3), "translates", "(F,3)"),
+        (parts.gl_dwords.ndim == 1, "gl_dwords", "(N,)"),
+    ]
+    if parts.frame_padding.size:
+        checks.append((parts.frame_padding.shape[0] == num_frames, "frame_padding", "(F,P)"))
+    for ok, name, shape in checks:
+        if not ok:
+            raise BadValueError(
+                f"{name} must have shape {shape} for {num_frames} frames", field=name
+            )
+    for i, raw in enumerate(parts.skins_raw):
+        if len(raw) != SKIN_NAME_SIZE:
+            raise BadValueError(
+                f"skins_raw[{i}] has {len(raw)} bytes, not {SKIN_NAME_SIZE}", field="skins"
+            )
+    for i, raw in enumerate(parts.frame_names_raw):
+        if len(raw) != FRAME_NAME_SIZE:
+            raise BadValueError(
+                f"frame_names_raw[{i}] has {len(raw)} bytes, not {FRAME_NAME_SIZE}", field="name"
+            )
+
+
+def encode(parts: Md2Parts) -> bytes:
+    """The bytes of an MD2 file holding ``parts``.
+
+    With a ``layout`` whose section sizes still match, sections go back to their original
+    offsets with the original filler bytes around them; otherwise sections are written in the
+    canonical order (skins, texcoords, triangles, frames, GL commands) with nothing between
+    them and ``ofs_end`` the file size.
+    """
+    _check_parts(parts)
+    sizes = parts.section_sizes()
+    layout = parts.layout
+    if layout is not None and layout.sizes == sizes:
+        offsets, ofs_end, total = dict(layout.offsets), layout.ofs_end, layout.file_size
+        fillers = layout.fillers
+    else:
+        offsets, cursor = {}, HEADER_SIZE
+        for name in SECTIONS:
+            offsets[name] = cursor
+            cursor += sizes[name]
+        ofs_end = total = cursor
+        fillers = ()
+    num_frames = len(parts.frame_names_raw)
+    num_vertices = parts.vertices.shape[1]
+    out = bytearray(total)
+    out[:HEADER_SIZE] = HEADER.pack(
+        MAGIC,
+        VERSION,
+        parts.skin_width,
+        parts.skin_height,
+        parts.framesize,
+        len(parts.skins_raw),
+        num_vertices,
+        len(parts.texcoords_px),
+        len(parts.triangles),
+        len(parts.gl_dwords),
+        num_frames,
+        offsets["skins"],
+        offsets["texcoords"],
+        offsets["triangles"],
+        offsets["frames"],
+        offsets["gl_commands"],
+        ofs_end,
+    )
+    for start, chunk in fillers:
+        out[start : start + len(chunk)] = chunk
+    frame_dtype = np.dtype(
+        {
+            "names": ["scale", "translate", "name", "verts"],
+            "formats": ["<3f4", "<3f4", "S16", ("u1", (num_vertices, 4))],
+            "offsets": [0, 12, 24, 40],
+            "itemsize": parts.framesize,
+        }
+    )
+    frames = np.zeros(num_frames, frame_dtype)
+    frames["scale"] = parts.scales
+    frames["translate"] = parts.translates
+    frames["name"] = parts.frame_names_raw  # numpy keeps all 16 bytes: none is a trailing NUL cut
+    frames["verts"] = parts.vertices
+    frame_bytes = bytearray(frames.tobytes())
+    # "S16" drops trailing NULs when it stores a value, but the slot is pre-zeroed, so the
+    # stored 16 bytes equal the raw name; padding after the vertices is copied in separately.
+    if parts.frame_padding.size:
+        start = FRAME_HEADER_SIZE + 4 * num_vertices
+        view = np.frombuffer(frame_bytes, np.uint8).reshape(num_frames, parts.framesize)
+        view[:, start:] = parts.frame_padding
+    sections = {
+        "skins": b"".join(parts.skins_raw),
+        "texcoords": parts.texcoords_px.astype("<i2").tobytes(),
+        "triangles": parts.triangles.astype("<i2").tobytes(),
+        "frames": bytes(frame_bytes),
+        "gl_commands": parts.gl_dwords.astype("<i4").tobytes(),
+    }
+    for name in SECTIONS:
+        chunk = sections[name]
+        out[offsets[name] : offsets[name] + len(chunk)] = chunk
+    return bytes(out)
+
+
+def to_bytes(model: Md2) -> bytes:
+    """The bytes of a loaded model, re-encoded from its parsed content (byte-exact)."""
+    return encode(parts_of(model))
+
+
+def save(model: Md2, path: str | os.PathLike[str]) -> None:
+    """Write a loaded model to ``path`` atomically (nothing is replaced if encoding fails)."""
+    write_bytes_atomic(path, to_bytes(model))
+
+
+# -- building from arrays -----------------------------------------------------------------------
+
+
+class BuildResult(NamedTuple):
+    """What :func:`build` returns: the model and how far its positions are from the input.
+
+    ``errors`` (F,3) float64 is the largest absolute error per frame and axis, computed in
+    double from the stored bytes (``c * scale + translate`` against the input); it never
+    exceeds ``steps / 2``. ``steps`` (F,3) float64 is the quantization step (the scale).
+    The float32 positions a reader returns may add half a float32 ulp to that.
+    """
+
+    model: Md2
+    errors: npt.NDArray[np.float64]
+    steps: npt.NDArray[np.float64]
+
+
+def _as_array(value: Any, name: str, dtype: Any, ndim: int) -> npt.NDArray[Any]:
+    try:
+        array = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise BadValueError(f"{name}: not a numeric array: {e}", field=name) from e
+    if array.ndim != ndim:
+        raise BadValueError(
+            f"{name} must have {ndim} dimensions, has shape {array.shape}", field=name
+        )
+    return array
+
+
+def _encode_name(name: str | bytes, size: int, what: str) -> bytes:
+    raw = name.encode("ascii") if isinstance(name, str) else bytes(name)
+    if b"\0" in raw:
+        raise BadValueError(f"{what} {raw!r} contains a NUL byte", field=what)
+    if len(raw) >= size:
+        raise LimitExceededError(
+            f"{what} {raw!r} has {len(raw)} bytes; it must fit {size} bytes with its NUL"
+            f" (at most {size - 1})",
+            field=what,
+        )
+    return raw.ljust(size, b"\0")
+
+
+def _check_limit(value: int, limit: int, what: str, field: str) -> None:
+    if value > limit:
+        raise LimitExceededError(
+            f"{value} {what} exceed the limit of {limit} (pass limits= for engines that allow"
+            " more)",
+            field=field,
+        )
+
+
+def quantize(
+    positions: npt.ArrayLike,
+) -> tuple[
+    npt.NDArray[np.uint8], npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.float64]
+]:
+    """Compress (F,V,3) positions as modelgen does; returns (compressed (F,V,3) uint8,
+    scales (F,3) float32, translates (F,3) float32, errors (F,3) float64).
+
+    translate is the frame's minimum and scale (max − min) / 255, stored as float32 rounded
+    outwards (translate down, scale up) so that every input lies inside the 256-step grid;
+    each coordinate is then the nearest step, so the error is at most half a step.
+    """
+    p = np.asarray(positions, dtype=np.float64)
+    lo = p.min(axis=1)
+    hi = p.max(axis=1)
+    translate = lo.astype(np.float32)
+    down = translate.astype(np.float64) > lo
+    translate[down] = np.nextafter(translate[down], np.float32(-np.inf))
+    t = translate.astype(np.float64)
+    scale = ((hi - t) / 255.0).astype(np.float32)
+    # Round the step up until the grid reaches the maximum in double arithmetic.
+    for _ in range(4):
+        short = t + 255.0 * scale.astype(np.float64) < hi
+        if not short.any():
+            break
+        scale[short] = np.nextafter(scale[short], np.float32(np.inf))
+    s = scale.astype(np.float64)
+    if not (np.isfinite(s).all() and np.isfinite(t).all()):
+        raise BadValueError("positions span a range too large for float32 scales", field="scale")
+    safe = np.where(s > 0, s, 1.0)[:, None, :]
+    q = (p - t[:, None, :]) / safe
+    base = np.clip(np.floor(q), 0, 255)
+    best = base
+    best_err = np.abs(base * s[:, None, :] + t[:, None, :] - p)
+    other = np.clip(base + 1, 0, 255)
+    other_err = np.abs(other * s[:, None, :] + t[:, None, :] - p)
+    better = other_err < best_err
+    best = np.where(better, other, best)
+    best_err = np.where(better, other_err, best_err)
+    errors = best_err.max(axis=1) if p.shape[1] else np.zeros_like(s)
+    return best.astype(np.uint8), scale, translate, errors
+
+
+def vertex_normals(positions: npt.ArrayLike, triangles: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """(F,V,3) float64 area-weighted unit vertex normals of (F,V,3) positions.
+
+    MD2 triangles wind clockwise seen from outside (the corpus's stored normals agree), so the
+    outward face normal is ``(p2 − p0) × (p1 − p0)``; its length is twice the area, which is the
+    weight. Vertices on no triangle, or whose faces cancel out, get a zero vector.
+    """
+    p = np.asarray(positions, dtype=np.float64)
+    tri = np.asarray(triangles, dtype=np.int64)
+    p0, p1, p2 = p[:, tri[:, 0]], p[:, tri[:, 1]], p[:, tri[:, 2]]
+    face = np.cross(p2 - p0, p1 - p0)  # (F,T,3)
+    normals = np.zeros_like(p)
+    for corner in range(3):
+        for axis in range(3):
+            normals[:, :, axis] += np.stack(
+                [
+                    np.bincount(tri[:, corner], weights=face[f, :, axis], minlength=p.shape[1])
+                    for f in range(p.shape[0])
+                ]
+            )
+    length = np.linalg.norm(normals, axis=2, keepdims=True)
+    return np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-30)
+
+
+def nearest_anorms(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
+    """Indices (...,) uint8 of the nearest of the 162 anorms to each (...,3) vector.
+
+    Nearest means largest dot product; a zero vector maps to the anorm nearest +Z (up).
+    """
+    n = np.asarray(normals, dtype=np.float64)
+    table = _anorms_table().astype(np.float64)
+    flat = n.reshape(-1, 3)
+    out = np.empty(len(flat), np.uint8)
+    up = int(np.argmax(table[:, 2]))
+    for start in range(0, len(flat), 65536):
+        chunk = flat[start : start + 65536]
+        out[start : start + len(chunk)] = np.argmax(chunk @ table.T, axis=1)
+        zero = ~np.any(chunk != 0, axis=1)
+        out[start : start + len(chunk)][zero] = up
+    return out.reshape(n.shape[:-1])
+
+
+def _anorms_table() -> npt.NDArray[np.float32]:
+    from .kaitai.quake2_md2 import Quake2Md2
+
+    # The table is a value instance of the spec; any valid header gives access to it.
+    return anorms(Quake2Md2.from_bytes(HEADER.pack(MAGIC, VERSION, *([0] * 15))))
+
+
+def gl_commands_for(
+    triangles: npt.ArrayLike, triangle_texcoords: npt.ArrayLike
+) -> list[tuple[str, list[tuple[int, int]]]]:
+    """Strips and fans covering every triangle once, greedily, in the spirit of modelgen.
+
+    For each triangle not yet used, in order, every strip and fan that starts with it (three
+    rotations each) is grown as far as it goes and the longest is kept (strips win ties).
+    A strip or fan continues into the lowest-numbered unused triangle that shares the needed
+    edge with the same winding and the same texcoords at both ends, since a GL command carries
+    one texcoord per corner. Returns ``(kind, corners)`` with kind ``"strip"`` or ``"fan"`` and
+    corners ``(vertex, texcoord)`` pairs; strip triangle i is corners (i, i+1, i+2) for even i
+    and (i+1, i, i+2) for odd i, fan triangle i is (0, i+1, i+2), as OpenGL draws them.
+    """
+    tv = np.asarray(triangles, dtype=np.int64)
+    tt = np.asarray(triangle_texcoords, dtype=np.int64)
+    corners = [[(int(tv[i, k]), int(tt[i, k])) for k in range(3)] for i in range(len(tv))]
+    # directed edge (a, b) → triangles whose winding has a followed by b, and the third corner
+    edges: dict[tuple[tuple[int, int], tuple[int, int]], list[tuple[int, int]]] = {}
+    for i, c in enumerate(corners):
+        for k in range(3):
+            edges.setdefault((c[k], c[(k + 1) % 3]), []).append((i, (k + 2) % 3))
+    used = np.zeros(len(corners), bool)
+
+    def neighbour(
+        a: tuple[int, int], b: tuple[int, int], taken: set[int]
+    ) -> tuple[int, int] | None:
+        for tri, third in edges.get((a, b), ()):
+            if not used[tri] and tri not in taken:
+                return tri, third
+        return None
+
+    def grow(start: int, rotation: int, kind: str) -> tuple[list[tuple[int, int]], list[int]]:
+        c = corners[start]
+        verts = [c[rotation], c[(rotation + 1) % 3], c[(rotation + 2) % 3]]
+        tris = [start]
+        taken = {start}
+        while True:
+            if kind == "strip":
+                n = len(tris)  # index of the next strip triangle
+                a, b = (verts[n + 1], verts[n]) if n % 2 else (verts[n], verts[n + 1])
+            else:
+                a, b = verts[0], verts[-1]
+            found = neighbour(a, b, taken)
+            if found is None:
+                break
+            tri, third = found
+            verts.append(corners[tri][third])
+            tris.append(tri)
+            taken.add(tri)
+        return verts, tris
+
+    commands: list[tuple[str, list[tuple[int, int]]]] = []
+    for i in range(len(corners)):
+        if used[i]:
+            continue
+        best: tuple[str, list[tuple[int, int]], list[int]] | None = None
+        for kind in ("strip", "fan"):
+            for rotation in range(3):
+                verts, tris = grow(i, rotation, kind)
+                if best is None or len(tris) > len(best[2]):
+                    best = (kind, verts, tris)
+        assert best is not None  # three rotations were tried
+        used[best[2]] = True
+        commands.append((best[0], best[1]))
+    return commands
+
+
+def gl_dwords_for(
+    commands: Sequence[tuple[str, Sequence[tuple[int, int]]]],
+    texcoords_px: npt.NDArray[np.int16],
+    skin_width: int,
+    skin_height: int,
+) -> npt.NDArray[np.int32]:
+    """(N,) int32 GL command section: count (+strip, −fan), then s, t (float32, pixel centres
+    ``(px + 0.5) / size`` as modelgen writes them) and the vertex index per corner; 0 ends it."""
+    words: list[npt.NDArray[np.int32]] = []
+    size = np.array([skin_width, skin_height], np.float64)
+    for kind, corners in commands:
+        n = len(corners)
+        block = np.zeros((n, 3), np.int32)
+        st = ((texcoords_px[[t for _, t in corners]].astype(np.float64) + 0.5) / size).astype("<f4")
+        block[:, :2] = st.view("<i4")
+        block[:, 2] = [v for v, _ in corners]
+        words.append(np.array([n if kind == "strip" else -n], np.int32))
+        words.append(block.reshape(-1))
+    words.append(np.zeros(1, np.int32))
+    return np.concatenate(words).astype(np.int32)
+
+
+def _gl_dwords_from_given(
+    gl_commands: Sequence[GlCommand] | npt.ArrayLike, num_vertices: int
+) -> npt.NDArray[np.int32]:
+    """Raw dwords from either raw int32 dwords or GlCommand-like objects."""
+    if isinstance(gl_commands, np.ndarray) and gl_commands.dtype.kind in "iu":
+        words = gl_commands.astype(np.int32).reshape(-1)
+    else:
+        parts: list[npt.NDArray[np.int32]] = []
+        for i, cmd in enumerate(gl_commands):  # type: ignore[union-attr]
+            indices = np.asarray(cmd.vertex_indices, np.int64)
+            st = np.asarray(cmd.texcoords, np.float32).reshape(-1, 2)
+            if len(indices) != len(st) or len(indices) < 3:
+                raise BadValueError(
+                    f"gl_commands[{i}] needs ≥ 3 corners with one texcoord each", field="gl_cmds"
+                )
+            if cmd.primitive not in ("strip", "fan"):
+                raise BadValueError(
+                    f"gl_commands[{i}].primitive={cmd.primitive!r} is not 'strip' or 'fan'",
+                    field="gl_cmds",
+                )
+            block = np.zeros((len(indices), 3), np.int32)
+            block[:, :2] = st.astype("<f4").view("<i4")
+            block[:, 2] = indices
+            count = len(indices) if cmd.primitive == "strip" else -len(indices)
+            parts.extend([np.array([count], np.int32), block.reshape(-1)])
+        parts.append(np.zeros(1, np.int32))
+        words = np.concatenate(parts).astype(np.int32)
+    return words
+
+
+def build(
+    positions: npt.ArrayLike,
+    triangles: npt.ArrayLike,
+    texcoords_px: npt.ArrayLike,
+    triangle_texcoords: npt.ArrayLike,
+    frame_names: Sequence[str | bytes],
+    *,
+    skins: Sequence[str | bytes] = (),
+    skin_size: tuple[int, int] = (256, 256),
+    normals: npt.ArrayLike | None = None,
+    gl_commands: Sequence[GlCommand] | npt.ArrayLike | None = None,
+    limits: Limits = VANILLA,
+) -> BuildResult:
+    """Encode a new model from arrays (F frames, V vertices, T triangles, S texcoords).
+
+    ``positions`` (F,V,3) Quake model space (Z up); ``triangles`` (T,3) vertex indices, wound
+    clockwise seen from outside as Quake II's are; ``texcoords_px`` (S,2) skin pixels (rounded
+    to int16); ``triangle_texcoords`` (T,3) texcoord indices; ``frame_names`` F names
+    (≤ 15 bytes); ``skins`` skin paths (≤ 63 bytes); ``skin_size`` (width, height) pixels.
+    ``normals`` (F,V,3) vectors (mapped to the nearest anorm) or (F,V) anorm indices; computed
+    from the geometry when None. ``gl_commands``: GlCommand objects or raw int32 dwords;
+    generated as strips and fans when None. Raises :class:`LimitExceededError` past ``limits``
+    and :class:`BadValueError` for inconsistent input.
+    """
+    from .md2 import Md2
+
+    pos = _as_array(positions, "positions", np.float64, 3)
+    if pos.shape[-1] != 3:
+        raise BadValueError(f"positions must be (F,V,3), got {pos.shape}", field="positions")
+    if not np.isfinite(pos).all():
+        raise BadValueError("positions contain NaN or infinity", field="positions")
+    tri = _as_array(triangles, "triangles", np.int64, 2)
+    tri_st = _as_array(triangle_texcoords, "triangle_texcoords", np.int64, 2)
+    st_float = _as_array(texcoords_px, "texcoords_px", np.float64, 2)
+    num_frames, num_vertices = pos.shape[0], pos.shape[1]
+    if tri.shape[1:] != (3,) or tri_st.shape != tri.shape:
+        raise BadValueError(
+            f"triangles {tri.shape} and triangle_texcoords {tri_st.shape} must both be (T,3)",
+            field="triangles",
+        )
+    if st_float.shape[1:] != (2,):
+        raise BadValueError(f"texcoords_px must be (S,2), got {st_float.shape}", field="texcoords")
+    if len(frame_names) != num_frames:
+        raise BadValueError(
+            f"{len(frame_names)} frame names for {num_frames} frames", field="frame_names"
+        )
+    for count, what, field_name in (
+        (num_frames, "frames", "num_frames"),
+        (num_vertices, "vertices", "vertices_per_frame"),
+        (len(tri), "triangles", "num_triangles"),
+    ):
+        if count < 1:
+            raise BadValueError(f"a model needs at least one of its {what}", field=field_name)
+    _check_limit(
+        num_vertices,
+        min(limits.max_vertices, FORMAT_MAX_INDEX + 1),
+        "vertices",
+        "vertices_per_frame",
+    )
+    _check_limit(len(tri), limits.max_triangles, "triangles", "num_triangles")
+    _check_limit(num_frames, limits.max_frames, "frames", "num_frames")
+    _check_limit(len(skins), limits.max_skins, "skins", "num_skins")
+    _check_limit(
+        len(st_float),
+        min(limits.max_texcoords, FORMAT_MAX_INDEX + 1),
+        "texcoords",
+        "num_tex_coords",
+    )
+    for array, limit, what in (
+        (tri, num_vertices, "triangles"),
+        (tri_st, len(st_float), "triangle_texcoords"),
+    ):
+        bad = np.flatnonzero((array < 0) | (array >= limit))
+        if bad.size:
+            t, corner = divmod(int(bad[0]), 3)
+            raise BadValueError(
+                f"{what}[{t}][{corner}]={int(array.flat[bad[0]])} is outside 0..{limit - 1}",
+                field=what,
+            )
+    st_px = np.rint(st_float)
+    if np.any(np.abs(st_px) > 32767):
+        raise BadValueError("texcoords_px do not fit 16-bit integers", field="texcoords")
+    st_px16 = st_px.astype(np.int16)
+    width, height = int(skin_size[0]), int(skin_size[1])
+    if width <= 0 or height <= 0:
+        raise BadValueError(f"skin_size {skin_size} must be positive", field="skin_width_px")
+
+    compressed, scales, translates, errors = quantize(pos)
+    if normals is None:
+        normal_indices = nearest_anorms(vertex_normals(pos, tri))
+    else:
+        given = np.asarray(normals)
+        if given.shape == (num_frames, num_vertices) and given.dtype.kind in "iu":
+            if np.any((given < 0) | (given >= NUM_ANORMS)):
+                raise BadValueError("normal indices must be below 162", field="normal_index")
+            normal_indices = given.astype(np.uint8)
+        elif given.shape == (num_frames, num_vertices, 3):
+            normal_indices = nearest_anorms(given)
+        else:
+            raise BadValueError(
+                f"normals must be (F,V,3) vectors or (F,V) indices, got {given.shape}",
+                field="normals",
+            )
+    if gl_commands is None:
+        gl = gl_dwords_for(gl_commands_for(tri, tri_st), st_px16, width, height)
+    else:
+        gl = _gl_dwords_from_given(gl_commands, num_vertices)
+
+    vertices = np.empty((num_frames, num_vertices, 4), np.uint8)
+    vertices[:, :, :3] = compressed
+    vertices[:, :, 3] = normal_indices
+    parts = Md2Parts(
+        skin_width=width,
+        skin_height=height,
+        skins_raw=[_encode_name(s, SKIN_NAME_SIZE, "skin name") for s in skins],
+        texcoords_px=st_px16,
+        triangles=np.concatenate([tri, tri_st], axis=1).astype(np.int16),
+        scales=scales,
+        translates=translates,
+        frame_names_raw=[_encode_name(n, FRAME_NAME_SIZE, "frame name") for n in frame_names],
+        vertices=vertices,
+        gl_dwords=gl,
+    )
+    model = Md2.from_bytes(encode(parts))
+    try:
+        model.load_all()
+    except ModelFormatError as e:  # given GL commands that do not parse, for instance
+        raise BadValueError(f"the encoded model does not read back: {e}", field=e.field) from e
+    return BuildResult(model=model, errors=errors, steps=scales.astype(np.float64))
