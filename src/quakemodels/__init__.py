@@ -18,12 +18,14 @@ from .errors import (
     TruncatedError,
 )
 from .md2 import Md2
+from .md3 import Md3
 
 __all__ = [
     "BadMagicError",
     "BadValueError",
     "BadVersionError",
     "Md2",
+    "Md3",
     "ModelFormatError",
     "QuakeModelsWarning",
     "TruncatedError",
@@ -31,7 +33,7 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-Model = Md2
+Model = Md2 | Md3
 
 
 def load(source: str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]) -> Model:
@@ -49,8 +51,10 @@ def load(source: str | os.PathLike[str] | bytes | bytearray | memoryview | IO[by
     magic = data[:4]
     if magic == b"IDP2":
         return Md2.from_bytes(data, name=name)
+    if magic == b"IDP3":
+        return Md3.from_bytes(data, name=name)
     raise BadMagicError(
-        f"magic={magic!r} at offset 0 is not a known model format (IDP2 = MD2)",
+        f"magic={magic!r} at offset 0 is not a known model format (IDP2 = MD2, IDP3 = MD3)",
         field="magic",
         offset=0,
     )
