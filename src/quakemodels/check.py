@@ -822,3 +822,25 @@ def _guarded(r: _Report, step: Any, model: Md2, *, with_report: bool = True) -> 
     except ModelFormatError as e:
         if not r.has(e.field, e.offset):
             r.findings.append(finding_from_error(e))
+
+
+def check_model(
+    source: Md2 | bytes | bytearray | memoryview | str | os.PathLike[str],
+    engine: str = "any",
+) -> list[Finding]:
+    """Findings for any supported model (chosen by magic); never raises on any input."""
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if isinstance(source, Md2):
+        return check_md2(source, engine)
+    name: str | None = None
+    if isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        try:
+            with open(source, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            return [Finding("error", None, None, f"cannot read {name}: {e.strerror or e}", "io")]
+    else:
+        data = bytes(source)
+    return check_md2(data, engine, name=name)

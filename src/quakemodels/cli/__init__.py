@@ -14,6 +14,7 @@ from collections.abc import Sequence
 # Verb name → module under quakemodels.cli. New verbs register here.
 VERBS: dict[str, str] = {
     "info": "info",
+    "check": "check",
     "convert": "convert",
 }
 
