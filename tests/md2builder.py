@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 HEADER = struct.Struct("<4s16i")
+Frame = tuple[tuple[float, float, float], tuple[float, float, float], bytes, np.ndarray]
 
 
 @dataclass
@@ -27,11 +28,9 @@ class Md2Spec:
     triangles: list[tuple[int, int, int, int, int, int]] = field(
         default_factory=lambda: [(0, 1, 2, 0, 1, 2), (0, 2, 3, 0, 2, 3)]
     )
-    # per frame: (scale xyz, translate xyz, name bytes, verts (V,4) uint8)
+    # per frame: (scale xyz, translate xyz, name bytes, verts (V,4) uint8).
     # None means the default two frames; [] means no frames at all.
-    frames: list[tuple[tuple[float, float, float], tuple[float, float, float], bytes, np.ndarray]] = (
-        None  # type: ignore[assignment]
-    )
+    frames: list[Frame] = None  # type: ignore[assignment]
     gl_dwords: list[int] | None = None  # raw dwords; floats as their int bits
     framesize_extra: int = 0
     header_overrides: dict[str, int] = field(default_factory=dict)
@@ -63,11 +62,24 @@ def gl_command(kind: str, corners: list[tuple[float, float, int]]) -> list[int]:
     return out
 
 
-FIELDS = (
-    "version skin_width_px skin_height_px bytes_per_frame num_skins vertices_per_frame"
-    " num_tex_coords num_triangles num_gl_cmds num_frames ofs_skins ofs_tex_coords"
-    " ofs_triangles ofs_frames ofs_gl_cmds ofs_eof"
-).split()
+FIELDS = [
+    "version",
+    "skin_width_px",
+    "skin_height_px",
+    "bytes_per_frame",
+    "num_skins",
+    "vertices_per_frame",
+    "num_tex_coords",
+    "num_triangles",
+    "num_gl_cmds",
+    "num_frames",
+    "ofs_skins",
+    "ofs_tex_coords",
+    "ofs_triangles",
+    "ofs_frames",
+    "ofs_gl_cmds",
+    "ofs_eof",
+]
 
 
 def build(spec: Md2Spec | None = None) -> bytes:

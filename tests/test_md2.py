@@ -86,7 +86,7 @@ def test_negative_texcoords_are_signed() -> None:
 
 
 def test_fan_and_strip_commands() -> None:
-    gl = gl_command("fan", [(0, 0, 0), (1, 0, 1), (1, 1, 2), (0, 1, 3)]) + [0]
+    gl = [*gl_command("fan", [(0, 0, 0), (1, 0, 1), (1, 1, 2), (0, 1, 3)]), 0]
     m = Md2.from_bytes(build(Md2Spec(gl_dwords=gl)))
     (cmd,) = m.gl_commands
     assert cmd.primitive == "fan"
@@ -326,7 +326,10 @@ def test_framesize_above_minimum_is_padding() -> None:
 @pytest.mark.parametrize(
     ("tri", "message"),
     [
-        ((0, 1, 4, 0, 1, 2), r"triangles\[0\]\.vertex_indices\[2\]=4 at offset \d+ is outside 0\.\.3"),
+        (
+            (0, 1, 4, 0, 1, 2),
+            r"triangles\[0\]\.vertex_indices\[2\]=4 at offset \d+ is outside 0\.\.3",
+        ),
         ((0, 1, -1, 0, 1, 2), r"triangles\[0\]\.vertex_indices\[2\]=-1 at offset"),
         ((0, 1, 2, 0, 9, 2), r"triangles\[0\]\.tex_point_indices\[1\]=9 at offset \d+ is outside"),
     ],
@@ -374,13 +377,13 @@ def test_zero_skin_size() -> None:
 
 
 def test_gl_command_errors() -> None:
-    overrun = gl_command("strip", [(0, 0, 0), (1, 0, 1), (1, 1, 2)])[:-3] + [0]
+    overrun = [*gl_command("strip", [(0, 0, 0), (1, 0, 1), (1, 1, 2)])[:-3], 0]
     with pytest.raises(TruncatedError, match=r"gl_cmds\[0\] at offset \d+ has 3 vertices"):
         _ = Md2.from_bytes(build(Md2Spec(gl_dwords=overrun))).gl_commands
     unterminated = gl_command("fan", [(0, 0, 0), (1, 0, 1), (1, 1, 2)])
     with pytest.raises(TruncatedError, match="no terminating zero count"):
         _ = Md2.from_bytes(build(Md2Spec(gl_dwords=unterminated))).gl_commands
-    bad_index = gl_command("fan", [(0, 0, 0), (1, 0, 1), (1, 1, 99)]) + [0]
+    bad_index = [*gl_command("fan", [(0, 0, 0), (1, 0, 1), (1, 1, 99)]), 0]
     with pytest.raises(BadValueError, match=r"gl_cmds\[0\]\.vertices\[2\]\.vertex_index=99"):
         _ = Md2.from_bytes(build(Md2Spec(gl_dwords=bad_index))).gl_commands
 

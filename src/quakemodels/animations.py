@@ -7,10 +7,9 @@ first 16 clips of it (173 frames). Other models name their frames ``<clip><numbe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-_TRAILING_DIGITS = re.compile(r"^(.*?)(\d*)$", re.DOTALL)
+_DIGITS = "0123456789"  # ASCII digits only: str.isdigit would take other scripts' digits too
 
 # Spellings real files use for the table's clip names (lower case, digits removed).
 # The table's clip names carry a digit for pain1..3 and death1..3; their frames are
@@ -28,9 +27,8 @@ WEAPON_CLIPS = 16
 
 def split_name(name: str) -> tuple[str, int | None]:
     """Split a frame name into its base and trailing number: 'pain104' → ('pain', 104)."""
-    match = _TRAILING_DIGITS.match(name)
-    assert match is not None  # the pattern matches every string
-    base, digits = match.group(1), match.group(2)
+    base = name.rstrip(_DIGITS)
+    digits = name[len(base) :]
     return base, (int(digits) if digits else None)
 
 

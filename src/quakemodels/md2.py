@@ -148,28 +148,20 @@ def anorms(spec: Quake2Md2) -> FloatArray:
     return _ANORMS
 
 
-def _decode_names(raws: list[bytes], what: str, offsets: list[int]) -> list[str]:
+def _decode_names(raws: list[bytes], what: str, offset_of: Callable[[int], int]) -> list[str]:
     """Text up to the first NUL of each name; non-ASCII bytes are kept as escapes, with one
     warning that names the first such name and its offset."""
-    names: list[str] = []
-    bad: list[int] = []
-    for i, raw in enumerate(raws):
-        text = raw.split(b"\0", 1)[0]
-        if text.isascii():
-            names.append(text.decode("ascii"))
-        else:
-            bad.append(i)
-            names.append(text.decode("ascii", errors="backslashreplace"))
-    if bad:
-        first = bad[0]
-        shown = raws[first].split(b"\0", 1)[0]
-        warnings.warn(
-            f"{what}[{first}] at offset {offsets[first]} has non-ASCII bytes {shown!r}"
-            f" ({len(bad)} such names); kept as escapes",
-            QuakeModelsWarning,
-            stacklevel=4,
-        )
-    return names
+    texts = [raw.partition(b"\0")[0] for raw in raws]
+    if b"".join(texts).isascii():
+        return [t.decode("ascii") for t in texts]
+    bad = [i for i, t in enumerate(texts) if not t.isascii()]
+    warnings.warn(
+        f"{what}[{bad[0]}] at offset {offset_of(bad[0])} has non-ASCII bytes {texts[bad[0]]!r}"
+        f" ({len(bad)} such names); kept as escapes",
+        QuakeModelsWarning,
+        stacklevel=4,
+    )
+    return [t.decode("ascii", errors="backslashreplace") for t in texts]
 
 
 class Md2:
@@ -253,21 +245,80 @@ class Md2:
         """The header's fields by their spec names, in file order."""
         return {name: getattr(self._spec, name) for name in HEADER_FIELDS}
 
-    skin_width = property(lambda self: int(self._spec.skin_width_px), doc="Skin width, pixels.")
-    skin_height = property(lambda self: int(self._spec.skin_height_px), doc="Skin height, pixels.")
-    framesize = property(lambda self: int(self._spec.bytes_per_frame), doc="Bytes per frame.")
-    num_skins = property(lambda self: int(self._spec.num_skins), doc="Number of skin names.")
-    num_vertices = property(lambda self: int(self._spec.vertices_per_frame), doc="V.")
-    num_texcoords = property(lambda self: int(self._spec.num_tex_coords), doc="S.")
-    num_triangles = property(lambda self: int(self._spec.num_triangles), doc="T.")
-    num_gl_dwords = property(lambda self: int(self._spec.num_gl_cmds), doc="GL command dwords.")
-    num_frames = property(lambda self: int(self._spec.num_frames), doc="F.")
-    ofs_skins = property(lambda self: int(self._spec.ofs_skins), doc="Offset of skin names.")
-    ofs_texcoords = property(lambda self: int(self._spec.ofs_tex_coords), doc="Offset of st.")
-    ofs_triangles = property(lambda self: int(self._spec.ofs_triangles), doc="Offset of tris.")
-    ofs_frames = property(lambda self: int(self._spec.ofs_frames), doc="Offset of frames.")
-    ofs_gl_commands = property(lambda self: int(self._spec.ofs_gl_cmds), doc="Offset of glcmds.")
-    ofs_end = property(lambda self: int(self._spec.ofs_eof), doc="The header's end offset.")
+    @property
+    def skin_width(self) -> int:
+        """Skin width, pixels (header ``skin_width_px``)."""
+        return int(self._spec.skin_width_px)
+
+    @property
+    def skin_height(self) -> int:
+        """Skin height, pixels (header ``skin_height_px``)."""
+        return int(self._spec.skin_height_px)
+
+    @property
+    def framesize(self) -> int:
+        """Bytes per frame (header ``bytes_per_frame``)."""
+        return int(self._spec.bytes_per_frame)
+
+    @property
+    def num_skins(self) -> int:
+        """Number of skin names (header ``num_skins``)."""
+        return int(self._spec.num_skins)
+
+    @property
+    def num_vertices(self) -> int:
+        """Vertices per frame, V (header ``vertices_per_frame``)."""
+        return int(self._spec.vertices_per_frame)
+
+    @property
+    def num_texcoords(self) -> int:
+        """Texcoords, S (header ``num_tex_coords``)."""
+        return int(self._spec.num_tex_coords)
+
+    @property
+    def num_triangles(self) -> int:
+        """Triangles, T (header ``num_triangles``)."""
+        return int(self._spec.num_triangles)
+
+    @property
+    def num_gl_dwords(self) -> int:
+        """GL command dwords (header ``num_gl_cmds``)."""
+        return int(self._spec.num_gl_cmds)
+
+    @property
+    def num_frames(self) -> int:
+        """Frames, F (header ``num_frames``)."""
+        return int(self._spec.num_frames)
+
+    @property
+    def ofs_skins(self) -> int:
+        """Offset of skin names (header ``ofs_skins``)."""
+        return int(self._spec.ofs_skins)
+
+    @property
+    def ofs_texcoords(self) -> int:
+        """Offset of st (header ``ofs_tex_coords``)."""
+        return int(self._spec.ofs_tex_coords)
+
+    @property
+    def ofs_triangles(self) -> int:
+        """Offset of tris (header ``ofs_triangles``)."""
+        return int(self._spec.ofs_triangles)
+
+    @property
+    def ofs_frames(self) -> int:
+        """Offset of frames (header ``ofs_frames``)."""
+        return int(self._spec.ofs_frames)
+
+    @property
+    def ofs_gl_commands(self) -> int:
+        """Offset of glcmds (header ``ofs_gl_cmds``)."""
+        return int(self._spec.ofs_gl_cmds)
+
+    @property
+    def ofs_end(self) -> int:
+        """The header's end offset (header ``ofs_eof``)."""
+        return int(self._spec.ofs_eof)
 
     def _check_layout(self) -> None:
         """Every count and offset non-negative and every section inside the data.
@@ -365,7 +416,8 @@ class Md2:
         compressed = rec["verts"][:, :3].astype(np.float64)
         compressed *= rec["scale"].astype(np.float64)
         compressed += rec["translate"].astype(np.float64)
-        return compressed.astype(np.float32)
+        out: FloatArray = compressed.astype(np.float32)
+        return out
 
     @_decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
@@ -391,13 +443,17 @@ class Md2:
     @_decoded
     def frame_names_raw(self) -> list[bytes]:
         """The 16 name bytes of each frame as stored, junk after the NUL included."""
-        return [bytes(n).ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_records["name"]]
+        # numpy's S16 items drop trailing NULs; put them back.
+        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_records["name"].tolist()]
 
     @_decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
-        offsets = [self.ofs_frames + i * self.framesize + 24 for i in range(self.num_frames)]
-        return _decode_names(self.frame_names_raw, "frames.name", offsets)
+        return _decode_names(
+            self._frame_records["name"].tolist(),
+            "frames.name",
+            lambda i: self.ofs_frames + i * self.framesize + 24,
+        )
 
     # -- skins --------------------------------------------------------------------------------
 
@@ -410,17 +466,20 @@ class Md2:
     @_decoded
     def skins(self) -> list[str]:
         """Skin names: text up to the first NUL (untrusted paths; see quakemodels.skins)."""
-        offsets = [self.ofs_skins + 64 * i for i in range(self.num_skins)]
-        return _decode_names(self.skins_raw, "skins", offsets)
+        return _decode_names(self.skins_raw, "skins", lambda i: self.ofs_skins + 64 * i)
 
     # -- texcoords and triangles --------------------------------------------------------------
 
     @_decoded
     def texcoords_px(self) -> npt.NDArray[np.int16]:
         """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
-        return np.frombuffer(
-            self._data, dtype="<i2", count=2 * self.num_texcoords, offset=self.ofs_texcoords
-        ).reshape(-1, 2).astype(np.int16)
+        return (
+            np.frombuffer(
+                self._data, dtype="<i2", count=2 * self.num_texcoords, offset=self.ofs_texcoords
+            )
+            .reshape(-1, 2)
+            .astype(np.int16)
+        )
 
     @_decoded
     def texcoords(self) -> FloatArray:
@@ -553,21 +612,20 @@ class Md2:
         name with the trailing number removed.
         """
         s = self._spec
-        clips = table_clips(
-            self.frame_names, s.anim_names, s.anim_start_indices, s.anim_num_frames
-        )
+        clips = table_clips(self.frame_names, s.anim_names, s.anim_start_indices, s.anim_num_frames)
         return clips if clips is not None else grouped_clips(self.frame_names)
 
     def _frame_index(self, frame: int) -> int:
         if not -self.num_frames <= frame < self.num_frames:
             raise IndexError(f"frame {frame} out of range for {self.num_frames} frames")
-        return frame % self.num_frames
+        return int(frame) % self.num_frames
 
     def lerp(self, a: int, b: int, t: float) -> FloatArray:
         """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
-        pa = self.positions[self._frame_index(a)]
-        pb = self.positions[self._frame_index(b)]
-        return (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+        pa: FloatArray = self.positions[self._frame_index(a)]
+        pb: FloatArray = self.positions[self._frame_index(b)]
+        out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+        return out
 
     def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
         """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
@@ -586,7 +644,8 @@ class Md2:
             i = int(position)
             return self.lerp(frames[i], frames[(i + 1) % n], position - i)
         if position >= n - 1:
-            return self.positions[frames[-1]].copy()
+            last: FloatArray = self.positions[frames[-1]].copy()
+            return last
         i = int(position)
         return self.lerp(frames[i], frames[i + 1], position - i)
 
@@ -684,4 +743,3 @@ _ARRAYS = (
     "gl_commands",
     "animations",
 )
-
