@@ -8,6 +8,7 @@ import sys
 from .. import load
 from ..errors import ModelFormatError
 from ..md2 import Md2
+from ..md3 import Md3
 
 HELP = "print a model's header, counts, skins, clip table and bounds"
 EXAMPLES = """\
@@ -44,13 +45,45 @@ def describe_md2(m: Md2) -> str:
     return "\n".join(lines)
 
 
+def describe_md3(m: Md3) -> str:
+    """A human-readable report on one MD3 model."""
+    lines = [f"{m.name or '<bytes>'}: Quake III MD3 (IDP3 version 15), {len(m.data)} bytes"]
+    lines.append("header:")
+    for key, value in m.header.items():
+        lines.append(f"  {key:<20} {value!r}")
+    verts = sum(s.num_vertices for s in m.surfaces)
+    tris = sum(s.num_triangles for s in m.surfaces)
+    lines.append(
+        f"counts: {m.num_frames} frames, {m.num_tags} tags, {m.num_surfaces} surfaces,"
+        f" {verts} vertices, {tris} triangles"
+    )
+    lines.append("tags:" if m.tags.names else "tags: (none)")
+    lines.extend(f"  {k}: {name}" for k, name in enumerate(m.tags.names))
+    lines.append("surfaces:" if m.surfaces else "surfaces: (none)")
+    for s in m.surfaces:
+        shaders = ", ".join(sh.name or "''" for sh in s.shaders) or "(none)"
+        lines.append(
+            f"  {s.index}: {s.name:<20} {s.num_vertices:>5} vertices {s.num_triangles:>5}"
+            f" triangles  shaders: {shaders}"
+        )
+    frames = m.frames
+    distinct = list(dict.fromkeys(frames.names))
+    shown = ", ".join(repr(n) for n in distinct[:8]) + (", ..." if len(distinct) > 8 else "")
+    lines.append(f"frame names ({len(distinct)} distinct): {shown}")
+    lo, hi = m.bounds
+    lines.append(
+        "bounds: min ({:.3f}, {:.3f}, {:.3f}) max ({:.3f}, {:.3f}, {:.3f})".format(*lo, *hi)
+    )
+    return "\n".join(lines)
+
+
 def run(args: argparse.Namespace) -> int:
     status = 0
     for path in args.files:
         try:
             model = load(path)
-            if not isinstance(model, Md2):
-                print(f"{path}: {model!r}")
+            if isinstance(model, Md3):
+                print(describe_md3(model))
                 continue
             print(describe_md2(model))
         except ModelFormatError as e:
