@@ -671,6 +671,11 @@ class Md3:
             radii=np.ascontiguousarray(rec["radius"], dtype=np.float32),
         )
 
+    @property
+    def frame_names(self) -> list[str]:
+        """Frame names (often the exporter's name, not an animation's), as ``frames.names``."""
+        return list(self.frames.names)
+
     @_decoded
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
