@@ -1,0 +1,199 @@
+"""The batch runner verbs share: expand inputs, work in parallel processes, summarize.
+
+Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``, any case) and
+glob patterns. Each file is handled by a worker function in its own process (a
+``ProcessPoolExecutor`` with ``-j N`` workers, default the CPU count; one file or ``-j 1`` runs
+in-process). A bad file never stops the batch: its error is printed and counted. A progress
+bar is drawn on stderr only when stderr is a terminal; the summary line
+``N files: X ok, Y failed`` always ends the run. The exit code is 1 if any file failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import ModelFormatError
+
+MODEL_SUFFIXES = (".md2", ".md3")
+
+# A worker gets one model path and the verb's options; returns lines to print (e.g. "wrote X").
+Worker = Callable[[str, dict[str, Any]], list[str]]
+
+
+@dataclass
+class Outcome:
+    """What happened to one input file."""
+
+    path: str
+    ok: bool
+    lines: list[str] = field(default_factory=list)
+    error: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def add_batch_args(parser: argparse.ArgumentParser) -> None:
+    """The ``-j/--jobs`` option."""
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="parallel worker processes (default: the number of CPUs)",
+    )
+
+
+def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
+    """Model files named by ``inputs`` (in order, no repeats), and failures for names that
+    match nothing."""
+    files: list[str] = []
+    missing: list[Outcome] = []
+    seen: set[str] = set()
+
+    def add(path: str) -> None:
+        key = os.path.normpath(path)
+        if key not in seen:
+            seen.add(key)
+            files.append(path)
+
+    for item in inputs:
+        if os.path.isdir(item):
+            found = sorted(
+                str(p)
+                for p in Path(item).rglob("*")
+                if p.suffix.lower() in MODEL_SUFFIXES and p.is_file()
+            )
+            if not found:
+                missing.append(Outcome(item, False, error="no .md2 or .md3 files in this folder"))
+            for p in found:
+                add(p)
+        elif os.path.exists(item):
+            add(item)
+        elif glob.has_magic(item):
+            matches = sorted(p for p in glob.glob(item, recursive=True) if os.path.isfile(p))
+            if not matches:
+                missing.append(Outcome(item, False, error="no files match this pattern"))
+            for p in matches:
+                add(p)
+        else:
+            missing.append(Outcome(item, False, error="no such file or directory"))
+    return files, missing
+
+
+def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
+    """Run ``worker`` on one file; every error becomes a failed Outcome, never an exception."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            lines = worker(path, options)
+            outcome = Outcome(path, True, lines=lines)
+        except ModelFormatError as e:
+            outcome = Outcome(path, False, error=str(e))
+        except OSError as e:
+            outcome = Outcome(
+                path,
+                False,
+                error=f"{e.strerror or e}"
+                + (f": {e.filename}" if e.filename and e.filename != path else ""),
+            )
+        except (KeyError, IndexError, ValueError) as e:
+            outcome = Outcome(path, False, error=str(e.args[0]) if e.args else repr(e))
+        except Exception as e:  # a bug must not stop the batch either; name it plainly
+            outcome = Outcome(path, False, error=f"internal error: {type(e).__name__}: {e}")
+    outcome.warnings = [str(w.message) for w in caught]
+    return outcome
+
+
+class _Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.done = 0
+        self.enabled = total > 1 and sys.stderr.isatty()
+
+    def clear(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r\x1b[K")
+
+    def step(self) -> None:
+        self.done += 1
+        if self.enabled:
+            width = 30
+            filled = width * self.done // self.total
+            bar = "#" * filled + "." * (width - filled)
+            sys.stderr.write(f"\r[{bar}] {self.done}/{self.total}")
+            sys.stderr.flush()
+
+
+def _report(outcome: Outcome, progress: _Progress) -> None:
+    progress.clear()
+    for message in outcome.warnings:
+        print(f"{outcome.path}: warning: {message}", file=sys.stderr)
+    if outcome.ok:
+        for line in outcome.lines:
+            print(line)
+        sys.stdout.flush()
+    else:
+        print(f"{outcome.path}: error: {outcome.error}", file=sys.stderr)
+
+
+def run_batch(
+    inputs: Sequence[str], worker: Worker, options: dict[str, Any], jobs: int | None = None
+) -> int:
+    """Run ``worker`` over every model ``inputs`` name; prints results and the summary line.
+
+    ``worker`` must be a module-level function (it is sent to worker processes by name).
+    Returns the exit code: 0 when every file succeeded, else 1.
+    """
+    files, failures = expand(inputs)
+    progress = _Progress(len(files))
+    outcomes: list[Outcome] = list(failures)
+    for outcome in failures:
+        _report(outcome, progress)
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(files)))
+    if workers == 1:
+        for path in files:
+            outcome = _call(worker, path, options)
+            _report(outcome, progress)
+            outcomes.append(outcome)
+            progress.step()
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures: dict[Future[Outcome], str] = {
+                pool.submit(_call, worker, path, options): path for path in files
+            }
+            for future in as_completed(futures):
+                try:
+                    outcome = future.result()
+                except Exception as e:  # the worker process died (e.g. killed for memory)
+                    outcome = Outcome(futures[future], False, error=f"worker failed: {e}")
+                _report(outcome, progress)
+                outcomes.append(outcome)
+                progress.step()
+    progress.clear()
+    ok = sum(o.ok for o in outcomes)
+    failed = len(outcomes) - ok
+    noun = "file" if len(outcomes) == 1 else "files"
+    print(f"{len(outcomes)} {noun}: {ok} ok, {failed} failed", file=sys.stderr)
+    return 1 if failed or not outcomes else 0
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``WxH`` (e.g. ``320x240``) → (W, H); argparse type for ``--size``."""
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size {text!r} is not WxH, e.g. 256x256") from None
+    if not (1 <= w <= 8192 and 1 <= h <= 8192):
+        raise argparse.ArgumentTypeError(f"size {text!r}: width and height must be 1..8192")
+    return w, h
