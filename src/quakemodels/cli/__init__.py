@@ -16,6 +16,8 @@ VERBS: dict[str, str] = {
     "info": "info",
     "check": "check",
     "convert": "convert",
+    "export": "export",
+    "render": "render",
 }
 
 EXIT_OK = 0
@@ -29,7 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="quakemodels",
         description="Read, check, convert and write Quake II MD2 / Quake III MD3 models.",
         epilog="Run 'quakemodels VERB --help' for a verb's options and examples.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    examples: list[str] = []
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"quakemodels {__version__}")
@@ -44,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         module.add_args(p)
+        examples.append(module.EXAMPLES.splitlines()[0])  # each verb's first example
         p.set_defaults(_run=module.run)
+    parser.epilog = "examples:\n" + "\n".join(examples) + "\n\n" + (parser.epilog or "")
     return parser
 
 
