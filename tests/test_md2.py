@@ -426,3 +426,28 @@ def test_cli_info(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type
     assert main(["info", str(tmp_path / "missing.md2")]) == 1
     assert main([]) == 2
     assert main(["info"]) == 2
+
+
+def test_open_reads_only_the_header() -> None:
+    m = quad()
+    decoded = {"positions", "normals", "triangles", "texcoords", "gl_commands", "frame_names"}
+    assert decoded.isdisjoint(vars(m))
+    _ = m.triangles
+    assert "triangles" in vars(m)
+    assert "positions" not in vars(m)
+
+
+def test_python_m_quakemodels(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+    import sys
+
+    path = tmp_path / "quad.md2"
+    path.write_bytes(build())
+    run = subprocess.run(
+        [sys.executable, "-m", "quakemodels", "info", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Quake II MD2 (IDP2 version 8), 368 bytes" in run.stdout
