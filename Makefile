@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node demo test check lint typecheck generate check-generated bench crosscheck fuzz clean
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench crosscheck fuzz clean
 
 all: test
 
@@ -26,6 +26,10 @@ node_modules/.installed: package.json package-lock.json
 venv: $(VENV)/.installed
 node: node_modules/.installed
 setup: venv node
+
+# Rebuild the bundled CC0 sample (quakeguy.md2 + .png) with our writer; same bytes every run.
+sample: venv
+	$(PY) tools/make_sample.py
 
 demo: venv
 	$(VENV)/bin/quakemodels info $(SAMPLE)

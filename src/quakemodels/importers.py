@@ -81,12 +81,12 @@ def _buffer_bytes(doc: Any, path: Path, index: int) -> bytes:
         return bytes(blob)
     if uri.startswith("data:"):
         try:
-            return base64.b64decode(uri.split(",", 1)[1], validate=True)
+            return bytes(base64.b64decode(uri.split(",", 1)[1], validate=True))
         except (IndexError, ValueError) as e:
             raise _gltf_error(path, f"buffers[{index}] has a bad data uri: {e}") from e
     # An external buffer is an untrusted name: it must stay inside the glTF's folder.
     folder = path.resolve().parent
-    target = (folder / uri).resolve()
+    target = (folder / str(uri)).resolve()
     if folder not in target.parents:
         raise _gltf_error(path, f"buffers[{index}].uri {uri!r} points outside {folder}")
     return target.read_bytes()
@@ -123,7 +123,8 @@ def _accessor(doc: Any, path: Path, buffers: dict[int, bytes], index: int) -> np
         out = np.ascontiguousarray(rows).view(np.dtype(dtype).newbyteorder("<"))
         out = out.reshape(count, width)
     if acc.normalized and np.dtype(dtype).kind in "iu":
-        out = out.astype(np.float64) / float(np.iinfo(dtype).max)
+        bits = 8 * out.dtype.itemsize - (1 if out.dtype.kind == "i" else 0)
+        out = out.astype(np.float64) / float(2**bits - 1)
     return np.asarray(out)
 
 

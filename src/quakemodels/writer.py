@@ -130,7 +130,7 @@ class Md2Parts:
     def framesize(self) -> int:
         """Bytes per frame: 40 + 4V + padding."""
         padding = self.frame_padding.shape[1] if self.frame_padding.size else 0
-        return FRAME_HEADER_SIZE + 4 * self.vertices.shape[1] + padding
+        return FRAME_HEADER_SIZE + 4 * int(self.vertices.shape[1]) + int(padding)
 
 
 # -- exact serialization of loaded models -------------------------------------------------------
@@ -432,7 +432,8 @@ def vertex_normals(positions: npt.ArrayLike, triangles: npt.ArrayLike) -> npt.ND
                 ]
             )
     length = np.linalg.norm(normals, axis=2, keepdims=True)
-    return np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-30)
+    unit = np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-30)
+    return np.asarray(unit, dtype=np.float64)
 
 
 def nearest_anorms(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
@@ -557,7 +558,8 @@ def _gl_dwords_from_given(
         words = gl_commands.astype(np.int32).reshape(-1)
     else:
         parts: list[npt.NDArray[np.int32]] = []
-        for i, cmd in enumerate(gl_commands):  # type: ignore[union-attr]
+        commands: Sequence[Any] = gl_commands  # type: ignore[assignment]
+        for i, cmd in enumerate(commands):
             indices = np.asarray(cmd.vertex_indices, np.int64)
             st = np.asarray(cmd.texcoords, np.float32).reshape(-1, 2)
             if len(indices) != len(st) or len(indices) < 3:
