@@ -432,9 +432,15 @@ class Md3:
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the layout."""
         self._data = data
         self.name = name
+        if len(data) >= 4 and data[:4] != MAGIC:
+            raise BadMagicError(
+                f"magic={data[:4]!r} at offset 0 is not {MAGIC!r}: not an MD3 file",
+                field="magic",
+                offset=0,
+            )
         if len(data) < HEADER_SIZE:
             raise TruncatedError(
-                f"header needs {HEADER_SIZE} bytes, the file has {len(data)}",
+                f"header needs {HEADER_SIZE} bytes, the file ends at offset {len(data)}",
                 field="magic",
                 offset=len(data),
             )

@@ -1,0 +1,408 @@
+"""Md3: the numpy facade equals the generated Kaitai parser on every corpus file, and every
+validation rule rejects a synthetic broken file with the right error, field and offset."""
+
+from __future__ import annotations
+
+import io
+import math
+import struct
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import corpus_params
+from md3builder import (
+    HEADER_OFFSETS,
+    FrameSpec,
+    Md3Spec,
+    SurfaceSpec,
+    TagSpec,
+    build,
+    set_header,
+    set_surface,
+    surface_offset,
+)
+
+import quakemodels
+from quakemodels import (
+    BadMagicError,
+    BadValueError,
+    BadVersionError,
+    Md3,
+    ModelFormatError,
+    TruncatedError,
+)
+from quakemodels.cli import main
+from quakemodels.kaitai.quake3_md3 import Quake3Md3
+
+# -- the corpus against the generated parser ----------------------------------------------------
+
+
+def _vec(v: Quake3Md3.Vec3f) -> tuple[float, float, float]:
+    return (v.x, v.y, v.z)
+
+
+@pytest.mark.parametrize("path", corpus_params("md3"))
+def test_corpus_equals_generated_parser(path: Path) -> None:
+    m = Md3.from_file(path).load_all()
+    spec = Quake3Md3.from_file(str(path))
+
+    assert m.header == {name: getattr(spec, name) for name in m.header}
+    assert m.model_name == spec.name
+    f, k = spec.num_frames, spec.num_tags
+
+    frames = m.frames
+    assert frames.names == [fr.name for fr in spec.frames]
+    np.testing.assert_array_equal(frames.mins, [_vec(fr.min_bounds) for fr in spec.frames])
+    np.testing.assert_array_equal(frames.maxs, [_vec(fr.max_bounds) for fr in spec.frames])
+    np.testing.assert_array_equal(frames.origins, [_vec(fr.local_origin) for fr in spec.frames])
+    np.testing.assert_array_equal(frames.radii, [fr.radius for fr in spec.frames])
+    assert frames.mins.dtype == frames.radii.dtype == np.float32
+
+    tags = m.tags
+    assert tags.origins.shape == (f, k, 3) and tags.axes.shape == (f, k, 3, 3)
+    assert tags.names_per_frame == [[spec.tags[i * k + j].name for j in range(k)] for i in range(f)]
+    assert tags.names == [t.name for t in spec.tags[:k]]
+    np.testing.assert_array_equal(
+        tags.origins.reshape(-1, 3), np.array([_vec(t.origin) for t in spec.tags]).reshape(-1, 3)
+    )
+    np.testing.assert_array_equal(
+        tags.axes.reshape(-1, 3, 3),
+        np.array([[_vec(a) for a in t.axis] for t in spec.tags]).reshape(-1, 3, 3),
+    )
+
+    assert len(m.surfaces) == spec.num_surfaces
+    for surf, ss in zip(m.surfaces, spec.surfaces, strict=True):
+        assert surf.name == ss.name and surf.magic == ss.magic
+        assert surf.offset == ss.ofs_surface
+        assert {key: value for key, value in surf.header.items()} == {
+            key: getattr(ss, key) for key in surf.header
+        }
+        assert [(sh.name, sh.shader_index) for sh in surf.shaders] == [
+            (sh.name, sh.shader_index) for sh in ss.shaders
+        ]
+        np.testing.assert_array_equal(surf.triangles, [t.vertex_indices for t in ss.triangles])
+        assert surf.triangles.dtype == np.int32
+        np.testing.assert_array_equal(surf.texcoords, [(tc.s, tc.t) for tc in ss.tex_coords])
+        assert surf.texcoords.dtype == np.float32
+        verts = ss.vertices
+        n = ss.num_vertices
+        assert len(verts) == f * n
+        # Positions: the spec's double value, exactly (x / 64 is exact in float32 too).
+        expected = np.array([(v.x, v.y, v.z) for v in verts], dtype=np.float64)
+        assert surf.positions.shape == (f, n, 3) and surf.positions.dtype == np.float32
+        np.testing.assert_array_equal(surf.positions.reshape(-1, 3).astype(np.float64), expected)
+        # Normals: the engine's formula on the spec's angle instances, rounded once to float32.
+        normals = np.array(
+            [
+                (
+                    math.cos(v.lat) * math.sin(v.lng),
+                    math.sin(v.lat) * math.sin(v.lng),
+                    math.cos(v.lng),
+                )
+                for v in verts
+            ],
+            dtype=np.float64,
+        ).astype(np.float32)
+        assert surf.normals.shape == (f, n, 3) and surf.normals.dtype == np.float32
+        np.testing.assert_array_equal(surf.normals.reshape(-1, 3), normals)
+        np.testing.assert_allclose(np.linalg.norm(surf.normals, axis=-1), 1.0, atol=1e-6)
+        np.testing.assert_array_equal(
+            surf.normal_angles.reshape(-1, 2), [(v.normal_lng, v.normal_lat) for v in verts]
+        )
+        np.testing.assert_array_equal(
+            surf.positions_raw.reshape(-1, 3),
+            [(v.x_compressed, v.y_compressed, v.z_compressed) for v in verts],
+        )
+
+
+@pytest.mark.parametrize("path", corpus_params("md3"))
+def test_corpus_load_dispatch_and_mesh(path: Path) -> None:
+    m = quakemodels.load(path)
+    assert isinstance(m, Md3)
+    assert m.name == str(path)
+    last = m.num_frames - 1
+    for surf, mesh in zip(m.surfaces, m.meshes(last), strict=True):
+        np.testing.assert_array_equal(mesh.positions, surf.positions[last])
+        np.testing.assert_array_equal(mesh.normals, surf.normals[last])
+        np.testing.assert_array_equal(mesh.uvs, surf.texcoords)
+        np.testing.assert_array_equal(mesh.indices, surf.triangles)
+        assert mesh.indices.dtype == np.uint32
+        assert int(mesh.indices.max()) < surf.num_vertices
+    lo, hi = m.bounds
+    every = np.concatenate([s.positions.reshape(-1, 3) for s in m.surfaces])
+    np.testing.assert_array_equal(lo, every.min(axis=0))
+    np.testing.assert_array_equal(hi, every.max(axis=0))
+
+
+@pytest.mark.parametrize("path", corpus_params("md3"))
+def test_corpus_info(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["info", str(path)]) == 0
+    out = capsys.readouterr().out
+    m = Md3.from_file(path)
+    assert "Quake III MD3 (IDP3 version 15)" in out
+    assert f"{m.num_frames} frames, {m.num_tags} tags, {m.num_surfaces} surfaces" in out
+    for s in m.surfaces:
+        assert f"{s.index}: {s.name}" in out
+    for name in m.tags.names:
+        assert name in out
+
+
+# -- synthetic files: values equal the builder's input ------------------------------------------
+
+
+def test_synthetic_values_equal_builder_input() -> None:
+    spec = Md3Spec()
+    data = build(spec)
+    m = Md3.from_bytes(data).load_all()
+    assert (m.num_frames, m.num_tags, m.num_surfaces) == (2, 2, 2)
+    assert m.model_name == "models/test/test.md3"
+    assert m.frame_names == ["stand1", "stand2"]
+    np.testing.assert_array_equal(m.frames.radii, [3.75, 4.5])
+    np.testing.assert_array_equal(m.frames.mins, [(-1, -2, -3)] * 2)
+    assert m.tags.names == ["tag_head", "tag_weapon"]
+    assert m.tags.index("tag_weapon") == 1
+    np.testing.assert_array_equal(m.tags.origins[1, 0], (0.5, 0.25, 8.0))
+    np.testing.assert_array_equal(m.tags.axes[1, 0], ((0, 1, 0), (-1, 0, 0), (0, 0, 1)))
+    np.testing.assert_array_equal(m.tags.origins[:, 1], [(4, 5, 6.5), (-4, 5, 6.5)])
+    body, head = m.surfaces
+    assert (body.name, head.name) == ("body", "head")
+    assert [s.name for s in body.shaders] == ["models/test/skin"] and head.shaders == []
+    assert m.surface("head") is head
+    np.testing.assert_array_equal(body.triangles, [(0, 1, 2), (0, 2, 3)])
+    np.testing.assert_array_equal(body.texcoords, [(0, 0), (1, 0), (1, 1), (0, 0.25)])
+    raw = np.array([[v[:3] for v in frame] for frame in spec.surfaces[0].vertices], np.float64)
+    np.testing.assert_array_equal(body.positions, raw / 64)
+    assert body.positions[0, 3].tolist() == [-1 / 64, 32767 / 64, -512.0]
+    # lng 0 points up whatever lat is; lng 128 (pi) points down; lng 64, lat 0 is +X;
+    # lng 64, lat 64 is +Y.
+    n = body.normals
+    np.testing.assert_array_equal(n[0, 0], (0, 0, 1))
+    np.testing.assert_allclose(n[0, 1], (1, 0, 0), atol=1e-7)
+    np.testing.assert_allclose(n[0, 2], (0, 1, 0), atol=1e-7)
+    np.testing.assert_allclose(n[0, 3, 2], -1.0)
+    np.testing.assert_allclose(n[1, 1], (-1, 0, 0), atol=1e-7)  # lat 128
+    np.testing.assert_allclose(body.lerp(0, 1, 0.5)[0], (0, 0, 0.5))
+    with pytest.raises(IndexError):
+        body.mesh(2)
+
+
+def test_tags_only_model_is_valid() -> None:
+    m = Md3.from_bytes(build(Md3Spec(surfaces=[])))
+    m.load_all()
+    assert m.surfaces == [] and m.num_surfaces == 0
+    assert m.tags.names == ["tag_head", "tag_weapon"]
+    assert m.tags.axes.shape == (2, 2, 3, 3)
+    assert m.meshes(0) == []
+    lo, hi = m.bounds
+    assert lo.tolist() == hi.tolist() == [0, 0, 0]
+    assert isinstance(quakemodels.load(io.BytesIO(build(Md3Spec(surfaces=[])))), Md3)
+
+
+def test_model_without_tags() -> None:
+    m = Md3.from_bytes(build(Md3Spec(tags=[]))).load_all()
+    assert m.num_tags == 0 and m.tags.names == [] and m.tags.origins.shape == (2, 0, 3)
+
+
+def test_failed_decode_is_not_cached() -> None:
+    spec = Md3Spec()
+    spec.surfaces[0].triangles = [(0, 1, 2), (0, 2, 4)]
+    m = Md3.from_bytes(build(spec))
+    surf = m.surfaces[0]
+    for _ in range(2):
+        with pytest.raises(BadValueError):
+            surf.triangles  # noqa: B018
+    assert "triangles" not in surf.__dict__
+    with pytest.raises(BadValueError):
+        m.load_all()
+
+
+# -- synthetic broken files -----------------------------------------------------------------------
+
+
+def _expect(data: bytes, error: type[ModelFormatError], field: str, offset: int) -> str:
+    with pytest.raises(ModelFormatError) as info:
+        Md3.from_bytes(data).load_all()
+    e = info.value
+    assert type(e) is error, f"{type(e).__name__}: {e}"
+    assert (e.field, e.offset) == (field, offset), str(e)
+    assert f"offset {offset}" in str(e)
+    return str(e)
+
+
+GOOD = build()
+S0 = surface_offset(GOOD, 0)
+S1 = surface_offset(GOOD, 1)
+SIZE = len(GOOD)
+
+HeaderCase = tuple[str, int, type[ModelFormatError]]
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "error"),
+    [
+        ("num_frames", 0, BadValueError),
+        ("num_frames", 1025, BadValueError),
+        ("num_frames", -1, BadValueError),
+        ("num_tags", -1, BadValueError),
+        ("num_surfaces", 33, BadValueError),
+        ("num_surfaces", -2, BadValueError),
+        ("ofs_eof", SIZE + 1, TruncatedError),
+        ("ofs_eof", -4, TruncatedError),
+        ("ofs_frames", SIZE - 100, TruncatedError),
+        ("ofs_frames", 2**31 - 1, TruncatedError),
+        ("ofs_frames", 0, BadValueError),
+        ("ofs_frames", 110, BadValueError),
+        ("ofs_tags", SIZE - 200, TruncatedError),
+        ("ofs_tags", -(2**31), BadValueError),
+        ("ofs_tags", 218, BadValueError),
+        ("ofs_surfaces", SIZE - 200, TruncatedError),
+        ("ofs_surfaces", 50, BadValueError),
+        ("ofs_surfaces", S0 + 2, BadValueError),
+    ],
+)
+def test_header_rules(field: str, value: int, error: type[ModelFormatError]) -> None:
+    _expect(set_header(GOOD, field, value), error, field, HEADER_OFFSETS[field])
+
+
+def test_tag_count_overflow_is_truncation() -> None:
+    # 2 frames × (2**31 - 1) tags × 112 bytes: far past the file, computed without overflow
+    _expect(set_header(GOOD, "num_tags", 2**31 - 1), TruncatedError, "ofs_tags", 96)
+
+
+def test_bad_magic_version_and_short_header() -> None:
+    _expect(b"IDP2" + GOOD[4:], BadMagicError, "magic", 0)
+    _expect(GOOD[:4] + struct.pack("<i", 16) + GOOD[8:], BadVersionError, "version", 4)
+    _expect(GOOD[:100], TruncatedError, "magic", 100)
+    with pytest.raises(BadMagicError, match="IDP3 = MD3"):
+        quakemodels.load(b"RIFF" + bytes(200))
+
+
+@pytest.mark.parametrize(
+    ("index", "field", "value", "error"),
+    [
+        (0, "num_frames", 1, BadValueError),
+        (1, "num_frames", 3, BadValueError),
+        (0, "num_shaders", 257, BadValueError),
+        (0, "num_shaders", -1, BadValueError),
+        (0, "num_vertices", 2, BadValueError),
+        (0, "num_vertices", 4097, BadValueError),
+        (0, "num_triangles", 0, BadValueError),
+        (0, "num_triangles", 6145, BadValueError),
+        (0, "ofs_end", 104, BadValueError),
+        (0, "ofs_end", -108, BadValueError),
+        (1, "ofs_end", 10**9, TruncatedError),
+        (0, "ofs_shaders", 100, BadValueError),
+        (0, "ofs_shaders", 10**6, TruncatedError),
+        (0, "ofs_triangles", 4, BadValueError),
+        (0, "ofs_triangles", -(2**31), BadValueError),
+        (0, "ofs_triangles", 10**6, TruncatedError),
+        (0, "ofs_tex_coords", 110, BadValueError),
+        (0, "ofs_tex_coords", 10**6, TruncatedError),
+        (1, "ofs_vertices", 109, BadValueError),
+        (1, "ofs_vertices", 2**31 - 1, TruncatedError),
+    ],
+)
+def test_surface_rules(index: int, field: str, value: int, error: type[ModelFormatError]) -> None:
+    data, at = set_surface(GOOD, index, field, value)
+    message = _expect(data, error, field, at)
+    assert f"surfaces[{index}].{field}={value}" in message
+
+
+def test_surface_end_misaligned() -> None:
+    end = struct.unpack_from("<i", GOOD, S0 + 104)[0]
+    data, at = set_surface(GOOD, 0, "ofs_end", end + 2)
+    _expect(data, BadValueError, "ofs_end", at)
+
+
+def test_surface_chain_runs_past_the_end() -> None:
+    # Surface 0 claims to end 50 bytes before the end of the file: surface 1's header cannot fit.
+    end = SIZE - 52 - S0
+    data, at = set_surface(GOOD, 0, "ofs_end", end)
+    message = _expect(data, TruncatedError, "ofs_end", at)
+    assert f"surfaces[1] at offset {SIZE - 52}" in message
+
+
+def test_triangle_index_out_of_range() -> None:
+    for bad in (4, -1, 2**31 - 1):
+        spec = Md3Spec()
+        spec.surfaces[1].triangles = [(0, 1, 2), (3, bad, 0)]
+        data = build(spec)
+        s1 = surface_offset(data, 1)
+        ofs_tris = struct.unpack_from("<i", data, s1 + 88)[0]
+        message = _expect(data, BadValueError, "vertex_indices", s1 + ofs_tris + 12 + 4)
+        assert f"surfaces[1].triangles[1].vertex_indices[1]={bad}" in message
+
+
+NameCase = Callable[[Md3Spec], None]
+
+
+def _long_model_name(s: Md3Spec) -> None:
+    s.name = b"m" * 64
+
+
+def _long_frame_name(s: Md3Spec) -> None:
+    s.frames[1].name = b"f" * 16
+
+
+def _long_tag_name(s: Md3Spec) -> None:
+    s.tags[1][0].name = b"t" * 64
+
+
+def _long_surface_name(s: Md3Spec) -> None:
+    s.surfaces[1].name = b"s" * 64
+
+
+def _long_shader_name(s: Md3Spec) -> None:
+    s.surfaces[0].shaders = [b"ok", b"x" * 64]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "where"),
+    [
+        (_long_model_name, lambda d: 8),
+        (_long_frame_name, lambda d: 108 + 56 + 40),
+        (_long_tag_name, lambda d: _header_value(d, "ofs_tags") + 2 * 112),
+        (_long_surface_name, lambda d: surface_offset(d, 1) + 4),
+        (_long_shader_name, lambda d: surface_offset(d, 0) + 108 + 68),
+    ],
+    ids=["model", "frame", "tag", "surface", "shader"],
+)
+def test_names_must_be_nul_terminated(mutate: NameCase, where: Callable[[bytes], int]) -> None:
+    spec = Md3Spec()
+    mutate(spec)
+    data = build(spec)
+    message = _expect(data, BadValueError, "name", where(data))
+    assert "no NUL terminator" in message
+
+
+def _header_value(data: bytes, field: str) -> int:
+    return int(struct.unpack_from("<i", data, HEADER_OFFSETS[field])[0])
+
+
+def test_engine_findings_are_not_load_errors() -> None:
+    # More than MD3_MAX_TAGS tags, a surface magic other than IDP3, junk after the data,
+    # num_skins set and a surface above ioquake3's 1000-vertex limit all load.
+    tags = [[TagSpec(f"tag_{i}".encode()) for i in range(17)] for _ in range(2)]
+    big = 1200
+    surf = SurfaceSpec(
+        magic=b"\0\0\0\0",
+        triangles=[(i, i + 1, i + 2) for i in range(big - 2)],
+        texcoords=[(0.0, 0.0)] * big,
+        vertices=[[(i, 0, 0, 0, 0) for i in range(big)]] * 2,
+    )
+    spec = Md3Spec(tags=tags, surfaces=[surf], num_skins=3, trailing=b"junk")
+    m = Md3.from_bytes(build(spec)).load_all()
+    assert m.num_tags == 17 and m.surfaces[0].magic == b"\0\0\0\0"
+    assert m.surfaces[0].num_vertices == big
+
+
+def test_frames_spec_defaults_round_trip() -> None:
+    frames = [FrameSpec(name=b"a", origin=(1.0, 2.0, 3.0)), FrameSpec(name=b"")]
+    spec = Md3Spec(frames=frames, tags=[[], []])
+    spec.surfaces = [SurfaceSpec(vertices=[SurfaceSpec().vertices[0]] * 2)]
+    m = Md3.from_bytes(build(spec)).load_all()
+    assert m.frames.names == ["a", ""]
+    assert m.frames.names_raw[0] == b"a".ljust(16, b"\0")
+    np.testing.assert_array_equal(m.frames.origins[0], (1, 2, 3))
