@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench crosscheck fuzz clean
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench images crosscheck fuzz clean
 
 all: test
 
@@ -66,6 +66,13 @@ test: setup
 	$(MAKE) --no-print-directory typecheck
 
 check: test
+
+# README pictures of the sample model, drawn by `quakemodels render` (software, no GPU).
+images: venv
+	mkdir -p docs/images
+	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy.png --frame 0 --size 320x320
+	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy_run.gif --clip run --size 240x240
+	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy_sheet.png --sheet --size 128x128
 
 bench: setup
 	$(PY) tools/bench.py
