@@ -55,13 +55,12 @@ def table_clips(
         used = WEAPON_CLIPS
     else:
         return None
+    bases = [name.lower().rstrip(_DIGITS) for name in frame_names]
     clips: dict[str, range] = {}
     for name, start, count in zip(names[:used], starts[:used], counts[:used], strict=True):
-        accepted = _accepted_bases(name)
-        frames = range(start, start + count)
-        if any(split_name(frame_names[i].lower())[0] not in accepted for i in frames):
+        if not set(bases[start : start + count]) <= _accepted_bases(name):
             return None
-        clips[name] = frames
+        clips[name] = range(start, start + count)
     if sum(len(r) for r in clips.values()) != n:
         return None
     return clips
