@@ -151,14 +151,6 @@ _TAG_DTYPE = np.dtype(
         "itemsize": TAG_SIZE,
     }
 )
-_VERTEX_DTYPE = np.dtype(
-    {
-        "names": ["xyz", "lng", "lat"],
-        "formats": ["<3i2", "u1", "u1"],
-        "offsets": [0, 6, 7],
-        "itemsize": VERTEX_SIZE,
-    }
-)
 
 _T = TypeVar("_T")
 _S = TypeVar("_S")
@@ -205,14 +197,51 @@ def _name(raw: bytes, what: str, field: str, offset: int) -> str:
         return text.decode("ascii", errors="backslashreplace")
 
 
-def _normals_from_angles(lng: npt.NDArray[np.uint8], lat: npt.NDArray[np.uint8]) -> FloatArray:
-    """(..., 3) float32 unit normals from the two angle bytes, as Quake III decodes them."""
-    sin_lng = _SIN[lng]
-    out = np.empty((*lng.shape, 3), dtype=np.float64)
-    out[..., 0] = _COS[lat] * sin_lng
-    out[..., 1] = _SIN[lat] * sin_lng
-    out[..., 2] = _COS[lng]
-    return out.astype(np.float32)
+def _names(
+    fields: npt.NDArray[np.uint8], what: str, offset: int, stride: int
+) -> tuple[list[str], list[bytes]]:
+    """Names and raw bytes of ``fields`` (n, size) uint8, item i at ``offset + stride * i``.
+
+    Vectorized: the NUL check runs in numpy and each distinct name is decoded once (tag names
+    repeat in every frame).
+    """
+    n, size = fields.shape
+    block = np.ascontiguousarray(fields)
+    missing = np.flatnonzero(~(block == 0).any(axis=1))
+    if missing.size:
+        i = int(missing[0])
+        _name(block[i].tobytes(), f"{what}[{i}].name", "name", offset + stride * i)
+    flat = block.tobytes()
+    raws = [flat[i * size : (i + 1) * size] for i in range(n)]
+    decoded: dict[bytes, str] = {}
+    names = []
+    for i, raw in enumerate(raws):
+        name = decoded.get(raw)
+        if name is None:
+            name = decoded[raw] = _name(raw, f"{what}[{i}].name", "name", offset + stride * i)
+        names.append(name)
+    return names, raws
+
+
+_NORMAL_TABLE: FloatArray | None = None
+
+
+def normal_table() -> FloatArray:
+    """(65536,3) float32: the unit normal of every stored 16-bit normal ``lng | lat << 8``.
+
+    Each entry is ``(cos lat · sin lng, sin lat · sin lng, cos lng)`` in double, rounded once to
+    float32, so a lookup equals decoding each vertex on its own; built once, on first use.
+    """
+    global _NORMAL_TABLE
+    if _NORMAL_TABLE is None:
+        code = np.arange(65536)
+        lng, lat = code & 0xFF, code >> 8
+        table = np.empty((65536, 3), dtype=np.float64)
+        table[:, 0] = _COS[lat] * _SIN[lng]
+        table[:, 1] = _SIN[lat] * _SIN[lng]
+        table[:, 2] = _COS[lng]
+        _NORMAL_TABLE = table.astype(np.float32)
+    return _NORMAL_TABLE
 
 
 @dataclass(frozen=True)
@@ -347,35 +376,41 @@ class Md3Surface:
         )
 
     @cached_property
-    def _vertex_records(self) -> np.ndarray[Any, np.dtype[np.void]]:
+    def _vertex_words(self) -> npt.NDArray[np.int16]:
+        """(F,N,4) int16 view of the vertex section: x, y, z and the packed normal."""
         return np.frombuffer(
             self._data,
-            dtype=_VERTEX_DTYPE,
-            count=self.num_frames * self.num_vertices,
+            dtype="<i2",
+            count=4 * self.num_frames * self.num_vertices,
             offset=self.offset + self.ofs_vertices,
-        ).reshape(self.num_frames, self.num_vertices)
+        ).reshape(self.num_frames, self.num_vertices, 4)
 
     @_decoded
     def positions_raw(self) -> npt.NDArray[np.int16]:
         """(F,N,3) int16 positions as stored, in units of 1/64."""
-        return self._vertex_records["xyz"].astype(np.int16)
+        return self._vertex_words[:, :, :3].astype(np.int16)
 
     @_decoded
     def positions(self) -> FloatArray:
         """(F,N,3) float32 positions in model units (stored value / 64, exact)."""
-        return (self._vertex_records["xyz"].astype(np.float64) * XYZ_SCALE).astype(np.float32)
+        # int16 → float32 is exact and so is scaling by a power of two: no double needed, and
+        # one ufunc pass into the result avoids a temporary.
+        words = self._vertex_words
+        out = np.empty((*words.shape[:2], 3), dtype=np.float32)
+        np.multiply(words[:, :, :3], np.float32(XYZ_SCALE), out=out)
+        return out
 
     @_decoded
     def normal_angles(self) -> npt.NDArray[np.uint8]:
         """(F,N,2) uint8 normal angle bytes as stored: (lng, lat)."""
-        rec = self._vertex_records
-        return np.stack([rec["lng"], rec["lat"]], axis=-1).astype(np.uint8)
+        packed = self._vertex_words[:, :, 3].astype("<u2")
+        return np.stack([packed & 0xFF, packed >> 8], axis=-1).astype(np.uint8)
 
     @_decoded
     def normals(self) -> FloatArray:
         """(F,N,3) float32 unit normals decoded as Quake III's renderer does."""
-        rec = self._vertex_records
-        return _normals_from_angles(rec["lng"], rec["lat"])
+        packed = self._vertex_words[:, :, 3].view(np.uint16)
+        return np.take(normal_table(), packed, axis=0)
 
     def _frame_index(self, frame: int) -> int:
         if not -self.num_frames <= frame < self.num_frames:
@@ -663,11 +698,7 @@ class Md3:
         rec = np.frombuffer(
             self._data, dtype=_FRAME_DTYPE, count=self.num_frames, offset=self.ofs_frames
         )
-        names_raw = [bytes(n) for n in rec["name"]]
-        names = [
-            _name(raw, f"frames[{i}].name", "name", self.ofs_frames + FRAME_SIZE * i + 40)
-            for i, raw in enumerate(names_raw)
-        ]
+        names, names_raw = _names(rec["name"], "frames", self.ofs_frames + 40, FRAME_SIZE)
         return Md3Frames(
             names=names,
             names_raw=names_raw,
@@ -687,19 +718,9 @@ class Md3:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
         rec = np.frombuffer(self._data, dtype=_TAG_DTYPE, count=f * k, offset=self.ofs_tags)
+        flat_names, _ = _names(rec["name"], "tags", self.ofs_tags, TAG_SIZE)
+        names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
         rec = rec.reshape(f, k)
-        names = [
-            [
-                _name(
-                    bytes(rec["name"][i, j]),
-                    f"tags[{i * k + j}].name",
-                    "name",
-                    self.ofs_tags + TAG_SIZE * (i * k + j),
-                )
-                for j in range(k)
-            ]
-            for i in range(f)
-        ]
         return Md3Tags(
             names=list(names[0]) if names else [],
             names_per_frame=names,

@@ -1,0 +1,132 @@
+"""Benchmark one MD3: quakemodels' full load against the generated parser and a numpy floor.
+
+``bench_md3(path)`` returns the median seconds of each, measured side by side (the machines
+are shared and noisy: compare ratios, not absolute times):
+
+  full     quakemodels: open + every array of every surface decoded and validated
+  kaitai   the generated parser: parse and walk every vertex of every surface and frame
+           (x, y, z and the normal's lat, lng)
+  floor    numpy floor: per surface, one frombuffer of the vertex section and the int16 / 64
+           scale, nothing checked, no normals
+
+Run directly to print one row per file: ``python tools/bench_md3.py [FILE.md3 ...]``
+(default: the corpus MD3s).
+"""
+
+from __future__ import annotations
+
+import statistics
+import struct
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+
+from quakemodels.kaitai.quake3_md3 import Quake3Md3  # noqa: E402
+from quakemodels.md3 import Md3  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def _timed(fn: Callable[[], object], budget: float = 0.3, min_runs: int = 5) -> float:
+    """Median seconds of ``fn`` over repeated runs within about ``budget`` seconds."""
+    times: list[float] = []
+    start = time.perf_counter()
+    while len(times) < min_runs or time.perf_counter() - start < budget:
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+        if len(times) >= 2000:
+            break
+    return statistics.median(times)
+
+
+def _full(data: bytes) -> None:
+    Md3.from_bytes(data).load_all()
+
+
+def _kaitai_walk(data: bytes) -> None:
+    spec = Quake3Md3.from_bytes(data)
+    for surface in spec.surfaces:
+        for v in surface.vertices:
+            _ = (v.x, v.y, v.z, v.lat, v.lng)
+
+
+def floor_positions(data: bytes) -> list[np.ndarray[Any, np.dtype[np.float32]]]:
+    """The least numpy work that yields every position: one view and one scale per surface."""
+    num_frames, num_surfaces = (
+        struct.unpack_from("<i", data, 76)[0],
+        struct.unpack_from("<i", data, 84)[0],
+    )
+    pos = struct.unpack_from("<i", data, 100)[0]
+    out = []
+    for _ in range(num_surfaces):
+        nv, ofs_xyz, ofs_end = (
+            struct.unpack_from("<i", data, pos + 80)[0],
+            struct.unpack_from("<i", data, pos + 100)[0],
+            struct.unpack_from("<i", data, pos + 104)[0],
+        )
+        raw = np.frombuffer(data, "<i2", num_frames * nv * 4, pos + ofs_xyz)
+        out.append((raw.reshape(num_frames, nv, 4)[:, :, :3] / np.float32(64)).astype(np.float32))
+        pos += ofs_end
+    return out
+
+
+def bench_md3(path: str | Path) -> dict[str, Any]:
+    """Median seconds of a full load, the generated parser's walk and the numpy floor.
+
+    Keys: ``file``, ``frames``, ``surfaces``, ``vertices`` (per frame, all surfaces),
+    ``full``, ``kaitai``, ``floor`` (seconds) and the ratios ``kaitai/full``, ``full/floor``.
+    The floor is first checked to compute the same positions as the facade.
+    """
+    data = Path(path).read_bytes()
+    m = Md3.from_bytes(data)
+    for surface, floor in zip(m.surfaces, floor_positions(data), strict=True):
+        if not np.array_equal(surface.positions, floor):
+            raise AssertionError(f"{path}: the numpy floor disagrees with the facade")
+    full = _timed(lambda: _full(data))
+    walk = _timed(lambda: _kaitai_walk(data), budget=0.5, min_runs=3)
+    floor_s = _timed(lambda: floor_positions(data))
+    return {
+        "file": Path(path).name,
+        "frames": m.num_frames,
+        "surfaces": m.num_surfaces,
+        "vertices": sum(s.num_vertices for s in m.surfaces),
+        "full": full,
+        "kaitai": walk,
+        "floor": floor_s,
+        "kaitai/full": walk / full,
+        "full/floor": full / floor_s,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    files = [Path(a) for a in args] or sorted((CORPUS / "md3").glob("*.md3"))
+    if not files:
+        print(f"no MD3 files given and no corpus at {CORPUS}", file=sys.stderr)
+        return 1
+    print(
+        f"| {'file':<30} | {'F':>4} | {'S':>2} | {'V':>5} | {'full ms':>8} | {'kaitai ms':>9} |"
+        f" {'floor ms':>8} | {'kaitai/full':>11} | {'full/floor':>10} |"
+    )
+    print(f"|{'-' * 32}|{'-' * 6}|{'-' * 4}|{'-' * 7}|{'-' * 10}|{'-' * 11}|{'-' * 10}|"
+          f"{'-' * 13}|{'-' * 12}|")  # fmt: skip
+    for path in files:
+        r = bench_md3(path)
+        print(
+            f"| {r['file']:<30} | {r['frames']:>4} | {r['surfaces']:>2} | {r['vertices']:>5} |"
+            f" {r['full'] * 1e3:>8.3f} | {r['kaitai'] * 1e3:>9.1f} | {r['floor'] * 1e3:>8.3f} |"
+            f" {r['kaitai/full']:>10.0f}x | {r['full/floor']:>9.1f}x |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
