@@ -210,11 +210,14 @@ def pose_for(clip: str, k: int, n: int) -> Pose:
         ease = math.sin(0.5 * math.pi * u)
         if clip == "death1":
             p.fall = 90 * ease
+            p.arm_l_side = p.arm_r_side = 60 * ease
         elif clip in ("death2", "crdeath"):
             p.fall = -90 * ease
+            p.arm_l_side = p.arm_r_side = 60 * ease
         else:
+            # sideways: arms thrown forward, since raised sideways they would cross the floor
             p.fall_side = 90 * ease
-        p.arm_l_side = p.arm_r_side = 60 * ease
+            p.arm_l = p.arm_r = 60 * ease
     return p
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import os
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,9 +134,18 @@ def read_gltf(path: str | os.PathLike[str]) -> ImportedMesh:
     import pygltflib
 
     p = Path(path)
+    p.read_bytes()  # a missing or unreadable file is an OSError, not a format error
     try:
         doc = pygltflib.GLTF2().load(os.fspath(p))
-    except (ValueError, KeyError, TypeError, AttributeError) as e:
+    except (
+        ValueError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        OSError,
+        struct.error,
+    ) as e:
         raise _gltf_error(p, f"not a readable glTF: {e}") from e
     if doc is None or not doc.meshes:
         raise _gltf_error(p, "has no meshes", "meshes")

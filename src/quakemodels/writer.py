@@ -346,15 +346,18 @@ def _as_array(value: Any, name: str, dtype: Any, ndim: int) -> npt.NDArray[Any]:
     return array
 
 
-def _encode_name(name: str | bytes, size: int, what: str) -> bytes:
-    raw = name.encode("ascii") if isinstance(name, str) else bytes(name)
+def _encode_name(name: str | bytes, size: int, what: str, field: str) -> bytes:
+    try:
+        raw = name.encode("ascii") if isinstance(name, str) else bytes(name)
+    except UnicodeEncodeError as e:
+        raise BadValueError(f"{what} {name!r} is not ASCII", field=field) from e
     if b"\0" in raw:
-        raise BadValueError(f"{what} {raw!r} contains a NUL byte", field=what)
+        raise BadValueError(f"{what} {raw!r} contains a NUL byte", field=field)
     if len(raw) >= size:
         raise LimitExceededError(
             f"{what} {raw!r} has {len(raw)} bytes; it must fit {size} bytes with its NUL"
             f" (at most {size - 1})",
-            field=what,
+            field=field,
         )
     return raw.ljust(size, b"\0")
 
@@ -695,12 +698,14 @@ def build(
     parts = Md2Parts(
         skin_width=width,
         skin_height=height,
-        skins_raw=[_encode_name(s, SKIN_NAME_SIZE, "skin name") for s in skins],
+        skins_raw=[_encode_name(s, SKIN_NAME_SIZE, "skin name", "skins") for s in skins],
         texcoords_px=st_px16,
         triangles=np.concatenate([tri, tri_st], axis=1).astype(np.int16),
         scales=scales,
         translates=translates,
-        frame_names_raw=[_encode_name(n, FRAME_NAME_SIZE, "frame name") for n in frame_names],
+        frame_names_raw=[
+            _encode_name(n, FRAME_NAME_SIZE, "frame name", "frames.name") for n in frame_names
+        ],
         vertices=vertices,
         gl_dwords=gl,
     )
