@@ -136,6 +136,16 @@ def test_threejs_loads_morph_targets_and_clips(
     assert names == list(m.animations)
     for anim, frames in zip(report["animations"], m.animations.values(), strict=True):
         assert anim["duration"] == pytest.approx((len(frames) - 1) / 10, abs=1e-6)
+    # three.js's mixer at half a frame into the first clip: LINEAR weights blend its first two
+    # frames half and half, as Quake II lerps them
+    first = next(iter(m.animations.values()))
+    sampled = dict(report["sampled"]["influences"])
+    if len(first) > 1:
+        assert sampled.keys() == {first[0], first[1]}
+        assert sampled[first[0]] == pytest.approx(0.5, abs=1e-6)
+        assert sampled[first[1]] == pytest.approx(0.5, abs=1e-6)
+    else:
+        assert sampled == {first[0]: pytest.approx(1.0)}
     # the corpus keeps each model's skin beside it as <model>__<skin>
     has_skin = any(
         p.name.lower().startswith(path.stem.lower() + "__") for p in path.parent.iterdir()

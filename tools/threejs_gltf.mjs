@@ -2,8 +2,10 @@
 //
 //   node tools/threejs_gltf.mjs FILE.glb [FILE.glb ...]
 //
-// Prints one JSON array: for each file {file, meshes: [{name, morphTargets, targetNames}],
-// animations: [{name, duration, tracks}], textures, error}. Exit code 1 if any file failed.
+// Prints one JSON array: for each file {file, meshes: [{name, vertices, morphTargets,
+// morphNormals, influences, targetNames}], animations: [{name, duration, tracks}], textures,
+// sampled: the first clip played for 0.05 s by an AnimationMixer ({clip, time, influences:
+// [[target, weight]...]}), error}. Exit code 1 if any file failed.
 //
 // The .glb is handed to loader.parse() as an ArrayBuffer, so no network or file loader runs.
 // Geometry, morph targets and animations need no browser; only textures do: GLTFLoader
@@ -12,6 +14,7 @@
 // right size, and a `self` with fetch for blob: URLs, so texture creation runs its normal code
 // path; the pixels are not decoded (we check the texture exists, not its contents).
 import fs from "node:fs";
+import { AnimationMixer } from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 
 globalThis.self ??= globalThis;
@@ -53,8 +56,25 @@ for (const file of files) {
       });
       if (o.material && o.material.map) textures += 1;
     });
+    // Play the first clip for half a frame (0.05 s at 10 fps) through three.js's own mixer:
+    // with LINEAR weights the first mesh shows frames 0 and 1 of the clip half and half.
+    let sampled = null;
+    const firstMesh = gltf.scene.getObjectByProperty("isMesh", true);
+    if (gltf.animations.length && firstMesh) {
+      const mixer = new AnimationMixer(gltf.scene);
+      mixer.clipAction(gltf.animations[0]).play();
+      mixer.update(0.05);
+      sampled = {
+        clip: gltf.animations[0].name,
+        time: 0.05,
+        influences: Array.from(firstMesh.morphTargetInfluences)
+          .map((w, i) => [i, w])
+          .filter(([, w]) => w > 1e-6),
+      };
+    }
     results.push({
       file,
+      sampled,
       meshes,
       textures,
       animations: gltf.animations.map((a) => ({
