@@ -406,3 +406,35 @@ def test_frames_spec_defaults_round_trip() -> None:
     assert m.frames.names == ["a", ""]
     assert m.frames.names_raw[0] == b"a".ljust(16, b"\0")
     np.testing.assert_array_equal(m.frames.origins[0], (1, 2, 3))
+
+
+@pytest.mark.filterwarnings("ignore::quakemodels.QuakeModelsWarning")
+def test_mutated_and_truncated_files_raise_only_model_format_errors() -> None:
+    # Random int32 overwrites of header and surface-header fields, and every truncation length:
+    # each file either loads completely or raises a ModelFormatError; nothing else escapes.
+    rng = np.random.default_rng(6)
+    fields = [HEADER_OFFSETS[f] for f in HEADER_OFFSETS if f not in ("magic", "version", "name")]
+    fields += [S0 + rel for rel in range(68, 108, 4)] + [S1 + rel for rel in range(68, 108, 4)]
+    specials = [0, 1, -1, 3, 4, 107, 108, 109, SIZE, SIZE - 4, 2**31 - 1, -(2**31), 2**16]
+    loaded = 0
+    for _ in range(1500):
+        data = bytearray(GOOD)
+        for at in rng.choice(fields, size=int(rng.integers(1, 4)), replace=False):
+            value = (
+                int(rng.choice(specials))
+                if rng.random() < 0.6
+                else int(rng.integers(-300, SIZE + 300))
+            )
+            struct.pack_into("<i", data, int(at), value)
+        try:
+            Md3.from_bytes(bytes(data)).load_all()
+            loaded += 1
+        except ModelFormatError:
+            pass
+    assert loaded > 0  # some mutations are harmless (flags, num_skins, ofs_eof below the size)
+    for n in range(SIZE):
+        with pytest.raises(ModelFormatError):
+            Md3.from_bytes(GOOD[:n]).load_all()
+        if n >= 108:  # the same cut with ofs_eof agreeing: the section checks must catch it
+            with pytest.raises(ModelFormatError):
+                Md3.from_bytes(set_header(GOOD[:n], "ofs_eof", n)).load_all()
