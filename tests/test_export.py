@@ -201,6 +201,28 @@ def test_y_up_is_a_rotation_not_a_mirror() -> None:
     np.testing.assert_array_equal(to_y_up(v), v @ Y_UP.T)
 
 
+def test_cli_export_obj_and_render_every_corpus_file(tmp_path: Path, corpus_dir: Path) -> None:
+    files = md2_corpus_files() + md3_corpus_files()
+    assert main(["export", str(corpus_dir), "-o", str(tmp_path / "obj"), "--format", "obj"]) == 0
+    objs = sorted((tmp_path / "obj").glob("*.obj"))
+    assert sorted(p.stem for p in objs) == sorted(p.stem for p in files)
+    for obj in objs:
+        rows = _parse_obj(obj.read_text())
+        assert len(rows["v"]) == len(rows["vt"]) == len(rows["vn"]) > 0
+        assert len(rows["f"]) > 0
+    out = tmp_path / "png"
+    assert main(["render", str(corpus_dir), "-o", str(out), "--size", "48x48"]) == 0
+    for path in files:
+        with Image.open(out / f"{path.stem}.png") as img:
+            assert img.size == (48, 48) and _non_background(img) > 20, path.name
+
+
+def test_model_without_frames_is_reported(tmp_path: Path) -> None:
+    m = Md2.from_file(_model_file(tmp_path, frames=[], triangles=[]))
+    with pytest.raises(ValueError, match="no frames"):
+        from_model(m)
+
+
 # -- OBJ -----------------------------------------------------------------------------------------
 
 

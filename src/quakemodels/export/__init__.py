@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..md2 import Md2
+from ..errors import BadValueError
+from ..md2 import HEADER_OFFSETS, Md2
 from ..skins import Skin, find_skin
 
 FloatArray = npt.NDArray[np.float32]
@@ -100,6 +101,13 @@ def _model_stem(model: Any) -> str:
 
 def from_md2(m: Md2, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
     """An MD2 as one surface; every frame's positions and normals over its unique corners."""
+    if m.num_frames < 1:  # a ModelFormatError (a ValueError): found by fuzzing
+        offset = HEADER_OFFSETS["num_frames"]
+        raise BadValueError(
+            f"num_frames={m.num_frames} at offset {offset}: no frame to export",
+            field="num_frames",
+            offset=offset,
+        )
     mesh = m.mesh(0)
     vids = mesh.vertex_ids
     skin = find_skin(m.skins, m.name, skin_dir)
