@@ -175,11 +175,12 @@ def test_glb_geometry_is_the_models(path: Path, corpus_exports: dict[str, Path])
     doc = pygltflib.GLTF2().load_binary(str(corpus_exports[path.name]))
     blob = doc.binary_blob()
 
-    def read(index: int) -> np.ndarray:
+    def read(index: int, width: int = 3) -> np.ndarray:
         acc = doc.accessors[index]
         view = doc.bufferViews[acc.bufferView]
         start = (view.byteOffset or 0) + (acc.byteOffset or 0)
-        return np.frombuffer(blob, "<f4", count=acc.count * 3, offset=start).reshape(-1, 3)
+        data = np.frombuffer(blob, "<f4", count=acc.count * width, offset=start)
+        return data.reshape(-1, width)
 
     prim = doc.meshes[0].primitives[0]
     vids = m.mesh(0).vertex_ids
@@ -188,6 +189,15 @@ def test_glb_geometry_is_the_models(path: Path, corpus_exports: dict[str, Path])
     np.testing.assert_array_equal(base[:, 0], quake[0][:, 1])  # glTF x = Quake y (left)
     np.testing.assert_array_equal(base[:, 1], quake[0][:, 2])  # glTF y = Quake z (up)
     np.testing.assert_array_equal(base[:, 2], quake[0][:, 0])  # glTF z = Quake x (front)
+    # glTF's UV origin is the image's top-left, as MD2's (s / w, t / h): no flip
+    uv = read(prim.attributes.TEXCOORD_0, 2)
+    np.testing.assert_array_equal(
+        uv,
+        (
+            m.texcoords_px[m.mesh(0).texcoord_ids].astype(np.float64)
+            / np.array([m.skin_width, m.skin_height], np.float64)
+        ).astype(np.float32),
+    )
     last = m.num_frames - 1
     moved = base + read(prim.targets[last]["POSITION"])
     np.testing.assert_allclose(moved, to_y_up(quake[last]), atol=1e-4)
