@@ -266,6 +266,14 @@ def test_round_trip_keeps_odd_layouts() -> None:
     assert {bytes(f) for _, f in parts.layout.fillers} >= {b"\xab" * 6}  # type: ignore[union-attr]
 
 
+def test_round_trip_without_frames_keeps_the_header() -> None:
+    spec = Md2Spec(frames=[], header_overrides={"bytes_per_frame": 1234, "ofs_frames": 7})
+    data = build(spec)
+    m = Md2.from_bytes(data)
+    assert m.num_frames == 0 and m.framesize == 1234
+    assert m.to_bytes() == data
+
+
 def test_save_writes_atomically(tmp_path: Path) -> None:
     data = build()
     target = tmp_path / "out.md2"
@@ -362,11 +370,15 @@ def test_build_random_geometry_quantizes_within_half_a_step(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("path", corpus_params("md2"))
-def test_corpus_geometry_reencodes_within_half_a_step(path: Path) -> None:
+def test_corpus_geometry_reencodes_within_half_a_step(path: Path, tmp_path: Path) -> None:
     m = Md2.from_file(path)
     result = rebuild(m)
     check_quantization(result, m.positions)
     new = result.model
+    new.save(tmp_path / path.name)
+    assert_same_in_threejs(new, tmp_path / path.name)
+    if m.num_frames * m.num_vertices < 30000:  # the spec's per-vertex objects are slow
+        assert_same_in_kaitai(new)
     assert new.frame_names == [n[:15] for n in m.frame_names]
     np.testing.assert_array_equal(new.triangles, m.triangles)
     np.testing.assert_array_equal(new.texcoords_px, m.texcoords_px)

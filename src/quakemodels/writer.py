@@ -90,6 +90,7 @@ class Layout:
     ofs_end: int
     file_size: int
     fillers: tuple[tuple[int, bytes], ...] = ()
+    framesize: int | None = None  # the header's value, kept when there are no frames to size
 
 
 @dataclass
@@ -177,6 +178,7 @@ def parts_of(model: Md2) -> Md2Parts:
         ofs_end=model.ofs_end,
         file_size=len(data),
         fillers=tuple((start, data[start:stop]) for start, stop in _gaps(covered, len(data))),
+        framesize=model.framesize,
     )
     return parts
 
@@ -252,13 +254,16 @@ def encode(parts: Md2Parts) -> bytes:
         fillers = ()
     num_frames = len(parts.frame_names_raw)
     num_vertices = parts.vertices.shape[1]
+    framesize = parts.framesize
+    if num_frames == 0 and layout is not None and layout.framesize is not None:
+        framesize = layout.framesize  # no frame to measure: keep what the header said
     out = bytearray(total)
     out[:HEADER_SIZE] = HEADER.pack(
         MAGIC,
         VERSION,
         parts.skin_width,
         parts.skin_height,
-        parts.framesize,
+        framesize,
         len(parts.skins_raw),
         num_vertices,
         len(parts.texcoords_px),
@@ -391,8 +396,9 @@ def quantize(
     translate[down] = np.nextafter(translate[down], np.float32(-np.inf))
     t = translate.astype(np.float64)
     scale = ((hi - t) / 255.0).astype(np.float32)
-    # Round the step up until the grid reaches the maximum in double arithmetic.
-    for _ in range(4):
+    # Round the step up until the grid reaches the maximum in double arithmetic (one float32
+    # ulp is already more than the rounding can have lost; the bound is only a safety net).
+    for _ in range(64):
         short = t + 255.0 * scale.astype(np.float64) < hi
         if not short.any():
             break
