@@ -77,5 +77,10 @@ images: venv
 bench: setup
 	$(PY) tools/bench.py
 
+# The Python dump against the Kaitai Web IDE's engine (pinned compiler + JS runtime, in node) on
+# every corpus model and the synthetic edge files; fails on any difference in values.
+crosscheck: setup
+	$(PY) tools/crosscheck.py
+
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist

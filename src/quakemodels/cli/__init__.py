@@ -18,6 +18,7 @@ VERBS: dict[str, str] = {
     "convert": "convert",
     "export": "export",
     "render": "render",
+    "dump": "dump",
 }
 
 EXIT_OK = 0

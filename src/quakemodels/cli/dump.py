@@ -1,0 +1,69 @@
+"""``quakemodels dump FILE``: the generated parser's whole tree as JSON (Web IDE or ksdump style)."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+
+from ..atomic import atomic_output
+from ..dump import FORMATS, dump
+from ..errors import ModelFormatError
+
+HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
+EXAMPLES = """\
+  quakemodels dump tris.md2 -o tris.json               # Web IDE "Export to JSON"
+  quakemodels dump tris.md2 --format ksdump            # like `ksdump -f json`, to stdout
+  quakemodels dump broken.md2 --partial -o part.json   # what parsed, marked incomplete
+"""
+
+
+def add_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="model file (any spec in ksy/)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="webide",
+        help="webide: the Web IDE's Export to JSON (default); ksdump: ksdump -f json",
+    )
+    parser.add_argument(
+        "-o", "--output", metavar="OUT", help="write here (atomically) instead of stdout"
+    )
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="on a parse failure still write what parsed, under "
+        '{"$incomplete": true, "$error": ..., "tree": ...} (exit status stays 1)',
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        print(f"{args.file}: error: {e.strerror or e}", file=sys.stderr)
+        return 1
+    try:
+        if args.output and args.output != "-":
+            with atomic_output(args.output, "w") as out:
+                tree = dump(data, out, args.format, partial=args.partial)  # type: ignore[arg-type]
+        else:
+            # Spool first so that a failure half-way leaves nothing on stdout either.
+            with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
+                tree = dump(data, spool, args.format, partial=args.partial)
+                spool.seek(0)
+                shutil.copyfileobj(spool, sys.stdout)
+                if sys.stdout.isatty() and args.format == "webide":
+                    sys.stdout.write("\n")
+    except ModelFormatError as e:
+        print(f"{args.file}: error: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{args.output}: error: {e.strerror or e}", file=sys.stderr)
+        return 1
+    if tree.error is not None:
+        print(f"{args.file}: error: {tree.error} (partial tree written)", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,262 @@
+"""Cross-check: the Python dump against the Kaitai Web IDE's engine, on every model we have.
+
+Run with ``make crosscheck`` (or ``python tools/crosscheck.py [FILE...]``). For every corpus file
+whose extension is a spec's ``meta.file-extension`` (``../shared/corpus``; MD3 too once
+``ksy/quake3_md3.ksy`` exists) plus synthetic MD2 edge cases built with ``tests/md2builder.py``:
+
+1. ``node tools/crosscheck.js`` compiles ``ksy/*.ksy`` to JavaScript with the pinned compiler in
+   the IDE's debug mode, parses the file with the pinned ``kaitai-struct`` runtime and writes
+   the IDE's Export to JSON;
+2. ``quakemodels.dump`` writes the ``webide`` format from the generated Python parser;
+3. the two are compared as values: numbers as parsed doubles (NaN equal to NaN), strings equal,
+   the same keys in every object, arrays of the same length. Key order and byte identity of the
+   text are reported but are not failures.
+
+Exit status 0 when every file agrees, 1 on any difference or failure (with the path of the first
+differences), 2 when the tools are missing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "tests"))
+
+from md2builder import Md2Spec, build, float_bits, gl_command  # noqa: E402
+
+from quakemodels.dump import dump  # noqa: E402
+from quakemodels.errors import ModelFormatError  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+NODE_TOOL = REPO / "tools" / "crosscheck.js"
+MAX_DIFFS = 10
+
+
+# --- synthetic edge files -----------------------------------------------------------------------
+
+
+def _frame(
+    verts: np.ndarray, name: bytes = b"frame01", k: float = 1.0
+) -> tuple[tuple[float, float, float], tuple[float, float, float], bytes, np.ndarray]:
+    return ((0.5 * k, 0.25, 1.0 / 3.0), (-10.0, -5.5, 2.0 * k), name, verts)
+
+
+def synthetic_files() -> dict[str, bytes]:
+    """Named synthetic MD2 files covering the edges the corpus may not have."""
+    rng = np.random.default_rng(3)
+    quad = np.array([[0, 0, 0, 5], [255, 0, 0, 5], [255, 255, 0, 5], [0, 255, 10, 161]], np.uint8)
+    files: dict[str, bytes] = {}
+    files["negative_texcoords.md2"] = build(
+        Md2Spec(texcoords=[(-5, -3), (63, -32768), (70, 40), (32767, 31)])
+    )
+    # num_gl_cmds = 0: the GL command substream is empty, so `items` (if: not _io.eof) is absent.
+    files["empty_gl_commands.md2"] = build(Md2Spec(gl_dwords=[]))
+    files["gl_terminator_only.md2"] = build(Md2Spec(gl_dwords=[0]))
+    fan = gl_command("fan", [(0.0, 0.0, 0), (0.5, -0.25, 1), (1.5, 1.0, 2), (0.1, 0.3, 3)])
+    strip = gl_command("strip", [(0.25, 0.75, 0), (1e-7, 3e21, 2), (-0.0, 0.5, 3)])
+    files["gl_fan_and_strip.md2"] = build(Md2Spec(gl_dwords=fan + strip + [0]))
+    files["gl_nan_texcoord.md2"] = build(
+        Md2Spec(gl_dwords=[1, 0x7FC00000, float_bits(float("inf")), 0, 0])
+    )
+    files["zero_skins.md2"] = build(Md2Spec(skins=[]))
+    files["one_frame.md2"] = build(Md2Spec(frames=[_frame(quad, b"stand01")]))
+    verts = rng.integers(0, 256, size=(2048, 4), dtype=np.uint8)
+    verts[:, 3] = rng.integers(0, 162, size=2048, dtype=np.uint8)
+    files["vertices_2048.md2"] = build(
+        Md2Spec(
+            frames=[_frame(verts, b"run1"), _frame(verts[::-1].copy(), b"run2", 1.5)],
+            triangles=[(0, 1000, 2047, 0, 1, 2), (5, 6, 7, 3, 2, 1)],
+        )
+    )
+    # A normal index past the 162-entry table: JavaScript reads undefined and the IDE leaves
+    # the key out; the dump must do the same.
+    bad_normal = quad.copy()
+    bad_normal[2, 3] = 200
+    files["normal_index_out_of_range.md2"] = build(Md2Spec(frames=[_frame(bad_normal)]))
+    files["junk_after_name_nul.md2"] = build(
+        Md2Spec(
+            skins=[b"models/a/skin.pcx\0junk junk", b""],
+            frames=[_frame(quad, b"jump3\0\xff\xfe garbage")],
+        )
+    )
+    return files
+
+
+# --- value comparison ---------------------------------------------------------------------------
+
+
+def _load(text: str) -> Any:
+    return json.loads(text, parse_int=float, parse_float=float, parse_constant=float)
+
+
+def differences(a: Any, b: Any, path: str = "") -> Iterator[str]:
+    """Where ``a`` (Python) and ``b`` (JavaScript) differ as values, one message per place."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if a.keys() != b.keys():
+            only_a = sorted(a.keys() - b.keys())
+            only_b = sorted(b.keys() - a.keys())
+            yield f"{path or '<root>'}: keys only in python {only_a}, only in js {only_b}"
+        for k in a.keys() & b.keys():
+            yield from differences(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            yield f"{path}: python has {len(a)} items, js {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            yield from differences(x, y, f"{path}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        if not (a == b or (math.isnan(a) and math.isnan(b))):
+            yield f"{path}: python {a!r} != js {b!r}"
+    elif type(a) is not type(b) or a != b:
+        yield f"{path}: python {a!r} != js {b!r}"
+
+
+def key_order_differs(a: Any, b: Any) -> bool:
+    """Whether some object lists the same keys in another order."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b) and a.keys() == b.keys():
+            return True
+        return any(key_order_differs(a[k], b[k]) for k in a.keys() & b.keys())
+    if isinstance(a, list) and isinstance(b, list):
+        return any(key_order_differs(x, y) for x, y in zip(a, b))
+    return False
+
+
+# --- running both sides -------------------------------------------------------------------------
+
+
+def spec_extensions() -> set[str]:
+    """Every ``meta.file-extension`` of ``ksy/*.ksy`` (read by node: no YAML parser here)."""
+    script = (
+        "const fs=require('fs'),yaml=require('js-yaml');const out=[];"
+        "for(const f of fs.readdirSync('ksy'))if(f.endsWith('.ksy')){"
+        "const e=yaml.load(fs.readFileSync('ksy/'+f,'utf8')).meta['file-extension'];"
+        "if(e)out.push(...[].concat(e))}console.log(JSON.stringify(out))"
+    )
+    done = subprocess.run(
+        ["node", "-e", script], cwd=REPO, capture_output=True, text=True, check=True
+    )
+    return {str(e).lower() for e in json.loads(done.stdout)}
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    """Model files under ``folder`` whose extension some spec claims (skins are skipped)."""
+    exts = spec_extensions()
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix[1:].lower() in exts)
+
+
+def run_node(files: list[Path], outdir: Path) -> dict[str, dict[str, Any]]:
+    """The IDE-engine export of every file: file path → {"spec", "out"} or {"spec", "error"}."""
+    done = subprocess.run(
+        ["node", str(NODE_TOOL), "--outdir", str(outdir), *map(str, files)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"crosscheck.js failed:\n{done.stderr}")
+    results = {}
+    for line in done.stdout.splitlines():
+        r = json.loads(line)
+        results[r["file"]] = r
+    return results
+
+
+def check_file(path: Path, node: dict[str, Any], label: str) -> tuple[bool, str]:
+    """Compare the two exports of one file; ``(agree, report line)``."""
+    data = path.read_bytes()
+    buf = io.StringIO()
+    try:
+        tree = dump(data, buf, "webide")
+        py_text, py_err, py_spec = buf.getvalue(), None, tree.spec_id
+    except ModelFormatError as e:
+        py_text, py_err, py_spec = "", str(e), None
+    if "error" in node or py_err is not None:
+        return False, (
+            f"FAIL {label}: js {node.get('error', 'ok')!s} / python {py_err or 'ok'}"
+            " (both sides must parse the file)"
+        )
+    if py_spec != node["spec"]:
+        return False, f"FAIL {label}: python chose spec {py_spec}, js chose {node['spec']}"
+    js_text = Path(node["out"]).read_text(encoding="utf-8")
+    size = f"{len(py_text) / 1e6:.1f} MB" if len(py_text) > 1e6 else f"{len(py_text)} B"
+    if js_text == py_text:
+        # The same text parses to the same values: nothing more to compare.
+        return True, f"ok   {label} ({py_spec}, identical text, {size})"
+    a, b = _load(py_text), _load(js_text)
+    diffs = []
+    for d in differences(a, b):
+        diffs.append(d)
+        if len(diffs) >= MAX_DIFFS:
+            break
+    if diffs:
+        return False, f"FAIL {label} ({py_spec}): values differ:\n    " + "\n    ".join(diffs)
+    note = "same values, text differs"
+    if key_order_differs(a, b):
+        note += ", key order differs"
+    return True, f"ok   {label} ({py_spec}, {note}, {size})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", type=Path, help="only these files (default: corpus)")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help=f"default {CORPUS}")
+    parser.add_argument("--no-synthetic", action="store_true", help="skip the synthetic files")
+    parser.add_argument("--keep", type=Path, help="keep both exports in this folder")
+    args = parser.parse_args(argv)
+    if shutil.which("node") is None or not (REPO / "node_modules" / "kaitai-struct").is_dir():
+        print("crosscheck: node and node_modules are needed (run `make setup`)", file=sys.stderr)
+        return 2
+    files = list(args.files)
+    if not files:
+        if not args.corpus.is_dir():
+            print(f"crosscheck: no corpus at {args.corpus}", file=sys.stderr)
+            return 2
+        files = corpus_files(args.corpus)
+    with tempfile.TemporaryDirectory(prefix="crosscheck.") as tmp_name:
+        tmp = Path(tmp_name)
+        work = args.keep or tmp
+        work.mkdir(parents=True, exist_ok=True)
+        labels = {}
+        for p in files:
+            labels[str(p)] = str(p.relative_to(args.corpus)) if p.is_relative_to(args.corpus) else str(p)
+        if not args.no_synthetic and not args.files:
+            syn = tmp / "synthetic"
+            syn.mkdir()
+            for name, data in synthetic_files().items():
+                (syn / name).write_bytes(data)
+                files.append(syn / name)
+                labels[str(syn / name)] = f"synthetic/{name}"
+        node = run_node(files, work / "js")
+        failures = 0
+        for p in files:
+            ok, line = check_file(p, node[str(p)], labels[str(p)])
+            print(line, flush=True)
+            failures += not ok
+            if args.keep:
+                out = args.keep / "py" / (p.name + ".webide.json")
+                out.parent.mkdir(parents=True, exist_ok=True)
+                with out.open("w", encoding="utf-8") as f:
+                    try:
+                        dump(p.read_bytes(), f, "webide")
+                    except ModelFormatError:
+                        pass
+    print(f"crosscheck: {len(files) - failures} of {len(files)} files agree with the Web IDE engine")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
