@@ -19,6 +19,7 @@ differences), 2 when the tools are missing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import math
@@ -36,7 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(REPO / "tests"))
 
-from md2builder import Md2Spec, build, float_bits, gl_command  # noqa: E402
+from md2builder import Md2Spec, build, float_bits, gl_command  # type: ignore[import-not-found]  # noqa: E402
 
 from quakemodels.dump import dump  # noqa: E402
 from quakemodels.errors import ModelFormatError  # noqa: E402
@@ -115,7 +116,7 @@ def differences(a: Any, b: Any, path: str = "") -> Iterator[str]:
     elif isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             yield f"{path}: python has {len(a)} items, js {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             yield from differences(x, y, f"{path}[{i}]")
     elif isinstance(a, float) and isinstance(b, float):
         if not (a == b or (math.isnan(a) and math.isnan(b))):
@@ -131,7 +132,7 @@ def key_order_differs(a: Any, b: Any) -> bool:
             return True
         return any(key_order_differs(a[k], b[k]) for k in a.keys() & b.keys())
     if isinstance(a, list) and isinstance(b, list):
-        return any(key_order_differs(x, y) for x, y in zip(a, b))
+        return any(key_order_differs(x, y) for x, y in zip(a, b, strict=False))
     return False
 
 
@@ -232,7 +233,9 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         labels = {}
         for p in files:
-            labels[str(p)] = str(p.relative_to(args.corpus)) if p.is_relative_to(args.corpus) else str(p)
+            labels[str(p)] = (
+                str(p.relative_to(args.corpus)) if p.is_relative_to(args.corpus) else str(p)
+            )
         if not args.no_synthetic and not args.files:
             syn = tmp / "synthetic"
             syn.mkdir()
@@ -249,12 +252,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.keep:
                 out = args.keep / "py" / (p.name + ".webide.json")
                 out.parent.mkdir(parents=True, exist_ok=True)
-                with out.open("w", encoding="utf-8") as f:
-                    try:
-                        dump(p.read_bytes(), f, "webide")
-                    except ModelFormatError:
-                        pass
-    print(f"crosscheck: {len(files) - failures} of {len(files)} files agree with the Web IDE engine")
+                with out.open("w", encoding="utf-8") as f, contextlib.suppress(ModelFormatError):
+                    dump(p.read_bytes(), f, "webide")
+    agree = len(files) - failures
+    print(f"crosscheck: {agree} of {len(files)} files agree with the Web IDE engine")
     return 1 if failures else 0
 
 

@@ -32,7 +32,6 @@ import io
 import json
 import math
 import pkgutil
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
@@ -200,7 +199,7 @@ def _construct_root(cls: type[KaitaiStruct], stream: KaitaiStream) -> tuple[Kait
 
     Returns ``(object, exception or None)``; the object holds every field read before the failure.
     """
-    obj = cls.__new__(cls)
+    obj: Any = object.__new__(cls)
     KaitaiStruct.__init__(obj, stream)
     obj._parent = None
     obj._root = obj
@@ -212,7 +211,7 @@ def _construct_root(cls: type[KaitaiStruct], stream: KaitaiStream) -> tuple[Kait
 
 
 def parse(data: bytes, spec_id: str | None = None) -> ParsedTree:
-    """Parse ``data`` with the generated class of ``spec_id`` (or the first spec whose seq reads it).
+    """Parse ``data`` with the class of ``spec_id``, or the first generated spec whose seq reads it.
 
     Raises ModelFormatError when no spec reads the data; the message is the facade's when it has
     one for this magic (``quakemodels.load``), else the generated parser's, with offset.
@@ -346,7 +345,7 @@ class _Writer:
         self.parts.clear()
 
     def instance(self, obj: KaitaiStruct, name: str) -> Any:
-        """The value of instance ``name``, or _UNDEFINED where JavaScript would get ``undefined``."""
+        """Instance ``name``'s value, or _UNDEFINED where JavaScript would get ``undefined``."""
         if not self.evaluate:
             value = obj.__dict__.get("_m_" + name, _UNDEFINED)
             return _UNDEFINED if value is None else value
@@ -580,9 +579,9 @@ class _KsdumpWriter(_Writer):
             f.segments.append("." + name)
             raise
         except DumpError as e:
-            f = _Failure(str(e))
-            f.segments.append("." + name)
-            raise f from None
+            fail = _Failure(str(e))
+            fail.segments.append("." + name)
+            raise fail from None
         parts.append("{}" if first else "\n" + pad + "}")
 
     def array(self, items: list[Any], level: int) -> None:
@@ -606,9 +605,9 @@ class _KsdumpWriter(_Writer):
             f.segments.append(f"[{i}]")
             raise
         except DumpError as e:
-            f = _Failure(str(e))
-            f.segments.append(f"[{i}]")
-            raise f from None
+            fail = _Failure(str(e))
+            fail.segments.append(f"[{i}]")
+            raise fail from None
         parts.append("\n" + pad + "]")
 
 
@@ -631,7 +630,9 @@ def write_tree(tree: ParsedTree, out: IO[str], fmt: str = "webide") -> None:
     try:
         _write_root(writer, tree, partial)
     except _Failure as f:
-        raise f.to_error(tree.spec_id) from (f.cause if isinstance(f.cause, BaseException) else None)
+        raise f.to_error(tree.spec_id) from (
+            f.cause if isinstance(f.cause, BaseException) else None
+        )
     except DumpError as e:  # a float ksdump cannot write, at the root
         raise DumpError(f"{tree.spec_id}: {e}", field=tree.spec_id) from None
     if fmt == "ksdump":

@@ -1,4 +1,4 @@
-"""``quakemodels dump FILE``: the generated parser's whole tree as JSON (Web IDE or ksdump style)."""
+"""``quakemodels dump FILE``: the generated parser's whole tree as JSON (Web IDE or ksdump)."""
 
 from __future__ import annotations
 
