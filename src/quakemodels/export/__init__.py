@@ -104,7 +104,8 @@ def from_md2(m: Md2, *, skin_dir: str | os.PathLike[str] | None = None) -> Expor
     if m.num_frames < 1:  # a ModelFormatError (a ValueError): found by fuzzing
         offset = HEADER_OFFSETS["num_frames"]
         raise BadValueError(
-            f"num_frames={m.num_frames} at offset {offset}: no frame to export",
+            f"the model has no frames: nothing to export (num_frames={m.num_frames} at"
+            f" offset {offset})",
             field="num_frames",
             offset=offset,
         )
