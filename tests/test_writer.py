@@ -600,6 +600,23 @@ def test_convert_md2_obj_md2(tmp_path: Path) -> None:
     )
 
 
+def test_convert_clip_to_obj_sequence_and_back(tmp_path: Path) -> None:
+    folder = tmp_path / "frames"
+    assert main(["convert", str(SAMPLE), str(folder), "--clip", "run"]) == 0
+    objs = sorted(str(p) for p in folder.glob("*.obj"))
+    assert len(objs) == 6
+    back = tmp_path / "run.md2"
+    args = ["convert", *objs, str(back), "--frame-prefix", "run", "--skin-size", "64x64"]
+    assert main(args) == 0
+    a, b = Md2.from_file(SAMPLE), Md2.from_file(back)
+    run = a.animations["run"]
+    assert b.frame_names == a.frame_names[run.start : run.stop] == [f"run{k}" for k in range(1, 7)]
+    assert b.animations == {"run": range(6)}
+    step = np.maximum(a.scales[run], b.scales)[:, None, :]
+    assert np.all(np.abs(_corner_positions(a)[run] - _corner_positions(b)) <= step)
+    assert main(["convert", str(SAMPLE), str(folder), "--clip", "nope"]) == 2
+
+
 def test_convert_handmade_gltf(tmp_path: Path) -> None:
     """A glTF not made by us: base mesh + two non-zero morph targets = three frames."""
     import pygltflib as g

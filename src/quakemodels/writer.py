@@ -431,15 +431,17 @@ def vertex_normals(positions: npt.ArrayLike, triangles: npt.ArrayLike) -> npt.ND
     tri = np.asarray(triangles, dtype=np.int64)
     p0, p1, p2 = p[:, tri[:, 0]], p[:, tri[:, 1]], p[:, tri[:, 2]]
     face = np.cross(p2 - p0, p1 - p0)  # (F,T,3)
-    normals = np.zeros_like(p)
+    num_frames, num_vertices = p.shape[0], p.shape[1]
+    # one bincount per corner and axis over (frame, vertex) pairs flattened
+    offsets = (np.arange(num_frames) * num_vertices)[:, None]
+    normals = np.zeros((num_frames * num_vertices, 3))
     for corner in range(3):
+        where = (offsets + tri[:, corner]).reshape(-1)
         for axis in range(3):
-            normals[:, :, axis] += np.stack(
-                [
-                    np.bincount(tri[:, corner], weights=face[f, :, axis], minlength=p.shape[1])
-                    for f in range(p.shape[0])
-                ]
+            normals[:, axis] += np.bincount(
+                where, weights=face[:, :, axis].reshape(-1), minlength=num_frames * num_vertices
             )
+    normals = normals.reshape(num_frames, num_vertices, 3)
     length = np.linalg.norm(normals, axis=2, keepdims=True)
     unit = np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-30)
     return np.asarray(unit, dtype=np.float64)

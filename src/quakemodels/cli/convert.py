@@ -14,7 +14,8 @@ EXAMPLES = """\
   quakemodels convert tris.md2 tris.glb           # every frame as a morph target, clips
   quakemodels convert tris.md2 tris.obj --frame 40
   quakemodels convert tris.glb tris.md2 --skin models/players/guy/skin.pcx
-  quakemodels convert run_*.obj run.md2 --skin-size 256x256
+  quakemodels convert tris.md2 frames/ --clip run  # one OBJ per frame of a clip
+  quakemodels convert frames/*.obj run.md2 --frame-prefix run --skin-size 256x256
 """
 
 _GLTF = (".glb", ".gltf")
@@ -43,6 +44,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="→ MD2 from OBJ: frame names (default: the file names without extension)",
     )
     parser.add_argument(
+        "--frame-prefix",
+        metavar="NAME",
+        help="→ MD2 from OBJ: name the frames NAME1, NAME2, ... instead",
+    )
+    parser.add_argument(
         "--no-limits",
         action="store_true",
         help="→ MD2: allow more than vanilla Quake II's 2048 vertices, 4096 triangles, 512"
@@ -50,6 +56,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--frame", type=int, default=0, help="MD2 → OBJ: the frame to write (default 0)"
+    )
+    parser.add_argument(
+        "--clip",
+        metavar="NAME",
+        help="MD2 → OBJ: write every frame of this clip as its own OBJ into the folder OUT",
     )
     parser.add_argument(
         "--skin-dir", metavar="DIR", help="MD2 → glTF/OBJ: where to look for the skin image"
@@ -76,6 +87,8 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         mesh = read_gltf(inputs[0])
     elif suffixes == {".obj"}:
         names = args.frame_names.split(",") if args.frame_names else None
+        if args.frame_prefix:
+            names = [f"{args.frame_prefix}{k}" for k in range(1, len(inputs) + 1)]
         mesh = read_obj_sequence(inputs, names)
     else:
         print("error: → MD2 takes one .glb/.gltf or one or more .obj files", file=sys.stderr)
@@ -108,6 +121,13 @@ def _from_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
         return 1
     view = from_model(model, skin_dir=args.skin_dir)
     suffix = out.suffix.lower()
+    if args.clip is not None:
+        from ..export.obj import export_obj_clip
+
+        out.mkdir(parents=True, exist_ok=True)
+        written = export_obj_clip(view, out, args.clip)
+        print(f"{out}: {len(written)} OBJ files of clip {args.clip!r}")
+        return 0
     if suffix in _GLTF:
         from ..export.gltf import export_gltf
 
@@ -127,6 +147,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         if suffix == ".md2":
             return _to_md2(args, inputs, out)
+        if args.clip is not None and suffix not in (*_GLTF, ".obj"):
+            if len(inputs) != 1 or inputs[0].suffix.lower() != ".md2":
+                print("error: --clip takes one .md2 input", file=sys.stderr)
+                return 2
+            return _from_md2(args, inputs[0], out)
         if suffix in (*_GLTF, ".obj"):
             if len(inputs) != 1 or inputs[0].suffix.lower() != ".md2":
                 print(f"error: → {suffix} takes one .md2 input", file=sys.stderr)
@@ -137,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
     except ModelFormatError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except (IndexError, ValueError) as e:  # --frame out of range, a bad --skin-size
+    except (IndexError, KeyError, ValueError) as e:  # --frame, --clip or --skin-size wrong
         print(f"error: {e}", file=sys.stderr)
         return 2
     except OSError as e:
