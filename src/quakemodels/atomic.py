@@ -24,6 +24,8 @@ def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:
+        # mkstemp makes the file 0600; give it the mode a plain open() would have.
+        os.fchmod(fd, 0o666 & ~_umask())
         if "b" in mode:
             f: IO[bytes] = os.fdopen(fd, "wb")
         else:
@@ -37,6 +39,13 @@ def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    """The process umask (reading it means setting it, so set it straight back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
