@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import IN_CI, REPO, corpus_params
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from md2builder import Md2Spec, build, set_header
 
 from quakemodels import Md2, ModelFormatError
@@ -272,6 +274,65 @@ def test_round_trip_without_frames_keeps_the_header() -> None:
     m = Md2.from_bytes(data)
     assert m.num_frames == 0 and m.framesize == 1234
     assert m.to_bytes() == data
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    names=st.lists(st.binary(min_size=0, max_size=16), min_size=1, max_size=3),
+    skins=st.lists(st.binary(min_size=0, max_size=64), max_size=3),
+    padding=st.integers(0, 12),
+    trailing=st.binary(max_size=20),
+    gap=st.binary(max_size=9),
+    order=st.permutations(list(SECTIONS)),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_round_trip_property(
+    names: list[bytes],
+    skins: list[bytes],
+    padding: int,
+    trailing: bytes,
+    gap: bytes,
+    order: list[str],
+    seed: int,
+) -> None:
+    """Any readable layout, raw names, frame padding and trailing bytes come back exactly."""
+    rng = np.random.default_rng(seed)
+    frames = [
+        (
+            tuple(rng.uniform(0.01, 2, 3)),
+            tuple(rng.uniform(-50, 50, 3)),
+            name,
+            rng.integers(0, 256, (4, 4)).astype(np.uint8),
+        )
+        for name in names
+    ]
+    spec = Md2Spec(skins=skins, frames=frames, framesize_extra=padding, trailing=trailing)
+    data = bytearray(build(spec))
+    m = Md2.from_bytes(bytes(data))
+    for f in range(len(frames)):  # fill the padding with noise
+        start = m.ofs_frames + f * m.framesize + 40 + 16
+        data[start : start + padding] = rng.integers(0, 256, padding).astype(np.uint8).tobytes()
+    shuffled = _shuffled(bytes(data), order, gap)
+    for blob in (bytes(data), shuffled):
+        assert Md2.from_bytes(blob).to_bytes() == blob
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    frames=st.integers(1, 4),
+    vertices=st.integers(1, 40),
+    exponent=st.integers(-6, 6),
+    shift=st.floats(-1e5, 1e5, allow_nan=False),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_quantization_property(
+    frames: int, vertices: int, exponent: int, shift: float, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    p = rng.normal(size=(frames, vertices, 3)) * 10.0**exponent + shift
+    tris = rng.integers(0, vertices, (max(vertices, 1), 3))
+    result = Md2.build(p, tris, [[0, 0]], np.zeros_like(tris), ["f"] * frames, skin_size=(8, 8))
+    check_quantization(result, p)
 
 
 def test_save_writes_atomically(tmp_path: Path) -> None:
