@@ -118,11 +118,13 @@ def rest_mesh() -> tuple[
             a, b, c, d = (base + q for q in quad)
             tris += [(a, b, c), (a, c, d)]
             tri_sts += [(s0, s0 + 1, s0 + 2), (s0, s0 + 2, s0 + 3)]
+    # one texcoord per distinct pixel, as modelgen stores them (the box sides share regions)
+    unique, inverse = np.unique(np.array(sts, np.int64), axis=0, return_inverse=True)
     return (
         np.array(verts, np.float64),
         np.array(tris, np.int64),
-        np.array(sts, np.int64),
-        np.array(tri_sts, np.int64),
+        unique,
+        inverse.reshape(-1)[np.array(tri_sts, np.int64)],
     )
 
 
