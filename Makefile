@@ -31,8 +31,17 @@ setup: venv node
 sample: venv
 	$(PY) tools/make_sample.py
 
+# The main job on our own sample: read it, check it, export every frame and clip to glTF,
+# render a frame and a clip, and convert the glTF back to MD2. Outputs go to out/demo/.
 demo: venv
 	$(VENV)/bin/quakemodels info $(SAMPLE)
+	$(VENV)/bin/quakemodels check --engine quake2 $(SAMPLE)
+	mkdir -p out/demo
+	$(VENV)/bin/quakemodels export $(SAMPLE) -o out/demo/quakeguy.glb
+	$(VENV)/bin/quakemodels render $(SAMPLE) -o out/demo/quakeguy.png
+	$(VENV)/bin/quakemodels render $(SAMPLE) -o out/demo/quakeguy_run.gif --clip run
+	$(VENV)/bin/quakemodels convert out/demo/quakeguy.glb out/demo/quakeguy_roundtrip.md2
+	$(VENV)/bin/quakemodels info out/demo/quakeguy_roundtrip.md2
 
 generate: node
 	node tools/ksc.js --target python --outdir $(GENDIR) $(KSY)
