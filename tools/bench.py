@@ -116,6 +116,44 @@ def bench_export_corpus(jobs: int = 2) -> float | None:
     return seconds
 
 
+def bench_dump(name: str = "ppm_drfreak.md2", runs: int = 3) -> tuple[float, float] | None:
+    """``quakemodels dump`` (webide JSON) of the largest 198-frame corpus model, as a user runs it.
+
+    Each run is a fresh process (interpreter start included) writing to a temporary file; prints
+    the median wall seconds and the peak RSS (MB) against the targets (<= 2 s, < 300 MB).
+    """
+    import subprocess
+    import tempfile
+
+    model = CORPUS / "md2" / name
+    if not model.is_file():
+        print(f"no {model}: dump benchmark skipped", file=sys.stderr)
+        return None
+    child = (
+        "import resource, sys; from quakemodels.cli import main; code = main(sys.argv[1:]);"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(code)"
+    )
+    walls: list[float] = []
+    rss: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", child, "dump", str(model), "-o", f"{tmp}/out.json"],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            walls.append(time.perf_counter() - t0)
+            rss.append(int(done.stdout.split()[-1]) / 1024)  # ru_maxrss is in KiB on Linux
+    wall, peak = statistics.median(walls), max(rss)
+    print(
+        f"  dump {name} --format webide: {wall:.2f} s, peak RSS {peak:.0f} MB"
+        f"   (target <= 2 s, < 300 MB)"
+    )
+    return wall, peak
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="MD2 files (default: the corpus)")
@@ -167,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
             f" max {max0:.3f} ms   (target <= 0.5 ms)"
         )
     if not args.files:
+        bench_dump()
         bench_export_corpus()
     return 0
 

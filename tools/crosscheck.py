@@ -19,8 +19,6 @@ differences), 2 when the tools are missing.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import math
 import shutil
@@ -94,7 +92,20 @@ def synthetic_files() -> dict[str, bytes]:
             frames=[_frame(quad, b"jump3\0\xff\xfe garbage")],
         )
     )
+    if (REPO / "ksy" / "quake3_md3.ksy").is_file():
+        files.update(md3_synthetic_files())
     return files
+
+
+def md3_synthetic_files() -> dict[str, bytes]:
+    """Synthetic MD3 files (the default one-surface model and one with no surfaces)."""
+    from md3builder import Md3Spec  # type: ignore[import-not-found]
+    from md3builder import build as build_md3
+
+    return {
+        "md3_default.md3": build_md3(Md3Spec()),
+        "md3_no_surfaces.md3": build_md3(Md3Spec(surfaces=[])),
+    }
 
 
 # --- value comparison ---------------------------------------------------------------------------
@@ -159,44 +170,55 @@ def corpus_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix[1:].lower() in exts)
 
 
-def run_node(files: list[Path], outdir: Path) -> dict[str, dict[str, Any]]:
-    """The IDE-engine export of every file: file path → {"spec", "out"} or {"spec", "error"}."""
-    done = subprocess.run(
+def start_node(files: list[Path], outdir: Path) -> subprocess.Popen[str]:
+    """Start the IDE-engine export of every file (it runs while Python dumps its side)."""
+    return subprocess.Popen(
         ["node", str(NODE_TOOL), "--outdir", str(outdir), *map(str, files)],
         cwd=REPO,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
-    if done.returncode not in (0, 1):
-        raise RuntimeError(f"crosscheck.js failed:\n{done.stderr}")
+
+
+def node_results(proc: subprocess.Popen[str]) -> dict[str, dict[str, Any]]:
+    """file path → {"spec", "out"} or {"spec", "error"}, from crosscheck.js's JSON lines."""
+    stdout, stderr = proc.communicate()
+    if proc.returncode not in (0, 1):
+        raise RuntimeError(f"crosscheck.js failed:\n{stderr}")
     results = {}
-    for line in done.stdout.splitlines():
+    for line in stdout.splitlines():
         r = json.loads(line)
         results[r["file"]] = r
     return results
 
 
-def check_file(path: Path, node: dict[str, Any], label: str) -> tuple[bool, str]:
-    """Compare the two exports of one file; ``(agree, report line)``."""
-    data = path.read_bytes()
-    buf = io.StringIO()
+def python_side(path: Path, out: Path) -> dict[str, Any]:
+    """The dump's export of one file into ``out``: {"spec", "out"} or {"spec": None, "error"}."""
     try:
-        tree = dump(data, buf, "webide")
-        py_text, py_err, py_spec = buf.getvalue(), None, tree.spec_id
+        with out.open("w", encoding="utf-8") as f:
+            tree = dump(path.read_bytes(), f, "webide")
     except ModelFormatError as e:
-        py_text, py_err, py_spec = "", str(e), None
-    if "error" in node or py_err is not None:
+        out.unlink(missing_ok=True)
+        return {"spec": None, "error": str(e)}
+    return {"spec": tree.spec_id, "out": str(out)}
+
+
+def compare(py: dict[str, Any], js: dict[str, Any], label: str) -> tuple[bool, str]:
+    """Compare the two exports of one file; ``(agree, report line)``."""
+    if "error" in js or "error" in py:
         return False, (
-            f"FAIL {label}: js {node.get('error', 'ok')!s} / python {py_err or 'ok'}"
+            f"FAIL {label}: js {js.get('error', 'ok')!s} / python {py.get('error', 'ok')}"
             " (both sides must parse the file)"
         )
-    if py_spec != node["spec"]:
-        return False, f"FAIL {label}: python chose spec {py_spec}, js chose {node['spec']}"
-    js_text = Path(node["out"]).read_text(encoding="utf-8")
+    if py["spec"] != js["spec"]:
+        return False, f"FAIL {label}: python chose spec {py['spec']}, js chose {js['spec']}"
+    py_text = Path(py["out"]).read_text(encoding="utf-8")
+    js_text = Path(js["out"]).read_text(encoding="utf-8")
     size = f"{len(py_text) / 1e6:.1f} MB" if len(py_text) > 1e6 else f"{len(py_text)} B"
     if js_text == py_text:
         # The same text parses to the same values: nothing more to compare.
-        return True, f"ok   {label} ({py_spec}, identical text, {size})"
+        return True, f"ok   {label} ({py['spec']}, identical text, {size})"
     a, b = _load(py_text), _load(js_text)
     diffs = []
     for d in differences(a, b):
@@ -204,11 +226,11 @@ def check_file(path: Path, node: dict[str, Any], label: str) -> tuple[bool, str]
         if len(diffs) >= MAX_DIFFS:
             break
     if diffs:
-        return False, f"FAIL {label} ({py_spec}): values differ:\n    " + "\n    ".join(diffs)
+        return False, f"FAIL {label} ({py['spec']}): values differ:\n    " + "\n    ".join(diffs)
     note = "same values, text differs"
     if key_order_differs(a, b):
         note += ", key order differs"
-    return True, f"ok   {label} ({py_spec}, {note}, {size})"
+    return True, f"ok   {label} ({py['spec']}, {note}, {size})"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -230,30 +252,29 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="crosscheck.") as tmp_name:
         tmp = Path(tmp_name)
         work = args.keep or tmp
-        work.mkdir(parents=True, exist_ok=True)
         labels = {}
         for p in files:
             labels[str(p)] = (
                 str(p.relative_to(args.corpus)) if p.is_relative_to(args.corpus) else str(p)
             )
         if not args.no_synthetic and not args.files:
-            syn = tmp / "synthetic"
-            syn.mkdir()
+            syn = work / "synthetic"
+            syn.mkdir(parents=True, exist_ok=True)
             for name, data in synthetic_files().items():
                 (syn / name).write_bytes(data)
                 files.append(syn / name)
                 labels[str(syn / name)] = f"synthetic/{name}"
-        node = run_node(files, work / "js")
+        (work / "py").mkdir(parents=True, exist_ok=True)
+        proc = start_node(files, work / "js")
+        try:
+            py = {str(p): python_side(p, work / "py" / (p.name + ".webide.json")) for p in files}
+        finally:
+            js = node_results(proc)
         failures = 0
         for p in files:
-            ok, line = check_file(p, node[str(p)], labels[str(p)])
+            ok, line = compare(py[str(p)], js[str(p)], labels[str(p)])
             print(line, flush=True)
             failures += not ok
-            if args.keep:
-                out = args.keep / "py" / (p.name + ".webide.json")
-                out.parent.mkdir(parents=True, exist_ok=True)
-                with out.open("w", encoding="utf-8") as f, contextlib.suppress(ModelFormatError):
-                    dump(p.read_bytes(), f, "webide")
     agree = len(files) - failures
     print(f"crosscheck: {agree} of {len(files)} files agree with the Web IDE engine")
     return 1 if failures else 0

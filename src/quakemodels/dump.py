@@ -103,17 +103,21 @@ class _Classes:
     """Per-class reflection results, computed once: instance names in declaration order."""
 
     def __init__(self) -> None:
-        self._instances: dict[type, list[tuple[str, str, bool]]] = {}
+        # Classes with at least one instance (the walk looks them up directly).
+        self.known: dict[type, list[tuple[str, str, bool]]] = {}
+        self._all: dict[type, list[tuple[str, str, bool]]] = {}
 
     def instances(self, cls: type) -> list[tuple[str, str, bool]]:
         """``(python_name, js_name, is_value_instance)`` for every instance ``cls`` declares."""
-        got = self._instances.get(cls)
+        got = self._all.get(cls)
         if got is None:
             got = []
             for name, attr in vars(cls).items():
                 if isinstance(attr, property) and not name.startswith("_"):
                     got.append((name, _js_name(name), _is_value_instance(attr)))
-            self._instances[cls] = got
+            self._all[cls] = got
+            if got:
+                self.known[cls] = got
         return got
 
 
@@ -130,6 +134,9 @@ def _is_value_instance(prop: property) -> bool:
 
 
 # --- parsing with byte positions ----------------------------------------------------------------
+
+
+_read_bytes = KaitaiStream.read_bytes
 
 
 class _RecordingStream(KaitaiStream):  # type: ignore[misc]
@@ -149,8 +156,11 @@ class _RecordingStream(KaitaiStream):  # type: ignore[misc]
         return value
 
     def read_bytes(self, n: int) -> bytes:
+        # Every numeric read of the runtime comes through here: keep the short path short.
+        if n <= INLINE_BYTES_MAX:
+            return _read_bytes(self, n)  # type: ignore[no-any-return]
         start = self.pos()
-        return self._note(start, super().read_bytes(n))
+        return self._note(start, _read_bytes(self, n))
 
     def read_bytes_full(self) -> bytes:
         start = self.pos()
@@ -426,10 +436,12 @@ class _WebIdeWriter(_Writer):
 
     def struct(self, obj: KaitaiStruct, level: int) -> None:
         parts = self.parts
-        instances = self.classes.instances(type(obj))
+        add = parts.append
+        cls = type(obj)
+        instances = self.classes.known.get(cls) or self.classes.instances(cls)
         texts = self.keys[level] if level < len(self.keys) else self.key_texts(level)
         num = self.number
-        parts.append("{")
+        add("{")
         later = 0  # index into a key's texts: 0 before the first key written, 1 after
         name = ""
         try:
@@ -440,11 +452,11 @@ class _WebIdeWriter(_Writer):
                 key = texts.get(name) or self.key_text(level, name)
                 t = type(v)
                 if t is int:
-                    parts.append(key[later] + str(v))
+                    add(key[later] + str(v))
                 elif t is float:
-                    parts.append(key[later] + (num.get(v) or self.float_text(v)))
+                    add(key[later] + (num.get(v) or self.float_text(v)))
                 else:
-                    parts.append(key[later])
+                    add(key[later])
                     if isinstance(v, KaitaiStruct):
                         self.struct(v, level + 1)
                     else:
@@ -468,11 +480,11 @@ class _WebIdeWriter(_Writer):
                 key = texts.get(name) or self.key_text(level, name)
                 t = type(v)
                 if t is float:
-                    parts.append(key[later] + (num.get(v) or self.float_text(v)))
+                    add(key[later] + (num.get(v) or self.float_text(v)))
                 elif t is int:
-                    parts.append(key[later] + str(v))
+                    add(key[later] + str(v))
                 else:
-                    parts.append(key[later])
+                    add(key[later])
                     # Only the elements of an array a value instance returns lack enum names.
                     self.value(v, level + 1, is_value and t is list)
                 later = 1
@@ -481,12 +493,12 @@ class _WebIdeWriter(_Writer):
             raise
         pad = "  " * level
         if later:
-            parts.append("\n" + pad + "}")
+            add("\n" + pad + "}")
         elif instances:
             # Nothing written but the object has keys: the IDE still breaks the line.
-            parts.append("\n" + pad + "  \n" + pad + "}")
+            add("\n" + pad + "  \n" + pad + "}")
         else:
-            parts.append("}")
+            add("}")
 
     def key_text(self, level: int, name: str) -> tuple[str, str]:
         child = "\n" + "  " * (level + 1)
@@ -514,10 +526,14 @@ class _WebIdeWriter(_Writer):
                 elif t is int:
                     parts.append(sep + str(item))
                     inline = True
+                elif isinstance(item, KaitaiStruct):
+                    parts.append(sep)
+                    self.struct(item, level + 1)
+                    inline = False
                 else:
                     parts.append(sep)
                     self.value(item, level + 1, plain_enums)
-                    inline = not isinstance(item, (str, bytes, bytearray, list, KaitaiStruct))
+                    inline = not isinstance(item, (str, bytes, bytearray, list))
                 sep = ", " if inline and i % 16 != 15 else line_end
                 if len(parts) > _FLUSH_PARTS:
                     self.flush()
@@ -557,24 +573,55 @@ class _KsdumpWriter(_Writer):
         else:
             raise _Failure(f"cannot export a {type(v).__name__}")
 
+    def __init__(self, out: IO[str], tree: ParsedTree, evaluate: bool) -> None:
+        super().__init__(out, tree, evaluate)
+        # class → (public field names last seen, sorted [(name, is_instance)])
+        self.order: dict[type, tuple[list[str], list[tuple[str, bool]]]] = {}
+        self.keys: list[dict[str, tuple[str, str]]] = []
+
+    def sorted_names(self, cls: type, fields: list[str]) -> list[tuple[str, bool]]:
+        """Seq fields and instances sorted by name, as ``obj_to_h`` sorts the methods."""
+        names = [(f, False) for f in fields]
+        names += [(name, True) for name, _js, _v in self.classes.instances(cls)]
+        names.sort()
+        self.order[cls] = (fields, names)
+        return names
+
+    def key_text(self, level: int, name: str) -> tuple[str, str]:
+        while len(self.keys) <= level:
+            self.keys.append({})
+        child = "\n" + "  " * (level + 1) + json.dumps(name) + ": "
+        texts = self.keys[level][name] = ("{" + child, "," + child)
+        return texts
+
     def struct(self, obj: KaitaiStruct, level: int) -> None:
         parts = self.parts
-        pad = "  " * level
-        child = "\n" + pad + "  "
-        names = [k for k in obj.__dict__ if k[0] != "_"]
-        names += [name for name, _js, _v in self.classes.instances(type(obj))]
-        names.sort()
-        fields = obj.__dict__
-        first = True
+        add = parts.append
+        cls = type(obj)
+        d = obj.__dict__
+        fields = [k for k in d if k[0] != "_"]
+        cached = self.order.get(cls)
+        names = cached[1] if cached is not None and cached[0] == fields else None
+        if names is None:
+            names = self.sorted_names(cls, fields)
+        texts = self.keys[level] if level < len(self.keys) else {}
+        later = 0
         name = ""
         try:
-            for name in names:
-                v = fields[name] if name in fields else self.instance(obj, name)
+            for name, is_instance in names:
+                v = self.instance(obj, name) if is_instance else d[name]
                 if v is _UNDEFINED or v is None:
                     continue  # obj_to_h leaves nil out
-                parts.append(("{" if first else ",") + child + '"' + name + '": ')
-                first = False
-                self.value(v, level + 1)
+                key = texts.get(name) or self.key_text(level, name)
+                t = type(v)
+                if t is int:
+                    add(key[later] + str(v))
+                elif t is float:
+                    add(key[later] + ruby_float(v))
+                else:
+                    add(key[later])
+                    self.value(v, level + 1)
+                later = 1
         except _Failure as f:
             f.segments.append("." + name)
             raise
@@ -582,7 +629,7 @@ class _KsdumpWriter(_Writer):
             fail = _Failure(str(e))
             fail.segments.append("." + name)
             raise fail from None
-        parts.append("{}" if first else "\n" + pad + "}")
+        add("\n" + "  " * level + "}" if later else "{}")
 
     def array(self, items: list[Any], level: int) -> None:
         parts = self.parts
