@@ -419,9 +419,16 @@ def _check_names(r: _Report, m: Md2) -> None:
             )
 
 
+def _section(data: bytes, *, dtype: Any, count: int, offset: int) -> npt.NDArray[Any]:
+    """``count`` items at ``offset``; an empty section may have any offset (nothing is read)."""
+    if count <= 0:
+        return np.zeros(0, dtype=dtype)
+    return np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+
+
 def _triangle_records(m: Md2) -> npt.NDArray[np.int32]:
     return (
-        np.frombuffer(m.data, dtype="<i2", count=6 * m.num_triangles, offset=m.ofs_triangles)
+        _section(m.data, dtype="<i2", count=6 * m.num_triangles, offset=m.ofs_triangles)
         .reshape(-1, 6)
         .astype(np.int32)
     )
@@ -473,7 +480,7 @@ def _check_triangles(r: _Report, m: Md2) -> npt.NDArray[np.bool_]:
         )
     if r.engine == "q2pro" and valid.any():
         # Q2PRO merges corners with equal vertex and equal (s, t) values, then caps the count.
-        st = np.frombuffer(
+        st = _section(
             m.data, dtype="<i2", count=2 * m.num_texcoords, offset=m.ofs_texcoords
         ).reshape(-1, 2)
         good = rec[valid]
@@ -524,23 +531,32 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
             f"vertex {i} is used by no triangle{_more(unused.size)}",
         )
     if rec.size:
-        # Zero area in every frame (compressed integer coordinates: exact arithmetic).
-        verts = np.frombuffer(
+        # Zero area in every frame, on the compressed integer coordinates (exact; int32 holds
+        # every cross product of differences within ±255). Frames are taken in chunks sized to
+        # the input, so the temporaries stay within a few times the file size.
+        frames = _section(
             m.data, dtype=np.uint8, count=m.num_frames * m.framesize, offset=m.ofs_frames
         ).reshape(m.num_frames, m.framesize)
-        xyz = verts[:, FRAME_HEADER_SIZE : FRAME_HEADER_SIZE + 4 * m.num_vertices]
-        xyz = xyz.reshape(m.num_frames, m.num_vertices, 4)[:, :, :3].astype(np.int64)
-        flat = np.zeros(len(rec), dtype=bool)
-        distinct = ~((rec[:, 0] == rec[:, 1]) | (rec[:, 1] == rec[:, 2]) | (rec[:, 0] == rec[:, 2]))
-        flat[distinct] = True
-        # Frames in chunks keep memory bounded on models with many frames.
-        for start in range(0, m.num_frames, 16):
-            if not flat.any():
+        xyz = frames[:, FRAME_HEADER_SIZE : FRAME_HEADER_SIZE + 4 * m.num_vertices].reshape(
+            m.num_frames, m.num_vertices, 4
+        )
+        flat = (rec[:, 0] != rec[:, 1]) & (rec[:, 1] != rec[:, 2]) & (rec[:, 0] != rec[:, 2])
+        start = 0
+        while start < m.num_frames:
+            cand = np.flatnonzero(flat)  # only triangles flat in every frame so far
+            if not cand.size:
                 break
-            p = xyz[start : start + 16]
-            a, b, c = p[:, rec[:, 0]], p[:, rec[:, 1]], p[:, rec[:, 2]]
-            area = np.cross(b - a, c - a)
-            flat &= ~(area != 0).any(axis=(0, 2))
+            chunk = max(1, len(m.data) // (cand.size * 80 + 1))
+            p = xyz[start : start + chunk, :, :3].astype(np.int32)
+            tri = rec[cand]
+            a = p[:, tri[:, 0]]
+            u = p[:, tri[:, 1]] - a
+            w = p[:, tri[:, 2]] - a
+            del a
+            cross = np.cross(u, w)
+            flat[cand[(cross != 0).any(axis=(0, 2))]] = False
+            del u, w, cross
+            start += chunk
         zero = np.flatnonzero(flat)
         if zero.size:
             i = int(np.flatnonzero(valid)[zero[0]])
@@ -555,9 +571,9 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
 def _check_texcoords(r: _Report, m: Md2) -> None:
     if not m.num_texcoords:
         return
-    st = np.frombuffer(
-        m.data, dtype="<i2", count=2 * m.num_texcoords, offset=m.ofs_texcoords
-    ).reshape(-1, 2)
+    st = _section(m.data, dtype="<i2", count=2 * m.num_texcoords, offset=m.ofs_texcoords).reshape(
+        -1, 2
+    )
     outside = np.flatnonzero(
         (st[:, 0] < 0) | (st[:, 0] > m.skin_width) | (st[:, 1] < 0) | (st[:, 1] > m.skin_height)
     )
@@ -572,14 +588,69 @@ def _check_texcoords(r: _Report, m: Md2) -> None:
         )
 
 
-def _triangle_set(tris: Iterable[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
-    """Triangles as sorted index triples (winding ignored), degenerate ones left out."""
-    out: set[tuple[int, int, int]] = set()
-    for a, b, c in tris:
-        if a != b and b != c and a != c:
-            x, y, z = sorted((a, b, c))
-            out.add((x, y, z))
-    return out
+_KEY_BITS = 21  # three indices below 2**21 pack into one int64 key
+
+
+def _unique_triangles(tris: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Unique sorted index triples (winding ignored), degenerate ones out, as int64 keys.
+
+    Indices are ≥ 0 here. Below 2**21 (every model with frames) a triple packs into one int64,
+    so sorting keys replaces the much slower row-wise unique; larger ones fall back to it.
+    """
+    t = np.sort(tris.reshape(-1, 3), axis=1)
+    t = t[(t[:, 0] != t[:, 1]) & (t[:, 1] != t[:, 2])]
+    if not len(t):
+        return np.zeros((0, 3), np.int64)
+    if int(t[:, 2].max()) < 1 << _KEY_BITS:
+        keys = np.unique((t[:, 0] << 2 * _KEY_BITS) | (t[:, 1] << _KEY_BITS) | t[:, 2])
+        mask = (1 << _KEY_BITS) - 1
+        return np.stack([keys >> 2 * _KEY_BITS, (keys >> _KEY_BITS) & mask, keys & mask], 1)
+    return np.unique(t, axis=0)
+
+
+def _contains(
+    sorted_keys: npt.NDArray[np.int64], keys: npt.NDArray[np.int64]
+) -> npt.NDArray[np.bool_]:
+    """Which ``keys`` occur in ``sorted_keys`` (binary search; np.isin can be far slower)."""
+    if not len(sorted_keys):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return np.asarray(sorted_keys[at] == keys)
+
+
+def _set_difference(
+    a: npt.NDArray[np.int64], b: npt.NDArray[np.int64]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Rows only in ``a`` and rows only in ``b`` (both unique and sorted)."""
+    both = np.concatenate([a, b])
+    if not len(both):
+        return a, b
+    if int(both.max()) < 1 << _KEY_BITS:
+        ka = (a[:, 0] << 2 * _KEY_BITS) | (a[:, 1] << _KEY_BITS) | a[:, 2]
+        kb = (b[:, 0] << 2 * _KEY_BITS) | (b[:, 1] << _KEY_BITS) | b[:, 2]
+        return a[~_contains(kb, ka)], b[~_contains(ka, kb)]
+    _, inverse, counts = np.unique(both, axis=0, return_inverse=True, return_counts=True)
+    once = counts[inverse.reshape(-1)] == 1
+    return a[once[: len(a)]], b[once[len(a) :]]
+
+
+def _gl_triangles(
+    idx: npt.NDArray[np.int64],
+    first: npt.NDArray[np.int64],
+    lengths: npt.NDArray[np.int64],
+    fans: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.int64]:
+    """(N,3) triangles of strips and fans; ``idx`` holds every command's corners in order,
+    command k's from ``first[k]`` on."""
+    ntri = np.maximum(lengths - 2, 0)
+    total = int(ntri.sum())
+    if total == 0:
+        return np.zeros((0, 3), np.int64)
+    ends = np.cumsum(ntri)
+    j = np.arange(total, dtype=np.int64) - np.repeat(ends - ntri, ntri)  # triangle within command
+    s = np.repeat(first, ntri)
+    a = np.where(np.repeat(fans, ntri), s, s + j)
+    return np.stack([idx[a], idx[s + j + 1], idx[s + j + 2]], axis=1)
 
 
 def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
@@ -587,22 +658,21 @@ def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None
     n = m.num_gl_dwords
     if n <= 0:
         return
-    words = np.frombuffer(m.data, dtype="<i4", count=n, offset=m.ofs_gl_commands)
+    words = _section(m.data, dtype="<i4", count=n, offset=m.ofs_gl_commands)
     base = m.ofs_gl_commands
-    gl_tris: list[tuple[int, int, int]] = []
-    bad_index: list[tuple[int, int]] = []  # (offset, value)
-    short: list[int] = []
-    pos = 0
     severe = ("quake2", "quake3", "any")
+    # Only the counts are walked in Python (one list entry per command); the corners are
+    # gathered with numpy.
+    starts: list[int] = []  # dword index of each command's count
+    pos = 0
     terminated = False
     while pos < n:
-        count = int(words[pos])
+        count = words.item(pos)
         if count == 0:
             terminated = True
             break
         length = abs(count)
-        end = pos + 1 + 3 * length
-        if end > n:
+        if pos + 1 + 3 * length > n:
             r.limit(
                 "gl-truncated",
                 "gl_cmds",
@@ -612,22 +682,10 @@ def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None
                 engines=severe,
                 warn_in=("q2pro",),
             )
-            terminated = True  # reported; do not also report a missing terminator
+            terminated = True  # reported; not also a missing terminator
             break
-        idx = words[pos + 1 : end].reshape(length, 3)[:, 2]
-        out = np.flatnonzero((idx < 0) | (idx >= m.num_vertices))
-        if out.size:
-            k = int(out[0])
-            bad_index.append((base + 4 * (pos + 1 + 3 * k + 2), int(idx[k])))
-        else:
-            v = [int(x) for x in idx]
-            if length < 3:
-                short.append(base + 4 * pos)
-            elif count > 0:
-                gl_tris.extend((v[i], v[i + 1], v[i + 2]) for i in range(length - 2))
-            else:
-                gl_tris.extend((v[0], v[i + 1], v[i + 2]) for i in range(length - 2))
-        pos = end
+        starts.append(pos)
+        pos += 1 + 3 * length
     if not terminated:
         r.limit(
             "gl-unterminated",
@@ -637,36 +695,49 @@ def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None
             engines=severe,
             warn_in=("q2pro",),
         )
-    if bad_index:
-        offset, value = bad_index[0]
+    if not starts:
+        return
+    start_at = np.asarray(starts, np.int64)
+    del starts
+    counts = words[start_at].astype(np.int64)
+    lens = np.abs(counts)
+    ends = np.cumsum(lens)
+    corner = np.arange(int(ends[-1]), dtype=np.int64) - np.repeat(ends - lens, lens)
+    at = np.repeat(start_at + 1, lens) + 3 * corner + 2
+    idx = words[at].astype(np.int64)
+    bad = np.flatnonzero((idx < 0) | (idx >= m.num_vertices))
+    if bad.size:
+        k = int(bad[0])
         r.limit(
             "gl-vertex-index",
             "vertex_index",
-            offset,
-            f"GL command vertex_index={value} is outside 0..{m.num_vertices - 1}"
-            f"{_more(len(bad_index))}",
+            base + 4 * int(at[k]),
+            f"GL command vertex_index={int(idx[k])} is outside 0..{m.num_vertices - 1}"
+            f"{_more(bad.size)}",
             engines=severe,
             warn_in=("q2pro",),
         )
-    if short:
+    short = np.flatnonzero(lens < 3)
+    if short.size:
         r.warning(
             "gl-short-command",
             "gl_cmds",
-            short[0],
-            f"GL command with fewer than 3 vertices draws nothing{_more(len(short))}",
+            base + 4 * int(start_at[short[0]]),
+            f"GL command with fewer than 3 vertices draws nothing{_more(short.size)}",
         )
-    if bad_index:
+    if bad.size:
         return  # the comparison would only repeat the index problem
-    rec = _triangle_records(m)[valid]
-    listed = _triangle_set((int(a), int(b), int(c)) for a, b, c in rec[:, :3])
-    drawn = _triangle_set(gl_tris)
-    missing, extra = listed - drawn, drawn - listed
-    if missing or extra:
+    drawn = _unique_triangles(_gl_triangles(idx, ends - lens, lens, counts < 0))
+    listed = _unique_triangles(_triangle_records(m)[valid][:, :3].astype(np.int64))
+    missing, extra = _set_difference(listed, drawn)
+    if len(missing) or len(extra):
         parts = []
-        if missing:
-            parts.append(f"{len(missing)} listed triangles (e.g. {min(missing)}) are not drawn")
-        if extra:
-            parts.append(f"{len(extra)} drawn triangles (e.g. {min(extra)}) are not listed")
+        if len(missing):
+            e = tuple(int(x) for x in missing[0])
+            parts.append(f"{len(missing)} listed triangles (e.g. {e}) are not drawn")
+        if len(extra):
+            e = tuple(int(x) for x in extra[0])
+            parts.append(f"{len(extra)} drawn triangles (e.g. {e}) are not listed")
         r.warning(
             "gl-mismatch",
             "gl_cmds",

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import kaitaistruct
 import numpy as np
@@ -111,6 +111,69 @@ class GlCommand:
     vertex_indices: IntArray
     texcoords: FloatArray
     offset: int
+
+
+class GlCommands(Sequence[GlCommand]):
+    """The model's GL commands as a read-only sequence of :class:`GlCommand`.
+
+    The corners of every command sit in shared arrays and a GlCommand is made when it is
+    asked for: a file of many tiny commands costs a few bytes per command, not a Python object
+    per command (found by fuzzing: a list of objects took 30× the file's size and 250 ms/MB).
+    """
+
+    def __init__(
+        self,
+        offsets: npt.NDArray[np.int64],
+        fans: npt.NDArray[np.bool_],
+        bounds: npt.NDArray[np.int64],
+        indices: IntArray,
+        texcoords: FloatArray,
+    ) -> None:
+        self._offsets = offsets
+        self._fans = fans
+        self._bounds = bounds
+        self._indices = indices
+        self._texcoords = texcoords
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def _make(self, k: int) -> GlCommand:
+        lo, hi = int(self._bounds[k]), int(self._bounds[k + 1])
+        return GlCommand(
+            "fan" if self._fans[k] else "strip",
+            self._indices[lo:hi],
+            self._texcoords[lo:hi],
+            int(self._offsets[k]),
+        )
+
+    @overload
+    def __getitem__(self, index: int) -> GlCommand: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[GlCommand]: ...
+
+    def __getitem__(self, index: int | slice) -> GlCommand | list[GlCommand]:
+        if isinstance(index, slice):
+            return [self._make(k) for k in range(*index.indices(len(self)))]
+        n = len(self)
+        if not -n <= index < n:
+            raise IndexError(f"GL command {index} out of range for {n} commands")
+        return self._make(index % n)
+
+    def __iter__(self) -> Iterator[GlCommand]:
+        return (self._make(k) for k in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        """Compares like the list it stands for (``m.gl_commands == []``)."""
+        if isinstance(other, (GlCommands, list, tuple)):
+            return len(self) == len(other) and (len(self) == 0 or list(self) == list(other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<GlCommands: {len(self)} commands>"
 
 
 @dataclass(frozen=True)
@@ -539,18 +602,17 @@ class Md2:
         ).astype(np.int32)
 
     @_decoded
-    def gl_commands(self) -> list[GlCommand]:
+    def gl_commands(self) -> GlCommands:
         """The strips and fans, up to the terminating zero count; indices checked below V."""
         words = self.gl_dwords
         n = len(words)
         base = self.ofs_gl_commands
-        # Walk the counts in Python (a few hundred commands), then gather every command's
-        # texcoords and indices with one numpy operation each.
-        counts = words.tolist()
+        # Walk the counts in Python (one step per command, no per-dword list), then gather
+        # every command's texcoords and indices with one numpy operation each.
         starts: list[int] = []
         pos = 0
-        while pos < n and counts[pos] != 0:
-            length = abs(counts[pos])
+        while pos < n and words.item(pos) != 0:
+            length = abs(words.item(pos))
             if pos + 1 + 3 * length > n:
                 raise TruncatedError(
                     f"gl_cmds[{len(starts)}] at offset {base + 4 * pos} has {length} vertices"
@@ -568,10 +630,20 @@ class Md2:
                 field="gl_cmds",
                 offset=base + 4 * n,
             )
+        empty = np.zeros(0, np.int64)
         if not starts:
-            return []
-        lengths = np.abs(words[starts]).astype(np.int64)
-        first = np.asarray(starts, np.int64) + 1
+            return GlCommands(
+                empty,
+                np.zeros(0, bool),
+                np.zeros(1, np.int64),
+                np.zeros(0, np.int32),
+                np.zeros((0, 2), np.float32),
+            )
+        start_at = np.asarray(starts, np.int64)
+        del starts
+        counts = words[start_at]
+        lengths = np.abs(counts).astype(np.int64)
+        first = start_at + 1
         # Dword index of each corner's s: first[k] + 3 * j for j < lengths[k].
         ends = np.cumsum(lengths)
         corner = np.arange(int(ends[-1])) - np.repeat(ends - lengths, lengths)
@@ -590,16 +662,8 @@ class Md2:
             )
         floats = words.view(np.float32)
         texcoords = np.stack([floats[at], floats[at + 1]], axis=1)
-        bounds = [0, *ends.tolist()]
-        return [
-            GlCommand(
-                "fan" if counts[s0] < 0 else "strip",
-                indices[bounds[k] : bounds[k + 1]],
-                texcoords[bounds[k] : bounds[k + 1]],
-                base + 4 * s0,
-            )
-            for k, s0 in enumerate(starts)
-        ]
+        bounds = np.concatenate([np.zeros(1, np.int64), ends])
+        return GlCommands(base + 4 * start_at, counts < 0, bounds, indices, texcoords)
 
     # -- animation ----------------------------------------------------------------------------
 

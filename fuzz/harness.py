@@ -1,0 +1,199 @@
+"""What every fuzzer does with one input, and the invariants it holds the package to.
+
+``exercise(data)`` runs everything a user can do with untrusted bytes: ``quakemodels.load``, every
+array and list of the model, ``mesh(0)``, the checker for every engine, the JSON dump, the glTF
+and OBJ exporters, and the MD3 facade when the bytes say IDP3. The invariant: each step either
+works or raises :class:`quakemodels.ModelFormatError`; anything else propagates and is a bug. The
+checker itself never raises and never reports an ``internal`` finding.
+
+``measure(data)`` times the parsing path (load, every array, one ``check``) and records its peak
+memory with tracemalloc, for the budgets below: at most 100 ms per MB of input (plus a fixed
+allowance for Python's per-call overhead on tiny inputs) and at most 20 times the input size
+(plus a fixed allowance for the interpreter objects every model needs).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+import tracemalloc
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import quakemodels
+from quakemodels import ModelFormatError
+from quakemodels.check import check_model
+
+MD2_ARRAYS = (
+    "positions",
+    "normal_indices",
+    "normals",
+    "scales",
+    "translates",
+    "texcoords_px",
+    "texcoords",
+    "triangles",
+    "triangle_texcoords",
+    "gl_dwords",
+    "gl_commands",
+    "frame_names",
+    "frame_names_raw",
+    "skins",
+    "skins_raw",
+    "animations",
+)
+ENGINES = ("any", "quake2", "q2pro", "quake3")
+
+# Budgets (see the module docstring).
+TIME_PER_MB = 0.100
+TIME_ALLOWANCE = 0.030
+MEMORY_FACTOR = 20
+MEMORY_ALLOWANCE = 256 * 1024
+
+# Inputs larger than this skip the dump (a full Kaitai object tree) and the exporters in
+# the coverage-guided fuzzer, to keep its execution rate up; the hypothesis suite runs them.
+HEAVY_LIMIT = 64 * 1024
+
+
+class InvariantError(AssertionError):
+    """An input broke an invariant other than an escaping exception (a finding, a budget)."""
+
+
+def _attempt(step: Callable[[], Any]) -> Any:
+    """Run ``step``; ModelFormatError is an accepted outcome (returns None)."""
+    try:
+        return step()
+    except ModelFormatError:
+        return None
+
+
+def _md2_arrays(m: Any) -> None:
+    for name in MD2_ARRAYS:
+        _attempt(lambda name=name: getattr(m, name))
+    if m.num_frames > 0:
+        _attempt(lambda: m.mesh(0))
+        _attempt(lambda: m.bounds)
+
+
+def _md3_arrays(m: Any) -> None:
+    _attempt(lambda: m.frames)
+    _attempt(lambda: m.tags)
+    for s in m.surfaces:
+        for name in ("shaders", "triangles", "texcoords", "positions", "normals"):
+            _attempt(lambda s=s, name=name: getattr(s, name))
+        if m.num_frames > 0:
+            _attempt(lambda s=s: s.mesh(0))
+    if m.num_frames > 0:
+        _attempt(lambda: m.meshes(0))
+        _attempt(lambda: m.bounds)
+
+
+def parse_path(data: bytes, engines: tuple[str, ...] = ENGINES) -> Any:
+    """Load, every array, and the checker for ``engines``; the model (or None)."""
+    for engine in engines:
+        findings = check_model(data, engine)
+        internal = [f for f in findings if f.code == "internal"]
+        if internal:
+            raise InvariantError(f"checker failed ({engine}): {internal[0].message}")
+    model = _attempt(lambda: quakemodels.load(data))
+    if model is None:
+        return None
+    if isinstance(model, quakemodels.Md2):
+        _md2_arrays(model)
+        if len(engines) > 1:
+            check = model.check("any")
+            if any(f.code == "internal" for f in check):
+                raise InvariantError(f"Md2.check failed: {check}")
+    else:
+        _md3_arrays(model)
+    return model
+
+
+def heavy_path(data: bytes, model: Any) -> None:
+    """The JSON dump and the exporters (each may refuse with ModelFormatError)."""
+    try:
+        from quakemodels import dump
+    except ImportError:  # pragma: no cover - written by another task
+        dump = None  # type: ignore[assignment]
+    if dump is not None:
+        for fmt in ("webide", "ksdump"):
+            _attempt(lambda fmt=fmt: dump.dumps(data, fmt))
+    if model is None:
+        return
+    try:
+        from quakemodels.export import from_model
+        from quakemodels.export.gltf import build_gltf, glb_bytes
+        from quakemodels.export.obj import obj_text
+    except ImportError:  # pragma: no cover - written by another task
+        return
+    em = _attempt(lambda: from_model(model))
+    if em is None:
+        return
+    built = _attempt(lambda: build_gltf(em))
+    if built is not None:
+        _attempt(lambda: glb_bytes(*built))
+    if em.num_frames > 0:
+        _attempt(lambda: obj_text(em, 0, None))
+
+
+def exercise(data: bytes, *, heavy: bool = True, engines: tuple[str, ...] = ENGINES) -> None:
+    """Everything on one input; raises only on a bug (see the module docstring)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # QuakeModelsWarning and numpy's are not escapes
+        model = parse_path(data, engines)
+        if heavy:
+            heavy_path(data, model)
+
+
+def time_budget(size: int) -> float:
+    return TIME_ALLOWANCE + TIME_PER_MB * size / 1e6
+
+
+def memory_budget(size: int) -> int:
+    return MEMORY_ALLOWANCE + MEMORY_FACTOR * size
+
+
+def measure(data: bytes) -> tuple[float, int]:
+    """(seconds, peak traced bytes) of the parsing path on ``data`` (time untraced, best of 3).
+
+    A run over budget is repeated (up to three in all) so that a pause of the shared machine
+    is not mistaken for slowness.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        best = float("inf")
+        for _ in range(3):
+            gc.collect()
+            t0 = time.perf_counter()
+            parse_path(data, ("any",))
+            best = min(best, time.perf_counter() - t0)
+            if best <= time_budget(len(data)):
+                break
+        started = not tracemalloc.is_tracing()
+        if started:
+            tracemalloc.start()
+        try:
+            tracemalloc.reset_peak()
+            base = tracemalloc.get_traced_memory()[0]
+            parse_path(data, ("any",))
+            peak = tracemalloc.get_traced_memory()[1] - base
+        finally:
+            if started:
+                tracemalloc.stop()
+    return best, peak
+
+
+def check_budgets(data: bytes) -> tuple[float, int]:
+    """``measure`` and raise InvariantError when a budget is exceeded."""
+    seconds, peak = measure(data)
+    if seconds > time_budget(len(data)):
+        raise InvariantError(
+            f"{len(data)} bytes took {seconds * 1000:.1f} ms"
+            f" (budget {time_budget(len(data)) * 1000:.1f} ms)"
+        )
+    if peak > memory_budget(len(data)):
+        raise InvariantError(
+            f"{len(data)} bytes peaked at {peak} traced bytes (budget {memory_budget(len(data))})"
+        )
+    return seconds, peak

@@ -1,0 +1,79 @@
+"""Write a seed corpus for the fuzzers into a folder (outside the repository).
+
+Synthetic models from tests/md2builder.py (valid ones and ones with each kind of damage the
+checker reports), MD3s from tests/md3builder.py when it exists, and — when ../shared/corpus is
+present — the corpus files up to ``--max-size`` bytes, copied into the scratch folder only.
+
+    python fuzz/seeds.py /tmp/seeds [--max-size 65536]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))
+
+import numpy as np  # noqa: E402
+from md2builder import Md2Spec, build, gl_command, set_header  # noqa: E402
+
+CORPUS = REPO.parent / "shared" / "corpus"
+
+
+def synthetic_md2() -> Iterator[bytes]:
+    """Valid and damaged synthetic MD2 files (a few hundred bytes each)."""
+    yield build()
+    yield build(Md2Spec(skins=[]))
+    yield build(Md2Spec(skins=[b"a.pcx", b"x" * 64], skin_height=481))
+    yield build(Md2Spec(framesize_extra=2, trailing=b"junk"))
+    yield build(Md2Spec(triangles=[(0, 1, 2, 0, 1, 2), (1, 1, 3, 0, 9, 2)], gl_dwords=[0]))
+    yield build(Md2Spec(gl_dwords=[*gl_command("fan", [(0, 0, 0), (1, 0, 1), (1, 1, 2)]), 0]))
+    yield build(Md2Spec(gl_dwords=[*gl_command("strip", [(0, 0, 0), (0, 0, 1), (0, 0, 7)])]))
+    verts = np.array([[0, 0, 0, 200], [9, 0, 0, 1], [18, 0, 0, 2], [0, 9, 0, 3]], np.uint8)
+    frames = [((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), b"run%d" % i, verts) for i in range(3)]
+    yield build(Md2Spec(frames=frames, texcoords=[(0, 0), (70, 0), (0, -3), (5, 5)]))
+    yield set_header(build(), "ofs_eof", 100)
+    yield set_header(build(), "num_frames", 0)
+
+
+def synthetic_md3() -> Iterator[bytes]:
+    try:
+        import md3builder
+    except ImportError:
+        return
+    build3 = getattr(md3builder, "build", None)
+    if callable(build3):
+        try:
+            yield build3()
+        except TypeError:
+            return
+
+
+def corpus_files(max_size: int) -> Iterator[bytes]:
+    for kind in ("md2", "md3"):
+        for p in sorted((CORPUS / kind).glob(f"*.{kind}")):
+            if p.stat().st_size <= max_size:
+                yield p.read_bytes()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--max-size", type=int, default=64 * 1024)
+    args = parser.parse_args(argv)
+    args.folder.mkdir(parents=True, exist_ok=True)
+    count = 0
+    for data in [*synthetic_md2(), *synthetic_md3(), *corpus_files(args.max_size)]:
+        name = hashlib.sha1(data).hexdigest()
+        (args.folder / name).write_bytes(data)
+        count += 1
+    print(f"{count} seeds in {args.folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,72 @@
+"""Inputs the fuzzers broke the package with, regenerated with the test builder (minimized).
+
+Each test names what escaped and where it was fixed; the bytes are synthetic (tests/md2builder.py),
+never corpus content.
+"""
+
+from __future__ import annotations
+
+import tracemalloc
+
+import pytest
+from md2builder import Md2Spec, build, gl_command, set_header
+
+import quakemodels
+from quakemodels import ModelFormatError
+from quakemodels.check import check_md2
+from quakemodels.export import from_model
+
+
+@pytest.mark.parametrize("section", ["ofs_triangles", "ofs_tex_coords", "ofs_frames"])
+def test_empty_section_with_offset_past_the_end(section: str) -> None:
+    """atheris: check raised ValueError from np.frombuffer (fixed in check.py: empty sections
+    are never read). A section with no items may point anywhere."""
+    counts = {
+        "ofs_triangles": "num_triangles",
+        "ofs_tex_coords": "num_tex_coords",
+        "ofs_frames": "num_frames",
+    }
+    data = set_header(set_header(build(), counts[section], 0), section, 10**6)
+    for engine in ("any", "quake2", "q2pro", "quake3"):
+        findings = check_md2(data, engine)
+        assert "internal" not in {f.code for f in findings}
+    # Quake II refuses a model with none of these; the report says which.
+    empty = [f for f in check_md2(data, "quake2") if f.code == "empty"]
+    assert [f.field for f in empty] == [counts[section]]
+
+
+def test_export_of_a_model_without_frames() -> None:
+    """hypothesis (num_frames=0): the exporter raised IndexError from mesh(0) (fixed in
+    export/__init__.py: a BadValueError naming num_frames)."""
+    m = quakemodels.load(set_header(build(), "num_frames", 0))
+    with pytest.raises(ModelFormatError, match="no frames") as e:
+        from_model(m)
+    assert (e.value.field, e.value.offset) == ("num_frames", 40)
+
+
+def test_many_one_vertex_gl_commands_stay_small() -> None:
+    """Budget driver: 20000 one-vertex GL commands made a Python object each (33x the file
+    size, 250 ms/MB). Fixed in md2.py: GlCommands builds a command when asked for."""
+    n = 20000
+    data = build(Md2Spec(gl_dwords=[*gl_command("strip", [(0.25, 0.5, 3)]) * n, 0]))
+    m = quakemodels.load(data)
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        commands = m.gl_commands
+        peak = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert peak < 20 * len(data)
+    assert len(commands) == n
+    last = commands[-1]
+    assert last.primitive == "strip"
+    assert last.vertex_indices.tolist() == [3]
+    assert last.texcoords.tolist() == [[0.25, 0.5]]
+    assert last.offset == m.ofs_gl_commands + 16 * (n - 1)
+    assert [c.offset for c in commands[:2]] == [m.ofs_gl_commands, m.ofs_gl_commands + 16]
+    with pytest.raises(IndexError):
+        commands[n]
+    # The checker reports them (they draw nothing) without a finding per command.
+    short = [f for f in check_md2(data, "any") if f.code == "gl-short-command"]
+    assert len(short) == 1 and f"({n - 1} more)" in short[0].message

@@ -1,0 +1,217 @@
+"""Mutation fuzzing with hypothesis, seeded from synthetic files and the corpus.
+
+Every mutated input must either load or raise ModelFormatError — through load, every array,
+``mesh(0)``, the checker (which never raises at all), the JSON dump and the exporters (see
+fuzz/harness.py). Deterministic (``derandomize=True``) with a bounded number of examples, so CI
+runs the same short slice every time; ``QUAKEMODELS_FUZZ_EXAMPLES=N`` runs more (``make fuzz``).
+Time and memory budgets are measured by the fuzz drivers (fuzz/fuzz_md2.py, fuzz/budgets.py),
+not asserted here.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+from functools import cache
+
+import pytest
+from conftest import REPO, md2_corpus_files, md3_corpus_files
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from md2builder import FIELDS as MD2_FIELDS
+from md2builder import Md2Spec, build, set_header
+
+sys.path.insert(0, str(REPO / "fuzz"))
+import harness
+import seeds
+
+EXAMPLES = int(os.environ.get("QUAKEMODELS_FUZZ_EXAMPLES", "60"))
+FUZZ = settings(
+    derandomize=True,
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+# The dump and the exporters are slow on big models; they run on inputs up to this size.
+HEAVY_LIMIT = 32 * 1024
+SPECIAL = (0, -1, 1, 2**31 - 1, -(2**31), 0x7FFF, 0xFFFF, 1 << 20)
+HEADER = struct.Struct("<4s16i")
+
+
+@cache
+def seed_files() -> tuple[bytes, ...]:
+    """Synthetic MD2/MD3 seeds plus every corpus file (when present)."""
+    synthetic = [*seeds.synthetic_md2(), *seeds.synthetic_md3()]
+    corpus = [p.read_bytes() for p in (*md2_corpus_files(), *md3_corpus_files())]
+    return tuple(synthetic + corpus)
+
+
+@cache
+def small_seeds() -> tuple[bytes, ...]:
+    """Seeds small enough for exhaustive mutation (synthetic, and corpus files ≤ 32 KB)."""
+    return tuple(d for d in seed_files() if len(d) <= HEAVY_LIMIT)
+
+
+def run(data: bytes) -> None:
+    harness.exercise(data, heavy=len(data) <= HEAVY_LIMIT)
+
+
+def md2_boundaries(data: bytes) -> list[int]:
+    """Every MD2 section start and end the header names (clipped to the data), ±1."""
+    if len(data) < HEADER.size or data[:4] != b"IDP2":
+        return []
+    h = dict(zip(MD2_FIELDS, HEADER.unpack_from(data)[1:], strict=True))
+    sizes = {
+        "ofs_skins": ("num_skins", 64),
+        "ofs_tex_coords": ("num_tex_coords", 4),
+        "ofs_triangles": ("num_triangles", 12),
+        "ofs_frames": ("num_frames", h["bytes_per_frame"]),
+        "ofs_gl_cmds": ("num_gl_cmds", 4),
+    }
+    points = {0, 4, 8, HEADER.size - 1, HEADER.size, len(data) - 1, h["ofs_eof"]}
+    for ofs_name, (num_name, item) in sizes.items():
+        start = h[ofs_name]
+        end = start + h[num_name] * item
+        points.update({start - 1, start, start + 1, end - 1, end, start + item})
+    return sorted(p for p in points if 0 <= p < len(data))
+
+
+def md3_boundaries(data: bytes) -> list[int]:
+    """MD3 header, frame, tag and surface offsets (and each surface's sections), ±1."""
+    if len(data) < 108 or data[:4] != b"IDP3":
+        return []
+    points = {0, 4, 72, 107, 108, len(data) - 1}
+    ofs = struct.unpack_from("<4i", data, 92)  # ofs_frames, ofs_tags, ofs_surfaces, ofs_eof
+    points.update(ofs)
+    surface = ofs[2]
+    for _ in range(8):  # follow the surface chain a few steps
+        if not 0 <= surface <= len(data) - 108:
+            break
+        fields = struct.unpack_from("<5i", data, surface + 84)  # ofs_triangles .. ofs_end
+        points.update({surface, surface + 108, *(surface + f for f in fields)})
+        step = fields[-1]
+        if step <= 0:
+            break
+        surface += step
+    return sorted(q for p in points for q in (p - 1, p, p + 1) if 0 <= q < len(data))
+
+
+# -- exhaustive, deterministic mutations ------------------------------------------------------
+
+
+def test_seeds_load() -> None:
+    """Every seed runs through the harness (the corpus ones are real, valid models)."""
+    for data in seed_files():
+        harness.exercise(data, heavy=False)
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_truncation_at_every_section_boundary(index: int) -> None:
+    chosen = small_seeds()
+    if index >= len(chosen):
+        pytest.skip(f"only {len(chosen)} small seeds")
+    data = chosen[index]
+    for cut in {*md2_boundaries(data), *md3_boundaries(data)}:
+        harness.exercise(data[:cut], heavy=False)
+
+
+@pytest.mark.parametrize("field", MD2_FIELDS)
+def test_md2_header_field_special_values(field: str) -> None:
+    data = build()
+    size = len(data)
+    for value in (*SPECIAL, size, size + 1, size - 1, 10 * size):
+        run(set_header(data, field, value))
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_md2_overlapping_and_swapped_offsets(index: int) -> None:
+    md2 = [d for d in seed_files() if d[:4] == b"IDP2" and len(d) <= HEAVY_LIMIT]
+    if index >= len(md2):
+        pytest.skip(f"only {len(md2)} small MD2 seeds")
+    data = md2[index]
+    h = dict(zip(MD2_FIELDS, HEADER.unpack_from(data)[1:], strict=True))
+    offsets = [f for f in MD2_FIELDS if f.startswith("ofs_")]
+    for a in offsets:
+        for b in offsets:
+            if a == b:
+                continue
+            run(set_header(data, a, h[b]))  # overlap: a's section starts where b's does
+            swapped = set_header(set_header(data, a, h[b]), b, h[a])
+            run(swapped)
+
+
+# -- hypothesis: random mutations of every seed ------------------------------------------------
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> bytes:
+    data = bytearray(draw(st.sampled_from(seed_files())))
+    kind = draw(st.sampled_from(["flip", "int32", "truncate", "boundary", "splice"]))
+    if kind == "flip" and data:
+        for _ in range(draw(st.integers(1, 16))):
+            i = draw(st.integers(0, len(data) - 1))
+            data[i] ^= 1 << draw(st.integers(0, 7))
+    elif kind == "int32" and len(data) >= 4:
+        # Header and surface-header fields are int32s: overwrite aligned words near the
+        # start (where the headers are) with special or arbitrary values.
+        for _ in range(draw(st.integers(1, 4))):
+            limit = min(len(data) - 4, 512)
+            i = 4 * draw(st.integers(0, limit // 4))
+            value = draw(st.one_of(st.sampled_from(SPECIAL), st.integers(-(2**31), 2**31 - 1)))
+            data[i : i + 4] = struct.pack("<i", value)
+    elif kind == "truncate":
+        data = data[: draw(st.integers(0, len(data)))]
+    elif kind == "boundary":
+        points = md2_boundaries(bytes(data)) + md3_boundaries(bytes(data))
+        if points:
+            data = data[: draw(st.sampled_from(points))]
+    elif kind == "splice":
+        other = draw(st.sampled_from(seed_files()))
+        at = draw(st.integers(0, len(data)))
+        data = data[:at] + other[draw(st.integers(0, len(other))) :]
+    return bytes(data)
+
+
+@FUZZ
+@given(mutated())
+def test_mutations_load_or_raise_model_format_error(data: bytes) -> None:
+    run(data)
+
+
+@FUZZ
+@given(st.binary(max_size=512).map(lambda tail: b"IDP2\x08\0\0\0" + tail))
+def test_random_md2_headers(data: bytes) -> None:
+    run(data)
+
+
+@FUZZ
+@given(st.binary(max_size=512).map(lambda tail: b"IDP3\x0f\0\0\0" + tail))
+def test_random_md3_headers(data: bytes) -> None:
+    run(data)
+
+
+@FUZZ
+@given(
+    st.integers(0, 40),
+    st.integers(0, 3000),
+    st.integers(-3, 3),
+    st.integers(0, 3),
+)
+def test_builder_models_with_odd_counts(frames: int, vertices: int, extra: int, skins: int) -> None:
+    """Valid-layout files at the engines' limits (frames, vertices, framesize padding)."""
+    import numpy as np
+
+    verts = np.zeros((vertices, 4), np.uint8)
+    verts[:, 0] = np.arange(vertices) % 256
+    spec = Md2Spec(
+        frames=[((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), b"f%d" % i, verts) for i in range(frames)]
+        or [((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), b"f", verts)],
+        skins=[b"s%d.pcx" % i for i in range(skins)],
+        framesize_extra=max(extra, 0),
+    )
+    data = build(spec)
+    if extra < 0:
+        data = set_header(data, "bytes_per_frame", 40 + 4 * vertices + extra)
+    run(data)
