@@ -62,8 +62,8 @@ check-generated: node
 	[ $$status -eq 0 ] && echo "generated code matches ksy/"
 
 lint: venv
-	$(VENV)/bin/ruff check src tests tools
-	$(VENV)/bin/ruff format --check src tests tools
+	$(VENV)/bin/ruff check src tests tools fuzz
+	$(VENV)/bin/ruff format --check src tests tools fuzz
 
 typecheck: venv
 	$(VENV)/bin/mypy
@@ -90,6 +90,13 @@ bench: setup
 # every corpus model and the synthetic edge files; fails on any difference in values.
 crosscheck: setup
 	$(PY) tools/crosscheck.py
+
+# Coverage-guided (atheris) and mutation (hypothesis) fuzzing plus the time/memory budget driver:
+# SECONDS per stage (atheris parse, atheris heavy, budgets). Crashes land in FUZZ_DIR/crashes.
+SECONDS  ?= 60
+FUZZ_DIR ?= /tmp/quakemodels-fuzz
+fuzz: venv
+	$(PY) fuzz/run.py --seconds $(SECONDS) --workdir $(FUZZ_DIR)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist

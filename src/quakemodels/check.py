@@ -503,6 +503,18 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
     """Normal indices, unused vertices and triangles of zero area in every frame."""
     if not m.num_frames or not m.num_vertices:
         return
+    for field, values, at in (("scale", m.scales, 0), ("translate", m.translates, 12)):
+        bad_frames = np.flatnonzero(~np.isfinite(values).all(axis=1))
+        if bad_frames.size:
+            f = int(bad_frames[0])
+            axis = int(np.flatnonzero(~np.isfinite(values[f]))[0])
+            r.error(
+                "non-finite",
+                field,
+                m.ofs_frames + f * m.framesize + at + 4 * axis,
+                f"frames[{f}].{field}[{axis}]={float(values[f, axis])} is not a finite number:"
+                f" the frame's vertices are not either{_more(bad_frames.size)}",
+            )
     normals = m.normal_indices
     bad = np.flatnonzero(normals >= NUM_ANORMS)
     if bad.size:

@@ -70,3 +70,21 @@ def test_many_one_vertex_gl_commands_stay_small() -> None:
     # The checker reports them (they draw nothing) without a finding per command.
     short = [f for f in check_md2(data, "any") if f.code == "gl-short-command"]
     assert len(short) == 1 and f"({n - 1} more)" in short[0].message
+
+
+def test_gltf_export_of_a_nan_frame_scale() -> None:
+    """atheris heavy: a NaN frame scale reached json.dumps (ValueError: out of range float).
+    Fixed in export/gltf.py: non-finite geometry is a BadValueError; check reports it."""
+    import numpy as np
+
+    from quakemodels.export.gltf import build_gltf
+
+    verts = np.array([[0, 0, 0, 1], [9, 0, 0, 1], [9, 9, 0, 1], [0, 9, 0, 1]], np.uint8)
+    frames = [((float("nan"), 1.0, 1.0), (0.0, 0.0, 0.0), b"f", verts)]
+    data = build(Md2Spec(frames=frames))
+    with pytest.raises(ModelFormatError, match="non-finite positions"):
+        build_gltf(from_model(quakemodels.load(data)))
+    bad = [f for f in check_md2(data, "any") if f.code == "non-finite"]
+    assert [(f.severity, f.field, f.offset) for f in bad] == [
+        ("error", "scale", quakemodels.load(data).ofs_frames)
+    ]

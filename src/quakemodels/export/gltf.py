@@ -37,6 +37,7 @@ import numpy.typing as npt
 import pygltflib as g
 
 from ..atomic import write_bytes_atomic
+from ..errors import BadValueError
 from . import FPS, ExportModel, Tag, to_y_up
 
 FLOAT = 5126
@@ -163,8 +164,26 @@ def _quat(m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return q
 
 
+def _require_finite(model: ExportModel) -> None:
+    """glTF's JSON cannot hold NaN or infinity (bounds, tag transforms): refuse such models.
+
+    Found by fuzzing (a frame scale of NaN made ``json.dumps`` raise ValueError).
+    """
+    for s in model.surfaces:
+        for what, values in (("positions", s.positions), ("normals", s.normals), ("uvs", s.uvs)):
+            if values.size and not np.isfinite(values).all():
+                raise BadValueError(
+                    f"surface {s.name!r} has non-finite {what} (NaN or infinite frame scale,"
+                    " translate or texcoords): glTF cannot store them"
+                )
+    for t in model.tags:
+        if not (np.isfinite(t.origins).all() and np.isfinite(t.axes).all()):
+            raise BadValueError(f"tag {t.name!r} has a non-finite origin or axis")
+
+
 def build_gltf(model: ExportModel) -> tuple[g.GLTF2, bytes]:
     """The glTF document and its binary buffer for ``model`` (buffer 0 has no uri yet)."""
+    _require_finite(model)
     b = _Builder()
     num_frames = model.num_frames
     names = list(model.frame_names)
