@@ -270,13 +270,13 @@ def js_number(v: float | int) -> str:
         return "Infinity" if v > 0 else "-Infinity"
     if v == 0:
         return "0"
-    if v.is_integer() and abs(v) < 1e21:
-        return str(int(v))
+    if v.is_integer() and abs(v) < 2.0**53:
+        return str(int(v))  # exact below 2**53, where every digit is needed to round-trip
     r = repr(v)
     if "e" not in r:
         # Python writes fixed notation only for 1e-4 <= |v| < 1e16, where JavaScript does too,
-        # and both use the shortest round-trip digits.
-        return r
+        # and both use the shortest round-trip digits (JavaScript without a ".0").
+        return r[:-2] if r.endswith(".0") else r
     sign = "-" if v < 0 else ""
     mant, exp_s = repr(abs(v)).split("e")
     digits = mant.replace(".", "")
