@@ -443,3 +443,98 @@ def test_corpus_quake2_errors_are_the_tall_skins(corpus_dir: Path) -> None:
         errors = [f for f in check_md2(path, "quake2") if f.severity == "error"]
         expected = [("skin-height", "skin_height_px", 12)] if height > 480 else []
         assert [(f.code, f.field, f.offset) for f in errors] == expected, path.name
+
+
+# -- MD3 --------------------------------------------------------------------------------------
+
+
+def md3_surface(vertices: int, triangles: int) -> object:
+    from md3builder import SurfaceSpec
+
+    verts = [(i % 100, i // 100, 0, 0, 0) for i in range(vertices)]
+    return SurfaceSpec(
+        texcoords=[(0.5, 0.5)] * vertices,
+        vertices=[verts, verts],
+        triangles=[
+            (i % vertices, (i + 1) % vertices, (i + 2) % vertices) for i in range(triangles)
+        ],
+    )
+
+
+def test_md3_quake3_surface_limits() -> None:
+    from md3builder import SURFACE_OFFSETS, Md3Spec, surface_offset
+    from md3builder import build as build3
+
+    data = build3(Md3Spec(surfaces=[md3_surface(1000, 2000)]))
+    at = surface_offset(data, 0)
+    findings = check_model(data, "quake3")
+    f = only(findings, "too-many-vertices")
+    assert (f.severity, f.field, f.offset) == (
+        "error",
+        "num_vertices",
+        at + SURFACE_OFFSETS["num_vertices"],
+    )
+    f = only(findings, "too-many-triangles")
+    assert (f.severity, f.field, f.offset) == (
+        "error",
+        "num_triangles",
+        at + SURFACE_OFFSETS["num_triangles"],
+    )
+    assert {f.severity for f in check_model(data, "any")} == {"warning"}
+    assert check_model(build3(Md3Spec(surfaces=[md3_surface(999, 1999)])), "quake3") == []
+
+
+def test_md3_engine_and_layout_findings() -> None:
+    from md3builder import HEADER_OFFSETS, Md3Spec, TagSpec, set_header
+    from md3builder import build as build3
+
+    data = build3()
+    assert check_model(data, "quake3") == []
+    f = only(check_model(data, "quake2"), "engine-format")
+    assert (f.severity, f.field, f.offset) == ("error", "magic", 0)
+    short = set_header(data, "ofs_eof", len(data) - 8)
+    f = only(check_model(short, "any"), "ofs-end")
+    assert (f.severity, f.field, f.offset) == ("warning", "ofs_eof", HEADER_OFFSETS["ofs_eof"])
+    long = set_header(data, "ofs_eof", len(data) + 8)
+    findings = check_model(long, "quake3")
+    f = only(findings, "ofs-end-long")
+    assert (f.severity, f.field, f.offset) == ("error", "ofs_eof", HEADER_OFFSETS["ofs_eof"])
+    assert [x.field for x in findings if x.severity == "error"] == ["ofs_eof"]  # facade's: deduped
+    many_tags = build3(Md3Spec(tags=[[TagSpec(b"t%d" % i) for i in range(17)]] * 2))
+    f = only(check_model(many_tags, "quake3"), "too-many-tags")
+    assert (f.severity, f.field, f.offset) == ("warning", "num_tags", HEADER_OFFSETS["num_tags"])
+
+
+def test_md3_surface_pitfalls() -> None:
+    from md3builder import SURFACE_OFFSETS, Md3Spec, SurfaceSpec, surface_offset
+    from md3builder import build as build3
+
+    surface = SurfaceSpec(
+        triangles=[(0, 1, 1)],
+        texcoords=[(0.0, 0.0), (1.0, 0.0), (float("inf"), 1.0), (0.0, 0.25)],
+    )
+    data = build3(Md3Spec(surfaces=[surface]))
+    at = surface_offset(data, 0)
+
+    def rel(field: str) -> int:
+        return int(struct.unpack_from("<i", data, at + SURFACE_OFFSETS[field])[0])
+
+    ofs = {"tris": rel("ofs_triangles"), "st": rel("ofs_tex_coords")}
+    findings = check_model(data, "any")
+    f = only(findings, "degenerate-triangle")
+    assert (f.severity, f.offset) == ("warning", at + ofs["tris"])
+    f = only(findings, "unused-vertex")
+    assert (f.severity, f.offset) == ("warning", at + ofs["st"] + 8 * 2)
+    assert "(1 more)" in f.message
+    f = only(findings, "non-finite")
+    assert (f.severity, f.field, f.offset) == ("error", "tex_coords", at + ofs["st"] + 16)
+    m = quakemodels.load(data)
+    assert m.check("any") == findings
+
+
+@pytest.mark.parametrize("path", corpus_params("md3"))
+def test_md3_corpus_has_no_errors_for_quake3_or_any(path: Path) -> None:
+    for engine in ("any", "quake3", "q2pro"):
+        errors = [f for f in check_model(path, engine) if f.severity == "error"]
+        assert errors == [], (engine, errors)
+    assert [f.code for f in check_model(path, "quake2")] == ["engine-format"]

@@ -819,6 +819,148 @@ def _check_skin_files(r: _Report, m: Md2) -> None:
             )
 
 
+# -- MD3 -----------------------------------------------------------------------------------------
+
+# ioquake3's R_LoadMD3 (code/renderergl1/tr_model.c) drops a surface with SHADER_MAX_VERTEXES
+# (1000) vertices or more, or 3 × triangles ≥ SHADER_MAX_INDEXES (6000); qfiles.h's other MD3
+# limits are not checked at load. Q2PRO (MOD_ValidateMD3 / MOD_ValidateMD3Mesh) refuses frames
+# outside 1..1024, surfaces outside 1..32, fewer than 3 vertices or 1 triangle per surface, and
+# misaligned or out-of-range sections (the facade refuses those too).
+Q3_MAX_SURFACE_VERTS = 999
+Q3_MAX_SURFACE_TRIANGLES = 1999
+MD3_MAX_TAGS = 16
+MD3_MAX_SURFACES = 32
+MD3_HEADER = struct.Struct("<4si64s9i")
+
+
+def _check_md3(r: _Report, data: bytes, name: str | None) -> None:
+    from .md3 import HEADER_OFFSETS as MD3_OFS
+    from .md3 import SURFACE_OFFSETS, Md3
+
+    if r.engine == "quake2":
+        r.error("engine-format", "magic", 0, "Quake II loads MD2 models, not MD3")
+    size = len(data)
+    if size >= MD3_HEADER.size:
+        h = MD3_HEADER.unpack_from(data)
+        num_tags, num_surfaces, ofs_eof = h[5], h[6], h[11]
+        if num_tags > MD3_MAX_TAGS:
+            r.warning(
+                "too-many-tags",
+                "num_tags",
+                MD3_OFS["num_tags"],
+                f"num_tags={num_tags} exceeds qfiles.h's MD3_MAX_TAGS {MD3_MAX_TAGS}",
+            )
+        if num_surfaces == 0:
+            r.limit(
+                "empty",
+                "num_surfaces",
+                MD3_OFS["num_surfaces"],
+                "num_surfaces=0: Q2PRO refuses a model with no surfaces; nothing is drawn",
+                engines=("q2pro",),
+                warn_in=("quake3",),
+            )
+        if ofs_eof > size:
+            r.limit(
+                "ofs-end-long",
+                "ofs_eof",
+                MD3_OFS["ofs_eof"],
+                f"ofs_eof={ofs_eof} is past the end of the file ({size} bytes): Quake III copies"
+                " ofs_eof bytes and reads past the data",
+                engines=("quake3",),
+            )
+        elif ofs_eof != size:
+            r.warning(
+                "ofs-end",
+                "ofs_eof",
+                MD3_OFS["ofs_eof"],
+                f"ofs_eof={ofs_eof} is not the file size {size}",
+            )
+    try:
+        model = Md3(data, name=name)
+    except ModelFormatError as e:
+        if not r.has(e.field, e.offset):
+            r.findings.append(finding_from_error(e))
+        return
+    for surf in model.surfaces:
+        at = {k: surf.offset + v for k, v in SURFACE_OFFSETS.items()}
+        label = f"surfaces[{surf.index}] {surf.name!r}"
+        if surf.num_vertices > Q3_MAX_SURFACE_VERTS:
+            r.limit(
+                "too-many-vertices",
+                "num_vertices",
+                at["num_vertices"],
+                f"{label} has {surf.num_vertices} vertices; Quake III's renderer drops"
+                f" surfaces with more than {Q3_MAX_SURFACE_VERTS}",
+                engines=("quake3",),
+            )
+        if surf.num_triangles > Q3_MAX_SURFACE_TRIANGLES:
+            r.limit(
+                "too-many-triangles",
+                "num_triangles",
+                at["num_triangles"],
+                f"{label} has {surf.num_triangles} triangles; Quake III's renderer drops"
+                f" surfaces with more than {Q3_MAX_SURFACE_TRIANGLES}",
+                engines=("quake3",),
+            )
+        _guarded(
+            r,
+            lambda _m, surf=surf, at=at, label=label: _check_md3_surface(r, surf, at, label),
+            model,
+            with_report=False,
+        )
+    _guarded(r, lambda m: _check_md3_tags(r, m), model, with_report=False)
+
+
+def _check_md3_surface(r: _Report, surf: Any, at: dict[str, int], label: str) -> None:
+    tris = surf.triangles.astype(np.int64)
+    repeated = np.flatnonzero(
+        (tris[:, 0] == tris[:, 1]) | (tris[:, 1] == tris[:, 2]) | (tris[:, 0] == tris[:, 2])
+    )
+    if repeated.size:
+        i = int(repeated[0])
+        r.warning(
+            "degenerate-triangle",
+            "triangles",
+            surf.offset + surf.ofs_triangles + 12 * i,
+            f"{label} triangles[{i}] uses a vertex twice: it has no area{_more(repeated.size)}",
+        )
+    used = np.zeros(surf.num_vertices, dtype=bool)
+    used[tris.reshape(-1)] = True
+    unused = np.flatnonzero(~used)
+    if unused.size:
+        i = int(unused[0])
+        r.warning(
+            "unused-vertex",
+            "vertices",
+            surf.offset + surf.ofs_tex_coords + 8 * i,
+            f"{label} vertex {i} is used by no triangle{_more(unused.size)}",
+        )
+    st = surf.texcoords
+    bad = np.flatnonzero(~np.isfinite(st).all(axis=1))
+    if bad.size:
+        i = int(bad[0])
+        r.error(
+            "non-finite",
+            "tex_coords",
+            surf.offset + surf.ofs_tex_coords + 8 * i,
+            f"{label} texcoords[{i}] is not a finite number{_more(bad.size)}",
+        )
+
+
+def _check_md3_tags(r: _Report, m: Any) -> None:
+    tags = m.tags
+    ok = np.isfinite(tags.origins).all(axis=2) & np.isfinite(tags.axes).all(axis=(2, 3))
+    bad = np.flatnonzero(~ok)
+    if bad.size:
+        frame, k = divmod(int(bad[0]), max(m.num_tags, 1))
+        r.error(
+            "non-finite",
+            "tags",
+            m.ofs_tags + 112 * int(bad[0]) + 64,
+            f"frame {frame} tag {tags.names[k]!r} has a non-finite origin or axis{_more(bad.size)}",
+        )
+
+
 # -- entry point ----------------------------------------------------------------------------------
 
 
@@ -895,7 +1037,7 @@ def _check(r: _Report, data: bytes, name: str | None, model: Md2 | None) -> None
     _guarded(r, _check_skin_files, model)
 
 
-def _guarded(r: _Report, step: Any, model: Md2, *, with_report: bool = True) -> None:
+def _guarded(r: _Report, step: Any, model: Any, *, with_report: bool = True) -> None:
     """Run one section's checks; a ModelFormatError from the facade becomes a finding."""
     try:
         if with_report:
@@ -926,4 +1068,36 @@ def check_model(
             return [Finding("error", None, None, f"cannot read {name}: {e.strerror or e}", "io")]
     else:
         data = bytes(source)
+    if data[:4] == b"IDP3":
+        return check_md3(data, engine, name=name)
     return check_md2(data, engine, name=name)
+
+
+def check_md3(
+    model_or_bytes: Any, engine: str = "any", *, name: str | None = None
+) -> list[Finding]:
+    """Findings for one MD3 model (an Md3, its bytes, or a path), for ``engine``; never raises.
+
+    ``quake3`` applies ioquake3's load-time limits (999 vertices and 1999 triangles per
+    surface), ``q2pro`` Q2PRO's; ``quake2`` is an error (Quake II loads MD2 only).
+    """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    r = _Report(engine)
+    try:
+        if isinstance(model_or_bytes, (str, os.PathLike)):
+            with open(model_or_bytes, "rb") as f:
+                data = f.read()
+            name = name or os.fspath(model_or_bytes)
+        elif isinstance(model_or_bytes, (bytes, bytearray, memoryview)):
+            data = bytes(model_or_bytes)
+        else:
+            data = bytes(model_or_bytes.data)
+            name = name or getattr(model_or_bytes, "name", None)
+    except OSError as e:
+        return [Finding("error", None, None, f"cannot read {model_or_bytes!s}: {e}", "io")]
+    try:
+        _check_md3(r, data, name)
+    except Exception as e:  # the checker must never raise; the fuzzers look for this code
+        r.error("internal", None, None, f"checker failed: {type(e).__name__}: {e}")
+    return r.findings

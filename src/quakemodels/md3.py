@@ -772,6 +772,12 @@ class Md3:
             s.load_all()
         return self
 
+    def check(self, engine: str = "any") -> list[Any]:
+        """Engine-compatibility findings (quakemodels.check.Finding); never raises."""
+        from .check import check_md3
+
+        return check_md3(self, engine=engine)
+
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
