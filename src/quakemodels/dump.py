@@ -44,7 +44,6 @@ FORMATS = ("webide", "ksdump")
 # The Web IDE writes byte arrays up to this length inline, longer ones as a byte range.
 INLINE_BYTES_MAX = 64
 _FLUSH_PARTS = 4096
-_UNDEFINED: Any = object()  # JavaScript's `undefined`: the key is left out
 
 
 class DumpError(ModelFormatError):
@@ -354,22 +353,6 @@ class _Writer:
         self.out.write("".join(self.parts))
         self.parts.clear()
 
-    def instance(self, obj: KaitaiStruct, name: str) -> Any:
-        """Instance ``name``'s value, or _UNDEFINED where JavaScript would get ``undefined``."""
-        if not self.evaluate:
-            value = obj.__dict__.get("_m_" + name, _UNDEFINED)
-            return _UNDEFINED if value is None else value
-        try:
-            value = getattr(obj, name)
-        except IndexError:
-            # An array index out of range in an expression: JavaScript and Ruby both yield
-            # undefined / nil there and the reference tools leave the key out.
-            return _UNDEFINED
-        except Exception as e:
-            raise _Failure(e) from e
-        # A generated property returns None when its `if:` is false (JavaScript: undefined).
-        return _UNDEFINED if value is None else value
-
 
 class _WebIdeWriter(_Writer):
     """The Web IDE's Export to JSON, text layout included."""
@@ -551,7 +534,7 @@ class _KsdumpWriter(_Writer):
         if t is int:
             self.parts.append(str(v))
         elif t is float:
-            self.parts.append(ruby_float(v))
+            self.parts.append(self.number.get(v) or self.float_text(v))
         elif isinstance(v, KaitaiStruct):
             self.struct(v, level)
         elif t is list:
@@ -578,6 +561,14 @@ class _KsdumpWriter(_Writer):
         # class → (public field names last seen, sorted [(name, is_instance)])
         self.order: dict[type, tuple[list[str], list[tuple[str, bool]]]] = {}
         self.keys: list[dict[str, tuple[str, str]]] = []
+        self.number: dict[float, str] = {}
+
+    def float_text(self, v: float) -> str:
+        text = ruby_float(v)
+        # Ruby writes -0.0 and 0.0 differently, and they are one dict key: zeros are not cached.
+        if v and len(self.number) < 1_000_000:
+            self.number[v] = text
+        return text
 
     def sorted_names(self, cls: type, fields: list[str]) -> list[tuple[str, bool]]:
         """Seq fields and instances sorted by name, as ``obj_to_h`` sorts the methods."""
@@ -605,19 +596,31 @@ class _KsdumpWriter(_Writer):
         if names is None:
             names = self.sorted_names(cls, fields)
         texts = self.keys[level] if level < len(self.keys) else {}
+        num = self.number
         later = 0
         name = ""
         try:
+            evaluate = self.evaluate
             for name, is_instance in names:
-                v = self.instance(obj, name) if is_instance else d[name]
-                if v is _UNDEFINED or v is None:
+                if not is_instance:
+                    v = d[name]
+                elif evaluate:
+                    try:
+                        v = getattr(obj, name)
+                    except IndexError:  # Ruby's array[out of range] is nil: left out
+                        continue
+                    except Exception as e:
+                        raise _Failure(e) from e
+                else:
+                    v = d.get("_m_" + name)
+                if v is None:
                     continue  # obj_to_h leaves nil out
                 key = texts.get(name) or self.key_text(level, name)
                 t = type(v)
                 if t is int:
                     add(key[later] + str(v))
                 elif t is float:
-                    add(key[later] + ruby_float(v))
+                    add(key[later] + (num.get(v) or self.float_text(v)))
                 else:
                     add(key[later])
                     self.value(v, level + 1)
@@ -642,10 +645,19 @@ class _KsdumpWriter(_Writer):
         parts.append("[" + child)
         i = 0
         try:
+            num = self.number
             for i, item in enumerate(items):
                 if i:
                     parts.append(sep)
-                self.value(item, level + 1)
+                t = type(item)
+                if t is float:
+                    parts.append(num.get(item) or self.float_text(item))
+                elif t is int:
+                    parts.append(str(item))
+                elif isinstance(item, KaitaiStruct):
+                    self.struct(item, level + 1)
+                else:
+                    self.value(item, level + 1)
                 if len(parts) > _FLUSH_PARTS:
                     self.flush()
         except _Failure as f:
