@@ -122,8 +122,9 @@ def differences(a: Any, b: Any, path: str = "") -> Iterator[str]:
             only_a = sorted(a.keys() - b.keys())
             only_b = sorted(b.keys() - a.keys())
             yield f"{path or '<root>'}: keys only in python {only_a}, only in js {only_b}"
-        for k in a.keys() & b.keys():
-            yield from differences(a[k], b[k], f"{path}.{k}")
+        for k in a:  # in the Python side's order, so reports are stable
+            if k in b:
+                yield from differences(a[k], b[k], f"{path}.{k}")
     elif isinstance(a, list) and isinstance(b, list):
         if len(a) != len(b):
             yield f"{path}: python has {len(a)} items, js {len(b)}"
@@ -233,13 +234,32 @@ def compare(py: dict[str, Any], js: dict[str, Any], label: str) -> tuple[bool, s
     return True, f"ok   {label} ({py['spec']}, {note}, {size})"
 
 
+def against_ide_export(model: Path, export: Path) -> int:
+    """Compare ``quakemodels dump`` of ``model`` with a JSON file the Web IDE exported."""
+    with tempfile.TemporaryDirectory(prefix="crosscheck.") as tmp:
+        py = python_side(model, Path(tmp) / "py.json")
+        ok, line = compare(py, {"spec": py.get("spec"), "out": str(export)}, str(model))
+    print(line.replace(" js ", " ide "))
+    return 0 if ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path, help="only these files (default: corpus)")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help=f"default {CORPUS}")
     parser.add_argument("--no-synthetic", action="store_true", help="skip the synthetic files")
     parser.add_argument("--keep", type=Path, help="keep both exports in this folder")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="EXPORT.json",
+        help="compare one FILE's dump with this JSON exported from the Web IDE itself",
+    )
     args = parser.parse_args(argv)
+    if args.against:
+        if len(args.files) != 1:
+            parser.error("--against needs exactly one FILE")
+        return against_ide_export(args.files[0], args.against)
     if shutil.which("node") is None or not (REPO / "node_modules" / "kaitai-struct").is_dir():
         print("crosscheck: node and node_modules are needed (run `make setup`)", file=sys.stderr)
         return 2
