@@ -439,3 +439,21 @@ def test_value_comparison_reports_paths() -> None:
         ".c: python 'x' != js 'y'",
         "<root>: keys only in python [], only in js ['e']",
     ]
+
+
+@needs_node
+def test_crosscheck_against_an_ide_export(tmp_path: Path) -> None:
+    model = tmp_path / "m.md2"
+    model.write_bytes(sample())
+    export = tmp_path / "ide.json"
+    js = subprocess.run(
+        ["node", "tools/crosscheck.js", str(model)], cwd=REPO, capture_output=True, check=True
+    )
+    export.write_bytes(js.stdout)
+    assert run_crosscheck(str(model), "--against", str(export)).returncode == 0
+    tree = json.loads(js.stdout)
+    tree["frames"][1]["vertices"][2]["position"]["x"] += 0.5
+    export.write_text(json.dumps(tree))
+    done = run_crosscheck(str(model), "--against", str(export))
+    assert done.returncode == 1
+    assert ".frames[1].vertices[2].position.x: python" in done.stdout
