@@ -538,3 +538,19 @@ def test_md3_corpus_has_no_errors_for_quake3_or_any(path: Path) -> None:
         errors = [f for f in check_model(path, engine) if f.severity == "error"]
         assert errors == [], (engine, errors)
     assert [f.code for f in check_model(path, "quake2")] == ["engine-format"]
+
+
+def test_cli_folders_globs_and_jobs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from md3builder import build as build3
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.md2").write_bytes(build(Md2Spec(skins=[])))
+    (tmp_path / "sub" / "b.MD3").write_bytes(build3())
+    assert main(["check", "--json", "-j", "2", "--engine", "quake3", str(tmp_path)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert [(Path(r["file"]).name, r["errors"]) for r in report] == [("a.md2", 1), ("b.MD3", 0)]
+    assert report[0]["findings"][0]["code"] == "engine-format"
+    assert main(["check", str(tmp_path / "*.md2")]) == 0
+    assert "a.md2: ok [any]" in capsys.readouterr().out
+    assert main(["check", str(tmp_path / "nothing*.md2")]) == 1
+    assert "no files match this pattern" in capsys.readouterr().out
