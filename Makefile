@@ -71,6 +71,7 @@ typecheck: venv
 test: setup
 	$(PY) -m pytest -q
 	$(MAKE) --no-print-directory check-generated
+	$(MAKE) --no-print-directory crosscheck
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory typecheck
 
