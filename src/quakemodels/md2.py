@@ -20,18 +20,18 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import IO, TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import kaitaistruct
 import numpy as np
 import numpy.typing as npt
 
+from ._facade import ModelFile, decoded, frame_index, lerp
 from .animations import grouped_clips, table_clips
 from .errors import (
     BadMagicError,
     BadValueError,
     BadVersionError,
-    ModelFormatError,
     QuakeModelsWarning,
     TruncatedError,
 )
@@ -75,28 +75,6 @@ HEADER_OFFSETS = {name: 4 * i for i, name in enumerate(HEADER_FIELDS)}
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
-
-_T = TypeVar("_T")
-
-
-def _decoded(func: Callable[[Md2], _T]) -> cached_property[_T]:
-    """A lazily decoded, cached section; any low-level error becomes a ModelFormatError.
-
-    cached_property stores the value only when the function returns, so a failed decode leaves
-    nothing behind that a later access could mistake for a complete result.
-    """
-
-    def wrapper(self: Md2) -> _T:
-        try:
-            return func(self)
-        except ModelFormatError:
-            raise
-        except (ValueError, IndexError, EOFError, OverflowError, MemoryError) as e:
-            raise ModelFormatError(f"{func.__name__}: cannot decode: {e}") from e
-
-    wrapper.__name__ = func.__name__
-    wrapper.__doc__ = func.__doc__
-    return cached_property(wrapper)
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +205,7 @@ def _decode_names(raws: list[bytes], what: str, offset_of: Callable[[int], int])
     return [t.decode("ascii", errors="backslashreplace") for t in texts]
 
 
-class Md2:
+class Md2(ModelFile):
     """A Quake II MD2 model (IDP2 version 8).
 
     Arrays (decoded on first use, cached; F frames, V vertices, T triangles, S texcoords):
@@ -239,6 +217,8 @@ class Md2:
 
     Lists: ``frame_names``, ``skins``, ``gl_commands``; ``animations`` maps clip → frame range.
     """
+
+    HEADER_FIELDS = HEADER_FIELDS
 
     def __init__(self, data: bytes, *, name: str | None = None) -> None:
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the header."""
@@ -273,40 +253,12 @@ class Md2:
             ) from e
         self._check_layout()
 
-    # -- constructors -------------------------------------------------------------------------
-
-    @classmethod
-    def from_bytes(cls, data: bytes | bytearray | memoryview, *, name: str | None = None) -> Md2:
-        """Open a model held in memory."""
-        return cls(bytes(data), name=name)
-
-    @classmethod
-    def from_io(cls, fileobj: IO[bytes], *, name: str | None = None) -> Md2:
-        """Open a model from a binary file object (read to its end)."""
-        return cls(fileobj.read(), name=name or getattr(fileobj, "name", None))
-
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Md2:
-        """Open a model file."""
-        with open(path, "rb") as f:
-            return cls(f.read(), name=os.fspath(path))
-
     # -- header -------------------------------------------------------------------------------
 
     @property
     def spec(self) -> Quake2Md2:
         """The generated Kaitai object (spec names, lazy per-item instances)."""
         return self._spec
-
-    @property
-    def data(self) -> bytes:
-        """The model's bytes."""
-        return self._data
-
-    @property
-    def header(self) -> dict[str, Any]:
-        """The header's fields by their spec names, in file order."""
-        return {name: getattr(self._spec, name) for name in HEADER_FIELDS}
 
     @property
     def skin_width(self) -> int:
@@ -446,17 +398,17 @@ class Md2:
         )
         return np.frombuffer(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
 
-    @_decoded
+    @decoded
     def scales(self) -> FloatArray:
         """(F,3) float32 per-frame scale."""
         return np.ascontiguousarray(self._frame_records["scale"])
 
-    @_decoded
+    @decoded
     def translates(self) -> FloatArray:
         """(F,3) float32 per-frame translate."""
         return np.ascontiguousarray(self._frame_records["translate"])
 
-    @_decoded
+    @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
         rec = self._frame_records
@@ -482,12 +434,12 @@ class Md2:
         out: FloatArray = compressed.astype(np.float32)
         return out
 
-    @_decoded
+    @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
         """(F,V) uint8 indices into the 162-entry normal table (not range-checked)."""
         return np.ascontiguousarray(self._frame_records["verts"][:, :, 3])
 
-    @_decoded
+    @decoded
     def normals(self) -> FloatArray:
         """(F,V,3) float32 unit normals from the spec's anorms table."""
         idx = self.normal_indices
@@ -503,13 +455,13 @@ class Md2:
             )
         return np.take(anorms(self._spec), idx, axis=0)  # take: ~4x faster than indexing
 
-    @_decoded
+    @decoded
     def frame_names_raw(self) -> list[bytes]:
         """The 16 name bytes of each frame as stored, junk after the NUL included."""
         # numpy's S16 items drop trailing NULs; put them back.
         return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_records["name"].tolist()]
 
-    @_decoded
+    @decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
         return _decode_names(
@@ -520,20 +472,20 @@ class Md2:
 
     # -- skins --------------------------------------------------------------------------------
 
-    @_decoded
+    @decoded
     def skins_raw(self) -> list[bytes]:
         """The 64 bytes of each skin name as stored."""
         o = self.ofs_skins
         return [self._data[o + 64 * i : o + 64 * (i + 1)] for i in range(self.num_skins)]
 
-    @_decoded
+    @decoded
     def skins(self) -> list[str]:
         """Skin names: text up to the first NUL (untrusted paths; see quakemodels.skins)."""
         return _decode_names(self.skins_raw, "skins", lambda i: self.ofs_skins + 64 * i)
 
     # -- texcoords and triangles --------------------------------------------------------------
 
-    @_decoded
+    @decoded
     def texcoords_px(self) -> npt.NDArray[np.int16]:
         """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
         return (
@@ -544,7 +496,7 @@ class Md2:
             .astype(np.int16)
         )
 
-    @_decoded
+    @decoded
     def texcoords(self) -> FloatArray:
         """(S,2) float32 texcoords: s / skin_width, t / skin_height (t down, no V flip)."""
         for field in ("skin_width_px", "skin_height_px"):
@@ -580,12 +532,12 @@ class Md2:
             )
         return np.ascontiguousarray(values)
 
-    @_decoded
+    @decoded
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, checked to be below V."""
         return self._checked_indices(slice(0, 3), self.num_vertices, "vertices", "vertex_indices")
 
-    @_decoded
+    @decoded
     def triangle_texcoords(self) -> IntArray:
         """(T,3) int32 texcoord indices, checked to be below S."""
         return self._checked_indices(
@@ -594,14 +546,14 @@ class Md2:
 
     # -- GL commands --------------------------------------------------------------------------
 
-    @_decoded
+    @decoded
     def gl_dwords(self) -> npt.NDArray[np.int32]:
         """The GL command section as stored: (num_gl_cmds,) int32."""
         return np.frombuffer(
             self._data, dtype="<i4", count=self.num_gl_dwords, offset=self.ofs_gl_commands
         ).astype(np.int32)
 
-    @_decoded
+    @decoded
     def gl_commands(self) -> GlCommands:
         """The strips and fans, up to the terminating zero count; indices checked below V."""
         words = self.gl_dwords
@@ -667,7 +619,7 @@ class Md2:
 
     # -- animation ----------------------------------------------------------------------------
 
-    @_decoded
+    @decoded
     def animations(self) -> dict[str, range]:
         """Clip name → range of frame indices; every frame is in exactly one clip, in order.
 
@@ -680,16 +632,11 @@ class Md2:
         return clips if clips is not None else grouped_clips(self.frame_names)
 
     def _frame_index(self, frame: int) -> int:
-        if not -self.num_frames <= frame < self.num_frames:
-            raise IndexError(f"frame {frame} out of range for {self.num_frames} frames")
-        return int(frame) % self.num_frames
+        return frame_index(frame, self.num_frames)
 
     def lerp(self, a: int, b: int, t: float) -> FloatArray:
         """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
-        pa: FloatArray = self.positions[self._frame_index(a)]
-        pb: FloatArray = self.positions[self._frame_index(b)]
-        out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
-        return out
+        return lerp(self.positions, a, b, t)
 
     def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
         """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.

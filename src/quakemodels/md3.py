@@ -43,23 +43,21 @@ frames; a nonzero ``num_skins``.
 from __future__ import annotations
 
 import math
-import os
 import struct
 import warnings
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import IO, Any, TypeVar
+from typing import Any
 
 import kaitaistruct
 import numpy as np
 import numpy.typing as npt
 
+from ._facade import ModelFile, decoded, frame_index, lerp
 from .errors import (
     BadMagicError,
     BadValueError,
     BadVersionError,
-    ModelFormatError,
     QuakeModelsWarning,
     TruncatedError,
 )
@@ -151,29 +149,6 @@ _TAG_DTYPE = np.dtype(
         "itemsize": TAG_SIZE,
     }
 )
-
-_T = TypeVar("_T")
-_S = TypeVar("_S")
-
-
-def _decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
-    """A lazily decoded, cached section; any low-level error becomes a ModelFormatError.
-
-    cached_property stores the value only when the function returns, so a failed decode leaves
-    nothing behind that a later access could mistake for a complete result.
-    """
-
-    def wrapper(self: _S) -> _T:
-        try:
-            return func(self)
-        except ModelFormatError:
-            raise
-        except (ValueError, IndexError, EOFError, OverflowError, MemoryError) as e:
-            raise ModelFormatError(f"{func.__name__}: cannot decode: {e}") from e
-
-    wrapper.__name__ = func.__name__
-    wrapper.__doc__ = func.__doc__
-    return cached_property(wrapper)
 
 
 def _name(raw: bytes, what: str, field: str, offset: int) -> str:
@@ -328,7 +303,7 @@ class Md3Surface:
     def _where(self, field: str) -> str:
         return f"surfaces[{self.index}].{field}"
 
-    @_decoded
+    @decoded
     def shaders(self) -> list[Md3Shader]:
         """The surface's shaders, names NUL-terminated."""
         base = self.offset + self.ofs_shaders
@@ -341,7 +316,7 @@ class Md3Surface:
             shaders.append(Md3Shader(name=name, shader_index=int(index)))
         return shaders
 
-    @_decoded
+    @decoded
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, each checked to be in 0..N-1."""
         base = self.offset + self.ofs_triangles
@@ -361,7 +336,7 @@ class Md3Surface:
             )
         return values.astype(np.int32)
 
-    @_decoded
+    @decoded
     def texcoords(self) -> FloatArray:
         """(N,2) float32 (s, t) as stored: t grows downwards in the image."""
         return (
@@ -385,12 +360,12 @@ class Md3Surface:
             offset=self.offset + self.ofs_vertices,
         ).reshape(self.num_frames, self.num_vertices, 4)
 
-    @_decoded
+    @decoded
     def positions_raw(self) -> npt.NDArray[np.int16]:
         """(F,N,3) int16 positions as stored, in units of 1/64."""
         return self._vertex_words[:, :, :3].astype(np.int16)
 
-    @_decoded
+    @decoded
     def positions(self) -> FloatArray:
         """(F,N,3) float32 positions in model units (stored value / 64, exact)."""
         # int16 → float32 is exact and so is scaling by a power of two: no double needed, and
@@ -400,29 +375,24 @@ class Md3Surface:
         np.multiply(words[:, :, :3], np.float32(XYZ_SCALE), out=out)
         return out
 
-    @_decoded
+    @decoded
     def normal_angles(self) -> npt.NDArray[np.uint8]:
         """(F,N,2) uint8 normal angle bytes as stored: (lng, lat)."""
         packed = self._vertex_words[:, :, 3].astype("<u2")
         return np.stack([packed & 0xFF, packed >> 8], axis=-1).astype(np.uint8)
 
-    @_decoded
+    @decoded
     def normals(self) -> FloatArray:
         """(F,N,3) float32 unit normals decoded as Quake III's renderer does."""
         packed = self._vertex_words[:, :, 3].view(np.uint16)
         return np.take(normal_table(), packed, axis=0)
 
     def _frame_index(self, frame: int) -> int:
-        if not -self.num_frames <= frame < self.num_frames:
-            raise IndexError(f"frame {frame} out of range for {self.num_frames} frames")
-        return frame % self.num_frames
+        return frame_index(frame, self.num_frames)
 
     def lerp(self, a: int, b: int, t: float) -> FloatArray:
         """(N,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
-        pa: FloatArray = self.positions[self._frame_index(a)]
-        pb: FloatArray = self.positions[self._frame_index(b)]
-        out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
-        return out
+        return lerp(self.positions, a, b, t)
 
     def mesh(self, frame: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``frame``: MD3 vertices already carry one texcoord
@@ -452,7 +422,7 @@ class Md3Surface:
         )
 
 
-class Md3:
+class Md3(ModelFile):
     """A Quake III MD3 model (IDP3 version 15).
 
     * ``frames`` :class:`Md3Frames`: names, mins, maxs, origins (F,3), radii (F,)
@@ -462,6 +432,8 @@ class Md3:
 
     ``name`` is where the model came from (a path, or None); ``model_name`` the header's name.
     """
+
+    HEADER_FIELDS = HEADER_FIELDS
 
     def __init__(self, data: bytes, *, name: str | None = None) -> None:
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the layout."""
@@ -504,40 +476,12 @@ class Md3:
         self._check_header()
         self._surfaces = self._walk_surfaces()
 
-    # -- constructors -------------------------------------------------------------------------
-
-    @classmethod
-    def from_bytes(cls, data: bytes | bytearray | memoryview, *, name: str | None = None) -> Md3:
-        """Open a model held in memory."""
-        return cls(bytes(data), name=name)
-
-    @classmethod
-    def from_io(cls, fileobj: IO[bytes], *, name: str | None = None) -> Md3:
-        """Open a model from a binary file object (read to its end)."""
-        return cls(fileobj.read(), name=name or getattr(fileobj, "name", None))
-
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Md3:
-        """Open a model file."""
-        with open(path, "rb") as f:
-            return cls(f.read(), name=os.fspath(path))
-
     # -- header -------------------------------------------------------------------------------
 
     @property
     def spec(self) -> Quake3Md3:
         """The generated Kaitai object (spec names, lazy per-item instances)."""
         return self._spec
-
-    @property
-    def data(self) -> bytes:
-        """The model's bytes."""
-        return self._data
-
-    @property
-    def header(self) -> dict[str, Any]:
-        """The header's fields by their spec names, in file order."""
-        return {name: getattr(self._spec, name) for name in HEADER_FIELDS}
 
     flags = property(lambda self: int(self._spec.flags), doc="Header flags (unused).")
     num_frames = property(lambda self: int(self._spec.num_frames), doc="F.")
@@ -692,7 +636,7 @@ class Md3:
 
     # -- frames and tags ----------------------------------------------------------------------
 
-    @_decoded
+    @decoded
     def frames(self) -> Md3Frames:
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
         rec = np.frombuffer(
@@ -713,7 +657,7 @@ class Md3:
         """Frame names (often the exporter's name, not an animation's), as ``frames.names``."""
         return list(self.frames.names)
 
-    @_decoded
+    @decoded
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
@@ -745,9 +689,7 @@ class Md3:
         )
 
     def _frame_index(self, frame: int) -> int:
-        if not -self.num_frames <= frame < self.num_frames:
-            raise IndexError(f"frame {frame} out of range for {self.num_frames} frames")
-        return int(frame) % int(self.num_frames)
+        return frame_index(frame, self.num_frames)
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """One render-ready :class:`Mesh` per surface for ``frame``."""

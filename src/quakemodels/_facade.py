@@ -1,0 +1,97 @@
+"""What the MD2 and MD3 facades share: lazy decoding, constructors, frame indexing, lerp."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import cached_property
+from typing import IO, Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from .errors import ModelFormatError
+
+FloatArray = npt.NDArray[np.float32]
+
+_S = TypeVar("_S")
+_T = TypeVar("_T")
+_M = TypeVar("_M", bound="ModelFile")
+
+
+def decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
+    """A lazily decoded, cached section; any low-level error becomes a ModelFormatError.
+
+    cached_property stores the value only when the function returns, so a failed decode leaves
+    nothing behind that a later access could mistake for a complete result.
+    """
+
+    def wrapper(self: _S) -> _T:
+        try:
+            return func(self)
+        except ModelFormatError:
+            raise
+        except (ValueError, IndexError, EOFError, OverflowError, MemoryError) as e:
+            raise ModelFormatError(f"{func.__name__}: cannot decode: {e}") from e
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return cached_property(wrapper)
+
+
+def frame_index(frame: int, num_frames: int) -> int:
+    """``frame`` as an index in 0..num_frames-1 (negative counts from the end); IndexError else."""
+    if not -num_frames <= frame < num_frames:
+        raise IndexError(f"frame {frame} out of range for {num_frames} frames")
+    return int(frame) % num_frames
+
+
+def lerp(positions: FloatArray, a: int, b: int, t: float) -> FloatArray:
+    """(V,3) float32 between ``positions[a]`` (t=0) and ``positions[b]`` (t=1)."""
+    n = len(positions)
+    pa: FloatArray = positions[frame_index(a, n)]
+    pb: FloatArray = positions[frame_index(b, n)]
+    out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+    return out
+
+
+class ModelFile:
+    """Constructors and raw access shared by :class:`~quakemodels.Md2` and ``Md3``.
+
+    Subclasses parse and check the header in ``__init__`` and set ``_data`` and ``_spec``.
+    """
+
+    HEADER_FIELDS: tuple[str, ...] = ()
+    _data: bytes
+    _spec: Any
+
+    def __init__(self, data: bytes, *, name: str | None = None) -> None:
+        raise NotImplementedError  # pragma: no cover - every format defines its own
+
+    @classmethod
+    def from_bytes(
+        cls: type[_M], data: bytes | bytearray | memoryview, *, name: str | None = None
+    ) -> _M:
+        """Open a model held in memory."""
+        return cls(bytes(data), name=name)
+
+    @classmethod
+    def from_io(cls: type[_M], fileobj: IO[bytes], *, name: str | None = None) -> _M:
+        """Open a model from a binary file object (read to its end)."""
+        return cls(fileobj.read(), name=name or getattr(fileobj, "name", None))
+
+    @classmethod
+    def from_file(cls: type[_M], path: str | os.PathLike[str]) -> _M:
+        """Open a model file."""
+        with open(path, "rb") as f:
+            return cls(f.read(), name=os.fspath(path))
+
+    @property
+    def data(self) -> bytes:
+        """The model's bytes."""
+        return self._data
+
+    @property
+    def header(self) -> dict[str, Any]:
+        """The header's fields by their spec names, in file order."""
+        return {name: getattr(self._spec, name) for name in self.HEADER_FIELDS}
