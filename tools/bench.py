@@ -19,31 +19,14 @@ import statistics
 import struct
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+from bench_md3 import bench_md3
+from benchutil import CORPUS, timed
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "src"))
-
-from quakemodels import Md2  # noqa: E402
-from quakemodels.kaitai.quake2_md2 import Quake2Md2  # noqa: E402
-
-CORPUS = REPO.parent / "shared" / "corpus"
-
-
-def timed(fn: Callable[[], object], budget: float = 0.3, min_runs: int = 5) -> float:
-    """Median seconds of ``fn`` over repeated runs within about ``budget`` seconds."""
-    times: list[float] = []
-    start = time.perf_counter()
-    while len(times) < min_runs or time.perf_counter() - start < budget:
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        if len(times) >= 2000:
-            break
-    return statistics.median(times)
+from quakemodels import Md2
+from quakemodels.kaitai.quake2_md2 import Quake2Md2
 
 
 def qm_full(data: bytes) -> None:
@@ -154,6 +137,35 @@ def bench_dump(name: str = "ppm_drfreak.md2", runs: int = 3) -> tuple[float, flo
     return wall, peak
 
 
+def bench_md3_corpus() -> None:
+    """The MD3 table: full load against the generated parser's walk and the numpy floor."""
+    files = sorted((CORPUS / "md3").glob("*.md3"))
+    if not files:
+        return
+    print()
+    print(f"| {'MD3 file':<30} | {'F':>4} | {'S':>2} | {'V':>5} | {'qm full':>8} | {'floor':>7} |"
+          f" {'kaitai':>8} | {'full/floor':>10} | {'kaitai/full':>11} |")  # fmt: skip
+    print(f"|{'-' * 32}|{'-' * 6}|{'-' * 4}|{'-' * 7}|{'-' * 10}|{'-' * 9}|{'-' * 10}|"
+          f"{'-' * 12}|{'-' * 13}|")  # fmt: skip
+    animated = []
+    for path in files:
+        r = bench_md3(path)
+        if r["frames"] > 1:
+            animated.append((r["full/floor"], r["kaitai/full"]))
+        print(
+            f"| {r['file']:<30} | {r['frames']:>4} | {r['surfaces']:>2} | {r['vertices']:>5} |"
+            f" {r['full'] * 1e3:>8.3f} | {r['floor'] * 1e3:>7.3f} | {r['kaitai'] * 1e3:>8.1f} |"
+            f" {r['full/floor']:>10.2f} | {r['kaitai/full']:>11.0f} |"
+        )
+    if animated:
+        floor_ratio = statistics.median(a for a, _ in animated)
+        walk_ratio = statistics.median(b for _, b in animated)
+        print(
+            f"median over {len(animated)} animated MD3 models: full/floor {floor_ratio:.2f}x"
+            f" (target <= 3x), generated walk/full {walk_ratio:.0f}x (target >= 100x)"
+        )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="MD2 files (default: the corpus)")
@@ -205,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
             f" max {max0:.3f} ms   (target <= 0.5 ms)"
         )
     if not args.files:
+        bench_md3_corpus()
         bench_dump()
         bench_export_corpus()
     return 0

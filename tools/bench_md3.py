@@ -15,36 +15,16 @@ Run directly to print one row per file: ``python tools/bench_md3.py [FILE.md3 ..
 
 from __future__ import annotations
 
-import statistics
 import struct
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from benchutil import CORPUS, timed
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "src"))
-
-from quakemodels.kaitai.quake3_md3 import Quake3Md3  # noqa: E402
-from quakemodels.md3 import Md3  # noqa: E402
-
-CORPUS = REPO.parent / "shared" / "corpus"
-
-
-def _timed(fn: Callable[[], object], budget: float = 0.3, min_runs: int = 5) -> float:
-    """Median seconds of ``fn`` over repeated runs within about ``budget`` seconds."""
-    times: list[float] = []
-    start = time.perf_counter()
-    while len(times) < min_runs or time.perf_counter() - start < budget:
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-        if len(times) >= 2000:
-            break
-    return statistics.median(times)
+from quakemodels.kaitai.quake3_md3 import Quake3Md3
+from quakemodels.md3 import Md3
 
 
 def _full(data: bytes) -> None:
@@ -90,9 +70,9 @@ def bench_md3(path: str | Path) -> dict[str, Any]:
     for surface, floor in zip(m.surfaces, floor_positions(data), strict=True):
         if not np.array_equal(surface.positions, floor):
             raise AssertionError(f"{path}: the numpy floor disagrees with the facade")
-    full = _timed(lambda: _full(data))
-    walk = _timed(lambda: _kaitai_walk(data), budget=0.5, min_runs=3)
-    floor_s = _timed(lambda: floor_positions(data))
+    full = timed(lambda: _full(data))
+    walk = timed(lambda: _kaitai_walk(data), budget=0.5, min_runs=3)
+    floor_s = timed(lambda: floor_positions(data))
     return {
         "file": Path(path).name,
         "frames": m.num_frames,
