@@ -188,6 +188,24 @@ def run_batch(
     return 1 if failed or not outcomes else 0
 
 
+def prepare_output(verb: str, output: str, as_file: bool, num_models: int) -> int | None:
+    """Make the output's folder; a usage error (exit 2, message printed) when ``output`` is a
+    single file but several models were given."""
+    out = Path(output)
+    if as_file and num_models > 1:
+        print(
+            f"quakemodels {verb}: error: -o {output} is a file but {num_models} models were"
+            " given; pass a folder",
+            file=sys.stderr,
+        )
+        return 2
+    if not as_file:
+        out.mkdir(parents=True, exist_ok=True)
+    elif out.parent != Path(""):
+        out.parent.mkdir(parents=True, exist_ok=True)
+    return None
+
+
 def parse_size(text: str) -> tuple[int, int]:
     """``WxH`` (e.g. ``320x240``) → (W, H); argparse type for ``--size``."""
     try:

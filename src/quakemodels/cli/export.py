@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, expand, run_batch
+from .batch import add_batch_args, expand, prepare_output, run_batch
 
 HELP = "export models to glTF 2.0 (.glb/.gltf, every frame a morph target, clips) or OBJ + MTL"
 EXAMPLES = """\
@@ -107,23 +107,14 @@ def run(args: argparse.Namespace) -> int:
     as_file = suffix in FORMATS and not out.is_dir()
     fmt = args.format or (suffix if as_file else "glb")
     files, _ = expand(args.files)
-    if as_file and len(files) > 1:
-        print(
-            f"quakemodels export: error: -o {args.output} is a file but {len(files)} models were"
-            " given; pass a folder",
-            file=sys.stderr,
-        )
-        return 2
     if as_file and suffix != fmt and not (fmt == "obj" and args.clip):
         print(
             f"quakemodels export: error: -o {args.output} does not match --format {fmt}",
             file=sys.stderr,
         )
         return 2
-    if not as_file:
-        out.mkdir(parents=True, exist_ok=True)
-    elif out.parent != Path(""):
-        out.parent.mkdir(parents=True, exist_ok=True)
+    if (code := prepare_output("export", args.output, as_file, len(files))) is not None:
+        return code
     opts = {
         "format": fmt,
         "clip": args.clip,

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, expand, parse_size, run_batch
+from .batch import add_batch_args, expand, parse_size, prepare_output, run_batch
 from .export import output_names
 
 HELP = "render a frame (PNG), a clip (animated GIF) or every clip (contact sheet) in software"
@@ -74,13 +74,6 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     as_file = suffix in (".png", ".gif") and not out.is_dir()
     files, _ = expand(args.files)
-    if as_file and len(files) > 1:
-        print(
-            f"quakemodels render: error: -o {args.output} is a file but {len(files)} models were"
-            " given; pass a folder",
-            file=sys.stderr,
-        )
-        return 2
     wanted = ".gif" if args.clip is not None else ".png"
     if as_file and suffix != wanted:
         print(
@@ -88,10 +81,8 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if not as_file:
-        out.mkdir(parents=True, exist_ok=True)
-    elif out.parent != Path(""):
-        out.parent.mkdir(parents=True, exist_ok=True)
+    if (code := prepare_output("render", args.output, as_file, len(files))) is not None:
+        return code
     opts = {
         "clip": args.clip,
         "frame": args.frame,
