@@ -451,3 +451,16 @@ def test_python_m_quakemodels(tmp_path) -> None:  # type: ignore[no-untyped-def]
     )
     assert run.returncode == 0, run.stderr
     assert "Quake II MD2 (IDP2 version 8), 368 bytes" in run.stdout
+
+
+def test_empty_sections_with_offsets_past_the_end_are_empty() -> None:
+    spec = Md2Spec(frames=[], triangles=[], texcoords=[], skins=[], gl_dwords=[])
+    data = build(spec)
+    for field in ("ofs_skins", "ofs_tex_coords", "ofs_triangles", "ofs_frames", "ofs_gl_cmds"):
+        data = set_header(data, field, 10**6)
+    m = Md2.from_bytes(data).load_all()
+    assert m.triangles.shape == (0, 3)
+    assert m.texcoords.shape == (0, 2)
+    assert m.positions.shape == (0, 0, 3)
+    assert m.gl_commands == []
+    assert m.skins == []

@@ -205,6 +205,14 @@ def _decode_names(raws: list[bytes], what: str, offset_of: Callable[[int], int])
     return [t.decode("ascii", errors="backslashreplace") for t in texts]
 
 
+def _section(data: bytes, dtype: Any, count: int, offset: int) -> np.ndarray[Any, Any]:
+    """``count`` items of ``dtype`` at ``offset``; an empty section is empty wherever its offset
+    points (the header check skips offsets of empty sections, as the engines do)."""
+    if count == 0:
+        return np.empty(0, dtype=dtype)
+    return np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+
+
 class Md2(ModelFile):
     """A Quake II MD2 model (IDP2 version 8).
 
@@ -396,7 +404,7 @@ class Md2(ModelFile):
                 "itemsize": max(s.bytes_per_frame, FRAME_HEADER_SIZE),
             }
         )
-        return np.frombuffer(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
+        return _section(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
 
     @decoded
     def scales(self) -> FloatArray:
@@ -489,7 +497,7 @@ class Md2(ModelFile):
     def texcoords_px(self) -> npt.NDArray[np.int16]:
         """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
         return (
-            np.frombuffer(
+            _section(
                 self._data, dtype="<i2", count=2 * self.num_texcoords, offset=self.ofs_texcoords
             )
             .reshape(-1, 2)
@@ -513,7 +521,7 @@ class Md2(ModelFile):
 
     @cached_property
     def _triangle_records(self) -> npt.NDArray[np.int16]:
-        return np.frombuffer(
+        return _section(
             self._data, dtype="<i2", count=6 * self.num_triangles, offset=self.ofs_triangles
         ).reshape(-1, 6)
 
@@ -549,7 +557,7 @@ class Md2(ModelFile):
     @decoded
     def gl_dwords(self) -> npt.NDArray[np.int32]:
         """The GL command section as stored: (num_gl_cmds,) int32."""
-        return np.frombuffer(
+        return _section(
             self._data, dtype="<i4", count=self.num_gl_dwords, offset=self.ofs_gl_commands
         ).astype(np.int32)
 
