@@ -464,3 +464,15 @@ def test_empty_sections_with_offsets_past_the_end_are_empty() -> None:
     assert m.positions.shape == (0, 0, 3)
     assert m.gl_commands == []
     assert m.skins == []
+
+
+def test_gl_commands_compare_like_lists() -> None:
+    a, b = quad(), quad()
+    assert a.gl_commands == b.gl_commands
+    assert a.gl_commands == list(b.gl_commands)
+    assert a.gl_commands[0] == b.gl_commands[0]
+    assert a.gl_commands[0] != b.gl_commands[1]
+    assert a.gl_commands[-1].vertex_indices.tolist() == [0, 2, 3]
+    assert [c.primitive for c in a.gl_commands[:1]] == ["strip"]
+    with pytest.raises(IndexError):
+        _ = a.gl_commands[2]

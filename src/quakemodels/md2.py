@@ -77,7 +77,7 @@ FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class GlCommand:
     """One OpenGL command: a triangle strip or fan.
 
@@ -89,6 +89,19 @@ class GlCommand:
     vertex_indices: IntArray
     texcoords: FloatArray
     offset: int
+
+    def __eq__(self, other: object) -> bool:
+        """Equal primitive, offset and arrays (arrays compared whole, not element-wise)."""
+        if not isinstance(other, GlCommand):
+            return NotImplemented
+        return (
+            self.primitive == other.primitive
+            and self.offset == other.offset
+            and np.array_equal(self.vertex_indices, other.vertex_indices)
+            and np.array_equal(self.texcoords, other.texcoords)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 class GlCommands(Sequence[GlCommand]):
