@@ -476,3 +476,18 @@ def test_gl_commands_compare_like_lists() -> None:
     assert [c.primitive for c in a.gl_commands[:1]] == ["strip"]
     with pytest.raises(IndexError):
         _ = a.gl_commands[2]
+
+
+@pytest.mark.parametrize(
+    ("size", "field"),
+    [(2, "magic"), (4, "version"), (30, "num_tex_coords"), (64, "ofs_eof"), (67, "ofs_eof")],
+)
+def test_truncated_header_names_the_field_cut_short(size: int, field: str) -> None:
+    with pytest.raises(TruncatedError) as e:
+        Md2.from_bytes(build()[:size])
+    assert (e.value.field, e.value.offset) == (field, size)
+
+
+def test_short_data_that_is_not_an_md2_is_bad_magic() -> None:
+    with pytest.raises(BadMagicError, match=r"magic=b'RI' at offset 0"):
+        Md2.from_bytes(b"RI")

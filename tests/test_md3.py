@@ -274,7 +274,7 @@ def test_tag_count_overflow_is_truncation() -> None:
 def test_bad_magic_version_and_short_header() -> None:
     _expect(b"IDP2" + GOOD[4:], BadMagicError, "magic", 0)
     _expect(GOOD[:4] + struct.pack("<i", 16) + GOOD[8:], BadVersionError, "version", 4)
-    _expect(GOOD[:100], TruncatedError, "magic", 100)
+    _expect(GOOD[:100], TruncatedError, "ofs_surfaces", 100)
     with pytest.raises(BadMagicError, match="IDP3 = MD3"):
         quakemodels.load(b"RIFF" + bytes(200))
 

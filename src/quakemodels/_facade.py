@@ -7,10 +7,11 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import IO, Any, TypeVar
 
+import kaitaistruct
 import numpy as np
 import numpy.typing as npt
 
-from .errors import ModelFormatError
+from .errors import BadMagicError, BadVersionError, ModelFormatError, TruncatedError
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -53,6 +54,46 @@ def lerp(positions: FloatArray, a: int, b: int, t: float) -> FloatArray:
     pb: FloatArray = positions[frame_index(b, n)]
     out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
     return out
+
+
+def parse_header(
+    parse: Callable[[bytes], _T],
+    data: bytes,
+    *,
+    magic: bytes,
+    version: int,
+    header_size: int,
+    format_name: str,
+    field_offsets: dict[str, int],
+) -> _T:
+    """The generated parser's root object for ``data``, its magic, version and size checked.
+
+    Raises BadMagicError, BadVersionError or TruncatedError (a header cut short) naming the
+    field and its offset; the generated parser then reads only the header.
+    """
+    if data[:4] != magic[: len(data[:4])] or (len(data) >= 4 and data[:4] != magic):
+        raise BadMagicError(
+            f"magic={data[:4]!r} at offset 0 is not {magic!r}: not an {format_name} file",
+            field="magic",
+            offset=0,
+        )
+    if len(data) < header_size:
+        # Name the first header field the data cuts short.
+        ends = [*list(field_offsets.values())[1:], header_size]
+        cut = next(f for f, end in zip(field_offsets, ends, strict=True) if end > len(data))
+        raise TruncatedError(
+            f"header needs {header_size} bytes, the file has {len(data)}: {cut} at offset"
+            f" {len(data)} is cut short",
+            field=cut,
+            offset=len(data),
+        )
+    try:
+        return parse(data)
+    except kaitaistruct.ValidationNotEqualError as e:
+        found = int.from_bytes(data[4:8], "little", signed=True)
+        raise BadVersionError(
+            f"version={found} at offset 4 is not {version}", field="version", offset=4
+        ) from e
 
 
 class ModelFile:

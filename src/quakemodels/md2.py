@@ -22,16 +22,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-import kaitaistruct
 import numpy as np
 import numpy.typing as npt
 
-from ._facade import ModelFile, decoded, frame_index, lerp
+from ._facade import ModelFile, decoded, frame_index, lerp, parse_header
 from .animations import grouped_clips, table_clips
 from .errors import (
-    BadMagicError,
     BadValueError,
-    BadVersionError,
     QuakeModelsWarning,
     TruncatedError,
 )
@@ -245,33 +242,15 @@ class Md2(ModelFile):
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the header."""
         self._data = data
         self.name = name
-        if len(data) < HEADER_SIZE and MAGIC.startswith(data[:4]):
-            raise TruncatedError(
-                f"header needs {HEADER_SIZE} bytes, the file has {len(data)}",
-                field="ofs_eof" if len(data) >= 4 else "magic",
-                offset=len(data),
-            )
-        try:
-            self._spec = Quake2Md2.from_bytes(data)
-        except kaitaistruct.ValidationNotEqualError as e:
-            if data[:4] != MAGIC:
-                raise BadMagicError(
-                    f"magic={data[:4]!r} at offset 0 is not {MAGIC!r}: not an MD2 file",
-                    field="magic",
-                    offset=0,
-                ) from e
-            version = int.from_bytes(data[4:8], "little", signed=True)
-            raise BadVersionError(
-                f"version={version} at offset 4 is not {VERSION}",
-                field="version",
-                offset=4,
-            ) from e
-        except EOFError as e:
-            raise TruncatedError(
-                f"header needs {HEADER_SIZE} bytes, the file has {len(data)}",
-                field="magic",
-                offset=len(data),
-            ) from e
+        self._spec = parse_header(
+            Quake2Md2.from_bytes,
+            data,
+            magic=MAGIC,
+            version=VERSION,
+            header_size=HEADER_SIZE,
+            format_name="MD2",
+            field_offsets=HEADER_OFFSETS,
+        )
         self._check_layout()
 
     # -- header -------------------------------------------------------------------------------

@@ -49,15 +49,12 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-import kaitaistruct
 import numpy as np
 import numpy.typing as npt
 
-from ._facade import ModelFile, decoded, frame_index, lerp
+from ._facade import ModelFile, decoded, frame_index, lerp, parse_header
 from .errors import (
-    BadMagicError,
     BadValueError,
-    BadVersionError,
     QuakeModelsWarning,
     TruncatedError,
 )
@@ -439,33 +436,16 @@ class Md3(ModelFile):
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the layout."""
         self._data = data
         self.name = name
-        if len(data) >= 4 and data[:4] != MAGIC:
-            raise BadMagicError(
-                f"magic={data[:4]!r} at offset 0 is not {MAGIC!r}: not an MD3 file",
-                field="magic",
-                offset=0,
-            )
-        if len(data) < HEADER_SIZE:
-            raise TruncatedError(
-                f"header needs {HEADER_SIZE} bytes, the file ends at offset {len(data)}",
-                field="magic",
-                offset=len(data),
-            )
         try:
-            self._spec = Quake3Md3.from_bytes(data)
-        except kaitaistruct.ValidationNotEqualError as e:
-            if data[:4] != MAGIC:
-                raise BadMagicError(
-                    f"magic={data[:4]!r} at offset 0 is not {MAGIC!r}: not an MD3 file",
-                    field="magic",
-                    offset=0,
-                ) from e
-            version = int.from_bytes(data[4:8], "little", signed=True)
-            raise BadVersionError(
-                f"version={version} at offset 4 is not {VERSION}",
-                field="version",
-                offset=4,
-            ) from e
+            self._spec = parse_header(
+                Quake3Md3.from_bytes,
+                data,
+                magic=MAGIC,
+                version=VERSION,
+                header_size=HEADER_SIZE,
+                format_name="MD3",
+                field_offsets=HEADER_OFFSETS,
+            )
         except UnicodeDecodeError as e:
             raise BadValueError(
                 f"name at offset {HEADER_OFFSETS['name']} is not ASCII: {e}",
