@@ -57,6 +57,7 @@ from .md2 import (
     VERSION,
     Md2,
 )
+from .skins import candidates
 
 Severity = Literal["error", "warning"]
 ENGINES = ("quake2", "q2pro", "quake3", "any")
@@ -419,19 +420,9 @@ def _check_names(r: _Report, m: Md2) -> None:
             )
 
 
-def _section(data: bytes, *, dtype: Any, count: int, offset: int) -> npt.NDArray[Any]:
-    """``count`` items at ``offset``; an empty section may have any offset (nothing is read)."""
-    if count <= 0:
-        return np.zeros(0, dtype=dtype)
-    return np.frombuffer(data, dtype=dtype, count=count, offset=offset)
-
-
 def _triangle_records(m: Md2) -> npt.NDArray[np.int32]:
-    return (
-        _section(m.data, dtype="<i2", count=6 * m.num_triangles, offset=m.ofs_triangles)
-        .reshape(-1, 6)
-        .astype(np.int32)
-    )
+    """(T,6) int32: the facade's raw triangle records, unchecked (the checker reports ranges)."""
+    return m._triangle_records.astype(np.int32)
 
 
 def _check_triangles(r: _Report, m: Md2) -> npt.NDArray[np.bool_]:
@@ -480,9 +471,7 @@ def _check_triangles(r: _Report, m: Md2) -> npt.NDArray[np.bool_]:
         )
     if r.engine == "q2pro" and valid.any():
         # Q2PRO merges corners with equal vertex and equal (s, t) values, then caps the count.
-        st = _section(
-            m.data, dtype="<i2", count=2 * m.num_texcoords, offset=m.ofs_texcoords
-        ).reshape(-1, 2)
+        st = m.texcoords_px
         good = rec[valid]
         corners_v = good[:, :3].reshape(-1).astype(np.int64)
         corners_st = st[good[:, 3:].reshape(-1)].astype(np.int64) & 0xFFFF
@@ -546,12 +535,7 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
         # Zero area in every frame, on the compressed integer coordinates (exact; int32 holds
         # every cross product of differences within ±255). Frames are taken in chunks sized to
         # the input, so the temporaries stay within a few times the file size.
-        frames = _section(
-            m.data, dtype=np.uint8, count=m.num_frames * m.framesize, offset=m.ofs_frames
-        ).reshape(m.num_frames, m.framesize)
-        xyz = frames[:, FRAME_HEADER_SIZE : FRAME_HEADER_SIZE + 4 * m.num_vertices].reshape(
-            m.num_frames, m.num_vertices, 4
-        )
+        xyz = m._frame_records["verts"]  # (F,V,4) uint8: compressed x, y, z, normal index
         flat = (rec[:, 0] != rec[:, 1]) & (rec[:, 1] != rec[:, 2]) & (rec[:, 0] != rec[:, 2])
         start = 0
         while start < m.num_frames:
@@ -583,9 +567,7 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
 def _check_texcoords(r: _Report, m: Md2) -> None:
     if not m.num_texcoords:
         return
-    st = _section(m.data, dtype="<i2", count=2 * m.num_texcoords, offset=m.ofs_texcoords).reshape(
-        -1, 2
-    )
+    st = m.texcoords_px
     outside = np.flatnonzero(
         (st[:, 0] < 0) | (st[:, 0] > m.skin_width) | (st[:, 1] < 0) | (st[:, 1] > m.skin_height)
     )
@@ -670,7 +652,7 @@ def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None
     n = m.num_gl_dwords
     if n <= 0:
         return
-    words = _section(m.data, dtype="<i4", count=n, offset=m.ofs_gl_commands)
+    words = m.gl_dwords
     base = m.ofs_gl_commands
     severe = ("quake2", "quake3", "any")
     # Only the counts are walked in Python (one list entry per command); the corners are
@@ -786,21 +768,15 @@ def _find_skin_here(folder: Path, model_stem: str, skin: str) -> bool:
 def _skin_exists(model_path: Path, skin: str) -> bool:
     """Whether ``skin`` names an image inside the model's folder tree.
 
-    Uses ``quakemodels.skins.candidates`` (name lookups under the folder, case-insensitive,
-    alternative extensions; unsafe names refused) when that module is present, and the
-    ``<model>__<skin>`` / basename lookup beside the model either way.
+    ``quakemodels.skins.candidates`` looks the name up under the folder (case-insensitive,
+    alternative extensions, unsafe names refused); the basename and ``<model>__<skin>``
+    lookup beside the model follows.
     """
     try:
-        from . import skins as skins_module
-    except ImportError:  # pragma: no cover - the module ships with the package
-        skins_module = None  # type: ignore[assignment]
-    lookup = getattr(skins_module, "candidates", None)
-    if callable(lookup):
-        try:
-            if lookup([skin], None, model_path.parent):
-                return True
-        except (OSError, ValueError):
-            pass
+        if candidates([skin], None, model_path.parent):
+            return True
+    except (OSError, ValueError):
+        pass
     return _find_skin_here(model_path.parent, model_path.stem, skin)
 
 
