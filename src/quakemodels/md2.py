@@ -191,10 +191,17 @@ def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
 _ANORMS: FloatArray | None = None
 
 
-def anorms(spec: Quake2Md2) -> FloatArray:
-    """The spec's table of 162 vertex normals, (162,3) float32."""
+def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
+    """The spec's table of 162 vertex normals, (162,3) float32.
+
+    The table is a value instance of the spec; without a parsed model at hand, an empty valid
+    header gives access to it.
+    """
     global _ANORMS
     if _ANORMS is None:
+        if spec is None:
+            empty = MAGIC + VERSION.to_bytes(4, "little") + bytes(HEADER_SIZE - 8)
+            spec = Quake2Md2.from_bytes(empty)
         _ANORMS = _anorms_from_spec(spec)
     return _ANORMS
 

@@ -453,7 +453,7 @@ def nearest_anorms(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     Nearest means largest dot product; a zero vector maps to the anorm nearest +Z (up).
     """
     n = np.asarray(normals, dtype=np.float64)
-    table = _anorms_table().astype(np.float64)
+    table = anorms().astype(np.float64)
     flat = n.reshape(-1, 3)
     out = np.empty(len(flat), np.uint8)
     up = int(np.argmax(table[:, 2]))
@@ -463,13 +463,6 @@ def nearest_anorms(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         zero = ~np.any(chunk != 0, axis=1)
         out[start : start + len(chunk)][zero] = up
     return out.reshape(n.shape[:-1])
-
-
-def _anorms_table() -> npt.NDArray[np.float32]:
-    from .kaitai.quake2_md2 import Quake2Md2
-
-    # The table is a value instance of the spec; any valid header gives access to it.
-    return anorms(Quake2Md2.from_bytes(HEADER.pack(MAGIC, VERSION, *([0] * 15))))
 
 
 def gl_commands_for(
