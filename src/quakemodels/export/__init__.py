@@ -22,6 +22,7 @@ import numpy.typing as npt
 
 from ..errors import BadValueError
 from ..md2 import HEADER_OFFSETS, Md2
+from ..md3 import Md3
 from ..skins import Skin, find_skin
 
 FloatArray = npt.NDArray[np.float32]
@@ -130,14 +131,14 @@ def from_md2(m: Md2, *, skin_dir: str | os.PathLike[str] | None = None) -> Expor
     )
 
 
-def from_md3(m: Any, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
+def from_md3(m: Md3, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
     """An MD3: one surface per MD3 surface (skin from its shader names), tags as tags."""
     surfaces = []
     for s in m.surfaces:
-        shaders = tuple(str(getattr(sh, "name", sh)) for sh in s.shaders)
+        shaders = tuple(sh.name for sh in s.shaders)
         surfaces.append(
             Surface(
-                name=str(s.name),
+                name=s.name,
                 positions=np.ascontiguousarray(s.positions, dtype=np.float32),
                 normals=np.ascontiguousarray(s.normals, dtype=np.float32),
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
@@ -147,49 +148,19 @@ def from_md3(m: Any, *, skin_dir: str | os.PathLike[str] | None = None) -> Expor
             )
         )
     tags = [
-        Tag(name=str(t.name), origins=np.asarray(t.origins, np.float32), axes=np.asarray(t.axes))
-        for t in _md3_tags(m)
+        Tag(name=name, origins=m.tags.origins[:, k], axes=m.tags.axes[:, k])
+        for k, name in enumerate(m.tags.names)
     ]
     # MD3 clips live in a separate animation.cfg, and frame names are tool junk
     # ("(from 3DSMax)"): the whole animation is one clip, "all".
-    clips = dict(getattr(m, "animations", None) or {"all": range(int(m.num_frames))})
-    name = getattr(m, "name", None)
     return ExportModel(
         name=_model_stem(m),
         surfaces=surfaces,
-        clips=clips,
+        clips={"all": range(m.num_frames)},
         tags=tags,
-        source=Path(name) if name else None,
-        frame_names=_md3_frame_names(m),
+        source=Path(m.name) if m.name else None,
+        frame_names=list(m.frame_names),
     )
-
-
-def _md3_frame_names(m: Any) -> list[str]:
-    names = getattr(m, "frame_names", None)
-    if names is None:
-        names = getattr(getattr(m, "frames", None), "names", [])
-    return [str(n) for n in names]
-
-
-@dataclass(frozen=True)
-class _TagView:
-    name: str
-    origins: Any
-    axes: Any
-
-
-def _md3_tags(m: Any) -> list[_TagView]:
-    """MD3 tags as (name, origins (F,3), axes (F,3,3)), from either layout md3.py may use."""
-    tags = getattr(m, "tags", None)
-    if tags is None:
-        return []
-    names = getattr(m, "tag_names", None)
-    origins = getattr(tags, "origins", None)
-    if origins is not None:  # one object with (F,K,3) arrays and a names list
-        names = list(names if names is not None else getattr(tags, "names", []))
-        axes = tags.axes
-        return [_TagView(n, origins[:, k], axes[:, k]) for k, n in enumerate(names)]
-    return [_TagView(t.name, t.origins, t.axes) for t in tags]
 
 
 def safe_name(text: str, default: str = "unnamed") -> str:
@@ -202,7 +173,7 @@ def from_model(model: Any, *, skin_dir: str | os.PathLike[str] | None = None) ->
     """The exporter view of a loaded MD2 or MD3 model."""
     if isinstance(model, Md2):
         return from_md2(model, skin_dir=skin_dir)
-    if hasattr(model, "surfaces"):
+    if isinstance(model, Md3):
         return from_md3(model, skin_dir=skin_dir)
     raise TypeError(f"cannot export {type(model).__name__}")
 
