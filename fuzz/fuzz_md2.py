@@ -31,14 +31,14 @@ import atheris  # noqa: E402
 
 with atheris.instrument_imports():
     import quakemodels
-    import quakemodels.check
-    import quakemodels.md2
-    import quakemodels.md3
+    import quakemodels.formats.md2
+    import quakemodels.formats.md3
+    import quakemodels.registry
 
     try:
-        import quakemodels.dump
-        import quakemodels.export.gltf
-        import quakemodels.export.obj  # noqa: F401
+        import quakemodels.core.dump
+        import quakemodels.interchange.gltf_write
+        import quakemodels.interchange.obj_write  # noqa: F401
     except ImportError:  # written by other tasks; the heavy target needs them
         pass
 

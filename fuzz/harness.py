@@ -22,27 +22,8 @@ from collections.abc import Callable
 from typing import Any
 
 import quakemodels
-from quakemodels import ModelFormatError
-from quakemodels.check import check_model
+from quakemodels import ModelFormatError, check_model, registry
 
-MD2_ARRAYS = (
-    "positions",
-    "normal_indices",
-    "normals",
-    "scales",
-    "translates",
-    "texcoords_px",
-    "texcoords",
-    "triangles",
-    "triangle_texcoords",
-    "gl_dwords",
-    "gl_commands",
-    "frame_names",
-    "frame_names_raw",
-    "skins",
-    "skins_raw",
-    "animations",
-)
 ENGINES = ("any", "quake2", "q2pro", "quake3")
 
 # Budgets (see the module docstring).
@@ -68,22 +49,12 @@ def _attempt(step: Callable[[], Any]) -> Any:
         return None
 
 
-def _md2_arrays(m: Any) -> None:
-    for name in MD2_ARRAYS:
-        _attempt(lambda name=name: getattr(m, name))
-    if m.num_frames > 0:
-        _attempt(lambda: m.mesh(0))
-        _attempt(lambda: m.bounds)
-
-
-def _md3_arrays(m: Any) -> None:
-    _attempt(lambda: m.frames)
-    _attempt(lambda: m.tags)
-    for s in m.surfaces:
-        for name in ("shaders", "triangles", "texcoords", "positions", "normals"):
-            _attempt(lambda s=s, name=name: getattr(s, name))
-        if m.num_frames > 0:
-            _attempt(lambda s=s: s.mesh(0))
+def _arrays(m: Any) -> None:
+    """Every array of any registered format, each on its own (one failing array must not hide
+    the rest), then a mesh and the bounds."""
+    for part in (m, *getattr(m, "surfaces", ())):
+        for name in type(part).ARRAYS:
+            _attempt(lambda part=part, name=name: getattr(part, name))
     if m.num_frames > 0:
         _attempt(lambda: m.meshes(0))
         _attempt(lambda: m.bounds)
@@ -99,35 +70,26 @@ def parse_path(data: bytes, engines: tuple[str, ...] = ENGINES) -> Any:
     model = _attempt(lambda: quakemodels.load(data))
     if model is None:
         return None
-    if isinstance(model, quakemodels.Md2):
-        _md2_arrays(model)
-        if len(engines) > 1:
-            check = model.check("any")
-            if any(f.code == "internal" for f in check):
-                raise InvariantError(f"Md2.check failed: {check}")
-    else:
-        _md3_arrays(model)
+    _arrays(model)
+    if len(engines) > 1:
+        check = registry.for_model(model).check(model, "any")
+        if any(f.code == "internal" for f in check):
+            raise InvariantError(f"{type(model).__name__}.check failed: {check}")
     return model
 
 
 def heavy_path(data: bytes, model: Any) -> None:
     """The JSON dump and the exporters (each may refuse with ModelFormatError)."""
-    try:
-        from quakemodels import dump
-    except ImportError:  # pragma: no cover - written by another task
-        dump = None  # type: ignore[assignment]
-    if dump is not None:
-        for fmt in ("webide", "ksdump"):
-            _attempt(lambda fmt=fmt: dump.dumps(data, fmt))
+    from quakemodels.core import dump
+    from quakemodels.interchange.gltf_write import build_gltf, glb_bytes
+    from quakemodels.interchange.obj_write import obj_text
+
+    spec = registry.spec_id(data)
+    for fmt in ("webide", "ksdump"):
+        _attempt(lambda fmt=fmt: dump.dumps(data, fmt, spec_id=spec, explain=registry.explain))
     if model is None:
         return
-    try:
-        from quakemodels.export import from_model
-        from quakemodels.export.gltf import build_gltf, glb_bytes
-        from quakemodels.export.obj import obj_text
-    except ImportError:  # pragma: no cover - written by another task
-        return
-    em = _attempt(lambda: from_model(model))
+    em = _attempt(lambda: registry.scene(model))
     if em is None:
         return
     built = _attempt(lambda: build_gltf(em))

@@ -58,3 +58,15 @@ def corpus_dir() -> Path:
             pytest.fail(f"CI=true but the corpus folder {CORPUS} is missing")
         pytest.skip(f"corpus not found at {CORPUS} (set CI=true to require it)")
     return CORPUS
+
+
+def corpus_models(folder: Path = CORPUS) -> list[Path]:
+    """Every model file anywhere under ``folder`` whose suffix a registered format claims, in
+    the order the batch verbs walk a folder (sorted paths)."""
+    from quakemodels.registry import FORMATS
+
+    suffixes = {s for fmt in FORMATS for s in fmt.suffixes}
+    found = sorted(
+        str(p) for p in folder.rglob("*") if p.suffix.lower() in suffixes and p.is_file()
+    )
+    return [Path(p) for p in found]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from quakemodels.atomic import atomic_output, write_bytes_atomic
+from quakemodels.core.atomic import atomic_output, write_bytes_atomic
 
 
 def test_replaces_on_success_with_normal_permissions(tmp_path: Path) -> None:

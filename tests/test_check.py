@@ -12,8 +12,9 @@ from conftest import corpus_params, md2_corpus_files
 from md2builder import FIELDS, Md2Spec, build, gl_command, set_header
 
 import quakemodels
-from quakemodels.check import Finding, check_md2, check_model
+from quakemodels import Finding, check_model
 from quakemodels.cli import main
+from quakemodels.formats.md2.check import check_md2
 
 OFS = {name: 4 + 4 * i for i, name in enumerate(FIELDS)}  # header field → byte offset
 HEADER = struct.Struct("<4s16i")

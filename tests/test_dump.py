@@ -14,14 +14,14 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import IN_CI, REPO, corpus_params
+from conftest import IN_CI, REPO, corpus_models, corpus_params
 from md2builder import Md2Spec, build, gl_command, set_header
 from md3builder import Md3Spec, surface_offset
 from md3builder import build as build_md3
 
 from quakemodels import Md2, load
 from quakemodels.cli import main
-from quakemodels.dump import DumpError, dumps, js_number, lower_camel_case, ruby_float
+from quakemodels.core.dump import DumpError, dumps, js_number, lower_camel_case, ruby_float
 from quakemodels.errors import ModelFormatError
 
 HAVE_NODE = shutil.which("node") is not None and (REPO / "node_modules" / "kaitai-struct").is_dir()
@@ -82,7 +82,7 @@ def test_lower_camel_case_is_the_compilers_rule(snake: str, camel: str) -> None:
 @needs_node
 def test_every_python_name_maps_to_the_javascript_compilers_name(tmp_path: Path) -> None:
     """Each seq field and instance of every generated class has its camelCase twin in the JS."""
-    from quakemodels.dump import spec_classes
+    from quakemodels.core.dump import spec_classes
 
     subprocess.run(
         [
@@ -393,7 +393,7 @@ def test_crosscheck_whole_corpus_and_synthetic_files(corpus_dir: Path) -> None:
     done = run_crosscheck("--corpus", str(corpus_dir))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    n_corpus = len(list(corpus_dir.glob("md2/*.md2"))) + len(list(corpus_dir.glob("md3/*.md3")))
+    n_corpus = len(corpus_models(corpus_dir))
     checked = [line for line in lines if line.startswith("ok   ")]
     assert sum(not line.startswith("ok   synthetic/") for line in checked) == n_corpus
     for name in (

@@ -15,18 +15,28 @@ from typing import Any
 import numpy as np
 import pygltflib
 import pytest
-from conftest import CORPUS, IN_CI, REPO, corpus_params, md2_corpus_files, md3_corpus_files
+from conftest import (
+    CORPUS,
+    IN_CI,
+    REPO,
+    corpus_models,
+    corpus_params,
+    md2_corpus_files,
+    md3_corpus_files,
+)
 from md2builder import Md2Spec, build
 from PIL import Image
 
 import quakemodels
 from quakemodels import Md2, QuakeModelsWarning
 from quakemodels.cli import main
-from quakemodels.export import Y_UP, from_model, to_y_up
-from quakemodels.export import render as rnd
-from quakemodels.export.gltf import export_gltf
-from quakemodels.export.obj import export_obj, export_obj_clip
-from quakemodels.skins import find_skin
+from quakemodels.cli.export import output_names
+from quakemodels.core.scene import Y_UP, to_y_up
+from quakemodels.core.skins import find_skin
+from quakemodels.interchange import render as rnd
+from quakemodels.interchange.gltf_write import export_gltf
+from quakemodels.interchange.obj_write import export_obj, export_obj_clip
+from quakemodels.registry import scene as from_model
 
 NODE_TOOLS = ("gltf-validator", "three")
 
@@ -212,10 +222,11 @@ def test_y_up_is_a_rotation_not_a_mirror() -> None:
 
 
 def test_cli_export_obj_and_render_every_corpus_file(tmp_path: Path, corpus_dir: Path) -> None:
-    files = md2_corpus_files() + md3_corpus_files()
+    files = corpus_models(corpus_dir)
+    names = output_names([str(p) for p in files])  # head, head_2: players share part names
     assert main(["export", str(corpus_dir), "-o", str(tmp_path / "obj"), "--format", "obj"]) == 0
     objs = sorted((tmp_path / "obj").glob("*.obj"))
-    assert sorted(p.stem for p in objs) == sorted(p.stem for p in files)
+    assert sorted(p.stem for p in objs) == sorted(names.values())
     for obj in objs:
         rows = _parse_obj(obj.read_text())
         assert len(rows["v"]) == len(rows["vt"]) == len(rows["vn"]) > 0
@@ -223,7 +234,7 @@ def test_cli_export_obj_and_render_every_corpus_file(tmp_path: Path, corpus_dir:
     out = tmp_path / "png"
     assert main(["render", str(corpus_dir), "-o", str(out), "--size", "48x48"]) == 0
     for path in files:
-        with Image.open(out / f"{path.stem}.png") as img:
+        with Image.open(out / f"{names[str(path)]}.png") as img:
             assert img.size == (48, 48) and _non_background(img) > 20, path.name
 
 
@@ -493,7 +504,7 @@ def test_interrupted_write_leaves_no_temp_file(
     def fail(*args: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(quakemodels.atomic.os, "replace", fail)
+    monkeypatch.setattr(quakemodels.core.atomic.os, "replace", fail)
     with pytest.raises(OSError, match="No space"):
         export_gltf(from_model(Md2.from_file(src)), out / "guy.glb")
     assert (out / "guy.glb").read_bytes() == b"old"

@@ -103,15 +103,15 @@ def md3_boundaries(data: bytes) -> list[int]:
 
 def test_every_target_is_present() -> None:
     """The dump and the exporters exist, so the heavy path really runs them."""
-    import quakemodels.dump
-    import quakemodels.export.gltf
-    import quakemodels.export.obj
-    import quakemodels.md3
+    import quakemodels.core.dump
+    import quakemodels.formats.md3
+    import quakemodels.interchange.gltf_write
+    import quakemodels.interchange.obj_write
 
-    assert callable(quakemodels.dump.dumps)
-    assert callable(quakemodels.export.gltf.build_gltf)
-    assert callable(quakemodels.export.obj.obj_text)
-    assert callable(quakemodels.md3.Md3.from_bytes)
+    assert callable(quakemodels.core.dump.dumps)
+    assert callable(quakemodels.interchange.gltf_write.build_gltf)
+    assert callable(quakemodels.interchange.obj_write.obj_text)
+    assert callable(quakemodels.formats.md3.Md3.from_bytes)
 
 
 def test_seeds_load() -> None:

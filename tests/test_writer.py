@@ -23,13 +23,11 @@ from md2builder import Md2Spec, build, set_header
 
 from quakemodels import Md2, ModelFormatError
 from quakemodels.cli import main
-from quakemodels.errors import BadValueError
-from quakemodels.kaitai.quake2_md2 import Quake2Md2
-from quakemodels.writer import (
+from quakemodels.errors import BadValueError, LimitExceededError
+from quakemodels.formats.md2.write import (
     FORMAT_LIMITS,
     SECTIONS,
     VANILLA,
-    LimitExceededError,
     Limits,
     encode,
     gl_commands_for,
@@ -37,6 +35,7 @@ from quakemodels.writer import (
     parts_of,
     quantize,
 )
+from quakemodels.kaitai.quake2_md2 import Quake2Md2
 
 SAMPLE = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
 NODE = shutil.which("node")

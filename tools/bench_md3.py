@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 from benchutil import CORPUS, timed
 
+from quakemodels import Md3
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
-from quakemodels.md3 import Md3
 
 
 def _full(data: bytes) -> None:

@@ -7,7 +7,7 @@ whose extension is a spec's ``meta.file-extension`` (``../shared/corpus``; MD3 t
 1. ``node tools/crosscheck.js`` compiles ``ksy/*.ksy`` to JavaScript with the pinned compiler in
    the IDE's debug mode, parses the file with the pinned ``kaitai-struct`` runtime and writes
    the IDE's Export to JSON;
-2. ``quakemodels.dump`` writes the ``webide`` format from the generated Python parser;
+2. ``quakemodels.core.dump`` writes the ``webide`` format from the generated Python parser;
 3. the two are compared as values: numbers as parsed doubles (NaN equal to NaN), strings equal,
    the same keys in every object, arrays of the same length. Key order and byte identity of the
    text are reported but are not failures.
@@ -37,7 +37,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 from md2builder import Md2Spec, build, float_bits, gl_command  # type: ignore[import-not-found]  # noqa: E402
 
-from quakemodels.dump import dump  # noqa: E402
+from quakemodels import registry  # noqa: E402
+from quakemodels.core.dump import dump  # noqa: E402
 from quakemodels.errors import ModelFormatError  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -198,7 +199,8 @@ def python_side(path: Path, out: Path) -> dict[str, Any]:
     """The dump's export of one file into ``out``: {"spec", "out"} or {"spec": None, "error"}."""
     try:
         with out.open("w", encoding="utf-8") as f:
-            tree = dump(path.read_bytes(), f, "webide")
+            data = path.read_bytes()
+            tree = dump(data, f, "webide", spec_id=registry.spec_id(data), explain=registry.explain)
     except ModelFormatError as e:
         out.unlink(missing_ok=True)
         return {"spec": None, "error": str(e)}

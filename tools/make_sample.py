@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from quakemodels.atomic import write_bytes_atomic
-from quakemodels.writer import BuildResult, build
+from quakemodels import Md2
+from quakemodels.core.atomic import write_bytes_atomic
+from quakemodels.formats.md2.write import BuildResult
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = REPO / "src" / "quakemodels" / "samples"
@@ -313,7 +314,7 @@ def png_bytes(pixels: npt.NDArray[np.uint8]) -> bytes:
 def make() -> tuple[BuildResult, bytes]:
     """The sample: (build result, skin PNG bytes)."""
     _, triangles, texcoords, tri_texcoords = rest_mesh()
-    result = build(
+    result = Md2.build(
         animation(),
         triangles,
         texcoords,

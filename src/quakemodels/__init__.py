@@ -1,60 +1,63 @@
-"""quakemodels: read, check, convert and write Quake II MD2 and Quake III MD3 models.
+"""quakemodels: read, check, convert and write Quake-family models (Quake II MD2, Quake III MD3).
 
-The byte layout lives in Kaitai Struct specs (``ksy/``); the generated parsers sit in
-``quakemodels.kaitai``; :class:`Md2` is the numpy facade over them.
+The byte layout lives in Kaitai Struct specs (``ksy/``); the generated parsers and numpy
+layouts sit in ``quakemodels.kaitai``; each format's package (``quakemodels.formats.<name>``)
+wraps them in a numpy facade, and :mod:`quakemodels.registry` dispatches by magic. See
+ARCHITECTURE.md.
 """
 
 from __future__ import annotations
 
-import os
-from typing import IO
-
+from .core.facade import Source as _Source
+from .core.findings import Finding
+from .core.mesh import AnimatedModel, Mesh
 from .errors import (
     BadMagicError,
     BadValueError,
     BadVersionError,
+    LimitExceededError,
     ModelFormatError,
     QuakeModelsWarning,
     TruncatedError,
 )
-from .md2 import Md2
-from .md3 import Md3
+from .formats.md2 import Md2
+from .formats.md3 import Md3
+from .registry import check as _check
+from .registry import load as _load
 
 __all__ = [
+    "AnimatedModel",
     "BadMagicError",
     "BadValueError",
     "BadVersionError",
+    "Finding",
+    "LimitExceededError",
     "Md2",
     "Md3",
+    "Mesh",
+    "Model",
     "ModelFormatError",
     "QuakeModelsWarning",
     "TruncatedError",
+    "check_model",
     "load",
 ]
 __version__ = "0.1.0"
 
 Model = Md2 | Md3
+"""Any model :func:`load` returns."""
 
 
-def load(source: str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]) -> Model:
-    """Open a model from a path, bytes or a binary file object; the format is chosen by magic."""
-    name: str | None = None
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-    elif isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
-        with open(source, "rb") as f:
-            data = f.read()
-    else:
-        data = source.read()
-        name = getattr(source, "name", None)
-    magic = data[:4]
-    if magic == b"IDP2":
-        return Md2.from_bytes(data, name=name)
-    if magic == b"IDP3":
-        return Md3.from_bytes(data, name=name)
-    raise BadMagicError(
-        f"magic={magic!r} at offset 0 is not a known model format (IDP2 = MD2, IDP3 = MD3)",
-        field="magic",
-        offset=0,
-    )
+def load(source: _Source) -> Model:
+    """Open a model from a path, bytes or a binary file object; the format is chosen by magic.
+
+    Raises :class:`ModelFormatError` for data no format reads (naming field and offset),
+    OSError when a path cannot be read, TypeError for anything else.
+    """
+    model: Model = _load(source)
+    return model
+
+
+def check_model(source: object, engine: str = "any") -> list[Finding]:
+    """Engine-compatibility findings for any model (loaded, bytes or a path); never raises."""
+    return _check(source, engine)

@@ -39,3 +39,12 @@ class BadValueError(ModelFormatError):
 
 class QuakeModelsWarning(UserWarning):
     """Something in a model is unusual but readable (junk in names, non-ASCII bytes)."""
+
+
+class LimitExceededError(BadValueError):
+    """The model is valid but larger than the target engine accepts (a writer's ``limits=``)."""
+
+
+class DumpError(ModelFormatError):
+    """A parse tree cannot be written in the chosen dump format (the reference tool fails there
+    too)."""

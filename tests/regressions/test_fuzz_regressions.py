@@ -13,8 +13,8 @@ from md2builder import Md2Spec, build, gl_command, set_header
 
 import quakemodels
 from quakemodels import ModelFormatError
-from quakemodels.check import check_md2
-from quakemodels.export import from_model
+from quakemodels.formats.md2.check import check_md2
+from quakemodels.registry import scene as from_model
 
 
 @pytest.mark.parametrize("section", ["ofs_triangles", "ofs_tex_coords", "ofs_frames"])
@@ -77,7 +77,7 @@ def test_gltf_export_of_a_nan_frame_scale() -> None:
     Fixed in export/gltf.py: non-finite geometry is a BadValueError; check reports it."""
     import numpy as np
 
-    from quakemodels.export.gltf import build_gltf
+    from quakemodels.interchange.gltf_write import build_gltf
 
     verts = np.array([[0, 0, 0, 1], [9, 0, 0, 1], [9, 9, 0, 1], [0, 9, 0, 1]], np.uint8)
     frames = [((float("nan"), 1.0, 1.0), (0.0, 0.0, 0.0), b"f", verts)]

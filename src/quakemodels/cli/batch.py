@@ -15,18 +15,20 @@ import glob
 import os
 import sys
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import ModelFormatError
+from ..registry import FORMATS
 
-MODEL_SUFFIXES = (".md2", ".md3")
+MODEL_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
 
-# A worker gets one model path and the verb's options; returns lines to print (e.g. "wrote X").
-Worker = Callable[[str, dict[str, Any]], list[str]]
+# A worker gets one model path and the verb's options; returns lines to print (e.g. "wrote X")
+# for run_batch, or any picklable value for iter_outcomes' callers.
+Worker = Callable[[str, dict[str, Any]], Any]
 
 
 @dataclass
@@ -35,6 +37,7 @@ class Outcome:
 
     path: str
     ok: bool
+    value: Any = None
     lines: list[str] = field(default_factory=list)
     error: str = ""
     warnings: list[str] = field(default_factory=list)
@@ -73,7 +76,8 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
                 if p.suffix.lower() in MODEL_SUFFIXES and p.is_file()
             )
             if not found:
-                missing.append(Outcome(item, False, error="no .md2 or .md3 files in this folder"))
+                kinds = " or ".join(MODEL_SUFFIXES)
+                missing.append(Outcome(item, False, error=f"no {kinds} files in this folder"))
             for p in found:
                 add(p)
         elif os.path.exists(item):
@@ -94,8 +98,11 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            lines = worker(path, options)
-            outcome = Outcome(path, True, lines=lines)
+            value = worker(path, options)
+            lines = (
+                value if isinstance(value, list) and all(isinstance(v, str) for v in value) else []
+            )
+            outcome = Outcome(path, True, value=value, lines=lines)
         except ModelFormatError as e:
             outcome = Outcome(path, False, error=str(e))
         except OSError as e:
@@ -113,7 +120,7 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
     return outcome
 
 
-class _Progress:
+class Progress:
     """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
 
     def __init__(self, total: int) -> None:
@@ -135,7 +142,7 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _report(outcome: Outcome, progress: _Progress) -> None:
+def _report(outcome: Outcome, progress: Progress) -> None:
     progress.clear()
     for message in outcome.warnings:
         print(f"{outcome.path}: warning: {message}", file=sys.stderr)
@@ -147,6 +154,41 @@ def _report(outcome: Outcome, progress: _Progress) -> None:
         print(f"{outcome.path}: error: {outcome.error}", file=sys.stderr)
 
 
+def iter_outcomes(
+    files: Sequence[str],
+    worker: Worker,
+    options: dict[str, Any],
+    jobs: int | None,
+    progress: Progress,
+) -> Iterator[Outcome]:
+    """``worker`` over ``files`` (in-process for one worker, else a process pool), each
+    outcome as it completes; the progress bar steps after each."""
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(files)))
+    if workers == 1:
+        for path in files:
+            yield _call(worker, path, options)
+            progress.step()
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures: dict[Future[Outcome], str] = {
+            pool.submit(_call, worker, path, options): path for path in files
+        }
+        for future in as_completed(futures):
+            try:
+                outcome = future.result()
+            except Exception as e:  # the worker process died (e.g. killed for memory)
+                outcome = Outcome(futures[future], False, error=f"worker failed: {e}")
+            yield outcome
+            progress.step()
+
+
+def summary(outcomes: Sequence[Outcome]) -> str:
+    """The closing line: ``N files: X ok, Y failed``."""
+    ok = sum(o.ok for o in outcomes)
+    noun = "file" if len(outcomes) == 1 else "files"
+    return f"{len(outcomes)} {noun}: {ok} ok, {len(outcomes) - ok} failed"
+
+
 def run_batch(
     inputs: Sequence[str], worker: Worker, options: dict[str, Any], jobs: int | None = None
 ) -> int:
@@ -156,36 +198,16 @@ def run_batch(
     Returns the exit code: 0 when every file succeeded, else 1.
     """
     files, failures = expand(inputs)
-    progress = _Progress(len(files))
+    progress = Progress(len(files))
     outcomes: list[Outcome] = list(failures)
     for outcome in failures:
         _report(outcome, progress)
-    workers = max(1, min(jobs or os.cpu_count() or 1, len(files)))
-    if workers == 1:
-        for path in files:
-            outcome = _call(worker, path, options)
-            _report(outcome, progress)
-            outcomes.append(outcome)
-            progress.step()
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures: dict[Future[Outcome], str] = {
-                pool.submit(_call, worker, path, options): path for path in files
-            }
-            for future in as_completed(futures):
-                try:
-                    outcome = future.result()
-                except Exception as e:  # the worker process died (e.g. killed for memory)
-                    outcome = Outcome(futures[future], False, error=f"worker failed: {e}")
-                _report(outcome, progress)
-                outcomes.append(outcome)
-                progress.step()
+    for outcome in iter_outcomes(files, worker, options, jobs, progress):
+        _report(outcome, progress)
+        outcomes.append(outcome)
     progress.clear()
-    ok = sum(o.ok for o in outcomes)
-    failed = len(outcomes) - ok
-    noun = "file" if len(outcomes) == 1 else "files"
-    print(f"{len(outcomes)} {noun}: {ok} ok, {failed} failed", file=sys.stderr)
-    return 1 if failed or not outcomes else 0
+    print(summary(outcomes), file=sys.stderr)
+    return 1 if any(not o.ok for o in outcomes) or not outcomes else 0
 
 
 def prepare_output(verb: str, output: str, as_file: bool, num_models: int) -> int | None:

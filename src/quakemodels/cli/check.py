@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from ..check import ENGINES, Finding, check_model
-from .batch import add_batch_args, expand
+from ..core.findings import ENGINES, Finding
+from ..registry import check
+from .batch import Progress, add_batch_args, expand, iter_outcomes
 
 HELP = "check models against an engine's limits and for common mistakes; exit 1 on errors"
 EXAMPLES = """\
@@ -38,13 +37,13 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     add_batch_args(parser)
 
 
-def _summary(findings: list[Finding]) -> tuple[int, int]:
+def _counts(findings: list[Finding]) -> tuple[int, int]:
     errors = sum(f.severity == "error" for f in findings)
     return errors, len(findings) - errors
 
 
-def _check_one(path: str, engine: str) -> list[Finding]:
-    return check_model(path, engine=engine)
+def _check_one(path: str, opts: dict[str, Any]) -> list[Finding]:
+    return check(path, engine=opts["engine"])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,18 +52,21 @@ def run(args: argparse.Namespace) -> int:
     per_file: dict[str, list[Finding]] = {
         o.path: [Finding("error", None, None, o.error, "io")] for o in unmatched
     }
-    jobs = max(1, min(args.jobs or os.cpu_count() or 1, len(files)))
-    if jobs == 1:
-        results = [_check_one(p, args.engine) for p in files]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_check_one, files, [args.engine] * len(files)))
-    per_file.update(zip(files, results, strict=True))
+    progress = Progress(len(files))
+    outcomes = list(iter_outcomes(files, _check_one, {"engine": args.engine}, args.jobs, progress))
+    progress.clear()
+    by_path = {o.path: o for o in outcomes}
+    for path in files:  # in input order, whatever order the workers finished in
+        o = by_path[path]
+        per_file[path] = o.value if o.ok else [Finding("error", None, None, o.error, "internal")]
     reports: list[dict[str, Any]] = []
     failed = False
+    ok_files = 0
     for path, findings in per_file.items():
-        errors, warnings = _summary(findings)
-        failed |= errors > 0 or (args.strict and warnings > 0)
+        errors, warnings = _counts(findings)
+        bad = errors > 0 or (args.strict and warnings > 0)
+        failed |= bad
+        ok_files += not bad
         if args.json:
             reports.append(
                 {
@@ -83,4 +85,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         json.dump(reports, sys.stdout, indent=2)
         sys.stdout.write("\n")
+    n = len(per_file)
+    print(
+        f"{n} {'file' if n == 1 else 'files'}: {ok_files} ok, {n - ok_files} failed",
+        file=sys.stderr,
+    )
     return 1 if failed or not per_file else 0

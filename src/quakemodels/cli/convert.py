@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ModelFormatError
-from ..writer import FORMAT_LIMITS, VANILLA
+from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 
 HELP = "convert MD2 to glTF/OBJ, or a glTF with morph targets or OBJ frames to MD2"
 EXAMPLES = """\
@@ -80,7 +80,9 @@ def _skin_size(text: str | None) -> tuple[int, int] | None:
 
 
 def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
-    from ..importers import read_gltf, read_obj_sequence, to_md2
+    from ..formats.md2 import Md2
+    from ..interchange.gltf_read import read_gltf
+    from ..interchange.obj_read import read_obj_sequence
 
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
@@ -93,7 +95,7 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     else:
         print("error: → MD2 takes one .glb/.gltf or one or more .obj files", file=sys.stderr)
         return 2
-    result = to_md2(
+    result = Md2.from_imported(
         mesh,
         skins=args.skin,
         skin_size=_skin_size(args.skin_size),
@@ -111,29 +113,28 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
 
 
 def _from_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
-    from .. import load
-    from ..export import from_model
-    from ..md2 import Md2
+    from ..formats.md2 import Md2
+    from ..registry import load, scene
 
     model = load(source)
     if not isinstance(model, Md2):
         print(f"error: {source} is not an MD2", file=sys.stderr)
         return 1
-    view = from_model(model, skin_dir=args.skin_dir)
+    view = scene(model, skin_dir=args.skin_dir)
     suffix = out.suffix.lower()
     if args.clip is not None:
-        from ..export.obj import export_obj_clip
+        from ..interchange.obj_write import export_obj_clip
 
         out.mkdir(parents=True, exist_ok=True)
         written = export_obj_clip(view, out, args.clip)
         print(f"{out}: {len(written)} OBJ files of clip {args.clip!r}")
         return 0
     if suffix in _GLTF:
-        from ..export.gltf import export_gltf
+        from ..interchange.gltf_write import export_gltf
 
         export_gltf(view, out)
     else:
-        from ..export.obj import export_obj
+        from ..interchange.obj_write import export_obj
 
         export_obj(view, out, frame=args.frame)
     print(f"{out}: {model.num_frames} frames, {model.num_triangles} triangles")

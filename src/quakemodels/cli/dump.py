@@ -7,9 +7,10 @@ import shutil
 import sys
 import tempfile
 
-from ..atomic import atomic_output
-from ..dump import FORMATS, dump
+from ..core.atomic import atomic_output
+from ..core.dump import FORMATS, dump
 from ..errors import ModelFormatError
+from ..registry import explain, spec_id
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
 EXAMPLES = """\
@@ -48,11 +49,25 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.output and args.output != "-":
             with atomic_output(args.output, "w") as out:
-                tree = dump(data, out, args.format, partial=args.partial)  # type: ignore[arg-type]
+                tree = dump(
+                    data,
+                    out,  # type: ignore[arg-type]
+                    args.format,
+                    partial=args.partial,
+                    spec_id=spec_id(data),
+                    explain=explain,
+                )
         else:
             # Spool first so that a failure half-way leaves nothing on stdout either.
             with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
-                tree = dump(data, spool, args.format, partial=args.partial)
+                tree = dump(
+                    data,
+                    spool,
+                    args.format,
+                    partial=args.partial,
+                    spec_id=spec_id(data),
+                    explain=explain,
+                )
                 spool.seek(0)
                 shutil.copyfileobj(spool, sys.stdout)
                 if sys.stdout.isatty() and args.format == "webide":

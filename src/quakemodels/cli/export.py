@@ -53,12 +53,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from .. import load
-    from ..export import from_model
-    from ..export.gltf import export_gltf
-    from ..export.obj import export_obj, export_obj_clip
+    from ..interchange.gltf_write import export_gltf
+    from ..interchange.obj_write import export_obj, export_obj_clip
+    from ..registry import load, scene
 
-    em = from_model(load(path), skin_dir=opts["skin_dir"])
+    em = scene(load(path), skin_dir=opts["skin_dir"])
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]

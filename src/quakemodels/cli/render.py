@@ -45,11 +45,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Render one model file as ``opts`` say; returns the lines to print."""
-    from .. import load
-    from ..export import from_model, safe_name
-    from ..export import render as r
+    from ..core.scene import safe_name
+    from ..interchange import render as r
+    from ..registry import load, scene
 
-    em = from_model(load(path), skin_dir=opts["skin_dir"])
+    em = scene(load(path), skin_dir=opts["skin_dir"])
     stem = opts["names"][path]
     folder = Path(opts["dir"])
     if opts["sheet"]:

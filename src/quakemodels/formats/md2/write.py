@@ -2,7 +2,7 @@
 
 Two ways in:
 
-* :func:`to_bytes` / :func:`save` serialize a loaded :class:`~quakemodels.md2.Md2` exactly as it
+* :func:`to_bytes` / :func:`save` serialize a loaded :class:`~quakemodels.Md2` exactly as it
   was: raw skin and frame name bytes (junk after the NUL included), the compressed vertices, the
   original GL command dwords, the original section offsets and every byte between or after the
   sections. :func:`parts_of` gives the same content as an editable :class:`Md2Parts`;
@@ -17,40 +17,39 @@ Two ways in:
 from __future__ import annotations
 
 import os
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from .atomic import write_bytes_atomic
-from .errors import BadValueError, ModelFormatError
-from .md2 import (
+from ...core.atomic import write_bytes_atomic
+from ...errors import BadValueError, LimitExceededError, ModelFormatError
+from ...interchange.imported import ImportedMesh
+from .layout import (
     FRAME_HEADER_SIZE,
     FRAME_NAME_SIZE,
+    HEADER,
     HEADER_SIZE,
     MAGIC,
     NUM_ANORMS,
     SKIN_NAME_SIZE,
+    TEX_POINT,
+    TRIANGLE,
     VERSION,
-    anorms,
+    VERTEX_SIZE,
+    frame_dtype,
 )
+from .reader import GlCommand, Md2Reader, anorms
 
-if TYPE_CHECKING:
-    from .md2 import GlCommand, Md2
+R = TypeVar("R", bound=Md2Reader)
 
-HEADER = struct.Struct("<4s16i")
 SECTIONS = ("skins", "texcoords", "triangles", "frames", "gl_commands")
 """Section names in the canonical order (the order modelgen writes them)."""
 
 # Hard limits of the format itself: indices are signed 16-bit, compressed coordinates 8-bit.
 FORMAT_MAX_INDEX = 32767
-
-
-class LimitExceededError(BadValueError):
-    """The model is valid MD2 but larger than the target engine accepts."""
 
 
 @dataclass(frozen=True)
@@ -121,8 +120,8 @@ class Md2Parts:
         """Byte size of each section, in :data:`SECTIONS` order."""
         return {
             "skins": SKIN_NAME_SIZE * len(self.skins_raw),
-            "texcoords": 4 * len(self.texcoords_px),
-            "triangles": 12 * len(self.triangles),
+            "texcoords": TEX_POINT.itemsize * len(self.texcoords_px),
+            "triangles": TRIANGLE.itemsize * len(self.triangles),
             "frames": self.framesize * len(self.frame_names_raw),
             "gl_commands": 4 * len(self.gl_dwords),
         }
@@ -131,29 +130,35 @@ class Md2Parts:
     def framesize(self) -> int:
         """Bytes per frame: 40 + 4V + padding."""
         padding = self.frame_padding.shape[1] if self.frame_padding.size else 0
-        return FRAME_HEADER_SIZE + 4 * int(self.vertices.shape[1]) + int(padding)
+        return FRAME_HEADER_SIZE + VERTEX_SIZE * int(self.vertices.shape[1]) + int(padding)
 
 
 # -- exact serialization of loaded models -------------------------------------------------------
 
 
-def parts_of(model: Md2) -> Md2Parts:
+def parts_of(model: Md2Reader) -> Md2Parts:
     """The stored content of a loaded model, with its layout, ready for :func:`encode`."""
     data = model.data
     num_frames, num_vertices = model.num_frames, model.num_vertices
-    records = model._frame_records  # the frame section as stored (compressed bytes, raw names)
-    vertices = np.ascontiguousarray(records["verts"]).reshape(num_frames, num_vertices, 4)
-    padding_size = model.framesize - FRAME_HEADER_SIZE - 4 * num_vertices if num_frames else 0
+    records = model.frame_records  # the frame section as stored (compressed bytes, raw names)
+    vertices = np.ascontiguousarray(records["vertices"]).reshape(
+        num_frames, num_vertices, VERTEX_SIZE
+    )
+    padding_size = (
+        model.framesize - FRAME_HEADER_SIZE - VERTEX_SIZE * num_vertices if num_frames else 0
+    )
     padding = np.zeros((num_frames, max(padding_size, 0)), np.uint8)
     for i in range(num_frames if padding_size > 0 else 0):
-        start = model.ofs_frames + i * model.framesize + FRAME_HEADER_SIZE + 4 * num_vertices
+        start = (
+            model.ofs_frames + i * model.framesize + FRAME_HEADER_SIZE + VERTEX_SIZE * num_vertices
+        )
         padding[i] = np.frombuffer(data, np.uint8, padding_size, start)
     parts = Md2Parts(
         skin_width=model.skin_width,
         skin_height=model.skin_height,
         skins_raw=list(model.skins_raw),
         texcoords_px=model.texcoords_px.copy(),
-        triangles=model._triangle_records.astype(np.int16),  # raw: unchecked indices kept
+        triangles=triangle_array(model.triangle_records),  # raw: unchecked indices kept
         scales=model.scales.copy(),
         translates=model.translates.copy(),
         frame_names_raw=list(model.frame_names_raw),
@@ -257,52 +262,49 @@ def encode(parts: Md2Parts) -> bytes:
     framesize = parts.framesize
     if num_frames == 0 and layout is not None and layout.framesize is not None:
         framesize = layout.framesize  # no frame to measure: keep what the header said
+    header = np.zeros(1, HEADER)
+    values = {
+        "magic": MAGIC,
+        "version": VERSION,
+        "skin_width_px": parts.skin_width,
+        "skin_height_px": parts.skin_height,
+        "bytes_per_frame": framesize,
+        "num_skins": len(parts.skins_raw),
+        "vertices_per_frame": num_vertices,
+        "num_tex_coords": len(parts.texcoords_px),
+        "num_triangles": len(parts.triangles),
+        "num_gl_cmds": len(parts.gl_dwords),
+        "num_frames": num_frames,
+        "ofs_skins": offsets["skins"],
+        "ofs_tex_coords": offsets["texcoords"],
+        "ofs_triangles": offsets["triangles"],
+        "ofs_frames": offsets["frames"],
+        "ofs_gl_cmds": offsets["gl_commands"],
+        "ofs_eof": ofs_end,
+    }
+    for name, value in values.items():
+        header[name] = value
     out = bytearray(total)
-    out[:HEADER_SIZE] = HEADER.pack(
-        MAGIC,
-        VERSION,
-        parts.skin_width,
-        parts.skin_height,
-        framesize,
-        len(parts.skins_raw),
-        num_vertices,
-        len(parts.texcoords_px),
-        len(parts.triangles),
-        len(parts.gl_dwords),
-        num_frames,
-        offsets["skins"],
-        offsets["texcoords"],
-        offsets["triangles"],
-        offsets["frames"],
-        offsets["gl_commands"],
-        ofs_end,
-    )
+    out[:HEADER_SIZE] = header.tobytes()
     for start, chunk in fillers:
         out[start : start + len(chunk)] = chunk
-    frame_dtype = np.dtype(
-        {
-            "names": ["scale", "translate", "name", "verts"],
-            "formats": ["<3f4", "<3f4", "S16", ("u1", (num_vertices, 4))],
-            "offsets": [0, 12, 24, 40],
-            "itemsize": parts.framesize,
-        }
-    )
-    frames = np.zeros(num_frames, frame_dtype)
-    frames["scale"] = parts.scales
-    frames["translate"] = parts.translates
-    frames["name"] = parts.frame_names_raw  # numpy keeps all 16 bytes: none is a trailing NUL cut
-    frames["verts"] = parts.vertices
+    layout_of_frame = frame_dtype(num_vertices, parts.framesize)
+    frames = np.zeros(num_frames, layout_of_frame)
+    set_vectors(frames, "scale", parts.scales)
+    set_vectors(frames, "translate", parts.translates)
+    # The slot is pre-zeroed, so a bytes field that drops trailing NULs on store still leaves
+    # the raw 16 bytes; padding after the vertices is copied in separately.
+    frames["name"] = parts.frame_names_raw
+    frames["vertices"] = parts.vertices
     frame_bytes = bytearray(frames.tobytes())
-    # "S16" drops trailing NULs when it stores a value, but the slot is pre-zeroed, so the
-    # stored 16 bytes equal the raw name; padding after the vertices is copied in separately.
     if parts.frame_padding.size:
-        start = FRAME_HEADER_SIZE + 4 * num_vertices
+        start = FRAME_HEADER_SIZE + VERTEX_SIZE * num_vertices
         view = np.frombuffer(frame_bytes, np.uint8).reshape(num_frames, parts.framesize)
         view[:, start:] = parts.frame_padding
     sections = {
         "skins": b"".join(parts.skins_raw),
-        "texcoords": parts.texcoords_px.astype("<i2").tobytes(),
-        "triangles": parts.triangles.astype("<i2").tobytes(),
+        "texcoords": texcoord_records(parts.texcoords_px).tobytes(),
+        "triangles": triangle_records(parts.triangles).tobytes(),
         "frames": bytes(frame_bytes),
         "gl_commands": parts.gl_dwords.astype("<i4").tobytes(),
     }
@@ -312,12 +314,46 @@ def encode(parts: Md2Parts) -> bytes:
     return bytes(out)
 
 
-def to_bytes(model: Md2) -> bytes:
+def triangle_array(records: npt.NDArray[np.void]) -> npt.NDArray[np.int16]:
+    """(T,6) int16 from the spec's triangle records: 3 vertex then 3 texcoord indices."""
+    return np.concatenate(
+        [records["vertex_indices"].reshape(-1, 3), records["tex_point_indices"].reshape(-1, 3)],
+        axis=1,
+    ).astype(np.int16)
+
+
+def triangle_records(triangles: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.void]:
+    """The spec's triangle records from (T,6) indices (3 vertex then 3 texcoord)."""
+    out = np.zeros(len(triangles), TRIANGLE)
+    out["vertex_indices"] = triangles[:, :3]
+    out["tex_point_indices"] = triangles[:, 3:]
+    return out
+
+
+def texcoord_records(texcoords_px: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.void]:
+    """The spec's tex_point records from (S,2) pixel texcoords."""
+    out = np.zeros(len(texcoords_px), TEX_POINT)
+    out["s_px"] = texcoords_px[:, 0]
+    out["t_px"] = texcoords_px[:, 1]
+    return out
+
+
+def set_vectors(records: npt.NDArray[np.void], name: str, values: npt.NDArray[Any]) -> None:
+    """Store (N,3) ``values`` in the record field ``name``, a (3,) array or an x, y, z struct."""
+    target = records[name]
+    if target.dtype.names:
+        for k, axis in enumerate(target.dtype.names):
+            records[name][axis] = values[:, k]
+    else:
+        records[name] = values
+
+
+def to_bytes(model: Md2Reader) -> bytes:
     """The bytes of a loaded model, re-encoded from its parsed content (byte-exact)."""
     return encode(parts_of(model))
 
 
-def save(model: Md2, path: str | os.PathLike[str]) -> None:
+def save(model: Md2Reader, path: str | os.PathLike[str]) -> None:
     """Write a loaded model to ``path`` atomically (nothing is replaced if encoding fails)."""
     write_bytes_atomic(path, to_bytes(model))
 
@@ -325,7 +361,7 @@ def save(model: Md2, path: str | os.PathLike[str]) -> None:
 # -- building from arrays -----------------------------------------------------------------------
 
 
-class BuildResult(NamedTuple):
+class BuildResult(NamedTuple, Generic[R]):
     """What :func:`build` returns: the model and how far its positions are from the input.
 
     ``errors`` (F,3) float64 is the largest absolute error per frame and axis, computed in
@@ -334,7 +370,7 @@ class BuildResult(NamedTuple):
     The float32 positions a reader returns may add half a float32 ulp to that.
     """
 
-    model: Md2
+    model: R
     errors: npt.NDArray[np.float64]
     steps: npt.NDArray[np.float64]
 
@@ -597,7 +633,8 @@ def build(
     normals: npt.ArrayLike | None = None,
     gl_commands: Sequence[GlCommand] | npt.ArrayLike | None = None,
     limits: Limits = VANILLA,
-) -> BuildResult:
+    model_class: type[R],
+) -> BuildResult[R]:
     """Encode a new model from arrays (F frames, V vertices, T triangles, S texcoords).
 
     ``positions`` (F,V,3) Quake model space (Z up); ``triangles`` (T,3) vertex indices, wound
@@ -607,10 +644,9 @@ def build(
     ``normals`` (F,V,3) vectors (mapped to the nearest anorm) or (F,V) anorm indices; computed
     from the geometry when None. ``gl_commands``: GlCommand objects or raw int32 dwords;
     generated as strips and fans when None. Raises :class:`LimitExceededError` past ``limits``
-    and :class:`BadValueError` for inconsistent input.
+    and :class:`BadValueError` for inconsistent input. The model read back is a
+    ``model_class`` (:class:`~quakemodels.Md2` when called as ``Md2.build``).
     """
-    from .md2 import Md2
-
     pos = _as_array(positions, "positions", np.float64, 3)
     if pos.shape[-1] != 3:
         raise BadValueError(f"positions must be (F,V,3), got {pos.shape}", field="positions")
@@ -710,9 +746,71 @@ def build(
         vertices=vertices,
         gl_dwords=gl,
     )
-    model = Md2.from_bytes(encode(parts))
+    model = model_class.from_bytes(encode(parts))
     try:
         model.load_all()
     except ModelFormatError as e:  # given GL commands that do not parse, for instance
         raise BadValueError(f"the encoded model does not read back: {e}", field=e.field) from e
     return BuildResult(model=model, errors=errors, steps=scales.astype(np.float64))
+
+
+# -- from glTF / OBJ -----------------------------------------------------------------------------
+
+
+def weld(
+    mesh: ImportedMesh, skin_size: tuple[int, int]
+) -> tuple[
+    npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]:
+    """MD2 vertices and texcoords from corners.
+
+    Corners whose positions are equal in every frame become one MD2 vertex, corners whose UVs
+    round to the same skin pixel one texcoord. Returns positions (F,V,3), triangles (T,3),
+    texcoords_px (S,2) and triangle_texcoords (T,3).
+    """
+    f, n, _ = mesh.positions.shape
+    track = np.ascontiguousarray(mesh.positions.transpose(1, 0, 2)).reshape(n, f * 3)
+    _, first, vertex_of = np.unique(track, axis=0, return_index=True, return_inverse=True)
+    # number vertices in first-use order, so a file we exported keeps its vertex order
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    vertex_of = rank[vertex_of.reshape(-1)]
+    positions = mesh.positions[:, first[order]]
+    if mesh.uvs is None:
+        px = np.zeros((n, 2), np.int64)
+    else:
+        size = np.array(skin_size, np.float64)
+        px = np.rint(mesh.uvs.astype(np.float64) * size).astype(np.int64)
+    _, st_first, st_of = np.unique(px, axis=0, return_index=True, return_inverse=True)
+    st_order = np.argsort(st_first, kind="stable")
+    st_rank = np.empty_like(st_order)
+    st_rank[st_order] = np.arange(st_order.size)
+    st_of = st_rank[st_of.reshape(-1)]
+    texcoords_px = px[st_first[st_order]]
+    return positions, vertex_of[mesh.indices], texcoords_px, st_of[mesh.indices]
+
+
+def from_imported(
+    mesh: ImportedMesh,
+    *,
+    skins: Sequence[str] = (),
+    skin_size: tuple[int, int] | None = None,
+    limits: Limits = VANILLA,
+    model_class: type[R],
+) -> BuildResult[R]:
+    """Weld ``mesh`` and encode it as MD2; skin size from the argument, the file's embedded
+    image, or 256 × 256."""
+    size = skin_size or mesh.skin_size or (256, 256)
+    positions, triangles, texcoords_px, triangle_texcoords = weld(mesh, size)
+    return build(
+        positions,
+        triangles,
+        texcoords_px,
+        triangle_texcoords,
+        mesh.frame_names,
+        skins=skins,
+        skin_size=size,
+        limits=limits,
+        model_class=model_class,
+    )

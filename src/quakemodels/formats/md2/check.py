@@ -30,37 +30,34 @@ triangle list, overlapping sections, skin files that cannot be found beside the 
 from __future__ import annotations
 
 import os
-import struct
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
-from pathlib import Path
-from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
-from .errors import (
-    BadMagicError,
-    BadVersionError,
-    ModelFormatError,
-    TruncatedError,
-)
-from .md2 import (
+from ...core.facade import Source, read_source
+from ...core.findings import Finding, Report, degenerate_triangles, unused_vertices
+from ...core.sections import more as _more
+from ...core.sections import offset_of, span_error
+from ...core.skins import skin_exists
+from ...errors import ModelFormatError
+from .layout import (
     FRAME_HEADER_SIZE,
+    FRAME_NAME_OFFSET,
     FRAME_NAME_SIZE,
+    HEADER,
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
     MAGIC,
+    NORMAL_INDEX,
     NUM_ANORMS,
+    POSITION,
     SKIN_NAME_SIZE,
+    TRIANGLE,
     VERSION,
-    Md2,
+    VERTEX_SIZE,
 )
-from .skins import candidates
-
-Severity = Literal["error", "warning"]
-ENGINES = ("quake2", "q2pro", "quake3", "any")
+from .reader import Md2Reader, gl_corners, spans, walk_gl_commands
 
 # Quake II (qfiles.h / ref_gl): the GL renderer checks only the first three at load.
 Q2_MAX_VERTS = 2048
@@ -75,101 +72,12 @@ Q2PRO_MAX_TESS_VERTS = 6144  # TESS_MAX_VERTICES, after merging equal (vertex, s
 Q2PRO_MAX_FRAMES = 512
 Q2PRO_MAX_SKINS = 32
 Q2PRO_MAX_TEXTURE = 8192
-Q2PRO_MAX_FRAMESIZE = FRAME_HEADER_SIZE + 4 * Q2PRO_MAX_VERTS
-
-_HEADER = struct.Struct("<4s16i")
-_SKIN_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp", ".wal")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem: ``severity`` 'error' (will not load / undefined behaviour) or 'warning'.
-
-    ``field`` is the spec's name of the field at fault and ``offset`` its absolute byte offset
-    (either may be ``None``); ``code`` is a stable identifier such as ``'skin-height'``.
-    """
-
-    severity: Severity
-    field: str | None
-    offset: int | None
-    message: str
-    code: str
-
-    def to_dict(self) -> dict[str, Any]:
-        """The finding as a JSON-ready dict."""
-        return asdict(self)
-
-    def __str__(self) -> str:
-        where = ""
-        if self.field is not None:
-            where += f" {self.field}"
-        if self.offset is not None:
-            where += f" @{self.offset}"
-        return f"{self.severity}[{self.code}]{where}: {self.message}"
-
-
-_ERROR_CODES: tuple[tuple[type[ModelFormatError], str], ...] = (
-    (BadMagicError, "bad-magic"),
-    (BadVersionError, "bad-version"),
-    (TruncatedError, "truncated"),
-)
-
-
-def finding_from_error(error: ModelFormatError) -> Finding:
-    """An error finding carrying a ModelFormatError's field, offset and message."""
-    code = next((c for cls, c in _ERROR_CODES if isinstance(error, cls)), "bad-value")
-    return Finding("error", error.field, error.offset, str(error), code)
-
-
-class _Report:
-    """Collects findings; ``engine`` decides how engine-specific problems are graded."""
-
-    def __init__(self, engine: str) -> None:
-        self.engine = engine
-        self.findings: list[Finding] = []
-
-    def add(
-        self, severity: Severity, code: str, field: str | None, offset: int | None, message: str
-    ) -> None:
-        self.findings.append(Finding(severity, field, offset, message, code))
-
-    def error(self, code: str, field: str | None, offset: int | None, message: str) -> None:
-        self.add("error", code, field, offset, message)
-
-    def warning(self, code: str, field: str | None, offset: int | None, message: str) -> None:
-        self.add("warning", code, field, offset, message)
-
-    def limit(
-        self,
-        code: str,
-        field: str | None,
-        offset: int | None,
-        message: str,
-        *,
-        engines: Iterable[str],
-        warn_in: Iterable[str] = (),
-    ) -> None:
-        """An engine limit: an error in ``engines``, a warning in ``warn_in`` and in 'any'."""
-        engines = tuple(engines)
-        if self.engine in engines:
-            self.error(code, field, offset, message)
-        elif self.engine in tuple(warn_in) or self.engine == "any":
-            self.warning(code, field, offset, message)
-
-    def has(self, field: str | None, offset: int | None) -> bool:
-        return any(
-            f.severity == "error" and f.field == field and f.offset == offset for f in self.findings
-        )
-
-
-def _more(count: int) -> str:
-    return f" ({count - 1} more)" if count > 1 else ""
-
+Q2PRO_MAX_FRAMESIZE = FRAME_HEADER_SIZE + VERTEX_SIZE * Q2PRO_MAX_VERTS
 
 # -- header ---------------------------------------------------------------------------------------
 
 
-def _check_header(r: _Report, h: dict[str, int], size: int) -> None:
+def _check_header(r: Report, h: dict[str, int], size: int) -> None:
     """Counts, engine limits, framesize, alignment, section bounds and ofs_end: header only."""
     ofs = HEADER_OFFSETS
     for name in HEADER_FIELDS[2:]:
@@ -304,48 +212,28 @@ def _check_header(r: _Report, h: dict[str, int], size: int) -> None:
             )
 
     # Section bounds (Python ints: no overflow) and overlaps.
-    sections = (
-        ("ofs_skins", "num_skins", "skins", SKIN_NAME_SIZE),
-        ("ofs_tex_coords", "num_tex_coords", "texcoords", 4),
-        ("ofs_triangles", "num_triangles", "triangles", 12),
-        ("ofs_frames", "num_frames", "frames", max(fs, 0)),
-        ("ofs_gl_cmds", "num_gl_cmds", "GL command dwords", 4),
-    )
-    spans: list[tuple[int, int, str]] = []
-    for ofs_name, num_name, what, item in sections:
-        start, num = h[ofs_name], h[num_name]
-        if num <= 0 or start < 0:
+    covered: list[tuple[int, int, str]] = []
+    for span in spans(h):
+        if span.count <= 0 or span.rel < 0:
             # Q2PRO bounds-checks the offset even for an empty section.
-            if q2pro_validates and start > size and ofs_name != "ofs_gl_cmds":
+            if q2pro_validates and span.rel > size and span.ofs_field != "ofs_gl_cmds":
                 r.error(
                     "section-past-end",
-                    ofs_name,
-                    ofs[ofs_name],
-                    f"{ofs_name}={start} is past the end of the file ({size} bytes); Q2PRO"
-                    " checks it even with no items",
+                    span.ofs_field,
+                    span.field_offset,
+                    f"{span.ofs_field}={span.rel} is past the end of the file ({size} bytes);"
+                    " Q2PRO checks it even with no items",
                 )
             continue
-        end = start + num * item
-        if end > size:
-            r.error(
-                "section-past-end",
-                ofs_name,
-                start,
-                f"{ofs_name}={start} + {num} {what} × {item} bytes = {end} runs past the end"
-                f" of the file ({size} bytes)",
-            )
-        elif start < HEADER_SIZE:
-            r.error(
-                "section-in-header",
-                ofs_name,
-                ofs[ofs_name],
-                f"{ofs_name}={start} points into the {HEADER_SIZE}-byte header",
-            )
-        if end > start:
-            spans.append((start, end, ofs_name))
-    spans.sort()
+        error = span_error(span, size, HEADER_SIZE)
+        if error is not None:
+            code = "section-past-end" if span.end > size else "section-in-header"
+            r.error(code, error.field, error.offset, str(error))
+        if span.end > span.start:
+            covered.append((span.start, span.end, span.ofs_field))
+    covered.sort()
     reach, reach_name = -1, ""
-    for start, stop, ofs_name in spans:
+    for start, stop, ofs_name in covered:
         if start < reach:
             r.warning(
                 "section-overlap",
@@ -357,7 +245,7 @@ def _check_header(r: _Report, h: dict[str, int], size: int) -> None:
             reach, reach_name = stop, ofs_name
 
     end = h["ofs_eof"]
-    last = max((s[1] for s in spans), default=HEADER_SIZE)
+    last = max((c[1] for c in covered), default=HEADER_SIZE)
     if end < last and end >= 0:
         # Quake II allocates ofs_end bytes and copies every section to its own offset in them.
         r.limit(
@@ -387,7 +275,7 @@ def _check_header(r: _Report, h: dict[str, int], size: int) -> None:
 # -- sections -------------------------------------------------------------------------------------
 
 
-def _check_names(r: _Report, m: Md2) -> None:
+def _check_names(r: Report, m: Md2Reader) -> None:
     unterminated = [i for i, raw in enumerate(m.skins_raw) if b"\0" not in raw]
     if unterminated:
         i = unterminated[0]
@@ -415,17 +303,21 @@ def _check_names(r: _Report, m: Md2) -> None:
             r.warning(
                 "frame-name-unterminated",
                 "name",
-                m.ofs_frames + m.framesize * i + 24,
+                m.ofs_frames + m.framesize * i + FRAME_NAME_OFFSET,
                 f"frames[{i}].name has no NUL within its {FRAME_NAME_SIZE} bytes{_more(len(bad))}",
             )
 
 
-def _triangle_records(m: Md2) -> npt.NDArray[np.int32]:
-    """(T,6) int32: the facade's raw triangle records, unchecked (the checker reports ranges)."""
-    return m._triangle_records.astype(np.int32)
+def _triangle_records(m: Md2Reader) -> npt.NDArray[np.int32]:
+    """(T,6) int32: the reader's raw triangle records (3 vertex then 3 texcoord indices),
+    unchecked: the checker reports the ranges."""
+    rec = m.triangle_records
+    return np.concatenate(
+        [rec["vertex_indices"].reshape(-1, 3), rec["tex_point_indices"].reshape(-1, 3)], axis=1
+    ).astype(np.int32)
 
 
-def _check_triangles(r: _Report, m: Md2) -> npt.NDArray[np.bool_]:
+def _check_triangles(r: Report, m: Md2Reader) -> npt.NDArray[np.bool_]:
     """Index ranges and degenerate triangles; returns which triangles have valid indices."""
     rec = _triangle_records(m)
     valid = np.ones(len(rec), dtype=bool)
@@ -433,13 +325,14 @@ def _check_triangles(r: _Report, m: Md2) -> npt.NDArray[np.bool_]:
         (slice(0, 3), m.num_vertices, "vertex_indices", "vertices"),
         (slice(3, 6), m.num_texcoords, "tex_point_indices", "texcoords"),
     ):
+        at = offset_of(TRIANGLE, field)
         values = rec[:, cols]
         bad = (values < 0) | (values >= limit)
         valid &= ~bad.any(axis=1)
         flat = np.flatnonzero(bad)
         if flat.size:
             tri, corner = divmod(int(flat[0]), 3)
-            offset = m.ofs_triangles + 12 * tri + 2 * ((cols.start or 0) + corner)
+            offset = m.ofs_triangles + TRIANGLE.itemsize * tri + at + 2 * corner
             code = "vertex-index" if field == "vertex_indices" else "texcoord-index"
             r.limit(
                 code,
@@ -458,17 +351,12 @@ def _check_triangles(r: _Report, m: Md2) -> npt.NDArray[np.bool_]:
             HEADER_OFFSETS["num_triangles"],
             "no triangle has all its indices in range: Q2PRO refuses the model",
         )
-    v = rec[:, :3]
-    repeated = np.flatnonzero((v[:, 0] == v[:, 1]) | (v[:, 1] == v[:, 2]) | (v[:, 0] == v[:, 2]))
-    if repeated.size:
-        i = int(repeated[0])
-        r.warning(
-            "degenerate-triangle",
-            "vertex_indices",
-            m.ofs_triangles + 12 * i,
-            f"triangles[{i}] uses vertex {sorted(map(int, v[i]))} twice: it has no area"
-            f"{_more(repeated.size)}",
-        )
+    degenerate_triangles(
+        r,
+        rec[:, :3],
+        "vertex_indices",
+        lambda i: (m.ofs_triangles + TRIANGLE.itemsize * i, f"triangles[{i}]"),
+    )
     if r.engine == "q2pro" and valid.any():
         # Q2PRO merges corners with equal vertex and equal (s, t) values, then caps the count.
         st = m.texcoords_px
@@ -488,11 +376,13 @@ def _check_triangles(r: _Report, m: Md2) -> npt.NDArray[np.bool_]:
     return valid
 
 
-def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
+def _check_geometry(r: Report, m: Md2Reader, valid: npt.NDArray[np.bool_]) -> None:
     """Normal indices, unused vertices and triangles of zero area in every frame."""
     if not m.num_frames or not m.num_vertices:
         return
-    for field, values, at in (("scale", m.scales, 0), ("translate", m.translates, 12)):
+    prefix = m.frame_records.dtype
+    for field, values in (("scale", m.scales), ("translate", m.translates)):
+        at = offset_of(prefix, field)
         bad_frames = np.flatnonzero(~np.isfinite(values).all(axis=1))
         if bad_frames.size:
             f = int(bad_frames[0])
@@ -508,7 +398,13 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
     bad = np.flatnonzero(normals >= NUM_ANORMS)
     if bad.size:
         frame, vertex = divmod(int(bad[0]), m.num_vertices)
-        offset = m.ofs_frames + frame * m.framesize + FRAME_HEADER_SIZE + 4 * vertex + 3
+        offset = (
+            m.ofs_frames
+            + frame * m.framesize
+            + FRAME_HEADER_SIZE
+            + VERTEX_SIZE * vertex
+            + NORMAL_INDEX
+        )
         r.limit(
             "normal-index",
             "normal_index",
@@ -520,22 +416,17 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
             warn_in=("q2pro",),
         )
     rec = _triangle_records(m)[valid]
-    used = np.zeros(m.num_vertices, dtype=bool)
-    used[rec[:, :3].reshape(-1)] = True
-    unused = np.flatnonzero(~used)
-    if unused.size:
-        i = int(unused[0])
-        r.warning(
-            "unused-vertex",
-            "vertices",
-            m.ofs_frames + FRAME_HEADER_SIZE + 4 * i,
-            f"vertex {i} is used by no triangle{_more(unused.size)}",
-        )
+    unused_vertices(
+        r,
+        rec[:, :3],
+        m.num_vertices,
+        lambda i: (m.ofs_frames + FRAME_HEADER_SIZE + VERTEX_SIZE * i, f"vertex {i}"),
+    )
     if rec.size:
         # Zero area in every frame, on the compressed integer coordinates (exact; int32 holds
         # every cross product of differences within ±255). Frames are taken in chunks sized to
         # the input, so the temporaries stay within a few times the file size.
-        xyz = m._frame_records["verts"]  # (F,V,4) uint8: compressed x, y, z, normal index
+        xyz = m.frame_records["vertices"]  # (F,V,4) uint8: compressed x, y, z, normal index
         flat = (rec[:, 0] != rec[:, 1]) & (rec[:, 1] != rec[:, 2]) & (rec[:, 0] != rec[:, 2])
         start = 0
         while start < m.num_frames:
@@ -543,7 +434,7 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
             if not cand.size:
                 break
             chunk = max(1, len(m.data) // (cand.size * 80 + 1))
-            p = xyz[start : start + chunk, :, :3].astype(np.int32)
+            p = xyz[start : start + chunk][:, :, POSITION].astype(np.int32)
             tri = rec[cand]
             a = p[:, tri[:, 0]]
             u = p[:, tri[:, 1]] - a
@@ -559,12 +450,12 @@ def _check_geometry(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
             r.warning(
                 "zero-area-triangle",
                 "vertex_indices",
-                m.ofs_triangles + 12 * i,
+                m.ofs_triangles + TRIANGLE.itemsize * i,
                 f"triangles[{i}] has zero area in every frame{_more(zero.size)}",
             )
 
 
-def _check_texcoords(r: _Report, m: Md2) -> None:
+def _check_texcoords(r: Report, m: Md2Reader) -> None:
     if not m.num_texcoords:
         return
     st = m.texcoords_px
@@ -576,7 +467,7 @@ def _check_texcoords(r: _Report, m: Md2) -> None:
         r.warning(
             "texcoord-outside-skin",
             "tex_coords",
-            m.ofs_texcoords + 4 * i,
+            m.ofs_texcoords + 4 * i,  # a tex_point is 4 bytes
             f"texcoords[{i}]=({int(st[i, 0])}, {int(st[i, 1])}) lies outside the"
             f" {m.skin_width}x{m.skin_height} skin{_more(outside.size)}",
         )
@@ -647,7 +538,7 @@ def _gl_triangles(
     return np.stack([idx[a], idx[s + j + 1], idx[s + j + 2]], axis=1)
 
 
-def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None:
+def _check_gl_commands(r: Report, m: Md2Reader, valid: npt.NDArray[np.bool_]) -> None:
     """Walk the GL commands tolerantly and compare their triangles with the triangle list."""
     n = m.num_gl_dwords
     if n <= 0:
@@ -655,32 +546,20 @@ def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None
     words = m.gl_dwords
     base = m.ofs_gl_commands
     severe = ("quake2", "quake3", "any")
-    # Only the counts are walked in Python (one list entry per command); the corners are
-    # gathered with numpy.
-    starts: list[int] = []  # dword index of each command's count
-    pos = 0
-    terminated = False
-    while pos < n:
-        count = words.item(pos)
-        if count == 0:
-            terminated = True
-            break
-        length = abs(count)
-        if pos + 1 + 3 * length > n:
-            r.limit(
-                "gl-truncated",
-                "gl_cmds",
-                base + 4 * pos,
-                f"GL command at offset {base + 4 * pos} has {length} vertices but only"
-                f" {(n - pos - 1) // 3} fit in num_gl_cmds={n} dwords",
-                engines=severe,
-                warn_in=("q2pro",),
-            )
-            terminated = True  # reported; not also a missing terminator
-            break
-        starts.append(pos)
-        pos += 1 + 3 * length
-    if not terminated:
+    walk = walk_gl_commands(words)
+    if walk.cut is not None:
+        pos = walk.cut
+        length = abs(words.item(pos))
+        r.limit(
+            "gl-truncated",
+            "gl_cmds",
+            base + 4 * pos,
+            f"GL command at offset {base + 4 * pos} has {length} vertices but only"
+            f" {(n - pos - 1) // 3} fit in num_gl_cmds={n} dwords",
+            engines=severe,
+            warn_in=("q2pro",),
+        )
+    elif not walk.terminated:
         r.limit(
             "gl-unterminated",
             "gl_cmds",
@@ -689,15 +568,11 @@ def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None
             engines=severe,
             warn_in=("q2pro",),
         )
-    if not starts:
+    if not walk.starts:
         return
-    start_at = np.asarray(starts, np.int64)
-    del starts
-    counts = words[start_at].astype(np.int64)
-    lens = np.abs(counts)
-    ends = np.cumsum(lens)
-    corner = np.arange(int(ends[-1]), dtype=np.int64) - np.repeat(ends - lens, lens)
-    at = np.repeat(start_at + 1, lens) + 3 * corner + 2
+    start_at = np.asarray(walk.starts, np.int64)
+    counts, lens, ends, corner_at = gl_corners(words, walk.starts)
+    at = corner_at + 2
     idx = words[at].astype(np.int64)
     bad = np.flatnonzero((idx < 0) | (idx >= m.num_vertices))
     if bad.size:
@@ -745,335 +620,71 @@ def _check_gl_commands(r: _Report, m: Md2, valid: npt.NDArray[np.bool_]) -> None
 # -- skins ----------------------------------------------------------------------------------------
 
 
-def _find_skin_here(folder: Path, model_stem: str, skin: str) -> bool:
-    """Whether a file for ``skin`` exists inside ``folder`` (never outside it).
-
-    Only the skin name's last path component is used, matched case-insensitively, with the
-    engines' alternative image extensions and the ``<model>__<skin>`` naming of collections.
-    """
-    base = skin.replace("\\", "/").rsplit("/", 1)[-1]
-    if not base or base in (".", ".."):
-        return False
-    stem = base.rsplit(".", 1)[0] if "." in base else base
-    wanted = {base.lower()}
-    wanted.update((stem + ext).lower() for ext in _SKIN_EXTENSIONS)
-    wanted.update(f"{model_stem}__{w}".lower() for w in list(wanted))
-    try:
-        with os.scandir(folder) as it:
-            return any(e.name.lower() in wanted and e.is_file() for e in it)
-    except OSError:
-        return False
-
-
-def _skin_exists(model_path: Path, skin: str) -> bool:
-    """Whether ``skin`` names an image inside the model's folder tree.
-
-    ``quakemodels.skins.candidates`` looks the name up under the folder (case-insensitive,
-    alternative extensions, unsafe names refused); the basename and ``<model>__<skin>``
-    lookup beside the model follows.
-    """
-    try:
-        if candidates([skin], None, model_path.parent):
-            return True
-    except (OSError, ValueError):
-        pass
-    return _find_skin_here(model_path.parent, model_path.stem, skin)
-
-
-def _check_skin_files(r: _Report, m: Md2) -> None:
+def _check_skin_files(r: Report, m: Md2Reader) -> None:
     if not m.name or not m.num_skins:
         return
-    path = Path(m.name)
+    folder = os.path.dirname(m.name) or "."
     for i, raw in enumerate(m.skins_raw):
         name = raw.split(b"\0", 1)[0].decode("latin-1")
-        if name and not _skin_exists(path, name):
+        if name and not skin_exists(m.name, name):
             r.warning(
                 "skin-missing",
                 "skins",
                 m.ofs_skins + SKIN_NAME_SIZE * i,
-                f"skins[{i}]={name!r}: no such image beside the model in {path.parent}",
+                f"skins[{i}]={name!r}: no such image beside the model in {folder}",
             )
-
-
-# -- MD3 -----------------------------------------------------------------------------------------
-
-# ioquake3's R_LoadMD3 (code/renderergl1/tr_model.c) drops a surface with SHADER_MAX_VERTEXES
-# (1000) vertices or more, or 3 × triangles ≥ SHADER_MAX_INDEXES (6000); qfiles.h's other MD3
-# limits are not checked at load. Q2PRO (MOD_ValidateMD3 / MOD_ValidateMD3Mesh) refuses frames
-# outside 1..1024, surfaces outside 1..32, fewer than 3 vertices or 1 triangle per surface, and
-# misaligned or out-of-range sections (the facade refuses those too).
-Q3_MAX_SURFACE_VERTS = 999
-Q3_MAX_SURFACE_TRIANGLES = 1999
-MD3_MAX_TAGS = 16
-MD3_MAX_SURFACES = 32
-MD3_HEADER = struct.Struct("<4si64s9i")
-
-
-def _check_md3(r: _Report, data: bytes, name: str | None) -> None:
-    from .md3 import HEADER_OFFSETS as MD3_OFS
-    from .md3 import SURFACE_OFFSETS, Md3
-
-    if r.engine == "quake2":
-        r.error("engine-format", "magic", 0, "Quake II loads MD2 models, not MD3")
-    size = len(data)
-    if size >= MD3_HEADER.size:
-        h = MD3_HEADER.unpack_from(data)
-        num_tags, num_surfaces, ofs_eof = h[5], h[6], h[11]
-        if num_tags > MD3_MAX_TAGS:
-            r.warning(
-                "too-many-tags",
-                "num_tags",
-                MD3_OFS["num_tags"],
-                f"num_tags={num_tags} exceeds qfiles.h's MD3_MAX_TAGS {MD3_MAX_TAGS}",
-            )
-        if num_surfaces == 0:
-            r.limit(
-                "empty",
-                "num_surfaces",
-                MD3_OFS["num_surfaces"],
-                "num_surfaces=0: Q2PRO refuses a model with no surfaces; nothing is drawn",
-                engines=("q2pro",),
-                warn_in=("quake3",),
-            )
-        if ofs_eof > size:
-            r.limit(
-                "ofs-end-long",
-                "ofs_eof",
-                MD3_OFS["ofs_eof"],
-                f"ofs_eof={ofs_eof} is past the end of the file ({size} bytes): Quake III copies"
-                " ofs_eof bytes and reads past the data",
-                engines=("quake3",),
-            )
-        elif ofs_eof != size:
-            r.warning(
-                "ofs-end",
-                "ofs_eof",
-                MD3_OFS["ofs_eof"],
-                f"ofs_eof={ofs_eof} is not the file size {size}",
-            )
-    try:
-        model = Md3(data, name=name)
-    except ModelFormatError as e:
-        if not r.has(e.field, e.offset):
-            r.findings.append(finding_from_error(e))
-        return
-    for surf in model.surfaces:
-        at = {k: surf.offset + v for k, v in SURFACE_OFFSETS.items()}
-        label = f"surfaces[{surf.index}] {surf.name!r}"
-        if surf.num_vertices > Q3_MAX_SURFACE_VERTS:
-            r.limit(
-                "too-many-vertices",
-                "num_vertices",
-                at["num_vertices"],
-                f"{label} has {surf.num_vertices} vertices; Quake III's renderer drops"
-                f" surfaces with more than {Q3_MAX_SURFACE_VERTS}",
-                engines=("quake3",),
-            )
-        if surf.num_triangles > Q3_MAX_SURFACE_TRIANGLES:
-            r.limit(
-                "too-many-triangles",
-                "num_triangles",
-                at["num_triangles"],
-                f"{label} has {surf.num_triangles} triangles; Quake III's renderer drops"
-                f" surfaces with more than {Q3_MAX_SURFACE_TRIANGLES}",
-                engines=("quake3",),
-            )
-        _guarded(
-            r,
-            lambda _m, surf=surf, at=at, label=label: _check_md3_surface(r, surf, at, label),
-            model,
-            with_report=False,
-        )
-    _guarded(r, lambda m: _check_md3_tags(r, m), model, with_report=False)
-
-
-def _check_md3_surface(r: _Report, surf: Any, at: dict[str, int], label: str) -> None:
-    tris = surf.triangles.astype(np.int64)
-    repeated = np.flatnonzero(
-        (tris[:, 0] == tris[:, 1]) | (tris[:, 1] == tris[:, 2]) | (tris[:, 0] == tris[:, 2])
-    )
-    if repeated.size:
-        i = int(repeated[0])
-        r.warning(
-            "degenerate-triangle",
-            "triangles",
-            surf.offset + surf.ofs_triangles + 12 * i,
-            f"{label} triangles[{i}] uses a vertex twice: it has no area{_more(repeated.size)}",
-        )
-    used = np.zeros(surf.num_vertices, dtype=bool)
-    used[tris.reshape(-1)] = True
-    unused = np.flatnonzero(~used)
-    if unused.size:
-        i = int(unused[0])
-        r.warning(
-            "unused-vertex",
-            "vertices",
-            surf.offset + surf.ofs_tex_coords + 8 * i,
-            f"{label} vertex {i} is used by no triangle{_more(unused.size)}",
-        )
-    st = surf.texcoords
-    bad = np.flatnonzero(~np.isfinite(st).all(axis=1))
-    if bad.size:
-        i = int(bad[0])
-        r.error(
-            "non-finite",
-            "tex_coords",
-            surf.offset + surf.ofs_tex_coords + 8 * i,
-            f"{label} texcoords[{i}] is not a finite number{_more(bad.size)}",
-        )
-
-
-def _check_md3_tags(r: _Report, m: Any) -> None:
-    tags = m.tags
-    ok = np.isfinite(tags.origins).all(axis=2) & np.isfinite(tags.axes).all(axis=(2, 3))
-    bad = np.flatnonzero(~ok)
-    if bad.size:
-        frame, k = divmod(int(bad[0]), max(m.num_tags, 1))
-        r.error(
-            "non-finite",
-            "tags",
-            m.ofs_tags + 112 * int(bad[0]) + 64,
-            f"frame {frame} tag {tags.names[k]!r} has a non-finite origin or axis{_more(bad.size)}",
-        )
 
 
 # -- entry point ----------------------------------------------------------------------------------
 
 
-def _read_source(source: object) -> tuple[bytes, str | None, Md2 | None]:
-    if isinstance(source, Md2):
-        return source.data, source.name, source
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source), None, None
-    if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as f:
-            return f.read(), os.fspath(source), None
-    raise TypeError(f"check_md2 takes an Md2, bytes or a path, not {type(source).__name__}")
-
-
 def check_md2(
-    model_or_bytes: Md2 | bytes | bytearray | memoryview | str | os.PathLike[str],
-    engine: str = "any",
-    *,
-    name: str | None = None,
+    source: Md2Reader | Source, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
-    """Findings for one MD2 model (an :class:`Md2`, its bytes, or a path), for ``engine``.
+    """Findings for one MD2 model (a loaded model, its bytes, a path or a binary file), for
+    ``engine``.
 
-    Works on files :class:`Md2` refuses to open (its ModelFormatError becomes an error finding)
+    Works on files the reader refuses to open (its ModelFormatError becomes an error finding)
     and never raises on any input; ``name`` (a path) enables the skin-file lookup for bytes.
     An unknown ``engine`` is a caller's mistake and raises ValueError.
     """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    r = _Report(engine)
+    r = Report(engine)
+    model = source if isinstance(source, Md2Reader) else None
     try:
-        data, source_name, model = _read_source(model_or_bytes)
+        data, source_name = (model.data, model.name) if model else read_source(source)  # type: ignore[arg-type]
     except OSError as e:
-        r.error("io", None, None, f"cannot read {model_or_bytes!s}: {e.strerror or e}")
+        r.error("io", None, None, f"cannot read {source!s}: {e.strerror or e}")
         return r.findings
-    name = name or source_name
-    try:
-        _check(r, data, name, model)
-    except Exception as e:  # the checker must never raise; the fuzzers look for this code
-        r.error("internal", None, None, f"checker failed: {type(e).__name__}: {e}")
-    return r.findings
+    return r.run(lambda r: _check(r, data, name or source_name, model))
 
 
-def _check(r: _Report, data: bytes, name: str | None, model: Md2 | None) -> None:
+def _check(r: Report, data: bytes, name: str | None, model: Md2Reader | None) -> None:
     if r.engine == "quake3" and data[:4] == MAGIC:
         r.error("engine-format", "magic", 0, "Quake III loads MD3 models, not MD2")
     size = len(data)
-    if size < HEADER_SIZE or data[:4] != MAGIC or data[4:8] != struct.pack("<i", VERSION):
+    if size < HEADER_SIZE or data[:4] != MAGIC or data[4:8] != VERSION.to_bytes(4, "little"):
         try:
-            Md2(data, name=name)
+            Md2Reader(data, name=name)
         except ModelFormatError as e:
-            r.findings.append(finding_from_error(e))
+            r.from_error(e)
         return
-    values = _HEADER.unpack_from(data)
-    header = dict(zip(HEADER_FIELDS[1:], values[1:], strict=True))
+    raw = np.frombuffer(data, HEADER, 1)[0]
+    header = {field: int(raw[field]) for field in HEADER_FIELDS[1:]}
     _check_header(r, header, size)
-    if model is None:
+    if model is None or (name and not model.name):
         try:
-            model = Md2(data, name=name)
+            model = Md2Reader(data, name=name)
         except ModelFormatError as e:
-            if not r.has(e.field, e.offset):
-                r.findings.append(finding_from_error(e))
+            r.from_error(e)
             return
-    elif name and not model.name:
-        model = Md2(data, name=name)
     # The layout is valid from here on: every section lies inside the data.
-    for step in (_check_names, _check_texcoords):
-        _guarded(r, step, model)
+    m = model
+    r.guarded(lambda m: _check_names(r, m), m)
+    r.guarded(lambda m: _check_texcoords(r, m), m)
     valid_box: list[npt.NDArray[np.bool_]] = []
-    _guarded(r, lambda m: valid_box.append(_check_triangles(r, m)), model, with_report=False)
+    r.guarded(lambda m: valid_box.append(_check_triangles(r, m)), m)
     if valid_box:
         valid = valid_box[0]
-        _guarded(r, lambda m: _check_geometry(r, m, valid), model, with_report=False)
-        _guarded(r, lambda m: _check_gl_commands(r, m, valid), model, with_report=False)
-    _guarded(r, _check_skin_files, model)
-
-
-def _guarded(r: _Report, step: Any, model: Any, *, with_report: bool = True) -> None:
-    """Run one section's checks; a ModelFormatError from the facade becomes a finding."""
-    try:
-        if with_report:
-            step(r, model)
-        else:
-            step(model)
-    except ModelFormatError as e:
-        if not r.has(e.field, e.offset):
-            r.findings.append(finding_from_error(e))
-
-
-def check_model(
-    source: Md2 | bytes | bytearray | memoryview | str | os.PathLike[str],
-    engine: str = "any",
-) -> list[Finding]:
-    """Findings for any supported model (chosen by magic); never raises on any input."""
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    if isinstance(source, Md2):
-        return check_md2(source, engine)
-    name: str | None = None
-    if isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
-        try:
-            with open(source, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            return [Finding("error", None, None, f"cannot read {name}: {e.strerror or e}", "io")]
-    else:
-        data = bytes(source)
-    if data[:4] == b"IDP3":
-        return check_md3(data, engine, name=name)
-    return check_md2(data, engine, name=name)
-
-
-def check_md3(
-    model_or_bytes: Any, engine: str = "any", *, name: str | None = None
-) -> list[Finding]:
-    """Findings for one MD3 model (an Md3, its bytes, or a path), for ``engine``; never raises.
-
-    ``quake3`` applies ioquake3's load-time limits (999 vertices and 1999 triangles per
-    surface), ``q2pro`` Q2PRO's; ``quake2`` is an error (Quake II loads MD2 only).
-    """
-    if engine not in ENGINES:
-        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    r = _Report(engine)
-    try:
-        if isinstance(model_or_bytes, (str, os.PathLike)):
-            with open(model_or_bytes, "rb") as f:
-                data = f.read()
-            name = name or os.fspath(model_or_bytes)
-        elif isinstance(model_or_bytes, (bytes, bytearray, memoryview)):
-            data = bytes(model_or_bytes)
-        else:
-            data = bytes(model_or_bytes.data)
-            name = name or getattr(model_or_bytes, "name", None)
-    except OSError as e:
-        return [Finding("error", None, None, f"cannot read {model_or_bytes!s}: {e}", "io")]
-    try:
-        _check_md3(r, data, name)
-    except Exception as e:  # the checker must never raise; the fuzzers look for this code
-        r.error("internal", None, None, f"checker failed: {type(e).__name__}: {e}")
-    return r.findings
+        r.guarded(lambda m: _check_geometry(r, m, valid), m)
+        r.guarded(lambda m: _check_gl_commands(r, m, valid), m)
+    r.guarded(lambda m: _check_skin_files(r, m), m)

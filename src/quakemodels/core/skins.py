@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import QuakeModelsWarning
+from ..errors import QuakeModelsWarning
 
 IMAGE_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp")
 
@@ -214,3 +214,40 @@ def find_skin(
         if skin is not None:
             return skin
     return None
+
+
+SKIN_FILE_EXTENSIONS = (*IMAGE_EXTENSIONS, ".wal")
+"""What a checker accepts as a skin file: the images above and Quake II's ``.wal``."""
+
+
+def _exists_beside(folder: Path, model_stem: str, skin: str) -> bool:
+    """Whether a file for ``skin`` exists inside ``folder`` (never outside it).
+
+    Only the skin name's last path component is used, matched case-insensitively, with the
+    engines' alternative image extensions and the ``<model>__<skin>`` naming of collections.
+    """
+    base = skin.replace("\\", "/").rsplit("/", 1)[-1]
+    if not base or base in (".", ".."):
+        return False
+    stem = base.rsplit(".", 1)[0] if "." in base else base
+    wanted = {base.lower()}
+    wanted.update((stem + ext).lower() for ext in SKIN_FILE_EXTENSIONS)
+    wanted.update(f"{model_stem}__{w}".lower() for w in list(wanted))
+    try:
+        with os.scandir(folder) as it:
+            return any(e.name.lower() in wanted and e.is_file() for e in it)
+    except OSError:
+        return False
+
+
+def skin_exists(model_path: str | os.PathLike[str], skin: str) -> bool:
+    """Whether ``skin`` names an image inside the model's folder tree: looked up by
+    :func:`candidates` (case-insensitive, alternative extensions, unsafe names refused), then
+    by its basename and ``<model>__<skin>`` beside the model."""
+    path = Path(model_path)
+    try:
+        if candidates([skin], None, path.parent):
+            return True
+    except (OSError, ValueError):
+        pass
+    return _exists_beside(path.parent, path.stem, skin)

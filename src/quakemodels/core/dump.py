@@ -32,22 +32,19 @@ import io
 import json
 import math
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 import kaitaistruct
 from kaitaistruct import KaitaiStream, KaitaiStruct
 
-from .errors import ModelFormatError
+from ..errors import DumpError, ModelFormatError
 
 FORMATS = ("webide", "ksdump")
 # The Web IDE writes byte arrays up to this length inline, longer ones as a byte range.
 INLINE_BYTES_MAX = 64
 _FLUSH_PARTS = 4096
-
-
-class DumpError(ModelFormatError):
-    """The tree cannot be written in the chosen format (the reference tool fails there too)."""
 
 
 # --- names -------------------------------------------------------------------------------------
@@ -219,11 +216,16 @@ def _construct_root(cls: type[KaitaiStruct], stream: KaitaiStream) -> tuple[Kait
     return obj, None
 
 
-def parse(data: bytes, spec_id: str | None = None) -> ParsedTree:
+Explain = Callable[[bytes], None]
+"""Raises the format reader's ModelFormatError for bytes the generated parser refuses."""
+
+
+def parse(data: bytes, spec_id: str | None = None, explain: Explain | None = None) -> ParsedTree:
     """Parse ``data`` with the class of ``spec_id``, or the first generated spec whose seq reads it.
 
-    Raises ModelFormatError when no spec reads the data; the message is the facade's when it has
-    one for this magic (``quakemodels.load``), else the generated parser's, with offset.
+    When no spec reads the data, the tree's ``error`` is ``explain``'s ModelFormatError when it
+    raises one (the format reader names the field and offset in the format's own terms), else
+    the generated parser's, with offset.
     """
     classes = spec_classes()
     if spec_id is not None:
@@ -244,15 +246,11 @@ def parse(data: bytes, spec_id: str | None = None) -> ParsedTree:
         if pos > best_pos:
             best, best_pos = ParsedTree(obj, sid, positions, _translate(exc, sid)), pos
     assert best is not None and best.error is not None
-    # Prefer the facade's message (it names the field and offset in the format's own terms).
-    from . import load
-
-    try:
-        load(data)
-    except ModelFormatError as e:
-        best.error = e
-    except Exception:  # the facade may not know this format; keep the generated parser's error
-        pass
+    if explain is not None:
+        try:
+            explain(data)
+        except ModelFormatError as e:
+            best.error = e
     return best
 
 
@@ -712,7 +710,15 @@ def _write_root(writer: _WebIdeWriter | _KsdumpWriter, tree: ParsedTree, partial
         writer.value(tree.root, 0)
 
 
-def dump(data: bytes, out: IO[str], fmt: str = "webide", partial: bool = False) -> ParsedTree:
+def dump(
+    data: bytes,
+    out: IO[str],
+    fmt: str = "webide",
+    partial: bool = False,
+    *,
+    spec_id: str | None = None,
+    explain: Explain | None = None,
+) -> ParsedTree:
     """Parse ``data`` and write its tree to ``out``; the tree is returned.
 
     Raises ModelFormatError when the parse fails (unless ``partial``: then what parsed is written,
@@ -723,14 +729,21 @@ def dump(data: bytes, out: IO[str], fmt: str = "webide", partial: bool = False) 
     paused = gc.isenabled()
     gc.disable()
     try:
-        return _dump(data, out, fmt, partial)
+        return _dump(data, out, fmt, partial, spec_id, explain)
     finally:
         if paused:
             gc.enable()
 
 
-def _dump(data: bytes, out: IO[str], fmt: str, partial: bool) -> ParsedTree:
-    tree = parse(data)
+def _dump(
+    data: bytes,
+    out: IO[str],
+    fmt: str,
+    partial: bool,
+    spec_id: str | None,
+    explain: Explain | None,
+) -> ParsedTree:
+    tree = parse(data, spec_id, explain)
     if tree.error is not None and not partial:
         raise tree.error
     if tree.error is None:
@@ -748,8 +761,10 @@ def _dump(data: bytes, out: IO[str], fmt: str, partial: bool) -> ParsedTree:
     return tree
 
 
-def dumps(data: bytes, fmt: str = "webide") -> str:
+def dumps(
+    data: bytes, fmt: str = "webide", *, spec_id: str | None = None, explain: Explain | None = None
+) -> str:
     """The dump as one string (for tests and small files)."""
     buf = io.StringIO()
-    dump(data, buf, fmt)
+    dump(data, buf, fmt, spec_id=spec_id, explain=explain)
     return buf.getvalue()

@@ -1,17 +1,10 @@
-"""Reading vertex-animated meshes back from glTF 2.0 (morph targets) and OBJ sequences.
-
-What comes out is an :class:`ImportedMesh` of per-corner arrays in Quake's model space (Z up);
-:func:`to_md2` welds it into MD2 vertices and texcoords and encodes it with
-:func:`quakemodels.writer.build`.
-
-Axes: the exporters (:mod:`quakemodels.export`) turn Quake (x, y, z) into Y-up (y, z, x); these
-readers apply the inverse, (a, b, c) → (c, a, b), so our own exports come back unchanged.
+"""Reading vertex-animated meshes back from glTF 2.0 (morph targets) into an ImportedMesh.
 
 glTF frames: when the first morph target's POSITION is all zeros (our exporter's layout, where
 target f holds frame f minus the base), there is one frame per target; otherwise the base mesh
 is frame 0 (named ``base``) and every target adds a frame. Frame names come from
-``mesh.extras.targetNames``. Node transforms are not applied. Texcoords: glTF UV and MD2 share
-the t-down convention; OBJ ``vt`` has v up, so t = 1 − v.
+``mesh.extras.targetNames``. Node transforms are not applied. glTF UV and Quake share the
+t-down convention.
 """
 
 from __future__ import annotations
@@ -19,18 +12,14 @@ from __future__ import annotations
 import base64
 import os
 import struct
-from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from .errors import BadValueError, ModelFormatError
-from .writer import VANILLA, BuildResult, Limits, build
-
-FloatArray = npt.NDArray[np.float32]
+from ..errors import BadValueError, ModelFormatError
+from .imported import FloatArray, ImportedMesh, from_y_up
 
 _COMPONENTS = {
     5120: np.int8,
@@ -42,27 +31,6 @@ _COMPONENTS = {
 }
 _WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 _TRIANGLES = 4
-
-
-def from_y_up(v: npt.ArrayLike) -> FloatArray:
-    """(..., 3) Y-up vectors back to Quake's Z-up: (a, b, c) → (c, a, b), float32."""
-    return np.ascontiguousarray(np.asarray(v, dtype=np.float32)[..., [2, 0, 1]])
-
-
-@dataclass(frozen=True)
-class ImportedMesh:
-    """Per-corner animated geometry (F frames, N corners, T triangles) in Quake space.
-
-    ``positions`` (F,N,3) float32; ``uvs`` (N,2) float32 (t down) or None; ``indices``
-    (T,3) int64 into the corners; ``frame_names`` F names; ``skin_size`` (w, h) of an embedded
-    image when the file has one.
-    """
-
-    positions: FloatArray
-    uvs: FloatArray | None
-    indices: npt.NDArray[np.int64]
-    frame_names: list[str]
-    skin_size: tuple[int, int] | None = None
 
 
 # -- glTF -----------------------------------------------------------------------------------------
@@ -232,152 +200,3 @@ def _gltf_image_size(doc: Any, path: Path, buffers: dict[int, bytes]) -> tuple[i
             return int(image.width), int(image.height)
     except (ImportError, OSError, ValueError, IndexError):
         return None
-
-
-# -- OBJ ------------------------------------------------------------------------------------------
-
-
-def _obj_index(token: str, count: int, what: str, where: str) -> int:
-    try:
-        i = int(token)
-    except ValueError as e:
-        raise BadValueError(f"{where}: bad {what} index {token!r}", field="f") from e
-    i = i - 1 if i > 0 else count + i  # OBJ counts from 1; negative counts back from the end
-    if not 0 <= i < count:
-        raise BadValueError(f"{where}: {what} index {token} outside 1..{count}", field="f")
-    return i
-
-
-def read_obj(path: str | os.PathLike[str]) -> tuple[FloatArray, FloatArray | None, list[list[int]]]:
-    """One OBJ: corner positions (N,3) float32 Y-up as in the file, uvs (N,2) or None, and
-    triangles (fans of polygons) as corner index lists, where corner = (v, vt) pair."""
-    p = Path(path)
-    vs: list[list[float]] = []
-    vts: list[list[float]] = []
-    faces: list[list[tuple[int, int]]] = []
-    with open(p, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, 1):
-            parts = line.split()
-            if not parts or parts[0].startswith("#"):
-                continue
-            where = f"{p}:{number}"
-            try:
-                if parts[0] == "v":
-                    vs.append([float(x) for x in parts[1:4]])
-                elif parts[0] == "vt":
-                    vts.append([float(x) for x in parts[1:3]])
-                elif parts[0] == "f":
-                    corners = []
-                    for token in parts[1:]:
-                        fields = token.split("/")
-                        v = _obj_index(fields[0], len(vs), "v", where)
-                        t = -1
-                        if len(fields) > 1 and fields[1]:
-                            t = _obj_index(fields[1], len(vts), "vt", where)
-                        corners.append((v, t))
-                    if len(corners) < 3:
-                        raise BadValueError(f"{where}: a face needs 3 corners", field="f")
-                    faces.append(corners)
-            except ValueError as e:
-                if isinstance(e, ModelFormatError):
-                    raise
-                raise BadValueError(f"{where}: bad number in {line.strip()!r}", field="v") from e
-            if parts[0] == "v" and len(vs[-1]) != 3:
-                raise BadValueError(f"{where}: a vertex needs 3 coordinates", field="v")
-    keys: dict[tuple[int, int], int] = {}
-    triangles: list[list[int]] = []
-    for face in faces:
-        ids = [keys.setdefault(c, len(keys)) for c in face]
-        triangles.extend([ids[0], ids[i], ids[i + 1]] for i in range(1, len(ids) - 1))
-    corners = list(keys)
-    positions = np.array([vs[v] for v, _ in corners], np.float32).reshape(-1, 3)
-    uvs = None
-    if corners and all(t >= 0 for _, t in corners):
-        uv = np.array([vts[t] for _, t in corners], np.float64)
-        uvs = np.column_stack([uv[:, 0], 1.0 - uv[:, 1]]).astype(np.float32)
-    return positions, uvs, triangles
-
-
-def read_obj_sequence(
-    paths: Sequence[str | os.PathLike[str]], frame_names: Sequence[str] | None = None
-) -> ImportedMesh:
-    """One frame per OBJ file (same faces in every file); names default to the file stems."""
-    if not paths:
-        raise BadValueError("no OBJ files given", field="frames")
-    first_pos, uvs, triangles = read_obj(paths[0])
-    frames = [first_pos]
-    for path in paths[1:]:
-        pos, _, tris = read_obj(path)
-        if tris != triangles or pos.shape != first_pos.shape:
-            raise BadValueError(
-                f"{path}: faces differ from {paths[0]} (every frame needs the same mesh)",
-                field="f",
-            )
-        frames.append(pos)
-    names = list(frame_names) if frame_names else [Path(p).stem for p in paths]
-    if len(names) != len(paths):
-        raise BadValueError(f"{len(names)} frame names for {len(paths)} files", field="frames")
-    return ImportedMesh(
-        positions=from_y_up(np.stack(frames)),
-        uvs=uvs,
-        indices=np.array(triangles, np.int64).reshape(-1, 3),
-        frame_names=names,
-    )
-
-
-# -- to MD2 ---------------------------------------------------------------------------------------
-
-
-def weld(
-    mesh: ImportedMesh, skin_size: tuple[int, int]
-) -> tuple[FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """MD2 vertices and texcoords from corners.
-
-    Corners whose positions are equal in every frame become one MD2 vertex, corners whose UVs
-    round to the same skin pixel one texcoord. Returns positions (F,V,3), triangles (T,3),
-    texcoords_px (S,2) and triangle_texcoords (T,3).
-    """
-    f, n, _ = mesh.positions.shape
-    track = np.ascontiguousarray(mesh.positions.transpose(1, 0, 2)).reshape(n, f * 3)
-    _, first, vertex_of = np.unique(track, axis=0, return_index=True, return_inverse=True)
-    # number vertices in first-use order, so a file we exported keeps its vertex order
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    vertex_of = rank[vertex_of.reshape(-1)]
-    positions = mesh.positions[:, first[order]]
-    if mesh.uvs is None:
-        px = np.zeros((n, 2), np.int64)
-    else:
-        size = np.array(skin_size, np.float64)
-        px = np.rint(mesh.uvs.astype(np.float64) * size).astype(np.int64)
-    _, st_first, st_of = np.unique(px, axis=0, return_index=True, return_inverse=True)
-    st_order = np.argsort(st_first, kind="stable")
-    st_rank = np.empty_like(st_order)
-    st_rank[st_order] = np.arange(st_order.size)
-    st_of = st_rank[st_of.reshape(-1)]
-    texcoords_px = px[st_first[st_order]]
-    return positions, vertex_of[mesh.indices], texcoords_px, st_of[mesh.indices]
-
-
-def to_md2(
-    mesh: ImportedMesh,
-    *,
-    skins: Sequence[str] = (),
-    skin_size: tuple[int, int] | None = None,
-    limits: Limits = VANILLA,
-) -> BuildResult:
-    """Weld ``mesh`` and encode it as MD2; skin size from the argument, the file's embedded
-    image, or 256 × 256."""
-    size = skin_size or mesh.skin_size or (256, 256)
-    positions, triangles, texcoords_px, triangle_texcoords = weld(mesh, size)
-    return build(
-        positions,
-        triangles,
-        texcoords_px,
-        triangle_texcoords,
-        mesh.frame_names,
-        skins=skins,
-        skin_size=size,
-        limits=limits,
-    )

@@ -15,60 +15,54 @@ Conventions:
 
 from __future__ import annotations
 
-import os
-import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any, Literal, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from ._facade import ModelFile, decoded, frame_index, lerp, parse_header
-from .animations import grouped_clips, table_clips
-from .errors import (
-    BadValueError,
-    QuakeModelsWarning,
-    TruncatedError,
+from ...core.animations import grouped_clips, table_clips
+from ...core.facade import (
+    ModelFile,
+    clip_frames,
+    decoded,
+    frame_index,
+    lerp,
+    parse_header,
+    sample_position,
 )
-from .kaitai.quake2_md2 import Quake2Md2
-
-if TYPE_CHECKING:
-    from . import writer as _writer
-
-if TYPE_CHECKING:
-    from .check import Finding
-
-MAGIC = b"IDP2"
-VERSION = 8
-HEADER_SIZE = 68
-FRAME_HEADER_SIZE = 40  # scale (3 f4), translate (3 f4), name (16 bytes)
-SKIN_NAME_SIZE = 64
-FRAME_NAME_SIZE = 16
-NUM_ANORMS = 162
-
-# The spec's seq order of the header, and where each field sits: error messages name both.
-HEADER_FIELDS = (
-    "magic",
-    "version",
-    "skin_width_px",
-    "skin_height_px",
-    "bytes_per_frame",
-    "num_skins",
-    "vertices_per_frame",
-    "num_tex_coords",
-    "num_triangles",
-    "num_gl_cmds",
-    "num_frames",
-    "ofs_skins",
-    "ofs_tex_coords",
-    "ofs_triangles",
-    "ofs_frames",
-    "ofs_gl_cmds",
-    "ofs_eof",
+from ...core.mesh import Mesh
+from ...core.names import lenient_names
+from ...core.sections import (
+    Span,
+    first_bad_index,
+    offset_of,
+    read_section,
+    span_error,
+    unstructured,
 )
-HEADER_OFFSETS = {name: 4 * i for i, name in enumerate(HEADER_FIELDS)}
+from ...errors import BadValueError, TruncatedError
+from ...kaitai.quake2_md2 import Quake2Md2
+from .layout import (
+    FRAME_HEADER_SIZE,
+    FRAME_NAME_OFFSET,
+    FRAME_NAME_SIZE,
+    HEADER_FIELDS,
+    HEADER_OFFSETS,
+    HEADER_SIZE,
+    MAGIC,
+    NORMAL_INDEX,
+    NUM_ANORMS,
+    POSITION,
+    SKIN_NAME_SIZE,
+    TEX_POINT,
+    TRIANGLE,
+    VERSION,
+    VERTEX_SIZE,
+    frame_dtype,
+)
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -164,23 +158,6 @@ class GlCommands(Sequence[GlCommand]):
         return f"<GlCommands: {len(self)} commands>"
 
 
-@dataclass(frozen=True)
-class Mesh:
-    """Render-ready indexed arrays for one frame; each distinct (vertex, texcoord) pair once.
-
-    ``positions`` (N,3) float32, ``normals`` (N,3) float32, ``uvs`` (N,2) float32 (texcoords,
-    no V flip), ``indices`` (T,3) uint32 into those, ``vertex_ids`` (N,) int32 the MD2 vertex
-    each corner came from and ``texcoord_ids`` (N,) int32 its MD2 texcoord.
-    """
-
-    positions: FloatArray
-    normals: FloatArray
-    uvs: FloatArray
-    indices: npt.NDArray[np.uint32]
-    vertex_ids: IntArray
-    texcoord_ids: IntArray
-
-
 def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
     table = np.asarray(spec.anorms_table, dtype=np.float64)
     if table.shape != (NUM_ANORMS, 3):  # pragma: no cover - guards a wrong ksy edit
@@ -206,31 +183,69 @@ def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
     return _ANORMS
 
 
-def _decode_names(raws: list[bytes], what: str, offset_of: Callable[[int], int]) -> list[str]:
-    """Text up to the first NUL of each name; non-ASCII bytes are kept as escapes, with one
-    warning that names the first such name and its offset."""
-    texts = [raw.partition(b"\0")[0] for raw in raws]
-    if b"".join(texts).isascii():
-        return [t.decode("ascii") for t in texts]
-    bad = [i for i, t in enumerate(texts) if not t.isascii()]
-    warnings.warn(
-        f"{what}[{bad[0]}] at offset {offset_of(bad[0])} has non-ASCII bytes {texts[bad[0]]!r}"
-        f" ({len(bad)} such names); kept as escapes",
-        QuakeModelsWarning,
-        stacklevel=4,
+class GlWalk(NamedTuple):
+    """The GL command section walked by its counts: ``starts`` the dword index of each whole
+    command's count, ``end`` where the walk stopped, ``terminated`` whether it stopped at a
+    zero count and ``cut`` the dword index of a command that runs past the section, if any."""
+
+    starts: list[int]
+    end: int
+    terminated: bool
+    cut: int | None
+
+
+def walk_gl_commands(words: npt.NDArray[np.int32]) -> GlWalk:
+    """Walk the counts of a GL command section (one Python step per command, no per-dword
+    list); the corners are gathered afterwards with numpy by whoever needs them."""
+    n = len(words)
+    starts: list[int] = []
+    pos = 0
+    while pos < n:
+        count = words.item(pos)
+        if count == 0:
+            return GlWalk(starts, pos, True, None)
+        if pos + 1 + 3 * abs(count) > n:
+            return GlWalk(starts, pos, False, pos)
+        starts.append(pos)
+        pos += 1 + 3 * abs(count)
+    return GlWalk(starts, pos, False, None)
+
+
+def gl_corners(
+    words: npt.NDArray[np.int32], starts: Sequence[int]
+) -> tuple[
+    npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
+]:
+    """For commands whose counts sit at ``starts``: their counts (K,) int64, corner counts
+    (K,) int64, cumulative corner ends (K,) int64 and each corner's dword index of its ``s``
+    (N,) int64 (``t`` follows it, then the vertex index)."""
+    start_at = np.asarray(starts, np.int64)
+    counts = words[start_at].astype(np.int64)
+    lengths = np.abs(counts)
+    ends = np.cumsum(lengths)
+    corner = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(
+        ends - lengths, lengths
     )
-    return [t.decode("ascii", errors="backslashreplace") for t in texts]
+    at = np.repeat(start_at + 1, lengths) + 3 * corner
+    return counts, lengths, ends, at
 
 
-def _section(data: bytes, dtype: Any, count: int, offset: int) -> np.ndarray[Any, Any]:
-    """``count`` items of ``dtype`` at ``offset``; an empty section is empty wherever its offset
-    points (the header check skips offsets of empty sections, as the engines do)."""
-    if count == 0:
-        return np.empty(0, dtype=dtype)
-    return np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+def spans(header: Mapping[str, Any]) -> list[Span]:
+    """Where ``header`` (field name → value) puts each section: skins, texcoords, triangles,
+    frames and GL command dwords, in header order. The reader and the checker walk this list."""
+    return [
+        Span(ofs, HEADER_OFFSETS[ofs], what, int(header[ofs]), int(header[num]), item)
+        for ofs, num, what, item in (
+            ("ofs_skins", "num_skins", "skins", SKIN_NAME_SIZE),
+            ("ofs_tex_coords", "num_tex_coords", "texcoords", TEX_POINT.itemsize),
+            ("ofs_triangles", "num_triangles", "triangles", TRIANGLE.itemsize),
+            ("ofs_frames", "num_frames", "frames", max(int(header["bytes_per_frame"]), 0)),
+            ("ofs_gl_cmds", "num_gl_cmds", "GL command dwords", 4),
+        )
+    ]
 
 
-class Md2(ModelFile):
+class Md2Reader(ModelFile):
     """A Quake II MD2 model (IDP2 version 8).
 
     Arrays (decoded on first use, cached; F frames, V vertices, T triangles, S texcoords):
@@ -244,6 +259,25 @@ class Md2(ModelFile):
     """
 
     HEADER_FIELDS = HEADER_FIELDS
+    ARRAYS: tuple[str, ...] = (
+        "positions",
+        "normal_indices",
+        "normals",
+        "scales",
+        "translates",
+        "texcoords_px",
+        "texcoords",
+        "triangles",
+        "triangle_texcoords",
+        "gl_dwords",
+        "gl_commands",
+        "frame_names",
+        "frame_names_raw",
+        "skins",
+        "skins_raw",
+        "animations",
+    )
+    """Every lazily decoded array and list, in the order :meth:`load_all` decodes them."""
 
     def __init__(self, data: bytes, *, name: str | None = None) -> None:
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the header."""
@@ -348,7 +382,6 @@ class Md2(ModelFile):
         Pure integer arithmetic on the header (Python ints cannot overflow), so a header that
         claims 2**31 frames in a 1 KB file fails here, before anything is allocated.
         """
-        size = len(self._data)
         s = self._spec
         for name in HEADER_FIELDS[2:]:
             value = getattr(s, name)
@@ -358,74 +391,53 @@ class Md2(ModelFile):
                     field=name,
                     offset=HEADER_OFFSETS[name],
                 )
-        minimum = FRAME_HEADER_SIZE + 4 * s.vertices_per_frame
+        minimum = FRAME_HEADER_SIZE + VERTEX_SIZE * s.vertices_per_frame
         if s.num_frames > 0 and s.bytes_per_frame < minimum:
             raise BadValueError(
                 f"bytes_per_frame={s.bytes_per_frame} at offset {HEADER_OFFSETS['bytes_per_frame']}"
-                f" is below 40 + 4 × {s.vertices_per_frame} vertices = {minimum}",
+                f" is below {FRAME_HEADER_SIZE} + {VERTEX_SIZE} × {s.vertices_per_frame} vertices"
+                f" = {minimum}",
                 field="bytes_per_frame",
                 offset=HEADER_OFFSETS["bytes_per_frame"],
             )
-        sections = (
-            ("ofs_skins", "num_skins", "skins", SKIN_NAME_SIZE),
-            ("ofs_tex_coords", "num_tex_coords", "texcoords", 4),
-            ("ofs_triangles", "num_triangles", "triangles", 12),
-            ("ofs_frames", "num_frames", "frames", s.bytes_per_frame),
-            ("ofs_gl_cmds", "num_gl_cmds", "GL command dwords", 4),
-        )
-        for ofs_name, num_name, what, item in sections:
-            ofs, num = getattr(s, ofs_name), getattr(s, num_name)
-            if num and ofs + num * item > size:
-                raise TruncatedError(
-                    f"{ofs_name}={ofs} + {num} {what} × {item} bytes runs past the end of the"
-                    f" file ({size} bytes)",
-                    field=ofs_name,
-                    offset=ofs,
-                )
-            if num and ofs < HEADER_SIZE:
-                raise BadValueError(
-                    f"{ofs_name}={ofs} points into the {HEADER_SIZE}-byte header",
-                    field=ofs_name,
-                    offset=HEADER_OFFSETS[ofs_name],
-                )
+        for span in spans(self.header):
+            error = span_error(span, len(self._data), HEADER_SIZE)
+            if error is not None:
+                raise error
+
+    def spans(self) -> list[Span]:
+        """Where the header puts each section (see :func:`spans`)."""
+        return spans(self.header)
 
     # -- frames -------------------------------------------------------------------------------
 
     @cached_property
-    def _frame_records(self) -> np.ndarray[Any, np.dtype[np.void]]:
-        """(F,) structured view of the frame section: scale, translate, name, verts (V,4) u1."""
+    def frame_records(self) -> npt.NDArray[np.void]:
+        """(F,) read-only structured view of the frame section, as stored: the spec's
+        ``scale``, ``translate``, ``name`` and ``vertices`` (V,4) uint8 (x, y, z compressed and
+        the normal index)."""
         s = self._spec
-        dtype = np.dtype(
-            {
-                "names": ["scale", "translate", "name", "verts"],
-                "formats": ["<3f4", "<3f4", "S16", ("u1", (s.vertices_per_frame, 4))],
-                "offsets": [0, 12, 24, 40],
-                "itemsize": max(s.bytes_per_frame, FRAME_HEADER_SIZE),
-            }
-        )
-        return _section(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
+        dtype = frame_dtype(s.vertices_per_frame, s.bytes_per_frame)
+        return read_section(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
 
     @decoded
     def scales(self) -> FloatArray:
         """(F,3) float32 per-frame scale."""
-        return np.ascontiguousarray(self._frame_records["scale"])
+        return np.ascontiguousarray(unstructured(self.frame_records["scale"], np.float32))
 
     @decoded
     def translates(self) -> FloatArray:
         """(F,3) float32 per-frame translate."""
-        return np.ascontiguousarray(self._frame_records["translate"])
+        return np.ascontiguousarray(unstructured(self.frame_records["translate"], np.float32))
 
     @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
-        rec = self._frame_records
-        compressed = rec["verts"][:, :, :3].astype(np.float64)
-        scale = rec["scale"].astype(np.float64)[:, None, :]
-        translate = rec["translate"].astype(np.float64)[:, None, :]
+        compressed = self.frame_records["vertices"][:, :, POSITION].astype(np.float64)
         # Two separate double operations, as the spec's expression evaluates (no fused
         # multiply-add), then one rounding to float32.
-        compressed *= scale
-        compressed += translate
+        compressed *= self.scales.astype(np.float64)[:, None, :]
+        compressed += self.translates.astype(np.float64)[:, None, :]
         return compressed.astype(np.float32)
 
     def frame_positions(self, frame: int) -> FloatArray:
@@ -434,17 +446,17 @@ class Md2(ModelFile):
         cached = self.__dict__.get("positions")
         if cached is not None:
             return cached[f]  # type: ignore[no-any-return]
-        rec = self._frame_records[f]
-        compressed = rec["verts"][:, :3].astype(np.float64)
-        compressed *= rec["scale"].astype(np.float64)
-        compressed += rec["translate"].astype(np.float64)
+        rec = self.frame_records[f : f + 1]
+        compressed = rec["vertices"][0][:, POSITION].astype(np.float64)
+        compressed *= unstructured(rec["scale"], np.float64)[0]
+        compressed += unstructured(rec["translate"], np.float64)[0]
         out: FloatArray = compressed.astype(np.float32)
         return out
 
     @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
         """(F,V) uint8 indices into the 162-entry normal table (not range-checked)."""
-        return np.ascontiguousarray(self._frame_records["verts"][:, :, 3])
+        return np.ascontiguousarray(self.frame_records["vertices"][:, :, NORMAL_INDEX])
 
     @decoded
     def normals(self) -> FloatArray:
@@ -453,7 +465,13 @@ class Md2(ModelFile):
         bad = np.flatnonzero(idx >= NUM_ANORMS)
         if bad.size:
             frame, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
-            offset = self.ofs_frames + frame * self.framesize + FRAME_HEADER_SIZE + 4 * vertex + 3
+            offset = (
+                self.ofs_frames
+                + frame * self.framesize
+                + FRAME_HEADER_SIZE
+                + VERTEX_SIZE * vertex
+                + NORMAL_INDEX
+            )
             raise BadValueError(
                 f"frames[{frame}].vertices[{vertex}].normal_index={int(idx.flat[bad[0]])} at"
                 f" offset {offset} is not below {NUM_ANORMS} ({bad.size} such vertices)",
@@ -466,15 +484,15 @@ class Md2(ModelFile):
     def frame_names_raw(self) -> list[bytes]:
         """The 16 name bytes of each frame as stored, junk after the NUL included."""
         # numpy's S16 items drop trailing NULs; put them back.
-        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_records["name"].tolist()]
+        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self.frame_records["name"].tolist()]
 
     @decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
-        return _decode_names(
-            self._frame_records["name"].tolist(),
+        return lenient_names(
+            self.frame_records["name"].tolist(),
             "frames.name",
-            lambda i: self.ofs_frames + i * self.framesize + 24,
+            lambda i: self.ofs_frames + i * self.framesize + FRAME_NAME_OFFSET,
         )
 
     # -- skins --------------------------------------------------------------------------------
@@ -482,26 +500,21 @@ class Md2(ModelFile):
     @decoded
     def skins_raw(self) -> list[bytes]:
         """The 64 bytes of each skin name as stored."""
-        o = self.ofs_skins
-        return [self._data[o + 64 * i : o + 64 * (i + 1)] for i in range(self.num_skins)]
+        o, n = self.ofs_skins, SKIN_NAME_SIZE
+        return [self._data[o + n * i : o + n * (i + 1)] for i in range(self.num_skins)]
 
     @decoded
     def skins(self) -> list[str]:
         """Skin names: text up to the first NUL (untrusted paths; see quakemodels.skins)."""
-        return _decode_names(self.skins_raw, "skins", lambda i: self.ofs_skins + 64 * i)
+        return lenient_names(self.skins_raw, "skins", lambda i: self.ofs_skins + SKIN_NAME_SIZE * i)
 
     # -- texcoords and triangles --------------------------------------------------------------
 
     @decoded
     def texcoords_px(self) -> npt.NDArray[np.int16]:
         """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
-        return (
-            _section(
-                self._data, dtype="<i2", count=2 * self.num_texcoords, offset=self.ofs_texcoords
-            )
-            .reshape(-1, 2)
-            .astype(np.int16)
-        )
+        rec = read_section(self._data, TEX_POINT, self.num_texcoords, self.ofs_texcoords)
+        return unstructured(rec, np.int16)
 
     @decoded
     def texcoords(self) -> FloatArray:
@@ -519,21 +532,24 @@ class Md2(ModelFile):
         return (self.texcoords_px.astype(np.float64) / size).astype(np.float32)
 
     @cached_property
-    def _triangle_records(self) -> npt.NDArray[np.int16]:
-        return _section(
-            self._data, dtype="<i2", count=6 * self.num_triangles, offset=self.ofs_triangles
-        ).reshape(-1, 6)
+    def triangle_records(self) -> npt.NDArray[np.void]:
+        """(T,) read-only structured view of the triangle section, as stored (the spec's
+        ``vertex_indices`` and ``tex_point_indices``, (3,) int16 each; not range-checked)."""
+        return read_section(self._data, TRIANGLE, self.num_triangles, self.ofs_triangles)
 
-    def _checked_indices(self, columns: slice, limit: int, what: str, field: str) -> IntArray:
-        values = self._triangle_records[:, columns].astype(np.int32)
-        bad = np.flatnonzero((values < 0) | (values >= limit))
-        if bad.size:
-            tri, corner = divmod(int(bad[0]), 3)
-            start = 0 if columns.start is None else columns.start
-            offset = self.ofs_triangles + 12 * tri + 2 * (start + corner)
+    def _checked_indices(self, field: str, limit: int, what: str) -> IntArray:
+        values = self.triangle_records[field].astype(np.int32).reshape(-1, 3)
+        bad = first_bad_index(values, limit)
+        if bad is not None:
+            offset = (
+                self.ofs_triangles
+                + TRIANGLE.itemsize * bad.row
+                + offset_of(TRIANGLE, field)
+                + 2 * bad.column
+            )
             raise BadValueError(
-                f"triangles[{tri}].{field}[{corner}]={int(values.flat[bad[0]])} at offset"
-                f" {offset} is outside 0..{limit - 1} ({limit} {what}; {bad.size} bad indices)",
+                f"triangles[{bad.row}].{field}[{bad.column}]={bad.value} at offset"
+                f" {offset} is outside 0..{limit - 1} ({limit} {what}; {bad.number} bad indices)",
                 field=field,
                 offset=offset,
             )
@@ -542,23 +558,21 @@ class Md2(ModelFile):
     @decoded
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, checked to be below V."""
-        return self._checked_indices(slice(0, 3), self.num_vertices, "vertices", "vertex_indices")
+        return self._checked_indices("vertex_indices", self.num_vertices, "vertices")
 
     @decoded
     def triangle_texcoords(self) -> IntArray:
         """(T,3) int32 texcoord indices, checked to be below S."""
-        return self._checked_indices(
-            slice(3, 6), self.num_texcoords, "texcoords", "tex_point_indices"
-        )
+        return self._checked_indices("tex_point_indices", self.num_texcoords, "texcoords")
 
     # -- GL commands --------------------------------------------------------------------------
 
     @decoded
     def gl_dwords(self) -> npt.NDArray[np.int32]:
         """The GL command section as stored: (num_gl_cmds,) int32."""
-        return _section(
-            self._data, dtype="<i4", count=self.num_gl_dwords, offset=self.ofs_gl_commands
-        ).astype(np.int32)
+        return read_section(self._data, "<i4", self.num_gl_dwords, self.ofs_gl_commands).astype(
+            np.int32
+        )
 
     @decoded
     def gl_commands(self) -> GlCommands:
@@ -566,62 +580,48 @@ class Md2(ModelFile):
         words = self.gl_dwords
         n = len(words)
         base = self.ofs_gl_commands
-        # Walk the counts in Python (one step per command, no per-dword list), then gather
-        # every command's texcoords and indices with one numpy operation each.
-        starts: list[int] = []
-        pos = 0
-        while pos < n and words.item(pos) != 0:
-            length = abs(words.item(pos))
-            if pos + 1 + 3 * length > n:
-                raise TruncatedError(
-                    f"gl_cmds[{len(starts)}] at offset {base + 4 * pos} has {length} vertices"
-                    f" ({3 * length} dwords) but only {n - pos - 1} dwords remain of"
-                    f" num_gl_cmds={n}",
-                    field="gl_cmds",
-                    offset=base + 4 * pos,
-                )
-            starts.append(pos)
-            pos += 1 + 3 * length
-        if pos >= n and n:
+        walk = walk_gl_commands(words)
+        if walk.cut is not None:
+            length = abs(words.item(walk.cut))
+            raise TruncatedError(
+                f"gl_cmds[{len(walk.starts)}] at offset {base + 4 * walk.cut} has {length}"
+                f" vertices ({3 * length} dwords) but only {n - walk.cut - 1} dwords remain of"
+                f" num_gl_cmds={n}",
+                field="gl_cmds",
+                offset=base + 4 * walk.cut,
+            )
+        if not walk.terminated and n:
             raise TruncatedError(
                 f"gl_cmds at offset {base}: no terminating zero count within"
                 f" num_gl_cmds={n} dwords",
                 field="gl_cmds",
                 offset=base + 4 * n,
             )
-        empty = np.zeros(0, np.int64)
-        if not starts:
+        if not walk.starts:
             return GlCommands(
-                empty,
+                np.zeros(0, np.int64),
                 np.zeros(0, bool),
                 np.zeros(1, np.int64),
                 np.zeros(0, np.int32),
                 np.zeros((0, 2), np.float32),
             )
-        start_at = np.asarray(starts, np.int64)
-        del starts
-        counts = words[start_at]
-        lengths = np.abs(counts).astype(np.int64)
-        first = start_at + 1
-        # Dword index of each corner's s: first[k] + 3 * j for j < lengths[k].
-        ends = np.cumsum(lengths)
-        corner = np.arange(int(ends[-1])) - np.repeat(ends - lengths, lengths)
-        at = np.repeat(first, lengths) + 3 * corner
+        counts, _, ends, at = gl_corners(words, walk.starts)
         indices = words[at + 2]
-        bad = np.flatnonzero((indices < 0) | (indices >= self.num_vertices))
-        if bad.size:
-            k = int(np.searchsorted(ends, bad[0], side="right"))
-            offset = base + 4 * int(at[bad[0]] + 2)
+        bad = first_bad_index(indices, self.num_vertices)
+        if bad is not None:
+            k = int(np.searchsorted(ends, bad.row, side="right"))
+            corner = bad.row - (int(ends[k - 1]) if k else 0)
+            offset = base + 4 * int(at[bad.row] + 2)
             raise BadValueError(
-                f"gl_cmds[{k}].vertices[{int(corner[bad[0]])}].vertex_index="
-                f"{int(indices[bad[0]])} at offset {offset} is outside"
-                f" 0..{self.num_vertices - 1}",
+                f"gl_cmds[{k}].vertices[{corner}].vertex_index={bad.value} at offset {offset} is"
+                f" outside 0..{self.num_vertices - 1}",
                 field="vertex_index",
                 offset=offset,
             )
         floats = words.view(np.float32)
         texcoords = np.stack([floats[at], floats[at + 1]], axis=1)
         bounds = np.concatenate([np.zeros(1, np.int64), ends])
+        start_at = np.asarray(walk.starts, np.int64)
         return GlCommands(base + 4 * start_at, counts < 0, bounds, indices, texcoords)
 
     # -- animation ----------------------------------------------------------------------------
@@ -651,21 +651,8 @@ class Md2(ModelFile):
         Looping clips wrap from the last frame back to the first; otherwise the clip holds its
         last frame.
         """
-        try:
-            frames = self.animations[clip]
-        except KeyError:
-            raise KeyError(f"no clip {clip!r}; clips: {', '.join(self.animations)}") from None
-        position = max(seconds, 0.0) * fps
-        n = len(frames)
-        if loop:
-            position %= n
-            i = int(position)
-            return self.lerp(frames[i], frames[(i + 1) % n], position - i)
-        if position >= n - 1:
-            last: FloatArray = self.positions[frames[-1]].copy()
-            return last
-        i = int(position)
-        return self.lerp(frames[i], frames[i + 1], position - i)
+        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
+        return self.lerp(a, b, t)
 
     # -- geometry helpers ---------------------------------------------------------------------
 
@@ -682,6 +669,10 @@ class Md2(ModelFile):
         corners = first[order]
         indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
         return tri_v[corners].astype(np.int32), tri_t[corners].astype(np.int32), indices
+
+    def meshes(self, frame: int = 0) -> list[Mesh]:
+        """The one render-ready :class:`Mesh` of ``frame``, as a list (every format's shape)."""
+        return [self.mesh(frame)]
 
     def mesh(self, frame: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`)."""
@@ -706,38 +697,11 @@ class Md2(ModelFile):
             return zero, zero.copy()
         return p.min(axis=0), p.max(axis=0)
 
-    def load_all(self) -> Md2:
+    def load_all(self) -> Md2Reader:
         """Decode and validate every array now (a full load); returns self."""
-        for name in _ARRAYS:
+        for name in self.ARRAYS:
             getattr(self, name)
         return self
-
-    def check(self, engine: str = "any") -> list[Finding]:
-        """Engine-compatibility findings ('quake2', 'q2pro', 'quake3' or 'any'); never raises."""
-        from .check import check_md2
-
-        return check_md2(self, engine=engine)
-
-    # -- writing (quakemodels.writer) -------------------------------------------------------------
-
-    def to_bytes(self) -> bytes:
-        """The model re-encoded from its parsed content: byte-exact for a loaded file."""
-        from .writer import to_bytes
-
-        return to_bytes(self)
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the model to ``path`` atomically (see :meth:`to_bytes`)."""
-        from .writer import save
-
-        save(self, path)
-
-    @classmethod
-    def build(cls, *args: Any, **kwargs: Any) -> _writer.BuildResult:
-        """Encode a new model from arrays; see :func:`quakemodels.writer.build`."""
-        from .writer import build
-
-        return build(*args, **kwargs)
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
@@ -745,19 +709,3 @@ class Md2(ModelFile):
             f"<Md2{label}: {self.num_frames} frames, {self.num_vertices} vertices,"
             f" {self.num_triangles} triangles, {self.num_skins} skins>"
         )
-
-
-_ARRAYS = (
-    "positions",
-    "normals",
-    "scales",
-    "translates",
-    "frame_names",
-    "skins",
-    "texcoords_px",
-    "texcoords",
-    "triangles",
-    "triangle_texcoords",
-    "gl_commands",
-    "animations",
-)

@@ -1,4 +1,5 @@
-"""What the MD2 and MD3 facades share: lazy decoding, constructors, frame indexing, lerp."""
+"""What every format's reader shares: lazy decoding, header parsing, constructors, frame
+indexing, lerp and clip sampling."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import kaitaistruct
 import numpy as np
 import numpy.typing as npt
 
-from .errors import BadMagicError, BadVersionError, ModelFormatError, TruncatedError
+from ..errors import BadMagicError, BadVersionError, ModelFormatError, TruncatedError
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -38,6 +39,58 @@ def decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
     wrapper.__name__ = func.__name__
     wrapper.__doc__ = func.__doc__
     return cached_property(wrapper)
+
+
+Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
+"""What ``load``, ``check`` and the constructors accept: a path, bytes or a binary file."""
+
+
+def read_source(source: Source) -> tuple[bytes, str | None]:
+    """The bytes of ``source`` and its name (a path, or None); OSError when unreadable and
+    TypeError for anything that is not a path, bytes or a binary file object."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), None
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as f:
+            return f.read(), os.fspath(source)
+    read = getattr(source, "read", None)
+    if not callable(read):
+        raise TypeError(
+            f"expected a path, bytes or a binary file object, not {type(source).__name__}"
+        )
+    data = read()
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"{type(source).__name__}.read() returned {type(data).__name__}, not bytes")
+    name = getattr(source, "name", None)
+    return bytes(data), name if isinstance(name, str) else None
+
+
+def clip_frames(animations: dict[str, range], clip: str) -> range:
+    """The frames of ``clip``; KeyError listing the clips there are when it is not one."""
+    try:
+        return animations[clip]
+    except KeyError:
+        raise KeyError(f"no clip {clip!r}; clips: {', '.join(animations)}") from None
+
+
+def sample_position(
+    frames: range, seconds: float, fps: float, loop: bool
+) -> tuple[int, int, float]:
+    """Where ``seconds`` into a clip of ``frames`` falls: (frame a, frame b, weight of b).
+
+    Looping clips wrap from the last frame back to the first; otherwise the clip holds its
+    last frame.
+    """
+    position = max(seconds, 0.0) * fps
+    n = len(frames)
+    if loop:
+        position %= n
+        i = int(position)
+        return frames[i], frames[(i + 1) % n], position - i
+    if position >= n - 1:
+        return frames[-1], frames[-1], 0.0
+    i = int(position)
+    return frames[i], frames[i + 1], position - i
 
 
 def frame_index(frame: int, num_frames: int) -> int:
@@ -103,6 +156,8 @@ class ModelFile:
     """
 
     HEADER_FIELDS: tuple[str, ...] = ()
+    ARRAYS: tuple[str, ...] = ()
+    """Lazily decoded parts that a full load (and the fuzzers) touch."""
     _data: bytes
     _spec: Any
 

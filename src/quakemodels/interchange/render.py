@@ -22,8 +22,8 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image, ImageDraw
 
-from ..atomic import write_bytes_atomic
-from . import FPS, ExportModel
+from ..core.atomic import write_bytes_atomic
+from ..core.scene import FPS, ExportModel
 
 BACKGROUND = (64, 68, 80)
 BASE_COLOR = (190, 190, 190)

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..atomic import write_bytes_atomic
-from . import ExportModel, safe_name, to_y_up
+from ..core.atomic import write_bytes_atomic
+from ..core.scene import ExportModel, safe_name, to_y_up
 
 
 def _rows(prefix: str, values: np.ndarray) -> str:

@@ -43,8 +43,6 @@ frames; a nonzero ``num_skins``.
 from __future__ import annotations
 
 import math
-import struct
-import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -52,30 +50,44 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ._facade import ModelFile, decoded, frame_index, lerp, parse_header
-from .errors import (
-    BadValueError,
-    QuakeModelsWarning,
-    TruncatedError,
+from ...core.facade import ModelFile, decoded, frame_index, lerp, parse_header
+from ...core.mesh import Mesh
+from ...core.names import terminated_name, terminated_names
+from ...core.sections import (
+    Span,
+    first_bad_index,
+    offset_of,
+    read_section,
+    span_error,
+    unstructured,
 )
-from .kaitai.quake3_md3 import Quake3Md3
-from .md2 import Mesh
+from ...errors import BadValueError, TruncatedError
+from ...kaitai.quake3_md3 import Quake3Md3
+from .layout import (
+    FRAME,
+    FRAME_NAME_OFFSET,
+    HEADER_FIELDS,
+    HEADER_OFFSETS,
+    HEADER_SIZE,
+    MAGIC,
+    NAME_SIZE,
+    NORMAL_WORD,
+    POSITION_WORDS,
+    SHADER,
+    SURFACE_FIELDS,
+    SURFACE_HEADER,
+    SURFACE_HEADER_SIZE,
+    SURFACE_OFFSETS,
+    TAG,
+    TEX_COORD,
+    TRIANGLE,
+    VERSION,
+    VERTEX,
+    VERTEX_WORDS,
+    XYZ_SCALE,
+)
 
-MAGIC = b"IDP3"
-VERSION = 15
-HEADER_SIZE = 108
-SURFACE_HEADER_SIZE = 108
-FRAME_SIZE = 56  # min, max, local origin (3 f4 each), radius (f4), name (16 bytes)
-TAG_SIZE = 112  # name (64 bytes), origin (3 f4), axis (9 f4)
-SHADER_SIZE = 68  # name (64 bytes), shader_index (s4)
-TRIANGLE_SIZE = 12
-TEXCOORD_SIZE = 8
-VERTEX_SIZE = 8  # x, y, z (s2 each), lng, lat (u1 each)
-NAME_SIZE = 64
-FRAME_NAME_SIZE = 16
-XYZ_SCALE = 1.0 / 64.0
-
-# Load-error limits (see the module docstring for where each comes from).
+# What the reader refuses (Q2PRO's MD3 loader and qfiles.h, see the module docstring).
 MAX_FRAMES = 1024
 MAX_SURFACES = 32
 MAX_SHADERS = 256
@@ -83,43 +95,6 @@ MIN_VERTICES = 3
 MAX_VERTICES = 4096
 MIN_TRIANGLES = 1
 MAX_TRIANGLES = 6144
-# Engine-specific limits, reported by checks rather than raised.
-MAX_TAGS = 16
-IOQ3_MAX_VERTICES = 999  # SHADER_MAX_VERTEXES - 1
-IOQ3_MAX_TRIANGLES = 1999  # SHADER_MAX_INDEXES / 3 - 1
-
-HEADER_FIELDS = (
-    "magic",
-    "version",
-    "name",
-    "flags",
-    "num_frames",
-    "num_tags",
-    "num_surfaces",
-    "num_skins",
-    "ofs_frames",
-    "ofs_tags",
-    "ofs_surfaces",
-    "ofs_eof",
-)
-HEADER_OFFSETS = dict(zip(HEADER_FIELDS, (0, 4, 8, *range(72, 108, 4)), strict=True))
-
-SURFACE_FIELDS = (
-    "magic",
-    "name",
-    "flags",
-    "num_frames",
-    "num_shaders",
-    "num_vertices",
-    "num_triangles",
-    "ofs_triangles",
-    "ofs_shaders",
-    "ofs_tex_coords",
-    "ofs_vertices",
-    "ofs_end",
-)
-SURFACE_OFFSETS = dict(zip(SURFACE_FIELDS, (0, 4, *range(68, 108, 4)), strict=True))
-_SURFACE_HEADER = struct.Struct("<4s64s10i")
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -129,71 +104,6 @@ IntArray = npt.NDArray[np.int32]
 _ANGLES = [b * 2 * 3.141592653589793 / 256 for b in range(256)]
 _COS = np.array([math.cos(a) for a in _ANGLES], dtype=np.float64)
 _SIN = np.array([math.sin(a) for a in _ANGLES], dtype=np.float64)
-
-_FRAME_DTYPE = np.dtype(
-    {
-        "names": ["mins", "maxs", "origin", "radius", "name"],
-        "formats": ["<3f4", "<3f4", "<3f4", "<f4", ("u1", FRAME_NAME_SIZE)],
-        "offsets": [0, 12, 24, 36, 40],
-        "itemsize": FRAME_SIZE,
-    }
-)
-_TAG_DTYPE = np.dtype(
-    {
-        "names": ["name", "origin", "axis"],
-        "formats": [("u1", NAME_SIZE), "<3f4", ("<f4", (3, 3))],
-        "offsets": [0, 64, 76],
-        "itemsize": TAG_SIZE,
-    }
-)
-
-
-def _name(raw: bytes, what: str, field: str, offset: int) -> str:
-    """Text up to the first NUL, which must be there; non-ASCII bytes are kept as escapes."""
-    end = raw.find(b"\0")
-    if end < 0:
-        raise BadValueError(
-            f"{what}={raw!r} at offset {offset} has no NUL terminator within its {len(raw)} bytes",
-            field=field,
-            offset=offset,
-        )
-    text = raw[:end]
-    try:
-        return text.decode("ascii")
-    except UnicodeDecodeError:
-        warnings.warn(
-            f"{what} at offset {offset} has non-ASCII bytes {text!r}; kept as escapes",
-            QuakeModelsWarning,
-            stacklevel=3,
-        )
-        return text.decode("ascii", errors="backslashreplace")
-
-
-def _names(
-    fields: npt.NDArray[np.uint8], what: str, offset: int, stride: int
-) -> tuple[list[str], list[bytes]]:
-    """Names and raw bytes of ``fields`` (n, size) uint8, item i at ``offset + stride * i``.
-
-    Vectorized: the NUL check runs in numpy and each distinct name is decoded once (tag names
-    repeat in every frame).
-    """
-    n, size = fields.shape
-    block = np.ascontiguousarray(fields)
-    missing = np.flatnonzero(~(block == 0).any(axis=1))
-    if missing.size:
-        i = int(missing[0])
-        _name(block[i].tobytes(), f"{what}[{i}].name", "name", offset + stride * i)
-    flat = block.tobytes()
-    raws = [flat[i * size : (i + 1) * size] for i in range(n)]
-    decoded: dict[bytes, str] = {}
-    names = []
-    for i, raw in enumerate(raws):
-        name = decoded.get(raw)
-        if name is None:
-            name = decoded[raw] = _name(raw, f"{what}[{i}].name", "name", offset + stride * i)
-        names.append(name)
-    return names, raws
-
 
 _NORMAL_TABLE: FloatArray | None = None
 
@@ -269,26 +179,32 @@ class Md3Surface:
     ``offset`` is the surface's absolute start; ``ofs_*`` are relative to it, as in the file.
     """
 
+    ARRAYS: tuple[str, ...] = ("shaders", "triangles", "texcoords", "positions", "normals")
+    """Every lazily decoded array, in the order :meth:`load_all` decodes them."""
+
     def __init__(self, data: bytes, index: int, offset: int) -> None:
         self._data = data
         self.index = index
         self.offset = offset
-        fields = _SURFACE_HEADER.unpack_from(data, offset)
-        self.magic: bytes = fields[0]
-        self.name_raw: bytes = fields[1]
-        (
-            self.flags,
-            self.num_frames,
-            self.num_shaders,
-            self.num_vertices,
-            self.num_triangles,
-            self.ofs_triangles,
-            self.ofs_shaders,
-            self.ofs_tex_coords,
-            self.ofs_vertices,
-            self.ofs_end,
-        ) = (int(v) for v in fields[2:])
-        self.name = _name(self.name_raw, f"surfaces[{index}].name", "name", offset + 4)
+        rec = np.frombuffer(data, SURFACE_HEADER, 1, offset)[0]
+        self.magic: bytes = (
+            rec["magic"].tobytes()
+            if rec["magic"].dtype.kind == "V"
+            else bytes(np.frombuffer(data, np.uint8, 4, offset))
+        )
+        at = SURFACE_OFFSETS["name"]
+        self.name_raw: bytes = data[offset + at : offset + at + NAME_SIZE]
+        self.flags = int(rec["flags"])
+        self.num_frames = int(rec["num_frames"])
+        self.num_shaders = int(rec["num_shaders"])
+        self.num_vertices = int(rec["num_vertices"])
+        self.num_triangles = int(rec["num_triangles"])
+        self.ofs_triangles = int(rec["ofs_triangles"])
+        self.ofs_shaders = int(rec["ofs_shaders"])
+        self.ofs_tex_coords = int(rec["ofs_tex_coords"])
+        self.ofs_vertices = int(rec["ofs_vertices"])
+        self.ofs_end = int(rec["ofs_end"])
+        self.name = terminated_name(self.name_raw, f"surfaces[{index}].name", "name", offset + at)
 
     @property
     def header(self) -> dict[str, Any]:
@@ -304,30 +220,28 @@ class Md3Surface:
     def shaders(self) -> list[Md3Shader]:
         """The surface's shaders, names NUL-terminated."""
         base = self.offset + self.ofs_shaders
-        shaders = []
-        for i in range(self.num_shaders):
-            start = base + SHADER_SIZE * i
-            raw = self._data[start : start + NAME_SIZE]
-            name = _name(raw, self._where(f"shaders[{i}].name"), "name", start)
-            (index,) = struct.unpack_from("<i", self._data, start + NAME_SIZE)
-            shaders.append(Md3Shader(name=name, shader_index=int(index)))
-        return shaders
+        rec = read_section(self._data, SHADER, self.num_shaders, base)
+        names, _ = terminated_names(
+            rec["name"], self._where("shaders"), base + offset_of(SHADER, "name"), SHADER.itemsize
+        )
+        return [
+            Md3Shader(name=name, shader_index=int(index))
+            for name, index in zip(names, rec["shader_index"].tolist(), strict=True)
+        ]
 
     @decoded
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, each checked to be in 0..N-1."""
         base = self.offset + self.ofs_triangles
-        values = np.frombuffer(
-            self._data, dtype="<i4", count=3 * self.num_triangles, offset=base
-        ).reshape(-1, 3)
-        bad = np.flatnonzero((values < 0) | (values >= self.num_vertices))
-        if bad.size:
-            tri, corner = divmod(int(bad[0]), 3)
-            offset = base + TRIANGLE_SIZE * tri + 4 * corner
+        rec = read_section(self._data, TRIANGLE, self.num_triangles, base)
+        values = rec["vertex_indices"].reshape(-1, 3)
+        bad = first_bad_index(values, self.num_vertices)
+        if bad is not None:
+            offset = base + TRIANGLE.itemsize * bad.row + 4 * bad.column
             raise BadValueError(
-                f"{self._where(f'triangles[{tri}].vertex_indices[{corner}]')}="
-                f"{int(values.flat[bad[0]])} at offset {offset} is outside"
-                f" 0..{self.num_vertices - 1} ({bad.size} bad indices)",
+                f"{self._where(f'triangles[{bad.row}].vertex_indices[{bad.column}]')}="
+                f"{bad.value} at offset {offset} is outside 0..{self.num_vertices - 1}"
+                f" ({bad.number} bad indices)",
                 field="vertex_indices",
                 offset=offset,
             )
@@ -336,31 +250,26 @@ class Md3Surface:
     @decoded
     def texcoords(self) -> FloatArray:
         """(N,2) float32 (s, t) as stored: t grows downwards in the image."""
-        return (
-            np.frombuffer(
-                self._data,
-                dtype="<f4",
-                count=2 * self.num_vertices,
-                offset=self.offset + self.ofs_tex_coords,
-            )
-            .reshape(-1, 2)
-            .astype(np.float32)
+        rec = read_section(
+            self._data, TEX_COORD, self.num_vertices, self.offset + self.ofs_tex_coords
         )
+        return unstructured(rec, np.float32)
 
     @cached_property
     def _vertex_words(self) -> npt.NDArray[np.int16]:
-        """(F,N,4) int16 view of the vertex section: x, y, z and the packed normal."""
-        return np.frombuffer(
+        """(F,N,W) int16 view of the vertex section (the spec's vertex as 16-bit words: x, y,
+        z, and the packed normal at the word offsets layout.py derives from it)."""
+        return read_section(
             self._data,
-            dtype="<i2",
-            count=4 * self.num_frames * self.num_vertices,
-            offset=self.offset + self.ofs_vertices,
-        ).reshape(self.num_frames, self.num_vertices, 4)
+            "<i2",
+            VERTEX_WORDS * self.num_frames * self.num_vertices,
+            self.offset + self.ofs_vertices,
+        ).reshape(self.num_frames, self.num_vertices, VERTEX_WORDS)
 
     @decoded
     def positions_raw(self) -> npt.NDArray[np.int16]:
         """(F,N,3) int16 positions as stored, in units of 1/64."""
-        return self._vertex_words[:, :, :3].astype(np.int16)
+        return self._vertex_words[:, :, POSITION_WORDS].astype(np.int16)
 
     @decoded
     def positions(self) -> FloatArray:
@@ -369,19 +278,19 @@ class Md3Surface:
         # one ufunc pass into the result avoids a temporary.
         words = self._vertex_words
         out = np.empty((*words.shape[:2], 3), dtype=np.float32)
-        np.multiply(words[:, :, :3], np.float32(XYZ_SCALE), out=out)
+        np.multiply(words[:, :, POSITION_WORDS], np.float32(XYZ_SCALE), out=out)
         return out
 
     @decoded
     def normal_angles(self) -> npt.NDArray[np.uint8]:
         """(F,N,2) uint8 normal angle bytes as stored: (lng, lat)."""
-        packed = self._vertex_words[:, :, 3].astype("<u2")
+        packed = self._vertex_words[:, :, NORMAL_WORD].astype("<u2")
         return np.stack([packed & 0xFF, packed >> 8], axis=-1).astype(np.uint8)
 
     @decoded
     def normals(self) -> FloatArray:
         """(F,N,3) float32 unit normals decoded as Quake III's renderer does."""
-        packed = self._vertex_words[:, :, 3].view(np.uint16)
+        packed = self._vertex_words[:, :, NORMAL_WORD].view(np.uint16)
         return np.take(normal_table(), packed, axis=0)
 
     def _frame_index(self, frame: int) -> int:
@@ -408,7 +317,7 @@ class Md3Surface:
 
     def load_all(self) -> Md3Surface:
         """Decode and validate every array of this surface now; returns self."""
-        for name in ("shaders", "triangles", "texcoords", "positions", "normals"):
+        for name in self.ARRAYS:
             getattr(self, name)
         return self
 
@@ -419,7 +328,7 @@ class Md3Surface:
         )
 
 
-class Md3(ModelFile):
+class Md3Reader(ModelFile):
     """A Quake III MD3 model (IDP3 version 15).
 
     * ``frames`` :class:`Md3Frames`: names, mins, maxs, origins (F,3), radii (F,)
@@ -431,6 +340,8 @@ class Md3(ModelFile):
     """
 
     HEADER_FIELDS = HEADER_FIELDS
+    ARRAYS: tuple[str, ...] = ("frames", "tags", "animations")
+    """The model's own lazily decoded parts (each surface has its own ``ARRAYS``)."""
 
     def __init__(self, data: bytes, *, name: str | None = None) -> None:
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the layout."""
@@ -452,7 +363,8 @@ class Md3(ModelFile):
                 field="name",
                 offset=HEADER_OFFSETS["name"],
             ) from e
-        self.model_name = _name(data[8:72], "name", "name", HEADER_OFFSETS["name"])
+        at = HEADER_OFFSETS["name"]
+        self.model_name = terminated_name(data[at : at + NAME_SIZE], "name", "name", at)
         self._check_header()
         self._surfaces = self._walk_surfaces()
 
@@ -480,44 +392,12 @@ class Md3(ModelFile):
             f"{field}={value} at offset {offset} {message}", field=field, offset=offset
         )
 
-    def _check_section(
-        self,
-        what: str,
-        field: str,
-        field_offset: int,
-        base: int,
-        ofs: int,
-        count: int,
-        item: int,
-        align: int,
-        header_size: int,
-    ) -> None:
-        """``count`` items of ``item`` bytes at ``base + ofs``: inside the data, after the
-        ``header_size``-byte header at ``base``, aligned to ``align``. Python ints throughout."""
-        if count <= 0:
-            return
-        size = len(self._data)
-        if ofs < header_size:
-            raise BadValueError(
-                f"{what}.{field}={ofs} at offset {field_offset} points into the"
-                f" {header_size}-byte header",
-                field=field,
-                offset=field_offset,
-            )
-        if base + ofs + count * item > size:
-            raise TruncatedError(
-                f"{what}.{field}={ofs} at offset {field_offset}: {count} items × {item} bytes"
-                f" from offset {base + ofs} run past the end of the file ({size} bytes)",
-                field=field,
-                offset=field_offset,
-            )
-        if (base + ofs) % align:
-            raise BadValueError(
-                f"{what}.{field}={ofs} at offset {field_offset} puts the section at offset"
-                f" {base + ofs}, not a multiple of {align}",
-                field=field,
-                offset=field_offset,
-            )
+    def _require(self, span: Span, align: int, header_size: int) -> None:
+        """The section inside the data, after the ``header_size``-byte header at its base,
+        aligned to ``align`` (Python ints throughout)."""
+        error = span_error(span, len(self._data), header_size, align)
+        if error is not None:
+            raise error
 
     def _check_header(self) -> None:
         """Counts within limits and the frames, tags and first surface inside the data."""
@@ -536,18 +416,15 @@ class Md3(ModelFile):
                 field="ofs_eof",
                 offset=HEADER_OFFSETS["ofs_eof"],
             )
-        self._check_section(
-            "header", "ofs_frames", HEADER_OFFSETS["ofs_frames"], 0, s.ofs_frames,
-            s.num_frames, FRAME_SIZE, 4, HEADER_SIZE,
-        )  # fmt: skip
-        self._check_section(
-            "header", "ofs_tags", HEADER_OFFSETS["ofs_tags"], 0, s.ofs_tags,
-            s.num_frames * s.num_tags, TAG_SIZE, 4, HEADER_SIZE,
-        )  # fmt: skip
-        self._check_section(
-            "header", "ofs_surfaces", HEADER_OFFSETS["ofs_surfaces"], 0, s.ofs_surfaces,
-            s.num_surfaces, SURFACE_HEADER_SIZE, 4, HEADER_SIZE,
-        )  # fmt: skip
+        for field, what, count, item in (
+            ("ofs_frames", "frames", s.num_frames, FRAME.itemsize),
+            ("ofs_tags", "tags", s.num_frames * s.num_tags, TAG.itemsize),
+            ("ofs_surfaces", "surface headers", s.num_surfaces, SURFACE_HEADER_SIZE),
+        ):
+            span = Span(
+                field, HEADER_OFFSETS[field], what, getattr(s, field), count, item, at_field=True
+            )
+            self._require(span, 4, HEADER_SIZE)
 
     def _walk_surfaces(self) -> list[Md3Surface]:
         """Follow the chain of surfaces, checking each header and its sections."""
@@ -603,32 +480,40 @@ class Md3(ModelFile):
         if surf.ofs_end % 4:
             raise bad("ofs_end", "is not a multiple of 4")
         sections = (
-            ("ofs_shaders", surf.num_shaders, SHADER_SIZE, 4),
-            ("ofs_triangles", surf.num_triangles, TRIANGLE_SIZE, 4),
-            ("ofs_tex_coords", surf.num_vertices, TEXCOORD_SIZE, 4),
-            ("ofs_vertices", surf.num_vertices * surf.num_frames, VERTEX_SIZE, 2),
+            ("ofs_shaders", "shaders", surf.num_shaders, SHADER.itemsize, 4),
+            ("ofs_triangles", "triangles", surf.num_triangles, TRIANGLE.itemsize, 4),
+            ("ofs_tex_coords", "texcoords", surf.num_vertices, TEX_COORD.itemsize, 4),
+            ("ofs_vertices", "vertices", surf.num_vertices * surf.num_frames, VERTEX.itemsize, 2),
         )
-        for field, count, item, align in sections:
-            self._check_section(
-                what, field, at[field], surf.offset, getattr(surf, field), count, item, align,
-                SURFACE_HEADER_SIZE,
-            )  # fmt: skip
+        for field, items, count, item, align in sections:
+            span = Span(
+                field,
+                at[field],
+                items,
+                getattr(surf, field),
+                count,
+                item,
+                surf.offset,
+                f"{what}.",
+                at_field=True,
+            )
+            self._require(span, align, SURFACE_HEADER_SIZE)
 
     # -- frames and tags ----------------------------------------------------------------------
 
     @decoded
     def frames(self) -> Md3Frames:
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
-        rec = np.frombuffer(
-            self._data, dtype=_FRAME_DTYPE, count=self.num_frames, offset=self.ofs_frames
+        rec = read_section(self._data, FRAME, self.num_frames, self.ofs_frames)
+        names, names_raw = terminated_names(
+            rec["name"], "frames", self.ofs_frames + FRAME_NAME_OFFSET, FRAME.itemsize
         )
-        names, names_raw = _names(rec["name"], "frames", self.ofs_frames + 40, FRAME_SIZE)
         return Md3Frames(
             names=names,
             names_raw=names_raw,
-            mins=np.ascontiguousarray(rec["mins"], dtype=np.float32),
-            maxs=np.ascontiguousarray(rec["maxs"], dtype=np.float32),
-            origins=np.ascontiguousarray(rec["origin"], dtype=np.float32),
+            mins=np.ascontiguousarray(unstructured(rec["min_bounds"], np.float32)),
+            maxs=np.ascontiguousarray(unstructured(rec["max_bounds"], np.float32)),
+            origins=np.ascontiguousarray(unstructured(rec["local_origin"], np.float32)),
             radii=np.ascontiguousarray(rec["radius"], dtype=np.float32),
         )
 
@@ -641,15 +526,17 @@ class Md3(ModelFile):
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
-        rec = np.frombuffer(self._data, dtype=_TAG_DTYPE, count=f * k, offset=self.ofs_tags)
-        flat_names, _ = _names(rec["name"], "tags", self.ofs_tags, TAG_SIZE)
+        rec = read_section(self._data, TAG, f * k, self.ofs_tags)
+        flat_names, _ = terminated_names(
+            rec["name"], "tags", self.ofs_tags + offset_of(TAG, "name"), TAG.itemsize
+        )
         names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
         rec = rec.reshape(f, k)
         return Md3Tags(
             names=list(names[0]) if names else [],
             names_per_frame=names,
-            origins=np.ascontiguousarray(rec["origin"], dtype=np.float32).reshape(f, k, 3),
-            axes=np.ascontiguousarray(rec["axis"], dtype=np.float32).reshape(f, k, 3, 3),
+            origins=np.ascontiguousarray(unstructured(rec["origin"], np.float32)).reshape(f, k, 3),
+            axes=np.ascontiguousarray(unstructured(rec["axis"], np.float32)).reshape(f, k, 3, 3),
         )
 
     # -- surfaces -----------------------------------------------------------------------------
@@ -671,6 +558,12 @@ class Md3(ModelFile):
     def _frame_index(self, frame: int) -> int:
         return frame_index(frame, self.num_frames)
 
+    @decoded
+    def animations(self) -> dict[str, range]:
+        """One clip, ``all``, over every frame: MD3 clip names live in a player's
+        ``animation.cfg``, and frame names are tool junk (``(from 3DSMax)``)."""
+        return {"all": range(self.num_frames)}
+
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """One render-ready :class:`Mesh` per surface for ``frame``."""
         f = self._frame_index(frame)
@@ -686,19 +579,13 @@ class Md3(ModelFile):
         p = np.concatenate(points)
         return p.min(axis=0), p.max(axis=0)
 
-    def load_all(self) -> Md3:
+    def load_all(self) -> Md3Reader:
         """Decode and validate every array now (a full load); returns self."""
         self.frames  # noqa: B018 - decoding is the point
         self.tags  # noqa: B018
         for s in self._surfaces:
             s.load_all()
         return self
-
-    def check(self, engine: str = "any") -> list[Any]:
-        """Engine-compatibility findings (quakemodels.check.Finding); never raises."""
-        from .check import check_md3
-
-        return check_md3(self, engine=engine)
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""

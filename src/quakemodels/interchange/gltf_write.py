@@ -36,9 +36,9 @@ import numpy as np
 import numpy.typing as npt
 import pygltflib as g
 
-from ..atomic import write_bytes_atomic
+from ..core.atomic import write_bytes_atomic
+from ..core.scene import FPS, ExportModel, Tag, to_y_up
 from ..errors import BadValueError
-from . import FPS, ExportModel, Tag, to_y_up
 
 FLOAT = 5126
 UNSIGNED_SHORT = 5123

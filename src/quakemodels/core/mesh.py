@@ -1,0 +1,68 @@
+"""Render-ready meshes, and the typed protocol every animated model format implements."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float32]
+IntArray = npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True, repr=False)
+class Mesh:
+    """Render-ready indexed arrays for one frame; each distinct (vertex, texcoord) pair once.
+
+    ``positions`` (N,3) float32, ``normals`` (N,3) float32, ``uvs`` (N,2) float32 (texcoords,
+    no V flip), ``indices`` (T,3) uint32 into those, ``vertex_ids`` (N,) int32 the model vertex
+    each corner came from and ``texcoord_ids`` (N,) int32 its texcoord.
+    """
+
+    positions: FloatArray
+    normals: FloatArray
+    uvs: FloatArray
+    indices: npt.NDArray[np.uint32]
+    vertex_ids: IntArray
+    texcoord_ids: IntArray
+
+    def __repr__(self) -> str:
+        return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles>"
+
+
+@runtime_checkable
+class AnimatedModel(Protocol):
+    """What every model format offers (MD2, MD3, MDL): frames, clips, meshes and sampling.
+
+    Positions are Quake's model space (Z up), float32; ``meshes(frame)`` gives one
+    :class:`Mesh` per surface (one for single-surface formats).
+    """
+
+    name: str | None
+
+    @property
+    def num_frames(self) -> int:
+        """F, the number of frames (poses)."""
+        ...
+
+    @property
+    def frame_names(self) -> list[str]:
+        """The F frame names."""
+        ...
+
+    @property
+    def animations(self) -> dict[str, range]:
+        """Clip name → range of frame indices."""
+        ...
+
+    def meshes(self, frame: int = 0) -> Sequence[Mesh]:
+        """One render-ready mesh per surface for ``frame``."""
+        ...
+
+    @property
+    def bounds(self) -> tuple[FloatArray, FloatArray]:
+        """(mins, maxs), each (3,) float32, over every vertex of every frame."""
+        ...

@@ -1,0 +1,86 @@
+"""Fixed-size, NUL-terminated names (skins, frames, tags, surfaces, shaders) decoded to text.
+
+Names are untrusted bytes: junk after the NUL is common (MSVC fill, stack bytes), non-ASCII
+bytes are kept as backslash escapes with a :class:`QuakeModelsWarning` naming the offset.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import BadValueError, QuakeModelsWarning
+
+
+def lenient_names(raws: list[bytes], what: str, offset_of: Callable[[int], int]) -> list[str]:
+    """Text up to the first NUL (or the whole field) of each name; non-ASCII bytes are kept as
+    escapes, with one warning that names the first such name and its offset."""
+    texts = [raw.partition(b"\0")[0] for raw in raws]
+    if b"".join(texts).isascii():
+        return [t.decode("ascii") for t in texts]
+    bad = [i for i, t in enumerate(texts) if not t.isascii()]
+    warnings.warn(
+        f"{what}[{bad[0]}] at offset {offset_of(bad[0])} has non-ASCII bytes {texts[bad[0]]!r}"
+        f" ({len(bad)} such names); kept as escapes",
+        QuakeModelsWarning,
+        stacklevel=4,
+    )
+    return [t.decode("ascii", errors="backslashreplace") for t in texts]
+
+
+def terminated_name(raw: bytes, what: str, field: str, offset: int) -> str:
+    """Text up to the first NUL, which must be there (BadValueError else); non-ASCII bytes are
+    kept as escapes with a warning."""
+    end = raw.find(b"\0")
+    if end < 0:
+        raise BadValueError(
+            f"{what}={raw!r} at offset {offset} has no NUL terminator within its {len(raw)} bytes",
+            field=field,
+            offset=offset,
+        )
+    text = raw[:end]
+    try:
+        return text.decode("ascii")
+    except UnicodeDecodeError:
+        warnings.warn(
+            f"{what} at offset {offset} has non-ASCII bytes {text!r}; kept as escapes",
+            QuakeModelsWarning,
+            stacklevel=3,
+        )
+        return text.decode("ascii", errors="backslashreplace")
+
+
+def terminated_names(
+    fields: npt.NDArray[Any], what: str, offset: int, stride: int
+) -> tuple[list[str], list[bytes]]:
+    """Names and raw bytes of ``fields`` ((n,) fixed-size bytes or (n, size) uint8), item i at
+    ``offset + stride * i``; each must hold a NUL (see :func:`terminated_name`).
+
+    Vectorized: the NUL check runs in numpy and each distinct name is decoded once (tag names
+    repeat in every frame).
+    """
+    if fields.dtype.kind in "SV":
+        size = fields.dtype.itemsize
+        fields = np.ascontiguousarray(fields).view(np.uint8).reshape(-1, size)
+    n, size = fields.shape
+    block = np.ascontiguousarray(fields)
+    missing = np.flatnonzero(~(block == 0).any(axis=1))
+    if missing.size:
+        i = int(missing[0])
+        terminated_name(block[i].tobytes(), f"{what}[{i}].name", "name", offset + stride * i)
+    flat = block.tobytes()
+    raws = [flat[i * size : (i + 1) * size] for i in range(n)]
+    decoded: dict[bytes, str] = {}
+    names = []
+    for i, raw in enumerate(raws):
+        name = decoded.get(raw)
+        if name is None:
+            name = decoded[raw] = terminated_name(
+                raw, f"{what}[{i}].name", "name", offset + stride * i
+            )
+        names.append(name)
+    return names, raws

@@ -1,0 +1,141 @@
+"""Sections of a file: bounds checked with Python ints, read through a generated dtype, and
+index arrays checked against the count they index.
+
+Every format's header says where its sections are (an offset field and a count field). One
+walk serves the readers (which raise) and the checkers (which report), so both say the same
+thing in the same words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numpy.lib import recfunctions
+
+from ..errors import BadValueError, ModelFormatError, TruncatedError
+
+
+@dataclass(frozen=True)
+class Span:
+    """``count`` items of ``item`` bytes at ``base + rel``, described by the header field
+    ``ofs_field`` that sits at ``field_offset``; ``label`` prefixes messages (``surfaces[2].``)
+    and ``what`` names the items (``texcoords``). A section past the end is reported at its
+    own start, or at the offset field when ``at_field`` (MD3 reports every fault there)."""
+
+    ofs_field: str
+    field_offset: int
+    what: str
+    rel: int
+    count: int
+    item: int
+    base: int = 0
+    label: str = ""
+    at_field: bool = False
+
+    @property
+    def start(self) -> int:
+        """Absolute offset of the section."""
+        return self.base + self.rel
+
+    @property
+    def end(self) -> int:
+        """Absolute offset just past the section."""
+        return self.start + self.count * self.item
+
+
+def span_error(span: Span, size: int, header_size: int, align: int = 1) -> ModelFormatError | None:
+    """Why a non-empty section does not fit, or None: past the end of ``size`` bytes
+    (TruncatedError), inside the ``header_size``-byte header it follows (BadValueError), or
+    misaligned (BadValueError). Empty sections always fit, wherever their offset points, as
+    the engines never read them. Python ints: nothing overflows."""
+    if span.count <= 0:
+        return None
+    name = f"{span.label}{span.ofs_field}={span.rel}"
+    if span.end > size:
+        return TruncatedError(
+            f"{name} at offset {span.field_offset}: {span.count} {span.what} × {span.item} bytes"
+            f" from offset {span.start} run past the end of the file ({size} bytes)",
+            field=span.ofs_field,
+            offset=span.field_offset if span.at_field else span.start,
+        )
+    if span.rel < header_size:
+        return BadValueError(
+            f"{name} at offset {span.field_offset} points into the {header_size}-byte header",
+            field=span.ofs_field,
+            offset=span.field_offset,
+        )
+    if span.start % align:
+        return BadValueError(
+            f"{name} at offset {span.field_offset} puts the section at offset {span.start},"
+            f" not a multiple of {align}",
+            field=span.ofs_field,
+            offset=span.field_offset,
+        )
+    return None
+
+
+def read_section(data: bytes, dtype: Any, count: int, offset: int) -> npt.NDArray[Any]:
+    """``count`` items of ``dtype`` at ``offset``, a read-only view of ``data``; an empty
+    section is empty wherever its offset points (the layout check skips those offsets)."""
+    if count == 0:
+        return np.empty(0, dtype=dtype)
+    return np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+
+
+class BadIndex(NamedTuple):
+    """The first index outside its range in a (rows, k) array: where and what, and how many."""
+
+    row: int
+    column: int
+    value: int
+    number: int
+
+
+def first_bad_index(values: npt.NDArray[Any], limit: int) -> BadIndex | None:
+    """The first entry of ``values`` (rows, k) outside 0..limit-1, or None when all fit."""
+    bad = np.flatnonzero((values < 0) | (values >= limit))
+    if not bad.size:
+        return None
+    width = values.shape[1] if values.ndim > 1 else 1
+    row, column = divmod(int(bad[0]), max(width, 1))
+    return BadIndex(row, column, int(values.flat[bad[0]]), int(bad.size))
+
+
+def more(count: int) -> str:
+    """`` (N more)`` after the first of ``count`` problems, or nothing for one."""
+    return f" ({count - 1} more)" if count > 1 else ""
+
+
+def unstructured(values: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
+    """A record field as a plain array of ``dtype`` (a copy, never a view of the file): a
+    nested struct of same-typed members (the spec's ``vec3f``: x, y, z) gains a last axis; a
+    plain field is only cast."""
+    if values.dtype.names:
+        return np.array(recfunctions.structured_to_unstructured(values, dtype=dtype), copy=True)
+    return np.array(values, dtype=dtype, copy=True)
+
+
+def columns(offsets: list[int]) -> slice | list[int]:
+    """Consecutive column indices as a slice (numpy then gives a view, not a copy)."""
+    if offsets and offsets == list(range(offsets[0], offsets[0] + len(offsets))):
+        return slice(offsets[0], offsets[0] + len(offsets))
+    return offsets
+
+
+def offset_of(dtype: np.dtype[Any], name: str) -> int:
+    """Byte offset of the field ``name`` in a record dtype (KeyError when it has none)."""
+    fields = dtype.fields
+    if fields is None or name not in fields:
+        raise KeyError(f"record {dtype} has no field {name!r}")
+    return int(fields[name][1])
+
+
+def field_type(dtype: np.dtype[Any], name: str) -> np.dtype[Any]:
+    """The dtype of the field ``name`` in a record dtype (KeyError when it has none)."""
+    fields = dtype.fields
+    if fields is None or name not in fields:
+        raise KeyError(f"record {dtype} has no field {name!r}")
+    return fields[name][0]

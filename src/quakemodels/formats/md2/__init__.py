@@ -1,0 +1,24 @@
+"""Quake II MD2 (``IDP2`` version 8): reader, writer, checks, description and export scene."""
+
+from __future__ import annotations
+
+from ...core.format import Format
+from .check import check_md2
+from .describe import describe
+from .layout import MAGIC
+from .model import Md2
+from .scene import scene
+
+FORMAT = Format(
+    name="md2",
+    title="Quake II MD2",
+    magic=MAGIC,
+    suffixes=(".md2",),
+    model=Md2,
+    spec_id="quake2_md2",
+    check=check_md2,
+    describe=describe,
+    scene=scene,
+)
+
+__all__ = ["FORMAT", "Md2"]

@@ -1,0 +1,81 @@
+"""The :class:`Md2` users get: the reader plus checking and writing, where users look for them.
+
+The reader (``reader.py``) knows nothing of the checker or the writer; this subclass, at the top
+of the format's layers, joins them (numpy-stl's ``BaseMesh`` → ``Mesh`` layering), so no module
+imports upwards.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy.typing as npt
+
+from ...core.findings import Finding
+from ...interchange.imported import ImportedMesh
+from .check import check_md2
+from .reader import GlCommand, Md2Reader
+from .write import VANILLA, BuildResult, Limits, build, from_imported, save, to_bytes
+
+
+class Md2(Md2Reader):
+    """A Quake II MD2 model (IDP2 version 8): see :class:`Md2Reader` for its arrays."""
+
+    def check(self, engine: str = "any") -> list[Finding]:
+        """Engine-compatibility findings ('quake2', 'q2pro', 'quake3' or 'any'); never raises."""
+        return check_md2(self, engine=engine)
+
+    def to_bytes(self) -> bytes:
+        """The model re-encoded from its parsed content: byte-exact for a loaded file."""
+        return to_bytes(self)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model to ``path`` atomically (see :meth:`to_bytes`)."""
+        save(self, path)
+
+    @classmethod
+    def build(
+        cls,
+        positions: npt.ArrayLike,
+        triangles: npt.ArrayLike,
+        texcoords_px: npt.ArrayLike,
+        triangle_texcoords: npt.ArrayLike,
+        frame_names: Sequence[str | bytes],
+        *,
+        skins: Sequence[str | bytes] = (),
+        skin_size: tuple[int, int] = (256, 256),
+        normals: npt.ArrayLike | None = None,
+        gl_commands: Sequence[GlCommand] | npt.ArrayLike | None = None,
+        limits: Limits = VANILLA,
+    ) -> BuildResult[Md2]:
+        """Encode a new model from arrays (see :func:`quakemodels.formats.md2.write.build`):
+        ``positions`` (F,V,3), ``triangles`` (T,3), ``texcoords_px`` (S,2),
+        ``triangle_texcoords`` (T,3) and F ``frame_names``."""
+        return build(
+            positions,
+            triangles,
+            texcoords_px,
+            triangle_texcoords,
+            frame_names,
+            skins=skins,
+            skin_size=skin_size,
+            normals=normals,
+            gl_commands=gl_commands,
+            limits=limits,
+            model_class=cls,
+        )
+
+    @classmethod
+    def from_imported(
+        cls,
+        mesh: ImportedMesh,
+        *,
+        skins: Sequence[str] = (),
+        skin_size: tuple[int, int] | None = None,
+        limits: Limits = VANILLA,
+    ) -> BuildResult[Md2]:
+        """Weld a mesh read from glTF or OBJ (:mod:`quakemodels.interchange`) into MD2
+        vertices and texcoords and encode it; skin size from the argument, the file's
+        embedded image, or 256 × 256."""
+        return from_imported(mesh, skins=skins, skin_size=skin_size, limits=limits, model_class=cls)

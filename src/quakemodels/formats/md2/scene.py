@@ -1,0 +1,44 @@
+"""An MD2 as the exporters' scene: one surface, every frame, the clip table and its skin."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ...core.scene import ExportModel, Surface, model_stem
+from ...core.skins import find_skin
+from ...errors import BadValueError
+from .layout import HEADER_OFFSETS
+from .reader import Md2Reader
+
+
+def scene(m: Md2Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
+    """An MD2 as one surface; every frame's positions and normals over its unique corners."""
+    if m.num_frames < 1:  # a ModelFormatError (a ValueError): found by fuzzing
+        offset = HEADER_OFFSETS["num_frames"]
+        raise BadValueError(
+            f"the model has no frames: nothing to export (num_frames={m.num_frames} at"
+            f" offset {offset})",
+            field="num_frames",
+            offset=offset,
+        )
+    mesh = m.mesh(0)
+    vids = mesh.vertex_ids
+    surface = Surface(
+        name="mesh",
+        positions=np.ascontiguousarray(m.positions[:, vids]),
+        normals=np.ascontiguousarray(m.normals[:, vids]),
+        uvs=mesh.uvs,
+        indices=mesh.indices,
+        skin_names=tuple(m.skins),
+        skin=find_skin(m.skins, m.name, skin_dir),
+    )
+    return ExportModel(
+        name=model_stem(m.name),
+        surfaces=[surface],
+        clips=dict(m.animations),
+        source=Path(m.name) if m.name else None,
+        frame_names=list(m.frame_names),
+    )

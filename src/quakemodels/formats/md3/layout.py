@@ -1,0 +1,48 @@
+"""The MD3 byte layout, as ``ksy/quake3_md3.ksy`` gives it: constants and numpy dtypes.
+
+Every reader, writer and checker of MD3 takes sizes, offsets and field names from here; the
+dtypes are generated from the spec (``make generate``), so a spec change reaches them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ...core.sections import columns, field_type, offset_of
+from ...kaitai import quake3_md3_layout as spec
+
+MAGIC: bytes = spec.CONTENTS["ROOT"]["magic"]
+VERSION: int = spec.VALID["ROOT"]["version"]
+
+HEADER: np.dtype[Any] = spec.ROOT
+HEADER_SIZE = HEADER.itemsize
+HEADER_FIELDS: tuple[str, ...] = tuple(HEADER.names or ())
+HEADER_OFFSETS: dict[str, int] = {name: offset_of(HEADER, name) for name in HEADER_FIELDS}
+
+SURFACE_HEADER: np.dtype[Any] = spec.SURFACE_PREFIX
+SURFACE_HEADER_SIZE = SURFACE_HEADER.itemsize
+SURFACE_FIELDS: tuple[str, ...] = tuple(SURFACE_HEADER.names or ())
+SURFACE_OFFSETS: dict[str, int] = {n: offset_of(SURFACE_HEADER, n) for n in SURFACE_FIELDS}
+
+FRAME: np.dtype[Any] = spec.FRAME
+TAG: np.dtype[Any] = spec.TAG
+SHADER: np.dtype[Any] = spec.SHADER
+TRIANGLE: np.dtype[Any] = spec.TRIANGLE
+TEX_COORD: np.dtype[Any] = spec.TEX_COORD
+VERTEX: np.dtype[Any] = spec.VERTEX
+
+NAME_SIZE: int = field_type(SHADER, "name").itemsize
+FRAME_NAME_OFFSET: int = offset_of(FRAME, "name")
+XYZ_SCALE = 1.0 / 64.0  # the spec's `x_compressed / 64.0` (MD3_XYZ_SCALE)
+
+# A vertex as little-endian 16-bit words: x, y, z, then the normal's two angle bytes, which
+# read together are the 16-bit code ``lng | lat << 8`` (one lookup in a 65,536-entry table).
+VERTEX_WORDS = VERTEX.itemsize // 2
+POSITION_WORDS = columns(
+    [offset_of(VERTEX, f) // 2 for f in ("x_compressed", "y_compressed", "z_compressed")]
+)
+NORMAL_WORD: int = offset_of(VERTEX, "normal_lng") // 2
+if offset_of(VERTEX, "normal_lat") != offset_of(VERTEX, "normal_lng") + 1:  # pragma: no cover
+    raise ImportError("quake3_md3.ksy: normal_lat must follow normal_lng for the packed code")

@@ -1,0 +1,167 @@
+"""The package's structure, as ARCHITECTURE.md states it: imports run one way, no cycles, no
+byte layout written by hand outside the generated folder, one dispatch."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+
+PACKAGE = REPO / "src" / "quakemodels"
+
+# Lower layers first; a module may import only from its own layer or lower ones.
+LAYERS = [
+    ("errors", "kaitai"),
+    ("core",),
+    ("interchange",),
+    ("formats",),
+    ("registry",),
+    ("__init__", "__main__", "cli"),
+]
+# Inside a format package: layout ← reader ← write, check, describe, scene ← model ← __init__.
+FORMAT_LAYERS = [("layout",), ("reader",), ("write", "check", "describe", "scene"), ("model",)]
+
+
+def module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def imports(path: Path) -> set[str]:
+    """Every quakemodels module ``path`` imports, at any depth (function-level ones too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    me = module_name(path)
+    package = me if path.name == "__init__.py" else me.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.startswith("quakemodels"))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            if not target.startswith("quakemodels"):
+                continue
+            found.add(target)
+            for alias in node.names:  # `from . import md2` names a module
+                candidate = PACKAGE.parent / f"{target}.{alias.name}".replace(".", "/")
+                if candidate.with_suffix(".py").exists() or candidate.is_dir():
+                    found.add(f"{target}.{alias.name}")
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    modules = {
+        module_name(p): p
+        for p in PACKAGE.rglob("*.py")
+        if "kaitai" not in p.relative_to(PACKAGE).parts
+    }
+    return {name: {i for i in imports(path) if i != name} for name, path in modules.items()}
+
+
+def layer(module: str) -> int:
+    parts = module.split(".")[1:] or ["__init__"]
+    for i, names in enumerate(LAYERS):
+        if parts[0] in names:
+            return i
+    raise AssertionError(f"{module} is in no layer of ARCHITECTURE.md")
+
+
+def test_no_import_cycles() -> None:
+    g = graph()
+    # Imports of a package run its __init__: count them as edges to it.
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(g.get(m, ())):
+            if n not in g:
+                continue
+            if state.get(n) == 1:
+                cycle = [*stack[stack.index(n) :], n]
+                raise AssertionError("import cycle: " + " -> ".join(cycle))
+            if n not in state:
+                visit(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(g):
+        if m not in state:
+            visit(m)
+
+
+def test_imports_run_one_way() -> None:
+    wrong = []
+    for module, targets in graph().items():
+        for target in targets:
+            if target.startswith("quakemodels.kaitai") or target == "quakemodels":
+                if target == "quakemodels" and layer(module) < len(LAYERS) - 1:
+                    wrong.append(f"{module} imports the package root")
+                continue
+            if layer(target) > layer(module):
+                wrong.append(f"{module} imports {target} (a higher layer)")
+            parts, tparts = module.split("."), target.split(".")
+            same_format = parts[:3] == tparts[:3] and parts[1:2] == ["formats"] and len(parts) > 3
+            if same_format and len(tparts) > 3:
+
+                def rank(name: str) -> int:
+                    return next(i for i, ns in enumerate(FORMAT_LAYERS) if name in ns)
+
+                if rank(tparts[3]) > rank(parts[3]) or (
+                    rank(tparts[3]) == rank(parts[3]) and tparts[3] != parts[3]
+                ):
+                    wrong.append(f"{module} imports {target} (same format, not below it)")
+    assert not wrong, "\n".join(sorted(wrong))
+
+
+def test_formats_do_not_import_each_other_or_the_cli() -> None:
+    for module, targets in graph().items():
+        if not module.startswith("quakemodels.formats."):
+            continue
+        own = ".".join(module.split(".")[:3])
+        for target in targets:
+            if target.startswith("quakemodels.formats.") and not target.startswith(own):
+                # a format may build on another's public reader (MDL ↔ MD2 conversion) only
+                # through its package, never its internals
+                assert target.count(".") == 2, f"{module} reaches into {target}"
+            assert not target.startswith("quakemodels.cli"), f"{module} imports {target}"
+
+
+STRUCT_FORMAT = re.compile(r"struct\.(Struct|unpack|unpack_from|pack|pack_into|calcsize)\(")
+DTYPE_LITERAL = re.compile(r"np\.dtype\(\s*[\[{]")
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(p for p in PACKAGE.rglob("*.py") if "kaitai" not in p.relative_to(PACKAGE).parts),
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_no_hand_written_byte_layout(path: Path) -> None:
+    """Byte layouts come from the generated ``*_layout.py`` modules, never from struct strings
+    or dtype literals in our code (glTF/GLB containers are not model layouts: exempt)."""
+    if path.relative_to(PACKAGE).parts[0] == "interchange":
+        return
+    text = path.read_text(encoding="utf-8")
+    assert not STRUCT_FORMAT.search(text), f"{path.name}: struct layout by hand"
+    assert not DTYPE_LITERAL.search(text), f"{path.name}: record dtype by hand"
+
+
+def test_one_dispatch() -> None:
+    """Only the registry and the format packages compare magics."""
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] in ("kaitai", "formats") or rel.name == "registry.py":
+            continue
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(rb"b\"IDP[23O]\"|b'IDP[23O]'".decode(), text), f"{rel} names a magic"
