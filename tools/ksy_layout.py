@@ -1,0 +1,561 @@
+"""Numpy structured dtypes of every fixed-size type of a Kaitai Struct spec (``make generate``).
+
+Reads ``ksy/<id>.ksy`` and writes ``<outdir>/<id>_layout.py`` next to the compiler's parser:
+
+    python tools/ksy_layout.py --outdir src/quakemodels/kaitai ksy/*.ksy
+
+The module it writes holds only data:
+
+- ``ROOT`` (the root type's seq: the file header) and one ``<TYPE>`` per entry of ``types:``
+  (nested types joined with ``__``, e.g. ``SURFACE__HEADER``), each a little- or big-endian
+  numpy dtype with the spec's field names, in seq order, at the offsets the bytes lie at;
+  ``HEADER`` is an alias of ``ROOT`` (or ``ROOT_PREFIX``) unless the spec has a type of that name.
+- ``<TYPE>_PREFIX`` for a type whose seq starts fixed-size and then goes variable: the dtype of
+  its longest fixed-size leading run, and ``TAIL[<TYPE>]`` describing the field that ends it
+  (``field``, ``offset``, ``element``: the dtype of one item or None, and the ``repeat_expr`` /
+  ``size`` expressions as the spec writes them). Composing the full record (prefix fields plus
+  ``(element, (count,))`` at ``offset``) is the reader's job, once the count is known.
+- ``CONTENTS`` (``contents:`` bytes), ``VALID`` (``valid:`` constraints; a bare value or
+  ``{eq: v}`` is given as ``v``, any other form as the spec's mapping), ``ENUMS`` (id -> name)
+  and ``FIELD_ENUMS`` (which integer field is read through which enum). ``CONTENTS``, ``VALID``,
+  ``FIELD_ENUMS`` and ``TAIL`` are keyed by the type's constant without ``_PREFIX`` (``"ROOT"``,
+  ``"FRAME"``) and then by field id.
+
+Fixed byte fields (``contents:``, ``size: <int>`` with or without ``type: str``/``strz``) are
+``V<n>`` (numpy void): a value is the raw bytes (``.tobytes()``), trailing NULs included, so it
+compares equal to what the file holds and writes back unchanged. ``S<n>`` would drop trailing
+NULs on read; view a field as ``S<n>`` (same itemsize, no copy) for vectorised text work.
+
+Unsupported constructs (``if:``, ``process:``, expression sizes or counts, ``repeat: eos/until``,
+switch types, bit fields, calculated endianness, recursion) make a type variable-size from that
+field on: it gets a prefix or nothing, and a comment in the module says why. A malformed spec
+raises :class:`KsyError` naming the spec file, the type and the field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+PRIMITIVE = re.compile(r"^(?:([us])([1248])|(f)([48]))(le|be)?$")
+BITS = re.compile(r"^b[0-9]+(le|be)?$")
+INT_LITERAL = re.compile(r"^\s*(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*)\s*$")
+TYPE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+# Keys of a seq attribute that keep a literal size meaningful: they change how the bytes read
+# as text, not how many there are.
+HARMLESS = {"id", "doc", "doc-ref", "type", "size", "repeat", "repeat-expr", "repeat-until"}
+HARMLESS |= {"encoding"}
+HARMLESS |= {"enum", "valid", "contents", "terminator", "consume", "include", "pad-right"}
+HARMLESS |= {"eos-error", "-orig-id", "-webide-representation"}
+RESERVED = {"HEADER", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL"}
+
+
+class KsyError(Exception):
+    """A spec that cannot be read: the message names the spec file, the type and the field."""
+
+
+class Unsupported(Exception):
+    """A construct this generator does not lay out; the type is variable-size from there on."""
+
+
+@dataclass(frozen=True)
+class Fmt:
+    """One field's numpy format: a dtype string or the constant of another type, and a shape."""
+
+    base: str
+    ref: bool
+    shape: tuple[int, ...] = ()
+    size: int = 0
+
+    def code(self) -> str:
+        base = self.base if self.ref else repr(self.base).replace("'", '"')
+        return f"({base}, {self.shape!r})" if self.shape else base
+
+
+@dataclass
+class TypeInfo:
+    """A type of the spec: its path from the root, its mapping, its resolved endianness."""
+
+    path: tuple[str, ...]
+    spec: dict[str, Any]
+    endian: str | None  # "<", ">", "calc" or None (none given)
+    const: str
+
+
+@dataclass
+class Layout:
+    """The fixed-size leading run of a type's seq; ``tail`` set when the seq goes on after it."""
+
+    names: list[str] = field(default_factory=list)
+    fmts: list[Fmt] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
+    docs: list[str | None] = field(default_factory=list)
+    size: int = 0
+    tail: dict[str, Any] | None = None
+    reason: str = ""
+
+    @property
+    def complete(self) -> bool:
+        return self.tail is None
+
+
+class Spec:
+    """One parsed spec and the layouts of its types."""
+
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        try:
+            doc = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            raise KsyError(f"{path}: not valid YAML: {e}") from e
+        if not isinstance(doc, dict):
+            raise KsyError(f"{path}: the spec is not a YAML mapping")
+        meta = doc.get("meta")
+        if not isinstance(meta, dict) or not isinstance(meta.get("id"), str):
+            raise KsyError(f"{path}: meta/id is missing")
+        self.id: str = meta["id"]
+        if not TYPE_NAME.match(self.id):
+            raise KsyError(f"{path}: meta/id {self.id!r} is not a valid Kaitai identifier")
+        self.title = str(meta.get("title", self.id))
+        self.types: dict[tuple[str, ...], TypeInfo] = {}
+        self._collect((), doc, None)
+        self._layouts: dict[tuple[str, ...], Layout | None] = {}
+        consts = [t.const for t in self.types.values()]
+        taken: dict[str, tuple[str, ...]] = {}
+        for t in self.types.values():
+            for name in (t.const, t.const + "_PREFIX"):
+                if name in taken or (name in RESERVED and name != "HEADER"):
+                    raise KsyError(
+                        f"{path}: type {self._name(t.path)}: constant {name} clashes with "
+                        f"{'a reserved name' if name in RESERVED else self._name(taken[name])}"
+                    )
+                taken[name] = t.path
+        self.header_alias = "HEADER" not in consts
+
+    # -- types ----------------------------------------------------------------------------------
+
+    def _name(self, path: tuple[str, ...]) -> str:
+        return "::".join(path) if path else f"{self.id} (root)"
+
+    def _where(self, path: tuple[str, ...], fid: str | None = None) -> str:
+        where = f"{self.path}: type {self._name(path)}"
+        return f"{where}, field {fid}" if fid is not None else where
+
+    def _collect(self, path: tuple[str, ...], spec: Any, parent_endian: str | None) -> None:
+        if not isinstance(spec, dict):
+            raise KsyError(f"{self._where(path)}: a type must be a YAML mapping")
+        meta = spec.get("meta", {})
+        if not isinstance(meta, dict):
+            raise KsyError(f"{self._where(path)}: meta must be a mapping")
+        endian = parent_endian
+        if "endian" in meta:
+            value = meta["endian"]
+            if isinstance(value, dict):
+                endian = "calc"
+            elif value in ("le", "be"):
+                endian = "<" if value == "le" else ">"
+            else:
+                raise KsyError(f"{self._where(path)}: meta/endian {value!r} is not le or be")
+        const = "__".join(path).upper() if path else "ROOT"
+        self.types[path] = TypeInfo(path, spec, endian, const)
+        sub = spec.get("types", {})
+        if not isinstance(sub, dict):
+            raise KsyError(f"{self._where(path)}: types must be a mapping")
+        for name, child in sub.items():
+            if not isinstance(name, str) or not TYPE_NAME.match(name):
+                raise KsyError(f"{self._where(path)}: type name {name!r} is not an identifier")
+            self._collect((*path, name), child, endian)
+
+    def resolve(self, scope: tuple[str, ...], ref: str, fid: str) -> TypeInfo:
+        """The user type ``ref`` (``a`` or ``a::b``, arguments dropped) as seen from ``scope``."""
+        parts = ref.split("(", 1)[0].strip().split("::")
+        for depth in range(len(scope), -1, -1):
+            found = self.types.get((*scope[:depth], *parts))
+            if found is not None:
+                return found
+        raise KsyError(f"{self._where(scope, fid)}: unknown type {ref!r}")
+
+    def seq(self, t: TypeInfo) -> list[dict[str, Any]]:
+        seq = t.spec.get("seq", [])
+        if not isinstance(seq, list):
+            raise KsyError(f"{self._where(t.path)}: seq must be a list")
+        for i, attr in enumerate(seq):
+            if not isinstance(attr, dict):
+                raise KsyError(f"{self._where(t.path)}: seq item {i} is not a mapping")
+            fid = attr.get("id", f"_unnamed{i}")
+            if not isinstance(fid, str):
+                raise KsyError(f"{self._where(t.path)}: seq item {i} has a non-text id {fid!r}")
+        return seq
+
+    # -- layouts --------------------------------------------------------------------------------
+
+    def layout(self, t: TypeInfo) -> Layout | None:
+        """The layout of ``t``; None while it is being computed (a recursive type)."""
+        if t.path in self._layouts:
+            return self._layouts[t.path]
+        self._layouts[t.path] = None
+        out = Layout()
+        for i, attr in enumerate(self.seq(t)):
+            fid = attr.get("id", f"_unnamed{i}")
+            if fid in out.names:
+                raise KsyError(f"{self._where(t.path, fid)}: the id is used twice in seq")
+            try:
+                fmt = self.field_fmt(t, attr, fid)
+            except Unsupported as e:
+                out.tail = self._tail(t, attr, fid, out.size)
+                out.reason = f"{fid}: {e}"
+                break
+            out.names.append(fid)
+            out.fmts.append(fmt)
+            out.offsets.append(out.size)
+            doc = attr.get("doc")
+            out.docs.append(str(doc) if doc is not None else None)
+            out.size += fmt.size
+        self._layouts[t.path] = out
+        return out
+
+    def _tail(self, t: TypeInfo, attr: dict[str, Any], fid: str, offset: int) -> dict[str, Any]:
+        """What the reader needs to extend the prefix by the field that ends it."""
+        tail: dict[str, Any] = {"field": fid, "offset": offset, "element": None}
+        one = {k: v for k, v in attr.items() if k not in ("repeat", "repeat-expr", "if")}
+        with contextlib.suppress(Unsupported):  # an item of variable size: element stays None
+            tail["element"] = self.field_fmt(t, one, fid)
+        for key in ("repeat", "repeat-expr", "repeat-until", "size", "if"):
+            if key in attr:
+                tail[key.replace("-", "_")] = str(attr[key]).strip()
+        return tail
+
+    def field_fmt(self, t: TypeInfo, attr: dict[str, Any], fid: str) -> Fmt:
+        """The numpy format of one seq attribute, or :class:`Unsupported`."""
+        extra = sorted(k for k in attr if k not in HARMLESS)
+        if extra:
+            raise Unsupported(f"{', '.join(extra)} not laid out")
+        base = self._one_fmt(t, attr, fid)
+        repeat = attr.get("repeat")
+        if repeat is None:
+            return base
+        if repeat != "expr":
+            if repeat in ("eos", "until"):
+                raise Unsupported(f"repeat: {repeat}")
+            raise KsyError(f"{self._where(t.path, fid)}: repeat {repeat!r} is not expr/eos/until")
+        count = literal_int(attr.get("repeat-expr"))
+        if count is None:
+            raise Unsupported(f"repeat-expr {attr.get('repeat-expr')!r} is not an integer literal")
+        return Fmt(base.base, base.ref, (count,), base.size * count)
+
+    def _one_fmt(self, t: TypeInfo, attr: dict[str, Any], fid: str) -> Fmt:
+        where = self._where(t.path, fid)
+        if "contents" in attr:
+            data = contents_bytes(attr["contents"], where)
+            return Fmt(f"V{len(data)}", False, (), len(data))
+        typ = attr.get("type")
+        size_given = "size" in attr
+        size = literal_int(attr.get("size")) if size_given else None
+        if size_given and size is None:
+            raise Unsupported(f"size {str(attr['size']).strip()!r} is not an integer literal")
+        if isinstance(typ, dict):
+            raise Unsupported("switch-on type")
+        if typ is not None and not isinstance(typ, str):
+            raise KsyError(f"{where}: type {typ!r} is neither a name nor a switch")
+        if typ is None or typ in ("str", "strz"):
+            if size is None:
+                if typ is None and not any(k in attr for k in ("terminator", "size-eos")):
+                    raise KsyError(f"{where}: no type, size, terminator or contents")
+                raise Unsupported("no literal size")
+            return Fmt(f"V{size}", False, (), size)
+        m = PRIMITIVE.match(typ)
+        if m:
+            kind = m.group(1) or m.group(3)
+            nbytes = int(m.group(2) or m.group(4))
+            order = m.group(5)
+            if size is not None:
+                raise Unsupported(f"size on primitive {typ}")
+            letter = {"u": "u", "s": "i", "f": "f"}[kind]
+            if nbytes == 1:
+                return Fmt(f"{letter}1", False, (), 1)
+            if order is not None:
+                prefix = "<" if order == "le" else ">"
+            elif t.endian == "calc":
+                raise Unsupported(f"{typ} with calculated endianness")
+            elif t.endian is None:
+                raise KsyError(f"{where}: {typ} needs an endianness and meta/endian is not set")
+            else:
+                prefix = t.endian
+            return Fmt(f"{prefix}{letter}{nbytes}", False, (), nbytes)
+        if BITS.match(typ):
+            raise Unsupported(f"bit field {typ}")
+        user = self.resolve(t.path, typ, fid)
+        inner = self.layout(user)
+        if inner is None:
+            raise Unsupported(f"{typ} is recursive")
+        if not inner.complete or not inner.names:
+            raise Unsupported(f"{typ} is not fixed-size")
+        if size is not None and size != inner.size:
+            raise Unsupported(f"size {size} around {typ} of {inner.size} bytes")
+        return Fmt(user.const, True, (), inner.size)
+
+
+def literal_int(value: Any) -> int | None:
+    """``value`` as a non-negative integer if the spec writes it as a literal, else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value >= 0 else None
+    if isinstance(value, str) and INT_LITERAL.match(value):
+        return int(value.strip().replace("_", ""), 0)
+    return None
+
+
+def contents_bytes(value: Any, where: str) -> bytes:
+    """The bytes of a ``contents:`` value (a string or a list of strings and byte values)."""
+    items = value if isinstance(value, list) else [value]
+    out = bytearray()
+    for item in items:
+        if isinstance(item, str):
+            out += item.encode("utf-8")
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item <= 255:
+            out.append(item)
+        else:
+            raise KsyError(f"{where}: contents item {item!r} is neither text nor a byte value")
+    return bytes(out)
+
+
+# -- emitting ---------------------------------------------------------------------------------
+
+
+def comment(text: str, indent: str = "") -> list[str]:
+    """``text`` as comment lines (trailing blank lines dropped, no trailing spaces)."""
+    lines = text.rstrip().splitlines()
+    return [f"# {indent}{line}".rstrip() for line in lines]
+
+
+class Code(str):
+    """Python source emitted as it is (a constant's name, a format tuple)."""
+
+
+LINE = 100  # ruff's line length here: the module is written as ruff format would write it
+
+
+def literal(value: Any) -> str:
+    """One-line Python source of a YAML value; double quotes as ruff format writes them."""
+    if isinstance(value, Code):
+        return str(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{literal(k)}: {literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+    if isinstance(value, bytes):
+        text = repr(value)
+        return text if '"' in text else 'b"' + text[2:-1] + '"'
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    return literal(str(value))
+
+
+def render(value: Any, indent: int, head: str, tail: str) -> list[str]:
+    """``head + value + tail`` on one line if it fits, else the collection one item per line."""
+    pad = " " * indent
+    line = f"{pad}{head}{literal(value)}{tail}"
+    if len(line) <= LINE or not isinstance(value, (dict, list)) or not value:
+        return [line]
+    if isinstance(value, dict):
+        out = [f"{pad}{head}{{"]
+        for k, v in value.items():
+            out += render(v, indent + 4, f"{literal(k)}: ", ",")
+        return [*out, f"{pad}}}{tail}"]
+    out = [f"{pad}{head}["]
+    for v in value:
+        out += render(v, indent + 4, "", ",")
+    return [*out, f"{pad}]{tail}"]
+
+
+def assign(name: str, value: Any, call: str = "") -> list[str]:
+    """``name = value`` (or ``name = call(value)``) laid out as ruff format lays it out."""
+    if not call:
+        return render(value, 0, f"{name} = ", "")
+    one = render(value, 0, f"{name} = {call}(", ")")
+    if len(one) == 1:
+        return one
+    return [f"{name} = {call}(", *render(value, 4, "", ""), ")"]
+
+
+def dtype_code(name: str, lay: Layout) -> list[str]:
+    spec = {
+        "names": list(lay.names),
+        "formats": [Code(f.code()) for f in lay.fmts],
+        "offsets": list(lay.offsets),
+        "itemsize": lay.size,
+    }
+    return assign(name, spec, "np.dtype")
+
+
+def generate(path: Path, text: str | None = None) -> tuple[str, str]:
+    """``(file name, module source)`` of the layout module of the spec at ``path``."""
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise KsyError(f"{path}: cannot read: {e}") from e
+    spec = Spec(path, text)
+    # Dependencies first: a type's constant is defined before any dtype that nests it.
+    order: list[TypeInfo] = []
+    seen: set[tuple[str, ...]] = set()
+
+    def visit(t: TypeInfo) -> None:
+        if t.path in seen:
+            return
+        seen.add(t.path)
+        lay = spec.layout(t)
+        if lay is not None:
+            for f in lay.fmts:
+                if f.ref:
+                    visit(next(u for u in spec.types.values() if u.const == f.base))
+            if lay.tail is not None and isinstance(lay.tail["element"], Fmt):
+                el = lay.tail["element"]
+                if el.ref:
+                    visit(next(u for u in spec.types.values() if u.const == el.base))
+        order.append(t)
+
+    for t in [spec.types[()], *spec.types.values()]:
+        visit(t)
+
+    out = [
+        f"# Generated from ksy/{path.name} by tools/ksy_layout.py; do not edit (make generate).",
+        f'"""Numpy dtypes of the fixed-size types of {spec.id}: {spec.title}.',
+        "",
+        "Field names, order and offsets are the spec's; tools/ksy_layout.py says what each",
+        "constant holds and how a *_PREFIX record is completed.",
+        '"""',
+        "",
+        "import numpy as np",
+        "",
+    ]
+    body: list[str] = []
+    exported: list[str] = []
+    skipped: list[str] = []
+    contents: dict[str, dict[str, bytes]] = {}
+    valid: dict[str, dict[str, Any]] = {}
+    field_enums: dict[str, dict[str, str]] = {}
+    tails: dict[str, dict[str, Any]] = {}
+    for t in order:
+        lay = spec.layout(t)
+        assert lay is not None  # every layout is finished once generate() has visited it
+        for i, attr in enumerate(spec.seq(t)):
+            fid = attr.get("id", f"_unnamed{i}")
+            if "contents" in attr:
+                where = spec._where(t.path, fid)
+                contents.setdefault(t.const, {})[fid] = contents_bytes(attr["contents"], where)
+            if "valid" in attr:
+                v = attr["valid"]
+                if isinstance(v, dict) and list(v) == ["eq"]:
+                    v = v["eq"]
+                valid.setdefault(t.const, {})[fid] = v
+            if isinstance(attr.get("enum"), str):
+                field_enums.setdefault(t.const, {})[fid] = attr["enum"]
+        if not lay.names:
+            skipped.append(f"{spec._name(t.path)}: not fixed-size ({lay.reason or 'no seq'})")
+            continue
+        name = t.const if lay.complete else t.const + "_PREFIX"
+        exported.append(name)
+        body.append("")
+        doc = t.spec.get("doc")
+        if doc is not None:
+            body += comment(str(doc))
+            body.append("#")
+        what = "the file header (root seq)" if not t.path else f"type {spec._name(t.path)}"
+        if lay.complete:
+            body.append(f"# {what}: {lay.size} bytes")
+        else:
+            body.append(f"# {what}: its first {lay.size} bytes (a prefix), then variable:")
+            body.append(f"#   {lay.reason}")
+        for fid, fdoc in zip(lay.names, lay.docs, strict=True):
+            if fdoc is not None:
+                first, *rest = fdoc.rstrip().splitlines() or [""]
+                body.append(f"#   {fid}: {first}".rstrip())
+                body += comment("\n".join(rest), "    ") if rest else []
+        body += dtype_code(name, lay)
+        if lay.tail is not None:
+            tails[t.const] = {
+                k: Code(v.code()) if isinstance(v, Fmt) else v for k, v in lay.tail.items()
+            }
+    if spec.header_alias:
+        root = spec.layout(spec.types[()])
+        if root is not None and root.names:
+            exported.append("HEADER")
+            body += ["", "# the file header under a plain name"]
+            body.append(f"HEADER = {'ROOT' if root.complete else 'ROOT_PREFIX'}")
+
+    body += ["", "# contents: the fixed bytes a field must hold, per constant and field"]
+    body += assign("CONTENTS: dict[str, dict[str, bytes]]", contents)
+    body += ["", "# valid: the value a field must equal, or the spec's valid: mapping (min, max)"]
+    body += assign("VALID: dict[str, dict[str, object]]", valid)
+    enums: dict[str, dict[Any, Any]] = {}
+    for t in spec.types.values():
+        table = t.spec.get("enums", {})
+        if not isinstance(table, dict):
+            raise KsyError(f"{spec._where(t.path)}: enums must be a mapping")
+        for ename, values in table.items():
+            if not isinstance(values, dict):
+                raise KsyError(f"{spec._where(t.path)}: enum {ename!r} must be a mapping")
+            key = "__".join((*t.path, str(ename)))
+            enums[key] = {k: v.get("id") if isinstance(v, dict) else v for k, v in values.items()}
+    body += ["", "# enums: value -> name, keyed by enum (nested types joined with __)"]
+    body += assign("ENUMS: dict[str, dict[int, str]]", enums)
+    body += ["", "# which integer field reads through which enum, per constant"]
+    body += assign("FIELD_ENUMS: dict[str, dict[str, str]]", field_enums)
+    body += [
+        "",
+        "# For each *_PREFIX: the field that ends the fixed run, its offset, the dtype of one of",
+        "# its items (None when that is variable too) and the spec's count or size expressions.",
+        "# The full record: the prefix's fields plus (element, (count,)) at offset.",
+    ]
+    body += assign("TAIL: dict[str, dict[str, object]]", tails)
+    if skipped:
+        body += ["", "# Types with no fixed-size leading fields (no dtype):"]
+        body += [f"#   {line}" for line in skipped]
+    exported += ["CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL"]
+    out.append("__all__ = [")
+    out += [f"    {literal(n)}," for n in sorted(exported)]
+    out.append("]")
+    return f"{spec.id}_layout.py", "\n".join(out + body) + "\n"
+
+
+def write_layouts(specs: Sequence[Path], outdir: Path) -> list[Path]:
+    """Write the layout module of every spec into ``outdir``; the paths written."""
+    written = []
+    for path in specs:
+        name, source = generate(path)
+        target = outdir / name
+        target.write_bytes(source.encode("utf-8"))
+        written.append(target)
+    return written
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
+    parser.add_argument("--outdir", type=Path, required=True, help="folder to write into")
+    parser.add_argument("specs", type=Path, nargs="+", help="ksy files")
+    args = parser.parse_args(argv)
+    if not args.outdir.is_dir():
+        print(f"ksy_layout: {args.outdir} is not a folder", file=sys.stderr)
+        return 2
+    try:
+        write_layouts(args.specs, args.outdir)
+    except KsyError as e:
+        print(f"ksy_layout: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
