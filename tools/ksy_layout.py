@@ -51,7 +51,8 @@ INT_LITERAL = re.compile(r"^\s*(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*)
 TYPE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # Keys of a seq attribute that keep a literal size meaningful: they change how the bytes read
 # as text, not how many there are.
-HARMLESS = {"id", "doc", "doc-ref", "type", "size", "repeat", "repeat-expr", "encoding"}
+HARMLESS = {"id", "doc", "doc-ref", "type", "size", "repeat", "repeat-expr", "repeat-until"}
+HARMLESS |= {"encoding"}
 HARMLESS |= {"enum", "valid", "contents", "terminator", "consume", "include", "pad-right"}
 HARMLESS |= {"eos-error", "-orig-id", "-webide-representation"}
 RESERVED = {"HEADER", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL"}

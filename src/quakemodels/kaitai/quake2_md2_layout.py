@@ -247,4 +247,4 @@ TAIL: dict[str, dict[str, object]] = {
 }
 
 # Types with no fixed-size leading fields (no dtype):
-#   gl_cmds_list: not fixed-size (items: if, repeat-until not laid out)
+#   gl_cmds_list: not fixed-size (items: if not laid out)
