@@ -55,7 +55,7 @@ HARMLESS = {"id", "doc", "doc-ref", "type", "size", "repeat", "repeat-expr", "re
 HARMLESS |= {"encoding"}
 HARMLESS |= {"enum", "valid", "contents", "terminator", "consume", "include", "pad-right"}
 HARMLESS |= {"eos-error", "-orig-id", "-webide-representation"}
-RESERVED = {"HEADER", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL"}
+RESERVED = {"HEADER", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"}
 
 
 class KsyError(Exception):
@@ -447,7 +447,22 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
     valid: dict[str, dict[str, Any]] = {}
     field_enums: dict[str, dict[str, str]] = {}
     tails: dict[str, dict[str, Any]] = {}
+    instances: dict[str, dict[str, dict[str, Any]]] = {}
     for t in order:
+        table = t.spec.get("instances", {})
+        for iname, inst in table.items() if isinstance(table, dict) else ():
+            if not isinstance(inst, dict) or "value" in inst or "pos" not in inst:
+                continue
+            one = {k: v for k, v in inst.items() if k in ("type", "size", "encoding", "terminator")}
+            try:
+                fmt = spec._one_fmt(t, one, str(iname))
+            except (Unsupported, KsyError):
+                continue  # an element of no fixed size: nothing to lay out
+            entry: dict[str, Any] = {"element": Code(fmt.code()), "size": fmt.size}
+            entry["pos"] = str(inst["pos"])
+            if inst.get("repeat") == "expr":
+                entry["repeat_expr"] = str(inst.get("repeat-expr"))
+            instances.setdefault(t.const, {})[str(iname)] = entry
         lay = spec.layout(t)
         assert lay is not None  # every layout is finished once generate() has visited it
         for i, attr in enumerate(spec.seq(t)):
@@ -520,10 +535,16 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
         "# The full record: the prefix's fields plus (element, (count,)) at offset.",
     ]
     body += assign("TAIL: dict[str, dict[str, object]]", tails)
+    body += [
+        "",
+        "# Parse instances (read at `pos`) whose items have a fixed size: per constant and",
+        "# instance, the dtype of one item, its size, and the spec's pos and count expressions.",
+    ]
+    body += assign("INSTANCES: dict[str, dict[str, dict[str, object]]]", instances)
     if skipped:
         body += ["", "# Types with no fixed-size leading fields (no dtype):"]
         body += [f"#   {line}" for line in skipped]
-    exported += ["CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL"]
+    exported += ["CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"]
     out.append("__all__ = [")
     out += [f"    {literal(n)}," for n in sorted(exported)]
     out.append("]")

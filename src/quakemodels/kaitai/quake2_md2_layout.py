@@ -16,6 +16,7 @@ __all__ = [
     "GL_CMD_PREFIX",
     "GL_VERTEX",
     "HEADER",
+    "INSTANCES",
     "ROOT",
     "TAIL",
     "TEX_POINT",
@@ -243,6 +244,26 @@ TAIL: dict[str, dict[str, object]] = {
         "element": GL_VERTEX,
         "repeat": "expr",
         "repeat_expr": "num_vertices",
+    },
+}
+
+# Parse instances (read at `pos`) whose items have a fixed size: per constant and
+# instance, the dtype of one item, its size, and the spec's pos and count expressions.
+INSTANCES: dict[str, dict[str, dict[str, object]]] = {
+    "ROOT": {
+        "skins": {"element": "V64", "size": 64, "pos": "ofs_skins", "repeat_expr": "num_skins"},
+        "tex_coords": {
+            "element": TEX_POINT,
+            "size": 4,
+            "pos": "ofs_tex_coords",
+            "repeat_expr": "num_tex_coords",
+        },
+        "triangles": {
+            "element": TRIANGLE,
+            "size": 12,
+            "pos": "ofs_triangles",
+            "repeat_expr": "num_triangles",
+        },
     },
 }
 

@@ -13,6 +13,7 @@ __all__ = [
     "FIELD_ENUMS",
     "FRAME",
     "HEADER",
+    "INSTANCES",
     "ROOT",
     "SHADER",
     "SURFACE_PREFIX",
@@ -234,4 +235,44 @@ FIELD_ENUMS: dict[str, dict[str, str]] = {}
 # The full record: the prefix's fields plus (element, (count,)) at offset.
 TAIL: dict[str, dict[str, object]] = {
     "SURFACE": {"field": "body", "offset": 108, "element": None, "size": "ofs_end - 108"},
+}
+
+# Parse instances (read at `pos`) whose items have a fixed size: per constant and
+# instance, the dtype of one item, its size, and the spec's pos and count expressions.
+INSTANCES: dict[str, dict[str, dict[str, object]]] = {
+    "ROOT": {
+        "frames": {"element": FRAME, "size": 56, "pos": "ofs_frames", "repeat_expr": "num_frames"},
+        "tags": {
+            "element": TAG,
+            "size": 112,
+            "pos": "ofs_tags",
+            "repeat_expr": "num_frames * num_tags",
+        },
+    },
+    "SURFACE": {
+        "shaders": {
+            "element": SHADER,
+            "size": 68,
+            "pos": "ofs_surface + ofs_shaders",
+            "repeat_expr": "num_shaders",
+        },
+        "triangles": {
+            "element": TRIANGLE,
+            "size": 12,
+            "pos": "ofs_surface + ofs_triangles",
+            "repeat_expr": "num_triangles",
+        },
+        "tex_coords": {
+            "element": TEX_COORD,
+            "size": 8,
+            "pos": "ofs_surface + ofs_tex_coords",
+            "repeat_expr": "num_vertices",
+        },
+        "vertices": {
+            "element": VERTEX,
+            "size": 8,
+            "pos": "ofs_surface + ofs_vertices",
+            "repeat_expr": "num_frames * num_vertices",
+        },
+    },
 }

@@ -37,7 +37,7 @@ FRAME_PREFIX: np.dtype[Any] = spec.FRAME_PREFIX
 FRAME_HEADER_SIZE = FRAME_PREFIX.itemsize
 FRAME_NAME_OFFSET: int = offset_of(FRAME_PREFIX, "name")
 FRAME_NAME_SIZE: int = field_type(FRAME_PREFIX, "name").itemsize
-SKIN_NAME_SIZE = 64  # TEMP
+SKIN_NAME_SIZE: int = spec.INSTANCES["ROOT"]["skins"]["size"]
 NUM_ANORMS = 162  # entries of the spec's anorms_table
 
 
