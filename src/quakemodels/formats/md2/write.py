@@ -33,7 +33,9 @@ from .layout import (
     HEADER,
     HEADER_SIZE,
     MAGIC,
+    NORMAL_INDEX,
     NUM_ANORMS,
+    POSITION,
     SKIN_NAME_SIZE,
     TEX_POINT,
     TRIANGLE,
@@ -591,7 +593,7 @@ def gl_dwords_for(
 
 
 def _gl_dwords_from_given(
-    gl_commands: Sequence[GlCommand] | npt.ArrayLike, num_vertices: int
+    gl_commands: Sequence[GlCommand] | npt.ArrayLike,
 ) -> npt.NDArray[np.int32]:
     """Raw dwords from either raw int32 dwords or GlCommand-like objects."""
     if isinstance(gl_commands, np.ndarray) and gl_commands.dtype.kind in "iu":
@@ -727,11 +729,11 @@ def build(
     if gl_commands is None:
         gl = gl_dwords_for(gl_commands_for(tri, tri_st), st_px16, width, height)
     else:
-        gl = _gl_dwords_from_given(gl_commands, num_vertices)
+        gl = _gl_dwords_from_given(gl_commands)
 
-    vertices = np.empty((num_frames, num_vertices, 4), np.uint8)
-    vertices[:, :, :3] = compressed
-    vertices[:, :, 3] = normal_indices
+    vertices = np.empty((num_frames, num_vertices, VERTEX_SIZE), np.uint8)
+    vertices[:, :, POSITION] = compressed
+    vertices[:, :, NORMAL_INDEX] = normal_indices
     parts = Md2Parts(
         skin_width=width,
         skin_height=height,
