@@ -1,4 +1,6 @@
-"""Reading vertex-animated meshes back from glTF 2.0 (morph targets) into an ImportedMesh.
+"""Reading vertex-animated meshes back from glTF 2.0 (morph targets): :func:`read_gltf` gives
+one merged :class:`ImportedMesh` (→ MD2), :func:`read_gltf_scene` a scene of surfaces and tags
+(→ MD3, see the comment above it).
 
 glTF frames: when the first morph target's POSITION is all zeros (our exporter's layout, where
 target f holds frame f minus the base), there is one frame per target; otherwise the base mesh
@@ -18,6 +20,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ..core.build import vertex_normals
+from ..core.scene import ExportModel, Surface, Tag
 from ..errors import BadValueError, ModelFormatError
 from .imported import FloatArray, ImportedMesh, from_y_up
 
@@ -97,11 +101,10 @@ def _accessor(doc: Any, path: Path, buffers: dict[int, bytes], index: int) -> np
     return np.asarray(out)
 
 
-def read_gltf(path: str | os.PathLike[str]) -> ImportedMesh:
-    """Read every triangle primitive of every mesh in a ``.glb`` / ``.gltf`` (see module doc)."""
+def load_gltf(p: Path) -> Any:
+    """The pygltflib document of ``p``; a file that is not glTF is a ModelFormatError."""
     import pygltflib
 
-    p = Path(path)
     p.read_bytes()  # a missing or unreadable file is an OSError, not a format error
     try:
         doc = pygltflib.GLTF2().load(os.fspath(p))
@@ -115,6 +118,26 @@ def read_gltf(path: str | os.PathLike[str]) -> ImportedMesh:
         struct.error,
     ) as e:
         raise _gltf_error(p, f"not a readable glTF: {e}") from e
+    return doc
+
+
+def primitive_triangles(
+    doc: Any, p: Path, buffers: dict[int, bytes], prim: Any, n: int, where: str
+) -> npt.NDArray[np.int64]:
+    """(T,3) int64 triangles of a primitive with ``n`` vertices (its indices, or 0..n-1)."""
+    if prim.indices is not None:
+        idx = _accessor(doc, p, buffers, prim.indices).reshape(-1).astype(np.int64)
+    else:
+        idx = np.arange(n, dtype=np.int64)
+    if idx.size % 3 or (idx.size and (idx.min() < 0 or idx.max() >= n)):
+        raise _gltf_error(p, f"{where} has bad indices", "indices")
+    return idx.reshape(-1, 3)
+
+
+def read_gltf(path: str | os.PathLike[str]) -> ImportedMesh:
+    """Read every triangle primitive of every mesh in a ``.glb`` / ``.gltf`` (see module doc)."""
+    p = Path(path)
+    doc = load_gltf(p)
     if doc is None or not doc.meshes:
         raise _gltf_error(p, "has no meshes", "meshes")
     buffers: dict[int, bytes] = {}
@@ -161,13 +184,8 @@ def read_gltf(path: str | os.PathLike[str]) -> ImportedMesh:
             if prim.attributes.TEXCOORD_0 is not None:
                 uv = _accessor(doc, p, buffers, prim.attributes.TEXCOORD_0).astype(np.float32)
             uvs_per_prim.append(uv)
-            if prim.indices is not None:
-                idx = _accessor(doc, p, buffers, prim.indices).reshape(-1).astype(np.int64)
-            else:
-                idx = np.arange(n, dtype=np.int64)
-            if idx.size % 3 or (idx.size and (idx.min() < 0 or idx.max() >= n)):
-                raise _gltf_error(p, f"meshes[{m}].primitives[{k}] has bad indices", "indices")
-            indices_per_prim.append(idx.reshape(-1, 3) + base)
+            idx = primitive_triangles(doc, p, buffers, prim, n, f"meshes[{m}].primitives[{k}]")
+            indices_per_prim.append(idx + base)
             base += n
     if not frames_per_prim or names is None:
         raise _gltf_error(p, "has no triangle primitives", "meshes")
@@ -200,3 +218,196 @@ def _gltf_image_size(doc: Any, path: Path, buffers: dict[int, bytes]) -> tuple[i
             return int(image.width), int(image.height)
     except (ImportError, OSError, ValueError, IndexError):
         return None
+
+
+# -- a glTF as a scene (→ MD3) ---------------------------------------------------------------------
+# Reading a glTF 2.0 file as a format-neutral scene (surfaces, frames, tags), for → MD3.
+#
+# The inverse of gltf_write.py, so that MD3 → glTF → MD3 keeps every surface,
+# frame and tag:
+#
+# * every triangle primitive of every node with a mesh is a surface, named as the node (or the
+#   mesh; ``_01``, ``_02``... added when a mesh has several primitives: ioquake3's R_LoadMD3
+#   cuts a two-character ``_X`` suffix off surface names, so ``_1`` and ``_2`` would collide);
+#   node transforms are not applied (as in read_gltf);
+# * frames are morph targets: when the first target's POSITION is all zeros (the exporter's
+#   layout) there is one frame per target, otherwise the base mesh is frame 0 and every target
+#   adds one; NORMAL targets are applied the same way (normals are recomputed from the geometry
+#   when the file has none); frame names come from ``mesh.extras.targetNames``;
+# * nodes named ``tag_*`` without a mesh are tags: at frame f a tag has the translation and
+#   rotation of the animation key whose morph weights are one-hot on frame f (how the exporter
+#   keys them), else the node's own. A file with tags and no mesh has one frame per key.
+#
+# Y-up glTF becomes Quake's Z-up by the inverse of the exporter's rotation.
+
+# Quake (x, y, z) → glTF (y, z, x) as a matrix acting on column vectors (gltf_write.py's P).
+_P = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=np.float64)
+
+
+def _quat_matrix(q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """(..., 4) unit quaternions (x, y, z, w) → (..., 3, 3) rotation matrices."""
+    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+            np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+            np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1),
+        ],
+        -2,
+    )
+
+
+def tag_axes(rotations: npt.ArrayLike) -> FloatArray:
+    """(F,4) glTF rotations (Y-up) → (F,3,3) MD3 tag axes (rows forward, left, up; Quake)."""
+    r = _quat_matrix(np.asarray(rotations, dtype=np.float64).reshape(-1, 4))
+    return np.ascontiguousarray(_P.T @ np.swapaxes(r, -1, -2) @ _P, dtype=np.float32)
+
+
+def _frames(base: FloatArray, targets: list[FloatArray | None]) -> tuple[FloatArray, bool]:
+    """(F,n,3) frames from a base and its target deltas, and whether the base is its own frame."""
+    deltas = [np.zeros_like(base) if d is None else d for d in targets]
+    if deltas and not np.any(deltas[0]):
+        return np.stack([base + d for d in deltas]), False
+    return np.stack([base] + [base + d for d in deltas]), True
+
+
+def read_gltf_scene(path: str | os.PathLike[str]) -> ExportModel:
+    """The surfaces, frames and tags of a ``.glb`` / ``.gltf`` (see the comment above)."""
+    p = Path(path)
+    doc = load_gltf(p)
+    buffers: dict[int, bytes] = {}
+
+    def attribute(index: int | None, rows: int, what: str) -> FloatArray | None:
+        if index is None:
+            return None
+        values = _accessor(doc, p, buffers, index).astype(np.float32)
+        if values.shape != (rows, 3):
+            raise _gltf_error(p, f"{what} has shape {values.shape}, not ({rows}, 3)")
+        return values
+
+    surfaces: list[Surface] = []
+    frame_names: list[str] = []
+    nodes = list(doc.nodes or [])
+    meshes = list(doc.meshes or [])
+    for node in nodes:
+        if node.mesh is None:
+            continue
+        if not 0 <= node.mesh < len(meshes):
+            raise _gltf_error(p, f"node {node.name!r} names mesh {node.mesh}", "mesh")
+        mesh = meshes[node.mesh]
+        label = node.name or mesh.name or f"surface{len(surfaces)}"
+        for k, prim in enumerate(mesh.primitives):
+            where = f"mesh {mesh.name or node.mesh!r} primitive {k}"
+            if prim.mode not in (None, _TRIANGLES) or prim.attributes.POSITION is None:
+                raise _gltf_error(p, f"{where} is not triangles with POSITION", "mode")
+            base = _accessor(doc, p, buffers, prim.attributes.POSITION).astype(np.float32)
+            n = len(base)
+            targets = [t if isinstance(t, dict) else {} for t in (prim.targets or [])]
+            positions, base_is_frame = _frames(
+                base, [attribute(t.get("POSITION"), n, f"{where} target") for t in targets]
+            )
+            if surfaces and len(positions) != len(surfaces[0].positions):
+                raise _gltf_error(
+                    p, f"{where} has {len(positions)} frames, an earlier one"
+                    f" {len(surfaces[0].positions)}",
+                )  # fmt: skip
+            idx = primitive_triangles(doc, p, buffers, prim, n, where)
+            normal = attribute(prim.attributes.NORMAL, n, f"{where} NORMAL")
+            quake = from_y_up(positions)
+            if normal is None:
+                normals = vertex_normals(quake, idx).astype(np.float32)
+            else:
+                normals = from_y_up(
+                    _frames(normal, [attribute(t.get("NORMAL"), n, where) for t in targets])[0]
+                )
+            uv = None
+            if prim.attributes.TEXCOORD_0 is not None:
+                uv = _accessor(doc, p, buffers, prim.attributes.TEXCOORD_0).astype(np.float32)
+            surfaces.append(
+                Surface(
+                    name=label if len(mesh.primitives) == 1 else f"{label}_{k + 1:02d}",
+                    positions=quake,
+                    normals=normals,
+                    uvs=uv
+                    if uv is not None and uv.shape == (n, 2)
+                    else np.zeros((n, 2), np.float32),
+                    indices=idx.astype(np.uint32),
+                )
+            )
+            if not frame_names:
+                names = list((mesh.extras or {}).get("targetNames") or [])
+                frame_names = (["base"] if base_is_frame else []) + [str(s) for s in names]
+    num_frames = len(surfaces[0].positions) if surfaces else 0
+    tags = _read_tags(doc, p, buffers, nodes, num_frames)
+    if not surfaces and not tags:
+        raise _gltf_error(p, "has no triangle meshes and no tag_* nodes", "meshes")
+    num_frames = num_frames or (len(tags[0].origins) if tags else 0)
+    if len(frame_names) != num_frames:
+        frame_names = []
+    return ExportModel(
+        name=p.stem,
+        surfaces=surfaces,
+        clips={"all": range(num_frames)},
+        tags=tags,
+        source=p,
+        frame_names=frame_names,
+    )
+
+
+def _keys(
+    doc: Any, p: Path, buffers: dict[int, bytes], anim: Any, sampler: int
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any]]:
+    """(times (K,), values (K*..., ...)) of ``anim``'s sampler ``sampler``."""
+    samplers = anim.samplers or []
+    if not 0 <= sampler < len(samplers):
+        raise _gltf_error(p, f"animation {anim.name!r} names sampler {sampler}", "sampler")
+    s = samplers[sampler]
+    times = _accessor(doc, p, buffers, s.input).reshape(-1)
+    return times, _accessor(doc, p, buffers, s.output)
+
+
+def _read_tags(
+    doc: Any, p: Path, buffers: dict[int, bytes], nodes: list[Any], num_frames: int
+) -> list[Tag]:
+    """Tags from ``tag_*`` nodes, per frame (see the comment above read_gltf_scene)."""
+    tag_nodes = [
+        i for i, n in enumerate(nodes) if n.mesh is None and (n.name or "").startswith("tag_")
+    ]
+    if not tag_nodes:
+        return []
+    keys: dict[tuple[int, str], dict[int, npt.NDArray[np.float32]]] = {}
+    for anim in doc.animations or []:
+        # which frame each key time shows: where the morph weights are one-hot
+        frame_at: dict[float, int] = {}
+        for ch in anim.channels or []:
+            if ch.target.path == "weights":
+                times, w = _keys(doc, p, buffers, anim, ch.sampler)
+                w = w.reshape(len(times), -1)
+                for t, row in zip(times.tolist(), w, strict=True):
+                    if row.size and row.max() > 0.999 and np.sum(row > 1e-6) == 1:
+                        frame_at[t] = int(np.argmax(row))
+                break
+        for ch in anim.channels or []:
+            if ch.target.node in tag_nodes and ch.target.path in ("translation", "rotation"):
+                times, v = _keys(doc, p, buffers, anim, ch.sampler)
+                v = v.reshape(len(times), -1).astype(np.float32)
+                slot = keys.setdefault((ch.target.node, ch.target.path), {})
+                for i, t in enumerate(times.tolist()):
+                    frame = frame_at.get(t, i) if num_frames else i
+                    slot.setdefault(frame, v[i])
+    if not num_frames:
+        num_frames = max((max(s) + 1 for s in keys.values() if s), default=1)
+    tags = []
+    for i in tag_nodes:
+        node = nodes[i]
+        t0 = np.asarray(node.translation or [0, 0, 0], np.float32)
+        r0 = np.asarray(node.rotation or [0, 0, 0, 1], np.float32)
+        if node.matrix is not None or node.scale not in (None, [1, 1, 1], [1.0, 1.0, 1.0]):
+            raise BadValueError(f"tag node {node.name!r} has a matrix or a scale", field="tags")
+        moves = keys.get((i, "translation"), {})
+        turns = keys.get((i, "rotation"), {})
+        origins = np.stack([moves.get(f, t0) for f in range(num_frames)])
+        rotations = np.stack([turns.get(f, r0) for f in range(num_frames)])
+        tags.append(Tag(name=node.name, origins=from_y_up(origins), axes=tag_axes(rotations)))
+    return tags
