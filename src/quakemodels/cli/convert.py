@@ -1,21 +1,24 @@
-"""``quakemodels convert IN... OUT``: MD2 → glTF/OBJ, and glTF or an OBJ sequence → MD2."""
+"""``quakemodels convert IN... OUT``: MD2 → glTF/OBJ, and glTF or an OBJ sequence → MD2 or MD3."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import ModelFormatError
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 
-HELP = "convert MD2 to glTF/OBJ, or a glTF with morph targets or OBJ frames to MD2"
+HELP = "convert MD2 to glTF/OBJ, or a glTF with morph targets or OBJ frames to MD2/MD3"
 EXAMPLES = """\
   quakemodels convert tris.md2 tris.glb           # every frame as a morph target, clips
   quakemodels convert tris.md2 tris.obj --frame 40
   quakemodels convert tris.glb tris.md2 --skin models/players/guy/skin.pcx
   quakemodels convert tris.md2 frames/ --clip run  # one OBJ per frame of a clip
   quakemodels convert frames/*.obj run.md2 --frame-prefix run --skin-size 256x256
+  quakemodels convert model.glb model.md3 --shader models/mapobjects/box/box  # tag_* nodes → tags
+  quakemodels convert tris.md2 tris.md3           # one surface, every frame
 """
 
 _GLTF = (".glb", ".gltf")
@@ -52,7 +55,15 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--no-limits",
         action="store_true",
         help="→ MD2: allow more than vanilla Quake II's 2048 vertices, 4096 triangles, 512"
-        " frames and 32 skins (only the format's own 16-bit limits remain)",
+        " frames and 32 skins (only the format's own 16-bit limits remain); → MD3: more than"
+        " ioquake3's 999 vertices and 1999 triangles per surface and 16 tags",
+    )
+    parser.add_argument(
+        "--shader",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="→ MD3: a shader name for every surface that has none (repeatable; ≤ 63 bytes)",
     )
     parser.add_argument(
         "--frame", type=int, default=0, help="MD2 → OBJ: the frame to write (default 0)"
@@ -79,6 +90,13 @@ def _skin_size(text: str | None) -> tuple[int, int] | None:
     return w, h
 
 
+def _obj_frame_names(args: argparse.Namespace, count: int) -> list[str] | None:
+    """--frame-names or --frame-prefix for ``count`` OBJ frames (None: the file stems)."""
+    if args.frame_prefix:
+        return [f"{args.frame_prefix}{k}" for k in range(1, count + 1)]
+    return args.frame_names.split(",") if args.frame_names else None
+
+
 def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..formats.md2 import Md2
     from ..interchange.gltf_read import read_gltf
@@ -88,10 +106,7 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     if suffixes <= set(_GLTF) and len(inputs) == 1:
         mesh = read_gltf(inputs[0])
     elif suffixes == {".obj"}:
-        names = args.frame_names.split(",") if args.frame_names else None
-        if args.frame_prefix:
-            names = [f"{args.frame_prefix}{k}" for k in range(1, len(inputs) + 1)]
-        mesh = read_obj_sequence(inputs, names)
+        mesh = read_obj_sequence(inputs, _obj_frame_names(args, len(inputs)))
     else:
         print("error: → MD2 takes one .glb/.gltf or one or more .obj files", file=sys.stderr)
         return 2
@@ -108,6 +123,47 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         f"{out}: {m.num_frames} frames, {m.num_vertices} vertices, {m.num_triangles} triangles,"
         f" {len(m.gl_commands)} GL commands; largest error {result.errors.max():.6g} units"
         f" ({min(worst, 0.5):.3f} of a step)"
+    )
+    return 0
+
+
+def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
+    from ..core.build import vertex_normals
+    from ..core.scene import ExportModel, Surface
+    from ..formats.md3 import Md3
+    from ..formats.md3 import write as md3_write
+    from ..interchange.gltf_read import read_gltf_scene
+    from ..interchange.obj_read import read_obj_sequence
+    from ..registry import load, scene
+
+    suffixes = {p.suffix.lower() for p in inputs}
+    if suffixes <= set(_GLTF) and len(inputs) == 1:
+        view = read_gltf_scene(inputs[0])
+    elif suffixes == {".obj"}:
+        mesh = read_obj_sequence(inputs, _obj_frame_names(args, len(inputs)))
+        positions, uvs, triangles = md3_write.weld_corners(mesh.positions, mesh.uvs, mesh.indices)
+        normals = vertex_normals(positions, triangles).astype("float32")
+        surface = Surface("mesh", positions, normals, uvs, triangles.astype("uint32"))
+        view = ExportModel(out.stem, [surface], {}, frame_names=list(mesh.frame_names))
+    elif len(inputs) == 1:
+        view = scene(load(inputs[0]))
+    else:
+        print("error: → MD3 takes one model, one .glb/.gltf or OBJ files", file=sys.stderr)
+        return 2
+    if args.shader:
+        view = replace(
+            view,
+            surfaces=[s if any(s.skin_names) else replace(s, skin_names=tuple(args.shader))
+                      for s in view.surfaces],
+        )  # fmt: skip
+    limits = md3_write.FORMAT_LIMITS if args.no_limits else md3_write.VANILLA
+    result = Md3.from_scene(view, limits=limits)
+    result.model.save(out)
+    m = result.model
+    vertices = sum(s.num_vertices for s in m.surfaces)
+    print(
+        f"{out}: {m.num_frames} frames, {m.num_surfaces} surfaces, {vertices} vertices,"
+        f" {m.num_tags} tags; largest error {result.errors.max():.6g} units (step 1/64)"
     )
     return 0
 
@@ -148,6 +204,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         if suffix == ".md2":
             return _to_md2(args, inputs, out)
+        if suffix == ".md3":
+            return _to_md3(args, inputs, out)
         if args.clip is not None and suffix not in (*_GLTF, ".obj"):
             if len(inputs) != 1 or inputs[0].suffix.lower() != ".md2":
                 print("error: --clip takes one .md2 input", file=sys.stderr)
