@@ -261,12 +261,17 @@ class Player:
         return found
 
     def _check_frames(self) -> None:
+        """One warning per part naming every clip that asks for frames the part lacks."""
         where = self.animations.path or "animation.cfg"
-        for clip, part, low, high in self.out_of_range():
+        for part in PARTS:
+            bad = [(c, lo, hi) for c, p, lo, hi in self.out_of_range() if p == part]
+            if not bad:
+                continue
             n = self.parts[part].num_frames
+            clips = ", ".join(f"{c.name} (line {c.line}) {lo}..{hi}" for c, lo, hi in bad)
             warnings.warn(
-                f"{where}: {clip.name} (line {clip.line}) asks for frames {low}..{high} of"
-                f" {self.paths[part].name}, which has {n} frames (0..{n - 1}); clamped",
+                f"{where}: {len(bad)} clips ask for frames {self.paths[part].name} lacks (it"
+                f" has {n} frames, 0..{n - 1}): {clips}; clamped",
                 QuakeModelsWarning,
                 stacklevel=3,
             )

@@ -175,14 +175,21 @@ def resolve_image(
 
 
 def _images(folder: Path) -> dict[str, Path]:
-    """Image files in ``folder`` by lower-case stem, the engine's preferred extension first."""
+    """Image files in ``folder`` by lower-case stem, the engine's preferred extension first.
+
+    Symlinks that lead out of ``folder`` are left out (with a warning)."""
     found: dict[str, Path] = {}
     entries = _listdir(folder)
+    real = folder.resolve()
     for ext in IMAGE_ORDER:
         for entry in entries:
             stem, e = os.path.splitext(entry)
-            if e.lower() == ext and stem.lower() not in found and (folder / entry).is_file():
-                found[stem.lower()] = folder / entry
+            if e.lower() != ext or stem.lower() in found or not (folder / entry).is_file():
+                continue
+            if not _inside(folder / entry, real):
+                _warn(f"image {folder / entry} leads outside {folder}; refused")
+                continue
+            found[stem.lower()] = folder / entry
     return found
 
 
