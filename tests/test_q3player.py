@@ -7,16 +7,19 @@ column-vector matrices (the package multiplies row-axis 3x3 matrices).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import struct
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from conftest import CORPUS, IN_CI
 from md3builder import FrameSpec, Md3Spec, SurfaceSpec, TagSpec, build
+from test_export import _node_json
 
 from quakemodels.errors import QuakeModelsWarning
 from quakemodels.formats.q3player import (
@@ -29,6 +32,7 @@ from quakemodels.formats.q3player import (
     parse_skin,
 )
 from quakemodels.formats.q3player.animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS
+from quakemodels.formats.q3player.gltf import export_player_gltf
 from quakemodels.formats.q3player.skinfile import find_game_root, image_names, resolve_image
 
 PLAYERS = CORPUS / "q3" / "models" / "players"
@@ -519,3 +523,168 @@ def test_skin_sandbox(tmp_path: Path) -> None:
     # the legs fall back to their shader name, which is missing: no texture, with a warning
     assert textures == {"lower": {}, "upper": {}, "head": {}}
     assert any("no texture found for surface 'l_legs'" in m for m in messages)
+
+
+# -- glTF export -------------------------------------------------------------------------------
+
+
+def _read_glb(path: Path) -> tuple[dict[str, Any], bytes]:
+    data = path.read_bytes()
+    (json_len,) = struct.unpack_from("<I", data, 12)
+    doc = json.loads(data[20 : 20 + json_len])
+    return doc, data[20 + json_len + 8 :]
+
+
+def _array(doc: dict[str, Any], blob: bytes, index: int) -> np.ndarray:
+    acc = doc["accessors"][index]
+    view = doc["bufferViews"][acc["bufferView"]]
+    width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}[acc["type"]]
+    dtype = {5126: np.float32, 5123: np.uint16, 5125: np.uint32}[acc["componentType"]]
+    stride = view.get("byteStride", width * np.dtype(dtype).itemsize)
+    start = view["byteOffset"] + acc.get("byteOffset", 0)
+    rows = [np.frombuffer(blob, dtype, width, start + i * stride) for i in range(acc["count"])]
+    return np.array(rows).reshape(acc["count"], width)
+
+
+def _trs(translation: list[float], rotation: list[float]) -> np.ndarray:
+    x, y, z, w = rotation
+    m = np.eye(4)
+    m[:3, :3] = [
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ]
+    m[:3, 3] = translation
+    return m
+
+
+def _evaluate(
+    doc: dict[str, Any], blob: bytes, clips: list[tuple[str, int]]
+) -> dict[str, np.ndarray]:
+    """World-space positions of every mesh node with each clip at its ``k``-th key."""
+    nodes = [dict(n) for n in doc["nodes"]]
+    weights: dict[int, np.ndarray] = {}
+    for name, k in clips:
+        [anim] = [a for a in doc["animations"] if a["name"] == name]
+        for ch in anim["channels"]:
+            sampler = anim["samplers"][ch["sampler"]]
+            out = _array(doc, blob, sampler["output"])
+            node, path = ch["target"]["node"], ch["target"]["path"]
+            if path == "weights":
+                n = len(doc["meshes"][nodes[node]["mesh"]]["weights"])
+                weights[node] = out.reshape(-1, n)[k]
+            else:
+                nodes[node][path] = out[k].tolist()
+    world: dict[str, np.ndarray] = {}
+
+    def walk(index: int, parent: np.ndarray) -> None:
+        node = nodes[index]
+        m = parent @ _trs(node.get("translation", [0, 0, 0]), node.get("rotation", [0, 0, 0, 1]))
+        if "mesh" in node:
+            prim = doc["meshes"][node["mesh"]]["primitives"][0]
+            pos = _array(doc, blob, prim["attributes"]["POSITION"]).astype(np.float64)
+            for t, w in enumerate(weights.get(index, [])):
+                if w:
+                    pos = pos + w * _array(doc, blob, prim["targets"][t]["POSITION"])
+            world[node["name"]] = (m @ np.c_[pos, np.ones(len(pos))].T).T[:, :3]
+        for child in node.get("children", []):
+            walk(child, m)
+
+    for root in doc["scenes"][0]["nodes"]:
+        walk(root, np.eye(4))
+    return world
+
+
+@pytest.fixture(scope="module")
+def player_exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("players")
+    exported = {}
+    for name in PLAYER_NAMES:
+        exported[name] = out / f"{name}.glb"
+        export_player_gltf(_load(name), exported[name])
+    exported["human_base.gltf"] = out / "human_base.gltf"
+    export_player_gltf(_load("human_base"), exported["human_base.gltf"])
+    return exported
+
+
+@pytest.mark.parametrize("name", PLAYER_NAMES)
+@pytest.mark.parametrize(
+    ("legs", "lk", "torso", "tk"),
+    [(None, 0, None, 0), ("LEGS_RUN", 5, "TORSO_ATTACK", 3), ("BOTH_DEATH2", 29, None, 0)],
+)
+def test_gltf_scene_assembles_like_the_engine(
+    name: str,
+    legs: str | None,
+    lk: int,
+    torso: str | None,
+    tk: int,
+    player_exports: dict[str, Path],
+) -> None:
+    player = _load(name)
+    doc, blob = _read_glb(player_exports[name])
+    clips = [(c, k) for c, k in ((legs, lk), (torso, tk)) if c]
+    world = _evaluate(doc, blob, clips)
+    lf = player.animations[legs].step(lk) if legs else 0
+    tf = player.animations[torso or legs].step(tk if torso else lk) if (torso or legs) else 0
+    pose = player.pose_frames((lf, lf, 0.0), (tf, tf, 0.0))
+    for part, model in player.parts.items():
+        for s, expected in zip(model.surfaces, pose.surfaces[part], strict=True):
+            got = world[s.name][:, [2, 0, 1]]  # glTF Y-up back to Quake Z-up
+            # tag axes become the nearest rotation in glTF; the engine uses them as stored
+            # (rows normalized): on the corpus the two differ by under 3e-6 units
+            assert np.abs(got - expected).max() < 1e-4, (part, s.name)
+
+
+def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
+    doc, blob = _read_glb(player_exports["human_bsuit"])
+    anims = {a["name"]: a for a in doc["animations"]}
+    assert list(anims) == _load("human_bsuit").animations.names
+    run = anims["LEGS_RUN"]
+    assert run["extras"] == {
+        "part": "legs", "fps": 23.0, "loop": True, "loopFrames": 13, "firstFrame": 107,
+        "numFrames": 13, "reversed": False,
+    }  # fmt: skip
+    names = {doc["nodes"][c["target"]["node"]]["name"] for c in run["channels"]}
+    assert names == {"l_legs", "tag_torso"}
+    times = _array(doc, blob, run["samplers"][0]["input"])[:, 0]
+    assert times.tolist() == pytest.approx([k * 0.043 for k in range(14)])
+    weights = _array(doc, blob, run["samplers"][0]["output"]).reshape(14, 191)
+    assert weights.argmax(axis=1).tolist() == [*range(107, 120), 107]
+    stand = anims["TORSO_STAND"]
+    assert {doc["nodes"][c["target"]["node"]]["name"] for c in stand["channels"]} == {
+        "u_torso", "tag_head", "tag_weapon"
+    }  # fmt: skip
+    death = anims["BOTH_DEATH1"]
+    assert len(death["channels"]) == 2 + 2 * 3  # two meshes; three tags, T and R each
+    tree = {n["name"]: [doc["nodes"][c]["name"] for c in n.get("children", [])]
+            for n in doc["nodes"]}  # fmt: skip
+    assert tree["human_bsuit"] == ["lower"]
+    assert tree["lower"] == ["l_legs", "tag_torso"]
+    assert tree["tag_torso"] == ["upper"]
+    assert tree["upper"] == ["u_torso", "tag_head", "tag_weapon"]
+    assert tree["tag_head"] == ["head"]
+    assert tree["tag_weapon"] == []
+    assert [i["name"] for i in doc["images"]] == ["human_bsuit.jpg"]
+    assert len(doc["materials"]) == 1
+
+
+def test_gltf_validator_and_threejs(player_exports: dict[str, Path]) -> None:
+    reports = _node_json("validate_gltf.mjs", list(player_exports.values()))
+    for report in reports:
+        assert (report["errors"], report["warnings"]) == (0, 0), report["messages"]
+    glbs = [p for p in player_exports.values() if p.suffix == ".glb"]
+    loaded = {r["file"]: r for r in _node_json("threejs_gltf.mjs", glbs)}
+    bsuit = loaded[str(player_exports["human_bsuit"])]
+    assert "error" not in bsuit
+    assert [a["name"] for a in bsuit["animations"]] == _load("human_bsuit").animations.names
+    durations = {a["name"]: a["duration"] for a in bsuit["animations"]}
+    assert durations["LEGS_RUN"] == pytest.approx(13 * 0.043)
+    assert durations["TORSO_ATTACK"] == pytest.approx(5 * 0.066)
+    assert [(m["name"], m["morphTargets"]) for m in bsuit["meshes"]] == [
+        ("l_legs", 191), ("u_torso", 153), ("h_head", 1)
+    ]  # fmt: skip
+    assert bsuit["textures"] == 3
+    # BOTH_DEATH1 at 0.05 s: 40 ms per frame, so frames 1 and 2 at 0.75 and 0.25
+    assert bsuit["sampled"]["influences"] == [[1, pytest.approx(0.75)], [2, pytest.approx(0.25)]]
+    base = loaded[str(player_exports["human_base"])]
+    assert base["textures"] == 8 and len(base["animations"]) == 25
