@@ -33,6 +33,7 @@ from quakemodels.formats.q3player import (
 )
 from quakemodels.formats.q3player.animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS
 from quakemodels.formats.q3player.gltf import export_player_gltf
+from quakemodels.formats.q3player.scene import clip_pair_poses, player_scene
 from quakemodels.formats.q3player.skinfile import find_game_root, image_names, resolve_image
 
 PLAYERS = CORPUS / "q3" / "models" / "players"
@@ -688,3 +689,21 @@ def test_gltf_validator_and_threejs(player_exports: dict[str, Path]) -> None:
     assert bsuit["sampled"]["influences"] == [[1, pytest.approx(0.75)], [2, pytest.approx(0.25)]]
     base = loaded[str(player_exports["human_base"])]
     assert base["textures"] == 8 and len(base["animations"]) == 25
+
+
+def test_scene_frames_are_poses_and_clip_pairs() -> None:
+    player = _load("human_bsuit")
+    legs, torso = player.clip_pair("LEGS_RUN", "TORSO_STAND")
+    poses, fps = clip_pair_poses(player, legs, torso)
+    # LEGS_RUN: 13 frames of 43 ms, one loop; sampled every 43 ms
+    assert (len(poses), fps) == (13, pytest.approx(1000 / 43))
+    assert poses[1] == ((108, 109, 0.0), (151, 151, 0.0))
+    scene = player_scene(player, poses[:3])
+    assert [s.name for s in scene.surfaces] == ["l_legs", "u_torso", "h_head"]
+    assert scene.num_frames == 3
+    pose = player.pose_frames(*poses[2])
+    assert np.array_equal(scene.surfaces[2].positions[2], pose.head)
+    assert all(s.skin is not None for s in scene.surfaces)
+    # a BOTH_ clip given for the legs alone plays on the torso too
+    both_legs, both_torso = player.clip_pair("BOTH_DEATH1", None)
+    assert both_legs is both_torso is player.animations["BOTH_DEATH1"]

@@ -379,14 +379,28 @@ class Player:
         torso_time: float = 0.0,
     ) -> PlayerPose:
         """World-space vertices of each part ``legs_time`` seconds into ``legs_clip`` and
-        ``torso_time`` seconds into ``torso_clip`` (names or clips; None shows frame 0).
+        ``torso_time`` seconds into ``torso_clip`` (names or clips; None shows frame 0, or
+        the other part's clip when that is a ``BOTH_*`` clip).
 
         Raises KeyError for an unknown clip and ValueError for a torso clip given for the
         legs (or a legs clip for the torso).
         """
-        legs = self.part_frames("lower", self._clip(legs_clip, "legs"), legs_time)
-        torso = self.part_frames("upper", self._clip(torso_clip, "torso"), torso_time)
+        legs_c, torso_c = self.clip_pair(legs_clip, torso_clip)
+        legs = self.part_frames("lower", legs_c, legs_time)
+        torso = self.part_frames("upper", torso_c, torso_time)
         return self.pose_frames(legs, torso)
+
+    def clip_pair(
+        self, legs_clip: str | Clip | None, torso_clip: str | Clip | None
+    ) -> tuple[Clip | None, Clip | None]:
+        """The clips for the legs and the torso; a ``BOTH_*`` clip given for one part with
+        None for the other plays on both, as the engine sets both animations to it."""
+        legs, torso = self._clip(legs_clip, "legs"), self._clip(torso_clip, "torso")
+        if torso is None and legs is not None and legs.kind == "both":
+            torso = legs
+        if legs is None and torso is not None and torso.kind == "both":
+            legs = torso
+        return legs, torso
 
     def __repr__(self) -> str:
         return (

@@ -1,0 +1,85 @@
+"""A player's assembled poses as one exporter model (renders, OBJ of a pose, previews).
+
+:func:`player_scene` turns a list of poses into an :class:`~quakemodels.export.ExportModel`
+whose frame ``i`` is pose ``i`` in world space: every surface of the three parts, placed by
+the tags as :meth:`Player.pose_frames` places them, normals turned by each part's axis, skins
+from the chosen ``.skin``. The software renderer and the OBJ writer then draw an assembled
+player with no code of their own for players.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ...export import ExportModel, Surface
+from ...skins import Skin, _open
+from .animcfg import Clip
+from .player import FrameLerp, Player
+
+Pose = tuple[FrameLerp, FrameLerp]  # (legs, torso)
+
+
+def player_scene(
+    player: Player, poses: Sequence[Pose], *, skin: str = "default", name: str | None = None
+) -> ExportModel:
+    """An ExportModel with one frame per pose; one clip ``"pose"`` over all of them."""
+    textures = player.skin_textures(skin)
+    images: dict[Path, Skin | None] = {}
+    per_pose = [player.pose_frames(legs, torso) for legs, torso in poses]
+    surfaces = []
+    for part, model in player.parts.items():
+        for i, s in enumerate(model.surfaces):
+            positions = np.stack([p.surfaces[part][i] for p in per_pose])
+            normals = []
+            for p in per_pose:
+                a, b, frac = p.frames[part]
+                n = s.normals[a].astype(np.float64) * (1 - frac) + s.normals[b] * frac
+                n = n @ p.placements[part].axis
+                n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
+                normals.append(n)
+            path = textures[part].get(s.name)
+            if path is not None and path not in images:
+                images[path] = _open(path)
+            surfaces.append(
+                Surface(
+                    name=s.name,
+                    positions=positions.astype(np.float32),
+                    normals=np.stack(normals).astype(np.float32),
+                    uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
+                    indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
+                    skin_names=(str(path),) if path else (),
+                    skin=images.get(path) if path else None,
+                )
+            )
+    return ExportModel(
+        name=name or player.name,
+        surfaces=surfaces,
+        clips={"pose": range(len(poses))},
+        source=player.folder,
+        frame_names=[f"pose{i}" for i in range(len(poses))],
+    )
+
+
+def clip_pair_poses(
+    player: Player, legs: Clip | None, torso: Clip | None
+) -> tuple[list[Pose], float]:
+    """Poses sampling a legs clip and a torso clip played together, and their rate (fps).
+
+    Sampled every ``frame_lerp`` ms of the faster clip, over the longer clip's duration
+    (a looping clip's duration covers one full loop).
+    """
+    clips = [c for c in (legs, torso) if c is not None]
+    if not clips:
+        return [((0, 0, 0.0), (0, 0, 0.0))], 10.0
+    step = min(c.frame_lerp for c in clips) / 1000.0
+    duration = max(c.duration for c in clips)
+    count = max(1, math.ceil(duration / step - 1e-9))
+    poses = []
+    for k in range(count):
+        t = k * step
+        poses.append((player.part_frames("lower", legs, t), player.part_frames("upper", torso, t)))
+    return poses, 1.0 / step
