@@ -32,6 +32,8 @@ from quakemodels.formats.q3player import (
     parse_skin,
 )
 from quakemodels.formats.q3player.animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS
+from quakemodels.formats.q3player.check import check_player
+from quakemodels.formats.q3player.describe import describe_player
 from quakemodels.formats.q3player.gltf import export_player_gltf
 from quakemodels.formats.q3player.scene import clip_pair_poses, player_scene
 from quakemodels.formats.q3player.skinfile import find_game_root, image_names, resolve_image
@@ -707,3 +709,39 @@ def test_scene_frames_are_poses_and_clip_pairs() -> None:
     # a BOTH_ clip given for the legs alone plays on the torso too
     both_legs, both_torso = player.clip_pair("BOTH_DEATH1", None)
     assert both_legs is both_torso is player.animations["BOTH_DEATH1"]
+
+
+# -- check and info ----------------------------------------------------------------------------
+
+
+def test_check_player_findings(tmp_path: Path) -> None:
+    for name in PLAYER_NAMES:
+        assert check_player(_player_dir(name), "quake3") == []
+    folder = write_player(tmp_path / "models" / "players" / "p")
+    (folder / "lower_red.skin").write_text("l_legs,models/players/p/red.tga\nl_tail,x.tga\n")
+    found = {(f.severity, f.code, f.message) for f in check_player(folder)}
+    assert found == {
+        ("error", "player-cfg", "no animation.cfg: the engine does not load the player"),
+        ("error", "player-skin",
+         "skin 'red': upper_red.skin, head_red.skin missing; the engine fails to load the skin"),
+        ("warning", "player-skin", "lower_red.skin: surface 'l_tail' is not in Lower.MD3"),
+        ("warning", "player-skin",
+         "lower_red.skin: l_legs -> 'models/players/p/red.tga' is no image inside the game root"),
+    }  # fmt: skip
+    (folder / "animation.cfg").write_text(ROWS_25)
+    codes = [f.code for f in check_player(folder)]
+    # BOTH_ rows: 4 past the legs, 5 past the torso; 7 TORSO_ rows; 12 LEGS_ rows
+    assert codes.count("player-frames") == 4 + 5 + 7 + 12
+    assert check_player(tmp_path / "nothing")[0].message.endswith("is not a folder")
+
+
+def test_describe_player() -> None:
+    text = describe_player(_load("human_bsuit"))
+    lines = text.splitlines()
+    assert lines[0].endswith("Quake III player 'human_bsuit', game root " + str(CORPUS / "q3"))
+    assert (
+        "  lower  lower.md3   191 frames   447 vertices   598 triangles  tags: tag_torso" in lines
+    )
+    assert "clips (37, names from comments; legs frames offset by 63):" in lines
+    assert "  LEGS_RUN                 legs  frames 107-119 (13) 23 fps loops 13" in lines
+    assert "    h_head                   models/players/human_bsuit/human_bsuit.jpg" in lines

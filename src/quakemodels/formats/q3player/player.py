@@ -172,7 +172,7 @@ class Player:
         paths: dict[str, Path] | None = None,
         game_root: Path | None = None,
     ) -> None:
-        self.folder = Path(folder)
+        self.folder = Path(os.path.abspath(folder))
         self.name = self.folder.name
         self.parts = {p: parts[p] for p in PARTS}
         self.paths = paths or {p: self.folder / f"{p}.md3" for p in PARTS}
