@@ -48,3 +48,13 @@ class LimitExceededError(BadValueError):
 class DumpError(ModelFormatError):
     """A parse tree cannot be written in the chosen dump format (the reference tool fails there
     too)."""
+
+
+class AnimationConfigError(ModelFormatError):
+    """A Quake III ``animation.cfg`` the engine cannot read: a row cut short or a non-number in
+    the table. ``field`` is the row's field (``first_frame``, ``num_frames``, ``loop_frames``,
+    ``fps``), ``offset`` the byte offset of the offending token in the file."""
+
+
+class PlayerFolderError(ModelFormatError):
+    """A folder that is not a Quake III player: a part (``lower.md3``...) is missing."""

@@ -1,7 +1,8 @@
 """Quake III player folders: three MD3 parts, their tags, animation.cfg and .skin files."""
 
-from .animcfg import AnimationConfig, AnimationConfigError, Clip
-from .player import Placement, Player, PlayerFolderError, PlayerPose, is_player_folder
+from ...errors import AnimationConfigError, PlayerFolderError
+from .animcfg import AnimationConfig, Clip
+from .player import Placement, Player, PlayerPose, is_player_folder
 from .skinfile import SkinFile, parse_skin
 
 __all__ = [

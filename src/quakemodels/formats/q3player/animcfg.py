@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...errors import ModelFormatError, QuakeModelsWarning
+from ...errors import AnimationConfigError, QuakeModelsWarning
 
 # bg_public.h animNumber_t, in file order: Quake III's 25 animations ...
 QUAKE3_ANIMATIONS = (
@@ -84,14 +84,6 @@ MAX_FILE_SIZE = 19998
 FOOTSTEPS = ("default", "normal", "boot", "flesh", "mech", "energy")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PREFIXES = ("BOTH_", "TORSO_", "LEGS_")
-
-
-class AnimationConfigError(ModelFormatError):
-    """An ``animation.cfg`` the engine cannot read: a cut-short row or a non-number in it.
-
-    ``field`` is the row's field (``first_frame``, ``num_frames``, ``loop_frames``, ``fps``),
-    ``offset`` the byte offset of the offending token in the file.
-    """
 
 
 @dataclass(frozen=True)

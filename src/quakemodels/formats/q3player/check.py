@@ -21,8 +21,9 @@ import os
 import warnings
 from pathlib import Path
 
-from ...check import Finding, check_md3, finding_from_error
+from ...core.findings import Finding, finding_from_error
 from ...errors import ModelFormatError
+from ..md3 import FORMAT as MD3
 from .animcfg import QUAKE3_ANIMATIONS
 from .player import ATTACHMENTS, WEAPON_TAG, Player
 from .skinfile import PARTS, find_skin_file, resolve_image
@@ -32,7 +33,7 @@ def _part_findings(player: Player, engine: str) -> list[Finding]:
     found = []
     for part in PARTS:
         path = player.paths[part]
-        for f in check_md3(player.parts[part], engine, name=os.fspath(path)):
+        for f in MD3.check(player.parts[part], engine, name=os.fspath(path)):
             found.append(
                 Finding(f.severity, f.field, f.offset, f"{path.name}: {f.message}", f.code)
             )

@@ -41,12 +41,12 @@ import numpy as np
 import numpy.typing as npt
 import pygltflib as g
 
-from ...atomic import write_bytes_atomic
+from ...core.atomic import write_bytes_atomic
+from ...core.scene import to_y_up
+from ...core.skins import Skin, _open
 from ...errors import BadValueError
-from ...export import to_y_up
-from ...export.gltf import _quaternions, glb_bytes, gltf_bytes
-from ...md3 import Md3
-from ...skins import Skin, _open
+from ...interchange.gltf_write import _quaternions, glb_bytes, gltf_bytes
+from ..md3 import Md3
 from .animcfg import Clip
 from .player import Player
 

@@ -31,9 +31,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ...errors import ModelFormatError, QuakeModelsWarning
-from ...md3 import Md3
-from ...skins import _listdir
+from ...core.skins import _listdir
+from ...errors import ModelFormatError, PlayerFolderError, QuakeModelsWarning
+from ..md3 import Md3
 from .animcfg import AnimationConfig, Clip
 from .skinfile import (
     PARTS,
@@ -52,10 +52,6 @@ FrameLerp = tuple[int, int, float]  # frame a, frame b, fraction towards b
 # which tag of which part carries the next part (CG_Player)
 ATTACHMENTS = (("upper", "lower", "tag_torso"), ("head", "upper", "tag_head"))
 WEAPON_TAG = "tag_weapon"
-
-
-class PlayerFolderError(ModelFormatError):
-    """A folder that is not a player: a part is missing (the message names it)."""
 
 
 def find_parts(folder: str | os.PathLike[str]) -> dict[str, Path] | None:

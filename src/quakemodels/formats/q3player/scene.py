@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ...export import ExportModel, Surface
-from ...skins import Skin, _open
+from ...core.scene import ExportModel, Surface
+from ...core.skins import Skin, _open
 from .animcfg import Clip
 from .player import FrameLerp, Player
 

@@ -36,8 +36,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...core.skins import _find_ci, _inside, _listdir, _unsafe_reason
 from ...errors import QuakeModelsWarning
-from ...skins import _find_ci, _inside, _listdir, _unsafe_reason
 
 # ioquake3 tr_image.c imageLoaders[], "the order of preference used when there are multiple
 # images of different formats available"
