@@ -22,6 +22,7 @@ from .errors import (
 )
 from .formats.md2 import Md2
 from .formats.md3 import Md3
+from .formats.q3player import Player
 from .registry import check as _check
 from .registry import load as _load
 
@@ -37,6 +38,7 @@ __all__ = [
     "Mesh",
     "Model",
     "ModelFormatError",
+    "Player",
     "QuakeModelsWarning",
     "TruncatedError",
     "check_model",
@@ -44,12 +46,14 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-Model = Md2 | Md3
+Model = Md2 | Md3 | Player
 """Any model :func:`load` returns."""
 
 
 def load(source: _Source) -> Model:
     """Open a model from a path, bytes or a binary file object; the format is chosen by magic.
+    A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) gives a
+    :class:`Player`.
 
     Raises :class:`ModelFormatError` for data no format reads (naming field and offset),
     OSError when a path cannot be read, TypeError for anything else.

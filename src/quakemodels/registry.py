@@ -2,7 +2,10 @@
 Web IDE cross-check and the fuzzers find a file's format here, by its magic.
 
 The formats are listed in :mod:`quakemodels.formats` (one line each); nothing else in the
-package names a format to decide what to do with a file.
+package names a format to decide what to do with a file. A folder is not a format: a Quake III
+player folder (``lower.md3``, ``upper.md3``, ``head.md3``) loads as a
+:class:`~quakemodels.formats.q3player.Player`, which ``check``, ``describe`` and ``scene``
+serve too.
 """
 
 from __future__ import annotations
@@ -16,16 +19,22 @@ from .core.format import Format
 from .core.scene import ExportModel
 from .errors import BadMagicError
 from .formats import FORMATS
+from .formats.q3player import Player, is_player_folder
+from .formats.q3player.check import check_player, check_player_model
+from .formats.q3player.describe import describe_player
+from .formats.q3player.scene import scene as player_scene
 
 __all__ = [
     "FORMATS",
     "Format",
+    "Player",
     "by_magic",
     "by_name",
     "check",
     "describe",
     "explain",
     "for_model",
+    "is_player_folder",
     "load",
     "scene",
 ]
@@ -66,11 +75,15 @@ def unknown_magic(data: bytes) -> BadMagicError:
 
 
 def load(source: Source) -> Any:
-    """The model in ``source`` (a path, bytes or a binary file object), by its magic.
+    """The model in ``source`` (a path, bytes or a binary file object), by its magic; a
+    folder path is read as a Quake III player folder (:class:`Player`).
 
-    Raises ModelFormatError for data no format reads, OSError when a path cannot be read and
-    TypeError for anything that is not a path, bytes or a binary file.
+    Raises ModelFormatError for data no format reads (PlayerFolderError for a folder without
+    the three parts), OSError when a path cannot be read and TypeError for anything that is
+    not a path, bytes or a binary file.
     """
+    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+        return Player.from_folder(source)
     data, name = read_source(source)
     fmt = by_magic(data)
     if fmt is None:
@@ -82,6 +95,10 @@ def check(source: object, engine: str = "any") -> list[Finding]:
     """Findings for any supported model (a loaded model, bytes, a path or a binary file),
     chosen by magic; never raises on any input (an unknown ``engine`` is a ValueError)."""
     check_engine(engine)
+    if isinstance(source, Player):
+        return check_player_model(source, engine)
+    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+        return check_player(source, engine)
     try:
         fmt = for_model(source)
     except TypeError:
@@ -104,12 +121,20 @@ def check(source: object, engine: str = "any") -> list[Finding]:
 
 
 def describe(model: object) -> str:
-    """``quakemodels info``'s text for a loaded model."""
+    """``quakemodels info``'s text for a loaded model or player."""
+    if isinstance(model, Player):
+        return describe_player(model)
     return for_model(model).describe(model)
 
 
-def scene(model: object, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
-    """The exporters' view of a loaded model (surfaces, clips, tags, skins)."""
+def scene(
+    model: object, *, skin_dir: str | os.PathLike[str] | None = None, skin: str = "default"
+) -> ExportModel:
+    """The exporters' view of a loaded model (surfaces, clips, tags, skins). A player's is
+    assembled: its rest pose, then every cfg clip, textured from the ``.skin`` set ``skin``
+    (``skin_dir`` is for single models)."""
+    if isinstance(model, Player):
+        return player_scene(model, skin=skin)
     return for_model(model).scene(model, skin_dir=skin_dir)
 
 

@@ -1,11 +1,13 @@
 """The batch runner verbs share: expand inputs, work in parallel processes, summarize.
 
 Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``, any case) and
-glob patterns. Each file is handled by a worker function in its own process (a
-``ProcessPoolExecutor`` with ``-j N`` workers, default the CPU count; one file or ``-j 1`` runs
-in-process). A bad file never stops the batch: its error is printed and counted. A progress
-bar is drawn on stderr only when stderr is a terminal; the summary line
-``N files: X ok, Y failed`` always ends the run. The exit code is 1 if any file failed.
+glob patterns. A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) is one
+input, named or found in a search, and its three parts are not inputs of their own. Each input
+is handled by a worker function in its own process (a ``ProcessPoolExecutor`` with ``-j N``
+workers, default the CPU count; one input or ``-j 1`` runs in-process). A bad file never stops
+the batch: its error is printed and counted. A progress bar is drawn on stderr only when stderr
+is a terminal; the summary line ``N files: X ok, Y failed`` always ends the run. The exit code
+is 1 if any file failed.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelFormatError
-from ..registry import FORMATS
+from ..registry import FORMATS, is_player_folder
 
 MODEL_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
 
@@ -55,6 +57,25 @@ def add_batch_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _search(folder: Path) -> list[str]:
+    """Model files and player folders below ``folder`` (itself included), sorted."""
+    if is_player_folder(folder):
+        return [str(folder)]
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        dirnames.sort()
+        player = here != folder and is_player_folder(here)
+        if player:
+            found.append(str(here))
+        for name in filenames:
+            if player and name.lower() in ("lower.md3", "upper.md3", "head.md3"):
+                continue
+            if Path(name).suffix.lower() in MODEL_SUFFIXES and (here / name).is_file():
+                found.append(str(here / name))
+    return sorted(found)
+
+
 def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
     """Model files named by ``inputs`` (in order, no repeats), and failures for names that
     match nothing."""
@@ -70,11 +91,7 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
 
     for item in inputs:
         if os.path.isdir(item):
-            found = sorted(
-                str(p)
-                for p in Path(item).rglob("*")
-                if p.suffix.lower() in MODEL_SUFFIXES and p.is_file()
-            )
+            found = _search(Path(item))
             if not found:
                 kinds = " or ".join(MODEL_SUFFIXES)
                 missing.append(Outcome(item, False, error=f"no {kinds} files in this folder"))
@@ -83,7 +100,11 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
         elif os.path.exists(item):
             add(item)
         elif glob.has_magic(item):
-            matches = sorted(p for p in glob.glob(item, recursive=True) if os.path.isfile(p))
+            matches = sorted(
+                p
+                for p in glob.glob(item, recursive=True)
+                if os.path.isfile(p) or is_player_folder(p)
+            )
             if not matches:
                 missing.append(Outcome(item, False, error="no files match this pattern"))
             for p in matches:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -10,6 +11,7 @@ import tempfile
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, dump
 from ..errors import ModelFormatError
+from ..formats.q3player.player import find_parts
 from ..registry import explain, spec_id
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
@@ -17,11 +19,14 @@ EXAMPLES = """\
   quakemodels dump tris.md2 -o tris.json               # Web IDE "Export to JSON"
   quakemodels dump tris.md2 --format ksdump            # like `ksdump -f json`, to stdout
   quakemodels dump broken.md2 --partial -o part.json   # what parsed, marked incomplete
+  quakemodels dump players/sarge -o sarge/             # a player: lower/upper/head.json
 """
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="model file (any spec in ksy/)")
+    parser.add_argument(
+        "file", metavar="FILE", help="model file (any spec in ksy/), or a player folder"
+    )
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -40,6 +45,40 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if os.path.isdir(args.file):
+        return _dump_player(args)
+    return _dump_file(args)
+
+
+def _dump_player(args: argparse.Namespace) -> int:
+    """One dump per part of a player folder, as ``<part>.json`` in the ``-o`` folder."""
+    parts = find_parts(args.file)
+    if parts is None:
+        print(
+            f"{args.file}: error: not a player folder (lower.md3, upper.md3, head.md3)",
+            file=sys.stderr,
+        )
+        return 1
+    if not args.output or args.output == "-" or os.path.isfile(args.output):
+        print(
+            f"{args.file}: error: a player folder dumps one file per part: -o a folder",
+            file=sys.stderr,
+        )
+        return 2
+    os.makedirs(args.output, exist_ok=True)
+    status = 0
+    for part, path in parts.items():
+        out = os.path.join(args.output, f"{part}.json")
+        status = max(
+            status,
+            _dump_file(argparse.Namespace(**{**vars(args), "file": str(path), "output": out})),
+        )
+        if status == 0:
+            print(f"{path} -> {out}")
+    return status
+
+
+def _dump_file(args: argparse.Namespace) -> int:
     try:
         with open(args.file, "rb") as f:
             data = f.read()

@@ -17,6 +17,8 @@ EXAMPLES = """\
   quakemodels export tris.md2 -o tris.obj --frame 40     # one frame as OBJ + MTL
   quakemodels export tris.md2 -o run/ --format obj --clip run   # one OBJ per frame
   quakemodels export weapon.md2 -o weapon.glb --skin-dir baseq2/
+  quakemodels export baseq3/models/players/sarge -o sarge.glb --skin blue   # a whole player
+  quakemodels export baseq3/models/players/ -o players/     # one .glb per player folder
 """
 
 FORMATS = ("glb", "gltf", "obj")
@@ -48,20 +50,41 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="look skins up under DIR (default: the model's own folder)",
     )
+    parser.add_argument(
+        "--skin",
+        default="default",
+        metavar="NAME",
+        help="player folders: the .skin set to texture with (<part>_NAME.skin; default: default)",
+    )
     add_batch_args(parser)
 
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
+    from ..formats.q3player.gltf import export_player_gltf
     from ..interchange.gltf_write import export_gltf
     from ..interchange.obj_write import export_obj, export_obj_clip
-    from ..registry import load, scene
+    from ..registry import Player, load, scene
 
-    em = scene(load(path), skin_dir=opts["skin_dir"])
+    model = load(path)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
     target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
+    if isinstance(model, Player) and fmt != "obj":
+        if clip is not None or frame is not None:
+            raise ValueError(
+                "a player's glTF holds every clip of its animation.cfg; --clip and --frame"
+                " apply to OBJ output"
+            )
+        out = target if opts["file"] else target.with_suffix(f".{fmt}")
+        export_player_gltf(model, out, skin=opts["skin"], binary=fmt == "glb")
+        return [
+            f"{path} -> {out} (player: legs {model.lower.num_frames}, torso"
+            f" {model.upper.num_frames}, head {model.head.num_frames} morph targets,"
+            f" {len(model.animations)} clips, skin: {opts['skin']})"
+        ]
+    em = scene(model, skin_dir=opts["skin_dir"], skin=opts["skin"])
     if clip is not None and clip not in em.clips:
         raise KeyError(f"no clip {clip!r}; clips: {', '.join(em.clips)}")
     if frame is not None and not -em.num_frames <= frame < em.num_frames:
@@ -119,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
         "clip": args.clip,
         "frame": args.frame,
         "skin_dir": args.skin_dir,
+        "skin": args.skin,
         "file": str(out) if as_file else None,
         "dir": str(out),
         "names": output_names(files),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -83,3 +84,36 @@ def clip_pair_poses(
         t = k * step
         poses.append((player.part_frames("lower", legs, t), player.part_frames("upper", torso, t)))
     return poses, 1.0 / step
+
+
+def stand_pose(player: Player) -> Pose:
+    """The engine's idle state: the first frames of ``LEGS_IDLE`` and ``TORSO_STAND`` (frame 0
+    of a part whose cfg lacks its clip)."""
+    legs, torso = player.animations.get("LEGS_IDLE"), player.animations.get("TORSO_STAND")
+    return player.part_frames("lower", legs, 0.0), player.part_frames("upper", torso, 0.0)
+
+
+def clip_poses(player: Player, clip: Clip) -> list[Pose]:
+    """One pose per frame of ``clip`` played once; the other part stands (:func:`stand_pose`),
+    and a ``BOTH_`` clip plays on both."""
+    stand_legs, stand_torso = stand_pose(player)
+    poses = []
+    for k in range(clip.num_frames):
+        t = k * clip.frame_lerp / 1000.0
+        legs = player.part_frames("lower", clip, t) if clip.kind != "torso" else stand_legs
+        torso = player.part_frames("upper", clip, t) if clip.kind != "legs" else stand_torso
+        poses.append((legs, torso))
+    return poses
+
+
+def scene(player: Player, *, skin: str = "default") -> ExportModel:
+    """The exporters' view of a player: frame 0 standing (clip ``stand``), then every cfg
+    clip's frames assembled, one clip each (named as in the cfg)."""
+    poses = [stand_pose(player)]
+    clips = {"stand": range(1)}
+    for clip in player.animations:
+        frames = clip_poses(player, clip)
+        clips[clip.name] = range(len(poses), len(poses) + len(frames))
+        poses += frames
+    model = player_scene(player, poses, skin=skin)
+    return replace(model, clips=clips)
