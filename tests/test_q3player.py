@@ -21,6 +21,8 @@ from conftest import CORPUS, IN_CI
 from md3builder import FrameSpec, Md3Spec, SurfaceSpec, TagSpec, build
 from test_export import _node_json
 
+import quakemodels
+from quakemodels.cli import main
 from quakemodels.errors import QuakeModelsWarning
 from quakemodels.formats.q3player import (
     AnimationConfig,
@@ -484,10 +486,21 @@ def test_game_root_and_extension_order(tmp_path: Path) -> None:
     assert find_game_root(folder) == game
     assert find_game_root(tmp_path) == tmp_path
     assert image_names("skin.png") == [
-        "skin.png", "skin.tga", "skin.jpg", "skin.jpeg", "skin.pcx", "skin.bmp"
-    ]  # fmt: skip
-    assert image_names("skin") == ["skin.tga", "skin.jpg", "skin.jpeg", "skin.png", "skin.pcx",
-                                   "skin.bmp"]  # fmt: skip
+        "skin.png",
+        "skin.tga",
+        "skin.jpg",
+        "skin.jpeg",
+        "skin.pcx",
+        "skin.bmp",
+    ]
+    assert image_names("skin") == [
+        "skin.tga",
+        "skin.jpg",
+        "skin.jpeg",
+        "skin.png",
+        "skin.pcx",
+        "skin.bmp",
+    ]
     textures = game / "textures"
     textures.mkdir()
     (textures / "Legs.PNG").write_bytes(b"png")
@@ -644,9 +657,14 @@ def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
     assert list(anims) == _load("human_bsuit").animations.names
     run = anims["LEGS_RUN"]
     assert run["extras"] == {
-        "part": "legs", "fps": 23.0, "loop": True, "loopFrames": 13, "firstFrame": 107,
-        "numFrames": 13, "reversed": False,
-    }  # fmt: skip
+        "part": "legs",
+        "fps": 23.0,
+        "loop": True,
+        "loopFrames": 13,
+        "firstFrame": 107,
+        "numFrames": 13,
+        "reversed": False,
+    }
     names = {doc["nodes"][c["target"]["node"]]["name"] for c in run["channels"]}
     assert names == {"l_legs", "tag_torso"}
     times = _array(doc, blob, run["samplers"][0]["input"])[:, 0]
@@ -655,12 +673,15 @@ def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
     assert weights.argmax(axis=1).tolist() == [*range(107, 120), 107]
     stand = anims["TORSO_STAND"]
     assert {doc["nodes"][c["target"]["node"]]["name"] for c in stand["channels"]} == {
-        "u_torso", "tag_head", "tag_weapon"
-    }  # fmt: skip
+        "u_torso",
+        "tag_head",
+        "tag_weapon",
+    }
     death = anims["BOTH_DEATH1"]
     assert len(death["channels"]) == 2 + 2 * 3  # two meshes; three tags, T and R each
-    tree = {n["name"]: [doc["nodes"][c]["name"] for c in n.get("children", [])]
-            for n in doc["nodes"]}  # fmt: skip
+    tree = {
+        n["name"]: [doc["nodes"][c]["name"] for c in n.get("children", [])] for n in doc["nodes"]
+    }
     assert tree["human_bsuit"] == ["lower"]
     assert tree["lower"] == ["l_legs", "tag_torso"]
     assert tree["tag_torso"] == ["upper"]
@@ -684,8 +705,10 @@ def test_gltf_validator_and_threejs(player_exports: dict[str, Path]) -> None:
     assert durations["LEGS_RUN"] == pytest.approx(13 * 0.043)
     assert durations["TORSO_ATTACK"] == pytest.approx(5 * 0.066)
     assert [(m["name"], m["morphTargets"]) for m in bsuit["meshes"]] == [
-        ("l_legs", 191), ("u_torso", 153), ("h_head", 1)
-    ]  # fmt: skip
+        ("l_legs", 191),
+        ("u_torso", 153),
+        ("h_head", 1),
+    ]
     assert bsuit["textures"] == 3
     # BOTH_DEATH1 at 0.05 s: 40 ms per frame, so frames 1 and 2 at 0.75 and 0.25
     assert bsuit["sampled"]["influences"] == [[1, pytest.approx(0.75)], [2, pytest.approx(0.25)]]
@@ -722,12 +745,18 @@ def test_check_player_findings(tmp_path: Path) -> None:
     found = {(f.severity, f.code, f.message) for f in check_player(folder)}
     assert found == {
         ("error", "player-cfg", "no animation.cfg: the engine does not load the player"),
-        ("error", "player-skin",
-         "skin 'red': upper_red.skin, head_red.skin missing; the engine fails to load the skin"),
+        (
+            "error",
+            "player-skin",
+            "skin 'red': upper_red.skin, head_red.skin missing; the engine fails to load the skin",
+        ),
         ("warning", "player-skin", "lower_red.skin: surface 'l_tail' is not in Lower.MD3"),
-        ("warning", "player-skin",
-         "lower_red.skin: l_legs -> 'models/players/p/red.tga' is no image inside the game root"),
-    }  # fmt: skip
+        (
+            "warning",
+            "player-skin",
+            "lower_red.skin: l_legs -> 'models/players/p/red.tga' is no image inside the game root",
+        ),
+    }
     (folder / "animation.cfg").write_text(ROWS_25)
     codes = [f.code for f in check_player(folder)]
     # BOTH_ rows: 4 past the legs, 5 past the torso; 7 TORSO_ rows; 12 LEGS_ rows
@@ -745,3 +774,85 @@ def test_describe_player() -> None:
     assert "clips (37, names from comments; legs frames offset by 63):" in lines
     assert "  LEGS_RUN                 legs  frames 107-119 (13) 23 fps loops 13" in lines
     assert "    h_head                   models/players/human_bsuit/human_bsuit.jpg" in lines
+
+
+# -- package API and command line --------------------------------------------------------------
+
+
+def test_load_a_player_folder(tmp_path: Path) -> None:
+    player = quakemodels.load(_player_dir("human_bsuit"))
+    assert isinstance(player, quakemodels.Player)
+    assert quakemodels.check_model(player) == []
+    with pytest.raises(PlayerFolderError, match=r"upper\.md3, head\.md3 missing"):
+        quakemodels.load(tmp_path)
+
+
+def test_cli_on_player_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    players = _player_dir("human_bsuit").parent
+    assert main(["info", str(players / "human_bsuit")]) == 0
+    assert "  LEGS_RUN                 legs  frames 107-119 (13) 23 fps loops 13" in (
+        capsys.readouterr().out.splitlines()
+    )
+    assert main(["check", "--engine", "quake3", str(players)]) == 0
+    out = capsys.readouterr().out
+    assert f"{players / 'human_base'}: ok [quake3]" in out
+    assert "lower.md3" not in out  # the parts are not inputs of their own
+
+    assert main(["export", str(players), "-o", str(tmp_path / "glb")]) == 0
+    assert sorted(p.name for p in (tmp_path / "glb").iterdir()) == [
+        "human_base.glb",
+        "human_bsuit.glb",
+    ]
+    doc, _ = _read_glb(tmp_path / "glb" / "human_bsuit.glb")
+    assert len(doc["animations"]) == 37
+    assert (
+        main(
+            [
+                "export",
+                str(players / "human_base"),
+                "-o",
+                str(tmp_path / "x.glb"),
+                "--clip",
+                "LEGS_RUN",
+            ]
+        )
+        == 1
+    )
+    assert "--clip and --frame apply to OBJ output" in capsys.readouterr().err
+    assert not (tmp_path / "x.glb").exists()
+
+    png, gif = tmp_path / "run.png", tmp_path / "run.gif"
+    bsuit = str(players / "human_bsuit")
+    args = ["--legs", "LEGS_RUN", "--torso", "TORSO_STAND"]
+    assert main(["render", bsuit, "-o", str(png), *args, "--time", "0.15", "--size", "64x48"]) == 0
+    assert main(["render", bsuit, "-o", str(gif), *args, "--size", "32x32"]) == 0
+    from PIL import Image
+
+    with Image.open(png) as img:
+        assert img.size == (64, 48)
+    with Image.open(gif) as img:
+        assert img.n_frames == 13  # one LEGS_RUN loop, 43 ms a frame
+    assert (
+        main(
+            [
+                "render",
+                bsuit,
+                "-o",
+                str(tmp_path / "bad.png"),
+                "--legs",
+                "TORSO_STAND",
+                "--time",
+                "0",
+            ]
+        )
+        == 1
+    )
+    assert "TORSO_STAND is a torso clip; it cannot drive the legs" in capsys.readouterr().err
+
+    assert main(["dump", bsuit, "-o", str(tmp_path / "dump")]) == 0
+    assert sorted(p.name for p in (tmp_path / "dump").iterdir()) == [
+        "head.json",
+        "lower.json",
+        "upper.json",
+    ]
+    assert main(["dump", bsuit]) == 2
