@@ -204,10 +204,10 @@ types:
         type: s4
         doc: |
           ALIAS_ONSEAM (0x20) when the vertex lies on the seam between the
-          front and back halves of the skin; 0 otherwise. The engine tests
-          it for non-zero: a triangle that does not face front (see
-          `mdl_triangle.faces_front`) uses `s + skin_width / 2` for such a
-          vertex.
+          front and back halves of the skin; 0 otherwise (GLQuake tests for
+          non-zero, the software renderer for the 0x20 bit). A triangle
+          that does not face front (see `mdl_triangle.faces_front`) uses
+          `s + skin_width / 2` (integer halving) for such a vertex.
       - id: s
         type: s4
         doc: Horizontal skin coordinate, pixels.
