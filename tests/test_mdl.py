@@ -8,6 +8,7 @@ import struct
 import warnings
 from pathlib import Path
 
+import md3builder
 import numpy as np
 import pygltflib
 import pytest
@@ -18,6 +19,7 @@ from vgio.quake import anorms as vgio_anorms
 from vgio.quake import palette as vgio_palette
 from vgio.quake.mdl import Mdl as VgioMdl
 
+import quakemodels
 from quakemodels import (
     BadMagicError,
     BadValueError,
@@ -565,3 +567,18 @@ def test_describe_mentions_groups_and_trailer() -> None:
     assert "counts: 1 frames (1 poses), 4 vertices, 3 triangles, 1 skins (1 images)" in text
     assert "frame 0: poses 0-0 (1), intervals [0.1]" in text
     assert "trailer: 1 bytes after the model at offset" in text
+
+
+def test_load_picks_mdl_by_magic(tmp_path: Path) -> None:
+    data = build()
+    p = tmp_path / "model.mdl"
+    p.write_bytes(data)
+    m = quakemodels.load(p)
+    assert isinstance(m, Mdl) and m.name == str(p)
+    assert isinstance(quakemodels.load(data), Mdl)
+    # a .mdl file holding an MD3 loads as the MD3 it is
+    md3 = tmp_path / "really_md3.mdl"
+    md3.write_bytes(md3builder.build())
+    assert isinstance(quakemodels.load(md3), quakemodels.Md3)
+    with pytest.raises(BadMagicError, match="IDPO = MDL"):
+        quakemodels.load(b"IDPX" + data[4:])
