@@ -22,7 +22,13 @@ LAYERS = [
     ("__init__", "__main__", "cli"),
 ]
 # Inside a format package: layout ← reader ← write, check, describe, scene ← model ← __init__.
-FORMAT_LAYERS = [("layout",), ("reader",), ("write", "check", "describe", "scene"), ("model",)]
+# (palette: MDL's bundled colour table, data like the layout's constants)
+FORMAT_LAYERS = [
+    ("layout", "palette"),
+    ("reader",),
+    ("write", "check", "describe", "scene"),
+    ("model",),
+]
 
 
 def module_name(path: Path) -> str:

@@ -28,14 +28,14 @@ from quakemodels import (
     QuakeModelsWarning,
     TruncatedError,
 )
-from quakemodels.check import Finding
-from quakemodels.export.gltf import export_gltf
+from quakemodels.core.findings import Finding
+from quakemodels.formats.md2 import anorms
 from quakemodels.formats.mdl import Mdl, as_palette, default_palette
 from quakemodels.formats.mdl.check import check_mdl
-from quakemodels.formats.mdl.describe import describe_mdl
-from quakemodels.formats.mdl.scene import from_mdl
+from quakemodels.formats.mdl.describe import describe as describe_mdl
+from quakemodels.formats.mdl.scene import scene as from_mdl
+from quakemodels.interchange.gltf_write import export_gltf
 from quakemodels.kaitai.quake_mdl import QuakeMdl
-from quakemodels.md2 import anorms
 
 PALETTE_SHA256 = "6b20b5bc4ea965ef1852b05670d043ca16148a0ecad4e63028121c8aebc268fe"
 
@@ -168,7 +168,7 @@ def test_corpus_matches_vgio(path: Path) -> None:
             vposes.extend(f.frames)
             vintervals.append(list(f.intervals))
     assert [f.name for f in vposes] == m.frame_names
-    raw = m._pose_records["verts"]
+    raw = m._pose_records["vertices"]
     table = np.array(vgio_anorms, np.float32)
     for k, f in enumerate(vposes):
         packed = np.array([(t.x, t.y, t.z, t.light_normal_index) for t in f.vertexes], np.uint8)

@@ -22,6 +22,7 @@ from .errors import (
 )
 from .formats.md2 import Md2
 from .formats.md3 import Md3
+from .formats.mdl import Mdl
 from .registry import check as _check
 from .registry import load as _load
 
@@ -34,6 +35,7 @@ __all__ = [
     "LimitExceededError",
     "Md2",
     "Md3",
+    "Mdl",
     "Mesh",
     "Model",
     "ModelFormatError",
@@ -44,7 +46,7 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-Model = Md2 | Md3
+Model = Md2 | Md3 | Mdl
 """Any model :func:`load` returns."""
 
 

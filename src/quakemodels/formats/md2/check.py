@@ -661,6 +661,8 @@ def check_md2(
 def _check(r: Report, data: bytes, name: str | None, model: Md2Reader | None) -> None:
     if r.engine == "quake3" and data[:4] == MAGIC:
         r.error("engine-format", "magic", 0, "Quake III loads MD3 models, not MD2")
+    if r.engine in ("quake", "quakespasm") and data[:4] == MAGIC:
+        r.error("engine-format", "magic", 0, "Quake and QuakeSpasm load MDL models, not MD2")
     size = len(data)
     if size < HEADER_SIZE or data[:4] != MAGIC or data[4:8] != VERSION.to_bytes(4, "little"):
         try:

@@ -24,18 +24,26 @@ that do not increase (the software renderer reads them as end times), data after
 
 from __future__ import annotations
 
-import os
-from typing import Any
-
 import numpy as np
 
-from ...check import Finding, _Report, finding_from_error
+from ...core.facade import Source, read_source
+from ...core.findings import Finding, Report
+from ...core.sections import offset_of
 from ...errors import ModelFormatError
-from .layout import HEADER_OFFSETS, NUM_ANORMS, ONSEAM, POSE_HEADER_SIZE
+from .layout import (
+    HEADER_OFFSETS,
+    NORMAL_INDEX,
+    NUM_ANORMS,
+    ONSEAM,
+    POSE_HEADER_SIZE,
+    TEXCOORD,
+    TRIANGLE,
+    TYPE_SIZE,
+    VERTEX,
+)
 from .reader import MdlReader
 
-ENGINES = ("quake", "quakespasm", "any")
-OTHER_ENGINES = {
+OTHER_FORMATS = {
     "quake2": "Quake II loads MD2",
     "q2pro": "Q2PRO loads MD2 and MD3",
     "quake3": "Quake III loads MD3",
@@ -47,12 +55,12 @@ MAX_SKINS = 32
 LIMITS = {"quake": (1024, 2048, 256), "quakespasm": (2000, 4096, 256)}
 
 
-def _limit(r: _Report, engine: str, code: str, field: str, offset: int | None, msg: str) -> None:
+def _limit(r: Report, engine: str, code: str, field: str, offset: int | None, msg: str) -> None:
     """An engine's limit: an error for that engine, a warning naming it under 'any'."""
     r.limit(code, field, offset, f"{msg} ({engine})", engines=(engine,))
 
 
-def _check_header(r: _Report, m: MdlReader) -> None:
+def _check_header(r: Report, m: MdlReader) -> None:
     ofs = HEADER_OFFSETS
     for field, value, what in (
         ("num_verts", m.num_vertices, "no vertices"),
@@ -133,7 +141,7 @@ def _check_header(r: _Report, m: MdlReader) -> None:
         )
 
 
-def _check_groups(r: _Report, m: MdlReader) -> None:
+def _check_groups(r: Report, m: MdlReader) -> None:
     for kind, groups in (("frames", m.frame_groups), ("skins", m.skin_groups)):
         for g in groups:
             if g.intervals is None:
@@ -142,7 +150,7 @@ def _check_groups(r: _Report, m: MdlReader) -> None:
                 r.error(
                     "empty-group",
                     "num_frames",
-                    g.offset + 4,
+                    g.offset + TYPE_SIZE,
                     f"{kind}[{g.index}] is a group of nothing (GLQuake divides by its pose count)",
                 )
                 continue
@@ -150,7 +158,7 @@ def _check_groups(r: _Report, m: MdlReader) -> None:
                 r.limit(
                     "interval",
                     "time" if kind == "frames" else "frame_times",
-                    g.offset + 8,
+                    g.offset + 2 * TYPE_SIZE,
                     f"{kind}[{g.index}] has an interval <= 0 or not finite:"
                     f" {g.intervals.tolist()} (quake, software renderer)",
                     engines=("quake",),
@@ -165,13 +173,13 @@ def _check_groups(r: _Report, m: MdlReader) -> None:
                 )
 
 
-def _check_geometry(r: _Report, m: MdlReader) -> None:
+def _check_geometry(r: Report, m: MdlReader) -> None:
     tris = m.triangles  # raises a ModelFormatError (a finding) on a bad index
     idx = m.normal_indices
     bad = np.flatnonzero(idx >= NUM_ANORMS)
     if bad.size:
         pose, vertex = divmod(int(bad[0]), max(m.num_vertices, 1))
-        offset = m.pose_offsets[pose] + POSE_HEADER_SIZE + 4 * vertex + 3
+        offset = m.pose_offsets[pose] + POSE_HEADER_SIZE + VERTEX.itemsize * vertex + NORMAL_INDEX
         r.error(
             "normal-index",
             "normal_index",
@@ -186,7 +194,7 @@ def _check_geometry(r: _Report, m: MdlReader) -> None:
         r.warning(
             "degenerate",
             "vertices",
-            m.ofs_triangles + 16 * t + 4,
+            m.ofs_triangles + TRIANGLE.itemsize * t + offset_of(TRIANGLE, "vertices"),
             f"triangles[{t}] repeats a vertex ({int(degenerate.sum())} such triangles)",
         )
     unused = np.setdiff1d(np.arange(m.num_vertices), tris.reshape(-1))
@@ -199,7 +207,7 @@ def _check_geometry(r: _Report, m: MdlReader) -> None:
         )
 
 
-def _check_texcoords(r: _Report, m: MdlReader) -> None:
+def _check_texcoords(r: Report, m: MdlReader) -> None:
     v = m.num_vertices
     seam = m.on_seam
     odd = np.flatnonzero((seam != 0) & (seam != ONSEAM))
@@ -208,7 +216,7 @@ def _check_texcoords(r: _Report, m: MdlReader) -> None:
         r.warning(
             "on-seam",
             "on_seam",
-            m.ofs_texcoords + 12 * k,
+            m.ofs_texcoords + TEXCOORD.itemsize * k,
             f"texture_coordinates[{k}].on_seam={int(seam[k])} is neither 0 nor 0x20:"
             " GLQuake treats it as on the seam, the software renderer as not"
             f" ({odd.size} such vertices)",
@@ -224,55 +232,42 @@ def _check_texcoords(r: _Report, m: MdlReader) -> None:
         r.warning(
             "texcoord-range",
             "s",
-            m.ofs_texcoords + 12 * k + 4,
+            m.ofs_texcoords + TEXCOORD.itemsize * k + offset_of(TEXCOORD, "s"),
             f"texture_coordinates[{k}] = {m.texcoords_px[row].tolist()} lies outside the"
             f" {w} x {h} skin{moved} ({int(outside.sum())} such corners)",
         )
 
 
 def check_mdl(
-    model_or_bytes: MdlReader | bytes | bytearray | memoryview | str | os.PathLike[str],
-    engine: str = "any",
-    *,
-    name: str | None = None,
+    source: MdlReader | Source, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
-    """Findings for one MDL (an Mdl, its bytes, or a path) for ``engine``; never raises on input.
+    """Findings for one MDL (a loaded model, its bytes, a path or a binary file) for ``engine``
+    ('quake', 'quakespasm' or 'any'; the MD2/MD3 engines report that they load no MDL).
 
-    A file ``Mdl`` cannot open gives its ModelFormatError as an error finding. An unknown
-    ``engine`` is a caller's mistake and raises ValueError.
+    A file the reader cannot open gives its ModelFormatError as an error finding; never raises
+    on any input. An unknown ``engine`` is a caller's mistake and raises ValueError.
     """
-    if engine not in ENGINES and engine not in OTHER_ENGINES:
-        choices = ", ".join((*ENGINES, *OTHER_ENGINES))
-        raise ValueError(f"engine must be one of {choices}, not {engine!r}")
-    r = _Report(engine)
-    if engine in OTHER_ENGINES:
-        r.error("engine-format", "ident", 0, f"{OTHER_ENGINES[engine]} models, not MDL")
-    model: Any = model_or_bytes
+    r = Report(engine)
+    model = source if isinstance(source, MdlReader) else None
     try:
-        if isinstance(model_or_bytes, (str, os.PathLike)):
-            with open(model_or_bytes, "rb") as f:
-                data = f.read()
-            name = name or os.fspath(model_or_bytes)
-            model = None
-        elif isinstance(model_or_bytes, (bytes, bytearray, memoryview)):
-            data, model = bytes(model_or_bytes), None
-        else:
-            data = model_or_bytes.data
-    except OSError as e:
-        r.error("io", None, None, f"cannot read {model_or_bytes!s}: {e.strerror or e}")
+        data, source_name = (model.data, model.name) if model else read_source(source)  # type: ignore[arg-type]
+    except (OSError, TypeError) as e:
+        r.error("io", None, None, f"cannot read {source!s}: {e}")
         return r.findings
-    try:
-        if model is None:
-            model = MdlReader(data, name=name)
-    except ModelFormatError as e:
-        r.findings.append(finding_from_error(e))
-        return r.findings
-    for step in (_check_header, _check_groups, _check_geometry, _check_texcoords):
+    return r.run(lambda r: _check(r, data, name or source_name, model))
+
+
+def _check(r: Report, data: bytes, name: str | None, model: MdlReader | None) -> None:
+    if r.engine in OTHER_FORMATS:
+        r.error("engine-format", "ident", 0, f"{OTHER_FORMATS[r.engine]} models, not MDL")
+    if model is None:
         try:
-            step(r, model)
+            model = MdlReader(data, name=name)
         except ModelFormatError as e:
-            if not r.has(e.field, e.offset):
-                r.findings.append(finding_from_error(e))
-        except Exception as e:  # the checker must never raise; the fuzzers look for this code
-            r.error("internal", None, None, f"checker failed: {type(e).__name__}: {e}")
-    return r.findings
+            r.from_error(e)
+            return
+    m = model
+    r.guarded(lambda m: _check_header(r, m), m)
+    r.guarded(lambda m: _check_groups(r, m), m)
+    r.guarded(lambda m: _check_geometry(r, m), m)
+    r.guarded(lambda m: _check_texcoords(r, m), m)

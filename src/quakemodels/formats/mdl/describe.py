@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from .layout import MAGIC, VERSION
 from .reader import MdlReader
 
 
-def describe_mdl(m: MdlReader) -> str:
+def describe(m: MdlReader) -> str:
     """A human-readable report on one MDL model."""
-    lines = [f"{m.name or '<bytes>'}: Quake MDL (IDPO version 6), {len(m.data)} bytes"]
+    lines = [
+        f"{m.name or '<bytes>'}: Quake MDL ({MAGIC.decode()} version {VERSION}),"
+        f" {len(m.data)} bytes"
+    ]
     lines.append("header:")
     for key, value in m.header.items():
         lines.append(f"  {key:<20} {value!r}")

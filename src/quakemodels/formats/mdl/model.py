@@ -1,13 +1,10 @@
-"""``quakemodels.Mdl``: the MDL reader plus the verbs that need more than reading."""
+"""``quakemodels.Mdl``: the MDL reader plus its engine checks."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from ...core.findings import Finding
+from .check import check_mdl
 from .reader import MdlReader
-
-if TYPE_CHECKING:
-    from ...check import Finding
 
 
 class Mdl(MdlReader):
@@ -15,6 +12,4 @@ class Mdl(MdlReader):
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings ('quake', 'quakespasm' or 'any'); never raises."""
-        from .check import check_mdl
-
         return check_mdl(self, engine=engine)

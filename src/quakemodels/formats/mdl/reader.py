@@ -40,28 +40,49 @@ import numpy as np
 import numpy.typing as npt
 from kaitaistruct import BytesIO, KaitaiStream
 
-from ..._facade import ModelFile, decoded, frame_index, lerp, parse_header
-from ...animations import grouped_clips, split_name
+from ...core.animations import grouped_clips, split_name
+from ...core.facade import (
+    ModelFile,
+    clip_frames,
+    decoded,
+    frame_index,
+    lerp,
+    parse_header,
+    sample_position,
+)
+from ...core.mesh import Mesh
+from ...core.names import lenient_names
+from ...core.sections import field_type, offset_of
 from ...errors import BadValueError, ModelFormatError, TruncatedError
 from ...kaitai.quake_mdl import QuakeMdl
-from ...md2 import Mesh, _decode_names, anorms
+from ..md2 import anorms
 from .layout import (
     COUNT_FIELDS,
-    FRAME_NAME_SIZE,
+    FRAME_NAME_OFFSET,
     GROUP_HEADER_SIZE,
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
+    INTERVAL,
     MAGIC,
+    NORMAL_INDEX,
     NUM_ANORMS,
     POSE_HEADER_SIZE,
+    TEXCOORD,
+    TRIANGLE,
+    TYPE_SIZE,
     VERSION,
+    VERTEX,
+    pose_dtype,
 )
 from .palette import Palette, PaletteLike, as_palette
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
 _R = TypeVar("_R", bound="MdlReader")
+_POSITION = slice(offset_of(VERTEX, "values"), offset_of(VERTEX, "values") + 3)
+_CORNER_AT = offset_of(TRIANGLE, "vertices")
+_CORNER_SIZE = field_type(TRIANGLE, "vertices").base.itemsize
 
 
 @dataclass(frozen=True, eq=False)
@@ -154,86 +175,90 @@ def _walk(data: bytes, header: Any) -> _Layout:
     for i in range(header.num_skins):
         group = _read_s4(data, pos, f"skins[{i}].group", "group")
         if group == 0:
-            if pos + 4 + skin_size > size:
+            if pos + TYPE_SIZE + skin_size > size:
                 raise _truncated(
                     f"skins[{i}].single_texture_data ({header.skin_width} x"
                     f" {header.skin_height} pixels)",
                     "single_texture_data",
-                    pos + 4,
+                    pos + TYPE_SIZE,
                     skin_size,
                     size,
                 )
-            skins.append((pos, 0, 1, None, pos + 4))
-            pos += 4 + skin_size
+            skins.append((pos, 0, 1, None, pos + TYPE_SIZE))
+            pos += TYPE_SIZE + skin_size
             continue
-        n = _read_s4(data, pos + 4, f"skins[{i}].num_frames", "num_frames")
+        at = pos + TYPE_SIZE  # daliasskingroup_t.numskins
+        n = _read_s4(data, at, f"skins[{i}].num_frames", "num_frames")
         if n < 0:
             raise BadValueError(
-                f"skins[{i}].num_frames={n} at offset {pos + 4} is negative",
+                f"skins[{i}].num_frames={n} at offset {at} is negative",
                 field="num_frames",
-                offset=pos + 4,
+                offset=at,
             )
-        need = 4 * n + n * skin_size
-        if pos + 8 + need > size:
+        ivals = at + TYPE_SIZE
+        need = INTERVAL.itemsize * n + n * skin_size
+        if ivals + need > size:
             raise _truncated(
                 f"skins[{i}]: a group of {n} skins (intervals and {header.skin_width} x"
                 f" {header.skin_height} pixels each)",
                 "group_texture_data",
-                pos + 8,
+                ivals,
                 need,
                 size,
             )
-        skins.append((pos, group, n, pos + 8, pos + 8 + 4 * n))
-        pos += 8 + need
+        skins.append((pos, group, n, ivals, ivals + INTERVAL.itemsize * n))
+        pos = ivals + need
     ofs_texcoords = pos
     for what, field, count, item in (
-        ("texture_coordinates", "texture_coordinates", header.num_verts, 12),
-        ("triangles", "triangles", header.num_tris, 16),
+        ("texture_coordinates", "texture_coordinates", header.num_verts, TEXCOORD.itemsize),
+        ("triangles", "triangles", header.num_tris, TRIANGLE.itemsize),
     ):
         if pos + count * item > size:
             raise _truncated(f"{what} ({count} × {item} bytes)", field, pos, count * item, size)
         pos += count * item
-    ofs_triangles = ofs_texcoords + 12 * header.num_verts
+    ofs_triangles = ofs_texcoords + TEXCOORD.itemsize * header.num_verts
     ofs_frames = pos
-    pose_size = POSE_HEADER_SIZE + 4 * header.num_verts
+    pose_size = POSE_HEADER_SIZE + VERTEX.itemsize * header.num_verts
     frames: list[tuple[int, int, int, int, int | None]] = []
     poses: list[int] = []
     # Each frame takes at least 4 + 12 bytes (a group of no poses): the loop is bounded.
     for i in range(header.num_frames):
         kind = _read_s4(data, pos, f"frames[{i}].type", "type")
         if kind == 0:
-            if pos + 4 + pose_size > size:
+            if pos + TYPE_SIZE + pose_size > size:
                 raise _truncated(
                     f"frames[{i}] (one pose of {header.num_verts} vertices)",
                     "frames",
-                    pos + 4,
+                    pos + TYPE_SIZE,
                     pose_size,
                     size,
                 )
             frames.append((pos, 0, len(poses), 1, None))
-            poses.append(pos + 4)
-            pos += 4 + pose_size
+            poses.append(pos + TYPE_SIZE)
+            pos += TYPE_SIZE + pose_size
             continue
-        n = _read_s4(data, pos + 4, f"frames[{i}].num_frames", "num_frames")
+        at = pos + TYPE_SIZE  # daliasgroup_t.numframes
+        n = _read_s4(data, at, f"frames[{i}].num_frames", "num_frames")
         if n < 0:
             raise BadValueError(
-                f"frames[{i}].num_frames={n} at offset {pos + 4} is negative",
+                f"frames[{i}].num_frames={n} at offset {at} is negative",
                 field="num_frames",
-                offset=pos + 4,
+                offset=at,
             )
-        need = GROUP_HEADER_SIZE + 4 * n + n * pose_size
-        if pos + 4 + need > size:
+        need = GROUP_HEADER_SIZE + INTERVAL.itemsize * n + n * pose_size
+        if at + need > size:
             raise _truncated(
                 f"frames[{i}]: a group of {n} poses of {header.num_verts} vertices",
                 "frames",
-                pos + 4,
+                at,
                 need,
                 size,
             )
-        first = pos + 4 + GROUP_HEADER_SIZE + 4 * n
-        frames.append((pos, kind, len(poses), n, pos + 4 + GROUP_HEADER_SIZE))
+        ivals = at + GROUP_HEADER_SIZE
+        first = ivals + INTERVAL.itemsize * n
+        frames.append((pos, kind, len(poses), n, ivals))
         poses.extend(range(first, first + n * pose_size, pose_size))
-        pos += 4 + need
+        pos = at + need
     return _Layout(
         skins=tuple(skins),
         ofs_texcoords=ofs_texcoords,
@@ -291,6 +316,21 @@ class MdlReader(ModelFile):
     """
 
     HEADER_FIELDS = HEADER_FIELDS
+    ARRAYS: tuple[str, ...] = (
+        "positions",
+        "normals",
+        "bboxes",
+        "frame_names",
+        "frame_groups",
+        "skin_groups",
+        "skin_indices",
+        "skin_images",
+        "texcoords_px",
+        "texcoords",
+        "triangles",
+        "triangle_texcoords",
+        "animations",
+    )
 
     def __init__(
         self, data: bytes, *, name: str | None = None, palette: PaletteLike | None = None
@@ -476,15 +516,9 @@ class MdlReader(ModelFile):
 
     @cached_property
     def _pose_records(self) -> np.ndarray[Any, np.dtype[np.void]]:
-        """(P,) structured records: bbox_min, bbox_max (4,) u1, name S16, verts (V,4) u1."""
-        dtype = np.dtype(
-            {
-                "names": ["bbox_min", "bbox_max", "name", "verts"],
-                "formats": ["4u1", "4u1", "S16", ("u1", (self.num_vertices, 4))],
-                "offsets": [0, 4, 8, 24],
-                "itemsize": POSE_HEADER_SIZE + 4 * self.num_vertices,
-            }
-        )
+        """(P,) records of the spec's daliasframe_t (bbox_min, bbox_max, name) and the pose's
+        vertices as raw bytes (V,4) u1."""
+        dtype = pose_dtype(self.num_vertices)
         return _records(self._data, dtype, self._layout.pose_offsets)
 
     def _decode(self, compressed: npt.NDArray[np.uint8]) -> FloatArray:
@@ -498,7 +532,7 @@ class MdlReader(ModelFile):
     @decoded
     def positions(self) -> FloatArray:
         """(P,V,3) float32 vertex positions of every pose, bit-identical to the spec's value."""
-        return self._decode(self._pose_records["verts"][:, :, :3])
+        return self._decode(self._pose_records["vertices"][:, :, _POSITION])
 
     def frame_positions(self, pose: int) -> FloatArray:
         """(V,3) float32 positions of one pose, decoding only that pose unless all are cached."""
@@ -506,12 +540,12 @@ class MdlReader(ModelFile):
         cached = self.__dict__.get("positions")
         if cached is not None:
             return cached[p]  # type: ignore[no-any-return]
-        return self._decode(self._pose_records[p]["verts"][:, :3])
+        return self._decode(self._pose_records[p]["vertices"][:, _POSITION])
 
     @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
         """(P,V) uint8 indices into the 162-entry normal table (not range-checked)."""
-        return np.ascontiguousarray(self._pose_records["verts"][:, :, 3])
+        return np.ascontiguousarray(self._pose_records["vertices"][:, :, NORMAL_INDEX])
 
     @decoded
     def normals(self) -> FloatArray:
@@ -520,7 +554,8 @@ class MdlReader(ModelFile):
         bad = np.flatnonzero(idx >= NUM_ANORMS)
         if bad.size:
             pose, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
-            offset = self._layout.pose_offsets[pose] + POSE_HEADER_SIZE + 4 * vertex + 3
+            at = POSE_HEADER_SIZE + VERTEX.itemsize * vertex + NORMAL_INDEX
+            offset = self._layout.pose_offsets[pose] + at
             raise BadValueError(
                 f"poses[{pose}].vertices[{vertex}].normal_index={int(idx.flat[bad[0]])} at"
                 f" offset {offset} is not below {NUM_ANORMS} ({bad.size} such vertices)",
@@ -533,20 +568,20 @@ class MdlReader(ModelFile):
     def bboxes(self) -> FloatArray:
         """(P,2,3) float32 each pose's stored bounding box (min, max), decoded like vertices."""
         rec = self._pose_records
-        packed = np.stack([rec["bbox_min"][:, :3], rec["bbox_max"][:, :3]], axis=1)
+        packed = np.stack([rec["bbox_min"]["values"], rec["bbox_max"]["values"]], axis=1)
         return self._decode(packed)
 
     @decoded
     def frame_names_raw(self) -> list[bytes]:
         """The 16 name bytes of each pose as stored, junk after the NUL included."""
-        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self._pose_records["name"].tolist()]
+        return [bytes(n) for n in self._pose_records["name"].tolist()]
 
     @decoded
     def frame_names(self) -> list[str]:
         """Each pose's name: text up to the first NUL."""
         offsets = self._layout.pose_offsets
-        return _decode_names(
-            self._pose_records["name"].tolist(), "frames.name", lambda i: offsets[i] + 8
+        return lenient_names(
+            self.frame_names_raw, "frames.name", lambda i: offsets[i] + FRAME_NAME_OFFSET
         )
 
     @decoded
@@ -556,7 +591,7 @@ class MdlReader(ModelFile):
         for i, (offset, kind, first, n, ofs_ivals) in enumerate(self._layout.frames):
             intervals = None
             if ofs_ivals is not None:
-                intervals = np.frombuffer(self._data, "<f4", n, ofs_ivals).astype(np.float32)
+                intervals = np.frombuffer(self._data, INTERVAL, n, ofs_ivals).astype(np.float32)
             out.append(FrameGroup(i, offset, kind != 0, first, n, intervals))
         return out
 
@@ -570,7 +605,7 @@ class MdlReader(ModelFile):
         for i, (offset, group, n, ofs_ivals, _) in enumerate(self._layout.skins):
             intervals = None
             if ofs_ivals is not None:
-                intervals = np.frombuffer(self._data, "<f4", n, ofs_ivals).astype(np.float32)
+                intervals = np.frombuffer(self._data, INTERVAL, n, ofs_ivals).astype(np.float32)
             out.append(SkinGroup(i, offset, group != 0, first, n, intervals))
             first += n
         return out
@@ -605,34 +640,30 @@ class MdlReader(ModelFile):
     # -- texcoords and triangles --------------------------------------------------------------
 
     @cached_property
-    def _stverts(self) -> npt.NDArray[np.int32]:
-        """(V,3) int32 on_seam, s, t as stored."""
-        return np.frombuffer(
-            self._data, "<i4", 3 * self.num_vertices, self._layout.ofs_texcoords
-        ).reshape(-1, 3)
+    def _stverts(self) -> np.ndarray[Any, np.dtype[np.void]]:
+        """(V,) records of the spec's stvert_t: on_seam, s, t."""
+        return np.frombuffer(self._data, TEXCOORD, self.num_vertices, self._layout.ofs_texcoords)
 
     @cached_property
-    def _triangle_records(self) -> npt.NDArray[np.int32]:
-        """(T,4) int32 faces_front, three vertex indices as stored."""
-        return np.frombuffer(
-            self._data, "<i4", 4 * self.num_triangles, self._layout.ofs_triangles
-        ).reshape(-1, 4)
+    def _triangle_records(self) -> np.ndarray[Any, np.dtype[np.void]]:
+        """(T,) records of the spec's dtriangle_t: faces_front, vertices (3,)."""
+        return np.frombuffer(self._data, TRIANGLE, self.num_triangles, self._layout.ofs_triangles)
 
     @decoded
     def on_seam(self) -> IntArray:
         """(V,) int32 on_seam as stored (ALIAS_ONSEAM = 0x20; the engine tests non-zero)."""
-        return self._stverts[:, 0].astype(np.int32)
+        return self._stverts["on_seam"].astype(np.int32)
 
     @decoded
     def faces_front(self) -> IntArray:
         """(T,) int32 faces_front as stored (DT_FACES_FRONT = 0x10; 0 = back-facing)."""
-        return self._triangle_records[:, 0].astype(np.int32)
+        return self._triangle_records["faces_front"].astype(np.int32)
 
     @decoded
     def texcoords_px(self) -> IntArray:
         """(2V,2) int32 skin pixels: rows 0..V-1 as stored, rows V..2V-1 shifted by
         ``skin_width // 2`` (the back-of-seam copy)."""
-        st = self._stverts[:, 1:].astype(np.int64)
+        st = np.stack([self._stverts["s"], self._stverts["t"]], axis=1).astype(np.int64)
         back = st.copy()
         back[:, 0] += self.skin_width // 2
         both = np.concatenate([st, back])
@@ -664,11 +695,16 @@ class MdlReader(ModelFile):
     @decoded
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, checked to be in 0..V-1."""
-        values = self._triangle_records[:, 1:].astype(np.int32)
+        values = self._triangle_records["vertices"].astype(np.int32)
         bad = np.flatnonzero((values < 0) | (values >= self.num_vertices))
         if bad.size:
             tri, corner = divmod(int(bad[0]), 3)
-            offset = self._layout.ofs_triangles + 16 * tri + 4 + 4 * corner
+            offset = (
+                self._layout.ofs_triangles
+                + TRIANGLE.itemsize * tri
+                + _CORNER_AT
+                + _CORNER_SIZE * corner
+            )
             raise BadValueError(
                 f"triangles[{tri}].vertices[{corner}]={int(values.flat[bad[0]])} at offset"
                 f" {offset} is outside 0..{self.num_vertices - 1} ({self.num_vertices}"
@@ -740,21 +776,8 @@ class MdlReader(ModelFile):
         Looping clips wrap from the last pose back to the first; otherwise the clip holds its
         last pose.
         """
-        try:
-            poses = self.animations[clip]
-        except KeyError:
-            raise KeyError(f"no clip {clip!r}; clips: {', '.join(self.animations)}") from None
-        position = max(seconds, 0.0) * fps
-        n = len(poses)
-        if loop:
-            position %= n
-            i = int(position)
-            return self.lerp(poses[i], poses[(i + 1) % n], position - i)
-        if position >= n - 1:
-            last: FloatArray = self.positions[poses[-1]].copy()
-            return last
-        i = int(position)
-        return self.lerp(poses[i], poses[i + 1], position - i)
+        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
+        return self.lerp(a, b, t)
 
     # -- geometry helpers ---------------------------------------------------------------------
 
@@ -798,7 +821,7 @@ class MdlReader(ModelFile):
 
     def load_all(self: _R) -> _R:
         """Decode and validate every array now (a full load); returns self."""
-        for name in _ARRAYS:
+        for name in self.ARRAYS:
             getattr(self, name)
         return self
 
@@ -809,21 +832,5 @@ class MdlReader(ModelFile):
             f" vertices, {self.num_triangles} triangles, {self.num_skins} skins>"
         )
 
-
-_ARRAYS = (
-    "positions",
-    "normals",
-    "bboxes",
-    "frame_names",
-    "frame_groups",
-    "skin_groups",
-    "skin_indices",
-    "skin_images",
-    "texcoords_px",
-    "texcoords",
-    "triangles",
-    "triangle_texcoords",
-    "animations",
-)
 
 __all__ = ["FrameGroup", "MdlReader", "SkinGroup"]

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
+from ...core.scene import ExportModel, Surface, model_stem
+from ...core.skins import Skin
 from ...errors import BadValueError
-from ...export import ExportModel, Surface
-from ...skins import Skin
 from .layout import HEADER_OFFSETS
 from .reader import MdlReader
 
@@ -20,14 +21,15 @@ def skin_image(m: MdlReader, index: int = 0) -> Skin | None:
         return None
     from PIL import Image  # the export extra; only needed when a skin is embedded
 
-    stem = Path(m.name).stem if m.name else "model"
+    stem = model_stem(m.name)
     image = Image.fromarray(np.ascontiguousarray(m.skin_images[index]), mode="RGB")
     return Skin(path=Path(f"{stem}_skin{index}.png"), image=image)
 
 
-def from_mdl(m: MdlReader) -> ExportModel:
+def scene(m: MdlReader, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
     """One surface over every pose, seam vertices duplicated; clips from ``animations`` (each
-    frame group is a clip); the first skin image, decoded through the model's palette."""
+    frame group is a clip); the first skin image, decoded through the model's palette (MDL
+    skins are inside the file: ``skin_dir`` is not used)."""
     if m.num_poses < 1:
         offset = HEADER_OFFSETS["num_frames"]
         raise BadValueError(
@@ -47,7 +49,7 @@ def from_mdl(m: MdlReader) -> ExportModel:
         skin=skin_image(m, 0),
     )
     return ExportModel(
-        name=Path(m.name).stem if m.name else "model",
+        name=model_stem(m.name),
         surfaces=[surface],
         clips=dict(m.animations),
         source=Path(m.name) if m.name else None,
