@@ -1,8 +1,9 @@
 """Write a seed corpus for the fuzzers into a folder (outside the repository).
 
-Synthetic models from tests/md2builder.py (valid ones and ones with each kind of damage the
-checker reports), MD3s from tests/md3builder.py when it exists, and — when ../shared/corpus is
-present — the corpus files up to ``--max-size`` bytes, copied into the scratch folder only.
+Synthetic models from tests/md2builder.py and tests/mdlbuilder.py (valid ones and ones with
+each kind of damage the checker reports), MD3s from tests/md3builder.py when it exists, and —
+when ../shared/corpus is present — the corpus files up to ``--max-size`` bytes, copied into
+the scratch folder only.
 
     python fuzz/seeds.py /tmp/seeds [--max-size 65536]
 """
@@ -53,8 +54,27 @@ def synthetic_md3() -> Iterator[bytes]:
             return
 
 
+def synthetic_mdl() -> Iterator[bytes]:
+    """Valid and damaged synthetic MDL files: frame and skin groups, seams, trailers."""
+    import mdlbuilder as b
+
+    verts = np.array([[0, 0, 0, 5], [9, 9, 9, 161], [255, 0, 7, 0], [1, 2, 3, 170]], np.uint8)
+    yield b.build()
+    yield b.build(b.MdlSpec(skin_width=13, skin_height=7, trailer=b"QMEX\x03\x00\x00\x00"))
+    yield b.build(
+        b.MdlSpec(
+            skin_width=4,
+            skin_height=2,
+            skins=[bytes(8), b.SkinGroup([0.1, 0.2], [bytes(8), bytes([255] * 8)])],
+            frames=[b.Pose(b"a1", verts), b.Group([0.1, 0.05], [b.Pose(b"g1", verts)] * 2)],
+        )
+    )
+    yield b.build(b.MdlSpec(triangles=[(0, 0, 1, 9)], stverts=[(0x20, 99, -1)] * 4))
+    yield b.set_header(b.build(), "num_frames", 0)
+
+
 def corpus_files(max_size: int) -> Iterator[bytes]:
-    for kind in ("md2", "md3"):
+    for kind in ("md2", "md3", "mdl"):
         for p in sorted((CORPUS / kind).glob(f"*.{kind}")):
             if p.stat().st_size <= max_size:
                 yield p.read_bytes()
@@ -67,7 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
     count = 0
-    for data in [*synthetic_md2(), *synthetic_md3(), *corpus_files(args.max_size)]:
+    for data in [
+        *synthetic_md2(),
+        *synthetic_md3(),
+        *synthetic_mdl(),
+        *corpus_files(args.max_size),
+    ]:
         name = hashlib.sha1(data).hexdigest()
         (args.folder / name).write_bytes(data)
         count += 1

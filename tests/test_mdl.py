@@ -116,7 +116,7 @@ def test_corpus_facts() -> None:
     if not files:
         pytest.skip("no MDL corpus")
     flame = Mdl.from_file(files["lq_flame2.mdl"])
-    assert (flame.num_frames, flame.num_poses) == (2, 14)
+    assert (flame.num_header_frames, flame.num_frames, flame.num_poses) == (2, 14, 14)
     assert [(g.first_pose, g.num_poses) for g in flame.frame_groups] == [(0, 7), (7, 7)]
     assert flame.animations == {"flame": range(0, 7), "flameb": range(7, 14)}
     assert flame.trailer[:4] == b"QMEX" and flame.ofs_end == 16524
@@ -147,7 +147,7 @@ def test_corpus_matches_vgio(path: Path) -> None:
     assert (v.number_of_vertexes, v.number_of_triangles, v.number_of_frames) == (
         m.num_vertices,
         m.num_triangles,
-        m.num_frames,
+        m.num_header_frames,
     )
     # skins: vgio keeps raw palette indices
     pixels: list[int] = []
@@ -234,7 +234,8 @@ def test_palette_from_a_file(tmp_path: Path) -> None:
 
 def test_default_synthetic_model() -> None:
     m = Mdl.from_bytes(build())
-    assert (m.num_frames, m.num_poses, m.num_vertices, m.num_triangles) == (2, 2, 4, 3)
+    assert (m.num_header_frames, m.num_frames, m.num_vertices, m.num_triangles) == (2, 2, 4, 3)
+    assert [len(x.positions) for x in m.meshes(1)] == [len(m.mesh(1).positions)]
     assert m.frame_names == ["stand1", "stand2"]
     assert m.animations == {"stand": range(0, 2)}
     # v * scale + origin

@@ -83,7 +83,7 @@ def bench_mdl(path: str | Path) -> dict[str, Any]:
     walk = timed(lambda: _kaitai_walk(data), budget=0.5, min_runs=3)
     return {
         "file": Path(path).name,
-        "frames": m.num_frames,
+        "frames": m.num_header_frames,
         "poses": m.num_poses,
         "vertices": m.num_vertices,
         "skin": f"{m.skin_width}x{m.skin_height}x{m.num_skin_images}",

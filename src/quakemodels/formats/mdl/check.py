@@ -65,7 +65,7 @@ def _check_header(r: Report, m: MdlReader) -> None:
     for field, value, what in (
         ("num_verts", m.num_vertices, "no vertices"),
         ("num_tris", m.num_triangles, "no triangles"),
-        ("num_frames", m.num_frames, "no frames"),
+        ("num_frames", m.num_header_frames, "no frames"),
         ("num_skins", m.num_skins, "no skins"),
     ):
         if value <= 0:

@@ -16,7 +16,7 @@ def describe(m: MdlReader) -> str:
     for key, value in m.header.items():
         lines.append(f"  {key:<20} {value!r}")
     lines.append(
-        f"counts: {m.num_frames} frames ({m.num_poses} poses), {m.num_vertices} vertices,"
+        f"counts: {m.num_header_frames} frames ({m.num_poses} poses), {m.num_vertices} vertices,"
         f" {m.num_triangles} triangles, {m.num_skins} skins ({m.num_skin_images} images)"
     )
     lines.append(f"skin size: {m.skin_width} x {m.skin_height}")

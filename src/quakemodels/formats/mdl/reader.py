@@ -469,13 +469,19 @@ class MdlReader(ModelFile):
 
     @property
     def num_frames(self) -> int:
-        """Frames in the header (a frame group counts once); see ``num_poses``."""
-        return int(self._spec.num_frames)
+        """Poses, P: every single frame and every pose of every frame group (what
+        ``positions``, ``frame_names``, ``lerp`` and ``mesh`` count)."""
+        return len(self._layout.pose_offsets)
 
     @property
     def num_poses(self) -> int:
-        """Poses, P: every single frame and every pose of every frame group."""
+        """Poses, P (the same as ``num_frames``)."""
         return len(self._layout.pose_offsets)
+
+    @property
+    def num_header_frames(self) -> int:
+        """Frames in the header (header ``num_frames``: a frame group counts once)."""
+        return int(self._spec.num_frames)
 
     @property
     def num_skin_images(self) -> int:
@@ -796,6 +802,10 @@ class MdlReader(ModelFile):
         indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
         return tri_v[corners].astype(np.int32), tri_t[corners].astype(np.int32), indices
 
+    def meshes(self, frame: int = 0) -> list[Mesh]:
+        """One render-ready mesh (MDL has one surface) for pose ``frame``."""
+        return [self.mesh(frame)]
+
     def mesh(self, pose: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``."""
         p = self._frame_index(pose)
@@ -828,7 +838,8 @@ class MdlReader(ModelFile):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
-            f"<Mdl{label}: {self.num_frames} frames ({self.num_poses} poses), {self.num_vertices}"
+            f"<Mdl{label}: {self.num_header_frames} frames ({self.num_poses} poses),"
+            f" {self.num_vertices}"
             f" vertices, {self.num_triangles} triangles, {self.num_skins} skins>"
         )
 

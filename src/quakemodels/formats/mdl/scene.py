@@ -33,7 +33,7 @@ def scene(m: MdlReader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
     if m.num_poses < 1:
         offset = HEADER_OFFSETS["num_frames"]
         raise BadValueError(
-            f"the model has no poses: nothing to export (num_frames={m.num_frames} at"
+            f"the model has no poses: nothing to export (num_frames={m.num_header_frames} at"
             f" offset {offset})",
             field="num_frames",
             offset=offset,
