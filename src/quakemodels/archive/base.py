@@ -11,14 +11,32 @@ from types import TracebackType
 from typing import BinaryIO, Literal
 
 from ..errors import ArchiveError
-from .names import Engine, name_key, query_key, unsafe_reason
+from .names import Engine, name_keys, query_key, unsafe_reason
 
 Kind = Literal["pak", "pk3"]
 
+# Substrings of the NUL-joined names that every name unsafe_reason refuses produces: an empty
+# name, a NUL, a leading or trailing separator, ':' or '..'. Finding none proves all names safe
+# with a few C-speed scans instead of one Python call per name.
+_SUSPICIOUS = ("\0\0", ":", "..", "\0/", "\0\\", "/\0", "\\\0")
 
-@dataclass(frozen=True)
+
+def _suspicious(names: Sequence[str]) -> bool:
+    """True when some name may be unsafe (each is then checked one by one)."""
+    if not names:
+        return False
+    joined = "\0".join(names)
+    return (
+        joined.count("\0") != len(names) - 1
+        or joined[:1] in ("", "/", "\\", "\0")
+        or joined[-1:] in ("/", "\\", "\0")
+        or any(s in joined for s in _SUSPICIOUS)
+    )
+
+
+@dataclass(slots=True)
 class Entry:
-    """One file in an archive.
+    """One file in an archive (slots, not frozen: built by the ten thousand at open).
 
     ``name`` as stored (``/`` separated in practice); ``index`` its position in the archive's
     directory; ``offset`` where its bytes start (PAK: the data; PK3: the local file header);
@@ -52,20 +70,23 @@ class Archive:
         self.path = path
         self.engine = engine
         self.entries: tuple[Entry, ...] = tuple(entries)
-        self._by_key: dict[str, Entry] = {}
-        for e in self.entries:
-            reason = unsafe_reason(e.name)
-            if reason:
-                raise self.error(f"entry name {e.name!r} {reason}", e.name)
-            key = name_key(e.name, engine)
-            first = self._by_key.get(key)
-            if first is not None:
-                raise self.error(
-                    f"duplicate entry: {e.name!r} (#{e.index}) and {first.name!r} (#{first.index})"
-                    f" are the same name to {engine}",
-                    e.name,
-                )
-            self._by_key[key] = e
+        if _suspicious([e.name for e in self.entries]):
+            for e in self.entries:
+                reason = unsafe_reason(e.name)
+                if reason:
+                    raise self.error(f"entry name {e.name!r} {reason}", e.name)
+        keys = name_keys([e.name for e in self.entries], engine)
+        self._by_key: dict[str, Entry] = dict(zip(keys, self.entries, strict=True))
+        if len(self._by_key) != len(self.entries):
+            first: dict[str, Entry] = {}
+            for key, e in zip(keys, self.entries, strict=True):
+                other = first.setdefault(key, e)
+                if other is not e:
+                    raise self.error(
+                        f"duplicate entry: {e.name!r} (#{e.index}) and {other.name!r}"
+                        f" (#{other.index}) are the same name to {engine}",
+                        e.name,
+                    )
 
     # -- errors -----------------------------------------------------------------------------
 

@@ -36,6 +36,16 @@ def name_key(name: str, engine: Engine) -> str:
     return folded
 
 
+def name_keys(names: list[str], engine: Engine) -> list[str]:
+    """``name_key`` of many names with one ``translate`` (names hold no NUL once checked)."""
+    if engine == "quake" or not names:
+        return list(names)
+    joined = "\0".join(names)
+    if joined.count("\0") != len(names) - 1:
+        return [name_key(n, engine) for n in names]
+    return name_key(joined, engine).split("\0")
+
+
 def query_key(name: str, engine: Engine) -> str:
     """``name_key`` of a name a caller asks for: ioquake3 drops one leading ``/`` or ``\\``."""
     if engine == "quake3" and name[:1] in ("/", "\\"):

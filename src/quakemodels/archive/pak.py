@@ -98,10 +98,7 @@ class PakArchive(Archive):
             raise self._name_error(f, ofs, count, e) from e
         except (KaitaiStructError, EOFError, ValueError) as e:  # pragma: no cover - range checked
             raise self.error(f"directory unreadable: {e}", field="index", at=ofs) from e
-        entries = [
-            Entry(name=r.name, index=i, offset=r.ofs, size=r.size, compressed_size=r.size)
-            for i, r in enumerate(raw)
-        ]
+        entries = [Entry(r.name, i, r.ofs, r.size, r.size) for i, r in enumerate(raw)]
         self._check_ranges(entries, ofs, count * ENTRY_SIZE)
         return pak, entries
 
@@ -133,21 +130,24 @@ class PakArchive(Archive):
                     field="size",
                     at=at + 60,
                 )
-        # The header and the directory take part in the walk as spans without an entry name.
-        spans: list[tuple[int, int, str, str | None]] = [(0, HEADER_SIZE, "the header", None)]
+        # The header (index -1) and the directory (-2) take part in the walk as spans.
+        spans = [(0, HEADER_SIZE, -1)]
         if len_dir:
-            spans.append((ofs_index, ofs_index + len_dir, "the directory", None))
-        spans += [
-            (e.offset, e.offset + e.size, f"entry {e.name!r}", e.name) for e in entries if e.size
-        ]
-        spans.sort(key=lambda s: (s[0], s[1]))
+            spans.append((ofs_index, ofs_index + len_dir, -2))
+        spans += [(e.offset, e.offset + e.size, e.index) for e in entries if e.size]
+        spans.sort()
         prev = spans[0]
         for cur in spans[1:]:
             if cur[0] < prev[1]:
+
+                def label(i: int) -> str:
+                    return {-1: "the header", -2: "the directory"}.get(i) or repr(entries[i].name)
+
+                blamed = entries[cur[2]] if cur[2] >= 0 else entries[prev[2]]
                 raise self.error(
-                    f"bytes [{cur[0]}, {cur[1]}) of {cur[2]} overlap"
-                    f" {prev[2]} [{prev[0]}, {prev[1]})",
-                    cur[3] if cur[3] is not None else prev[3],
+                    f"bytes [{cur[0]}, {cur[1]}) of {label(cur[2])} overlap"
+                    f" {label(prev[2])} [{prev[0]}, {prev[1]})",
+                    blamed.name,
                     field="ofs",
                     at=cur[0],
                 )
