@@ -1,7 +1,8 @@
 """Write a seed corpus for the fuzzers into a folder (outside the repository).
 
 Synthetic models from tests/md2builder.py (valid ones and ones with each kind of damage the
-checker reports), MD3s from tests/md3builder.py when it exists, and — when ../shared/corpus is
+checker reports), MD3s from tests/md3builder.py when it exists, .pak/.pk3 archives from
+tests/archivebuilder.py, and — when ../shared/corpus is
 present — the corpus files up to ``--max-size`` bytes, copied into the scratch folder only.
 
     python fuzz/seeds.py /tmp/seeds [--max-size 65536]
@@ -53,9 +54,20 @@ def synthetic_md3() -> Iterator[bytes]:
             return
 
 
+def synthetic_archives() -> Iterator[bytes]:
+    """Small .pak and .pk3 files holding a synthetic model (tests/archivebuilder.py)."""
+    from archivebuilder import pak_bytes, pk3_bytes
+
+    files = [("models/a/tris.md2", build()), ("models/a/skin.pcx", b"\x0a\x05\x01\x08" + bytes(60))]
+    yield pak_bytes(files)
+    yield pak_bytes(files, dir_first=True, dirlen_extra=10)
+    yield pk3_bytes(files)
+
+
 def corpus_files(max_size: int) -> Iterator[bytes]:
-    for kind in ("md2", "md3"):
-        for p in sorted((CORPUS / kind).glob(f"*.{kind}")):
+    for kind in ("md2", "md3", "pak"):
+        folder = CORPUS / ("archives" if kind == "pak" else kind)
+        for p in sorted(folder.glob(f"*.{kind}")):
             if p.stat().st_size <= max_size:
                 yield p.read_bytes()
 
@@ -67,7 +79,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
     count = 0
-    for data in [*synthetic_md2(), *synthetic_md3(), *corpus_files(args.max_size)]:
+    for data in [
+        *synthetic_md2(),
+        *synthetic_md3(),
+        *synthetic_archives(),
+        *corpus_files(args.max_size),
+    ]:
         name = hashlib.sha1(data).hexdigest()
         (args.folder / name).write_bytes(data)
         count += 1

@@ -12,6 +12,7 @@ directory, non-ASCII, unsafe (``..``, absolute, drive letter) and duplicate name
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import BinaryIO
@@ -34,6 +35,7 @@ MAX_FILES_IN_PACK = {"quake": 2048, "quake2": 4096}
 class PakArchive(Archive):
     """A ``.pak`` file: ``names()``, ``info(name)``, ``read(name)``, ``open(name)``.
 
+    ``source`` is a path or the archive's bytes (``name`` then labels it in messages).
     ``engine`` is whose name comparison applies: ``quake2`` (default, ``Q_strcasecmp``: ASCII
     case ignored) or ``quake`` (``strcmp``). ``header`` is the generated parser's object
     (``magic``, ``ofs_index``, ``len_index``, ``num_files``).
@@ -41,18 +43,30 @@ class PakArchive(Archive):
 
     kind = "pak"
 
-    def __init__(self, path: str | os.PathLike[str], *, engine: Engine = "quake2"):
-        self.path = Path(path)
+    def __init__(
+        self,
+        source: str | os.PathLike[str] | bytes,
+        *,
+        engine: Engine = "quake2",
+        name: str | None = None,
+    ):
         self._f: BinaryIO | None = None
-        try:
-            f: BinaryIO = open(self.path, "rb")  # noqa: SIM115 - kept open for reads
-        except OSError as e:
-            raise ArchiveError(
-                f"{self.path}: cannot open: {e.strerror or e}", archive=str(self.path)
-            ) from e
+        f: BinaryIO
+        if isinstance(source, bytes):
+            self.path = Path(name or "<bytes>")
+            f = io.BytesIO(source)
+        else:
+            self.path = Path(source)
+            try:
+                f = open(self.path, "rb")  # noqa: SIM115 - kept open for reads until close()
+            except OSError as e:
+                raise ArchiveError(
+                    f"{self.path}: cannot open: {e.strerror or e}", archive=str(self.path)
+                ) from e
         self._f = f
         try:
-            self.file_size = os.fstat(f.fileno()).st_size
+            self.file_size = f.seek(0, os.SEEK_END)
+            f.seek(0)
             self.header, entries = self._read_directory(f)
             super().__init__(self.path, entries, engine)
         except BaseException:

@@ -16,6 +16,7 @@ cannot inflate past it).
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 import zipfile
@@ -37,6 +38,7 @@ STORED, DEFLATED = zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED
 class Pk3Archive(Archive):
     """A ``.pk3`` (zip) file: ``names()``, ``info(name)``, ``read(name)``, ``open(name)``.
 
+    ``source`` is a path or the archive's bytes (``name`` then labels it in messages).
     Names compare as ioquake3's ``FS_FilenameCompare`` does (``engine="quake3"``: ASCII case
     ignored, ``\\`` and ``:`` read as ``/``). Folder entries (names ending in ``/``) are not
     listed.
@@ -46,17 +48,23 @@ class Pk3Archive(Archive):
 
     def __init__(
         self,
-        path: str | os.PathLike[str],
+        source: str | os.PathLike[str] | bytes,
         *,
         engine: Engine = "quake3",
         max_entry_size: int = MAX_ENTRY_SIZE,
+        name: str | None = None,
     ):
-        self.path = Path(path)
         self.max_entry_size = max_entry_size
         self._zip: zipfile.ZipFile | None = None
         try:
-            self.file_size = os.stat(self.path).st_size
-            zf = zipfile.ZipFile(self.path)
+            if isinstance(source, bytes):
+                self.path = Path(name or "<bytes>")
+                self.file_size = len(source)
+                zf = zipfile.ZipFile(io.BytesIO(source))
+            else:
+                self.path = Path(source)
+                self.file_size = os.stat(self.path).st_size
+                zf = zipfile.ZipFile(self.path)
         except OSError as e:
             raise ArchiveError(
                 f"{self.path}: cannot open: {e.strerror or e}", archive=str(self.path)
