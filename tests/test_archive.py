@@ -564,3 +564,124 @@ def test_mutated_pk3(at: int, value: int) -> None:
     data = bytearray(PK3)
     data[at] = value
     harness.exercise(bytes(data), heavy=False)
+
+
+# -- paths through archives, game folders, images ----------------------------------------------
+
+
+def test_split_and_read_archive_path(tmp_path: Path) -> None:
+    from quakemodels.archive.vpath import game_roots, read_path, split_archive_path
+
+    base = tmp_path / "baseq2"
+    write(base / "pak0.pak", GOOD)
+    write(tmp_path / "mine.pak", GOOD)
+    write(base / "models" / "b" / "tris.md2", b"loose")
+    inner = base / "pak0.pak" / "models" / "a" / "tris.md2"
+    assert split_archive_path(inner) == (base / "pak0.pak", "models/a/tris.md2")
+    assert split_archive_path(base / "models" / "b" / "tris.md2") is None
+    assert split_archive_path(base / "nope" / "x") is None
+    assert read_path(base / "pak0.pak" / "MODELS" / "A" / "TRIS.MD2") == b"A" * 40
+    assert read_path(base / "models" / "b" / "tris.md2") == b"loose"
+    with pytest.raises(FileNotFoundError, match=r"has no entry 'models/z\.md2'"):
+        read_path(base / "pak0.pak" / "models" / "z.md2")
+    assert game_roots(inner) == ([base], "models/a/tris.md2")
+    assert game_roots(tmp_path / "mine.pak" / "models/a/tris.md2") == (
+        [tmp_path, tmp_path / "mine.pak"],
+        "models/a/tris.md2",
+    )
+    assert game_roots(base / "models" / "b" / "tris.md2") == ([base], "models/b/tris.md2")
+    assert game_roots(tmp_path / "elsewhere" / "x.md2") is None
+
+
+def test_find_image_through_the_search_path(tmp_path: Path) -> None:
+    base = tmp_path / "baseq2"
+    write(
+        base / "pak0.pak",
+        pak_bytes(
+            [
+                ("models/weapons/g_rail/tris.md2", b"m"),
+                ("models/weapons/g_rail/skin.pcx", b"\x0a\x05\x01\x08"),
+                ("players/hueteotl/weapon.tga", b"tga"),
+                ("models/tree/tris.md2", b"m"),
+                ("models/tree/bark.jpg", b"\xff\xd8\xff"),
+            ]
+        ),
+    )
+    with GameFS(base) as fs:
+        hit = fs.find_image(["models/weapons/g_rail/skin.pcx"])
+        assert hit is not None and hit.name == "models/weapons/g_rail/skin.pcx"
+        # other extension, other case, a tail of the name
+        hit = fs.find_image(["PLAYERS/Hueteotl/weapon.pcx"])
+        assert hit is not None and hit.name == "players/hueteotl/weapon.tga"
+        hit = fs.find_image(["c:/quake2/baseq2/x.pcx", "sauer 10-13-06/g_rail/skin.pcx"])
+        assert hit is None  # unsafe name skipped; the tail g_rail/skin.pcx is not a full path
+        hit = fs.find_image([], "models/tree/tris.md2")  # the single image beside the model
+        assert hit is not None and hit.name == "models/tree/bark.jpg"
+        assert fs.listdir("MODELS/TREE") == ["models/tree/bark.jpg", "models/tree/tris.md2"]
+
+
+def test_extract_safely(tmp_path: Path, model_files: list[tuple[str, bytes]]) -> None:
+    from quakemodels.archive.extract import extract
+
+    path = write(tmp_path / "pak0.pak", pak_bytes(model_files))
+    out = tmp_path / "out"
+    with archive.open(path) as a:
+        written = extract(a, out, "MODELS/*/TRIS.MD2")
+    assert sorted(p.relative_to(out).as_posix() for p in written) == sorted(
+        n for n, _ in model_files if n.endswith("tris.md2")
+    )
+    for name, blob in model_files:
+        if name.endswith("tris.md2"):
+            assert (out / name).read_bytes() == blob
+    # names that differ only in case collide on disk: refused before anything is written
+    clash = PakArchive(pak_bytes([("a/x.txt", b"1"), ("A/X.txt", b"2")]), engine="quake")
+    with pytest.raises(ArchiveError, match="differ only in case"):
+        extract(clash, tmp_path / "clash")
+    assert not list((tmp_path / "clash").rglob("*.txt"))
+    # a symlinked folder inside the output leading out of it
+    (tmp_path / "evil").mkdir()
+    os.symlink(tmp_path / "evil", tmp_path / "out2")
+    (tmp_path / "out3").mkdir()
+    os.symlink(tmp_path / "evil", tmp_path / "out3" / "models")
+    with pytest.raises(ArchiveError, match="outside"):
+        extract(PakArchive(GOOD), tmp_path / "out3")
+    assert not list((tmp_path / "evil").iterdir())
+
+
+def test_cli_ls_and_extract(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model_files: list[tuple[str, bytes]]
+) -> None:
+    from quakemodels.cli import main
+
+    base = tmp_path / "baseq2"
+    write(base / "pak0.pak", pak_bytes(model_files))
+    write(base / "pak1.pak", pak_bytes([("models/ppm_sentry/tris.md2", b"IDP2override")]))
+    assert main(["ls", str(base), "--models"]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    n_models = sum(1 for n, _ in model_files if n.endswith((".md2", ".md3")))
+    assert len(lines) == n_models
+    sentry = next(line for line in lines if "ppm_sentry/tris.md2" in line)
+    assert sentry.split() == [
+        "12",
+        "md2",
+        "models/ppm_sentry/tris.md2",
+        "[pak1.pak]",
+        "(over",
+        "pak0.pak)",
+    ]
+    assert f"{n_models} models ({n_models} models) from 3 sources, quake2 order" in err
+    assert main(["ls", str(base / "pak0.pak")]) == 0
+    out, _ = capsys.readouterr()
+    assert any(
+        line.split()[:2] == [str(len(model_files[1][1])), "bmp"] for line in out.splitlines()
+    )
+    assert main(["extract", str(base / "pak0.pak"), "-o", str(tmp_path / "x"), "*sentry*"]) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == sum(1 for n, _ in model_files if "sentry" in n)
+    bad = write(tmp_path / "bad.pak", set_entry(GOOD, 0, name="../evil"))
+    assert main(["extract", str(bad), "-o", str(tmp_path / "y")]) == 1
+    _, err = capsys.readouterr()
+    assert "bad.pak: entry '../evil': entry name '../evil' has a '..' component" in err
+    assert not (tmp_path / "y").exists() or not list((tmp_path / "y").iterdir())
+    assert main(["ls", str(bad)]) == 1

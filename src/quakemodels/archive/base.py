@@ -142,6 +142,10 @@ class Archive:
         entry = name if isinstance(name, Entry) else self.info(name)
         return self._read(entry)
 
+    def read_head(self, entry: Entry, n: int = 16) -> bytes:
+        """The first ``n`` bytes of an entry (to tell its type by magic)."""
+        return self._read(entry)[:n]
+
     def open(self, name: str | Entry) -> BinaryIO:
         """A binary file object over one entry's bytes."""
         return io.BytesIO(self.read(name))

@@ -42,6 +42,9 @@ from .pak import PakArchive
 from .pk3 import Pk3Archive
 
 SourceKind = Literal["dir", "pak", "pk3", "pk3dir"]
+# The image types skins and shader textures are looked up as (Quake II: PCX; Quake III: TGA,
+# JPG, and PNG in ioquake3; BMP for the odd exporter).
+IMAGE_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp")
 _PAK_NAME = re.compile(r"pak(\d+)\.pak", re.IGNORECASE)
 # Quake II's FS_AddGameDirectory tries pak0.pak .. pak9.pak.
 QUAKE2_PAKS = 10
@@ -193,6 +196,7 @@ class GameFS:
             if not p.exists():
                 raise FileNotFoundError(f"game folder or archive {p} does not exist")
         self.engine: Engine = engine or infer_engine(paths)
+        self._listing: list[tuple[Found, list[Source]]] | None = None
         self.roots = paths
         self.sources: list[Source] = []
         try:
@@ -300,6 +304,67 @@ class GameFS:
                 else:
                     seen[key] = (found, [])
         return sorted(seen.values(), key=lambda item: name_key(item[0].name, "quake3"))
+
+    def listdir(self, folder: str) -> list[str]:
+        """Visible names directly in ``folder`` (``models/a``), as stored where they win."""
+        prefix = name_key(folder.strip("/\\"), "quake3")
+        out = []
+        for found, _ in self._cached_listing():
+            key = name_key(found.name, "quake3")
+            head, _sep, tail = key.rpartition("/")
+            if head == prefix and tail:
+                out.append(found.name)
+        return out
+
+    def _cached_listing(self) -> list[tuple[Found, list[Source]]]:
+        if self._listing is None:
+            self._listing = self.listing()
+        return self._listing
+
+    def find_image(self, names: Sequence[str], model_name: str | None = None) -> Found | None:
+        """The first image the search path holds for a model's skin/shader ``names``.
+
+        For each name (unsafe ones skipped): the name, then each shorter tail of it
+        (``players/male/skin.pcx``, ``male/skin.pcx``, ``skin.pcx``), each with its own
+        extension first and then the other IMAGE_EXTENSIONS (ioquake3's ``R_FindImageFile``
+        likewise tries every image type for a name). Then, beside ``model_name``:
+        ``<stem>.<ext>``, the single ``<stem>__*`` image, the single image in its folder.
+        """
+        for name in names:
+            if not name or unsafe_reason(name):
+                continue
+            parts = split_parts(name)
+            if not parts:
+                continue
+            base, ext = os.path.splitext(parts[-1])
+            lasts = [parts[-1]] + [base + e for e in IMAGE_EXTENSIONS if e != ext.lower()]
+            for start in range(len(parts)):
+                for last in lasts:
+                    found = self.find("/".join([*parts[start:-1], last]))
+                    if found is not None:
+                        return found
+        if model_name is None:
+            return None
+        folder, _, file = model_name.replace("\\", "/").rpartition("/")
+        stem = os.path.splitext(file)[0].lower()
+        images = [
+            n for n in self.listdir(folder) if os.path.splitext(n)[1].lower() in IMAGE_EXTENSIONS
+        ]
+        leaf = [n.rpartition("/")[2] for n in images]
+        picks = [
+            n for n, f in zip(images, leaf, strict=True) if os.path.splitext(f)[0].lower() == stem
+        ]
+        prefixed = [
+            n for n, f in zip(images, leaf, strict=True) if f.lower().startswith(stem + "__")
+        ]
+        for choice in (
+            picks[:1],
+            prefixed if len(prefixed) == 1 else [],
+            images if len(images) == 1 else [],
+        ):
+            if choice:
+                return self.find(choice[0])
+        return None
 
     def names(self) -> list[str]:
         """Every visible name (each once, as stored where it wins), sorted."""

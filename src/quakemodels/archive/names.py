@@ -99,3 +99,33 @@ def unsafe_reason(name: str) -> str | None:
 def split_parts(name: str) -> list[str]:
     """The path components of a safe entry name (``/`` or ``\\`` separated, ``.`` dropped)."""
     return [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
+
+
+# Leading bytes → file type, for listings (``quakemodels ls``). TGA has no magic.
+MAGICS: tuple[tuple[bytes, str], ...] = (
+    (b"IDP2", "md2"),
+    (b"IDP3", "md3"),
+    (b"IDPO", "mdl"),
+    (b"IDS2", "sp2"),
+    (b"IDSP", "spr"),
+    (b"IBSP", "bsp"),
+    (b"PACK", "pak"),
+    (b"PK\x03\x04", "zip"),
+    (b"\x89PNG", "png"),
+    (b"\xff\xd8\xff", "jpg"),
+    (b"BM", "bmp"),
+    (b"RIFF", "wav"),
+    (b"OggS", "ogg"),
+)
+MODEL_TYPES = ("md2", "md3", "mdl")
+
+
+def type_by_magic(head: bytes, name: str = "") -> str:
+    """A short file type from the first bytes (``md2``, ``pcx``, ``png``...), else by extension."""
+    for magic, kind in MAGICS:
+        if head.startswith(magic):
+            return kind
+    if len(head) >= 4 and head[0] == 0x0A and head[1] <= 5 and head[2] == 1:
+        return "pcx"  # manufacturer 10, version 0..5, RLE encoding 1
+    ext = os.path.splitext(name)[1].lower().lstrip(".")
+    return ext or "data"

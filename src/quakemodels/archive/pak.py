@@ -180,6 +180,13 @@ class PakArchive(Archive):
             )
         return data
 
+    def read_head(self, entry: Entry, n: int = 16) -> bytes:
+        f = self._f
+        if f is None:
+            raise self.error("archive is closed", entry.name)
+        f.seek(entry.offset)
+        return f.read(min(n, entry.size))
+
     def close(self) -> None:
         if self._f is not None:
             self._f.close()

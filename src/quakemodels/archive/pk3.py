@@ -180,6 +180,18 @@ class Pk3Archive(Archive):
             )
         return data
 
+    def read_head(self, entry: Entry, n: int = 16) -> bytes:
+        zf = self._zip
+        if zf is None:
+            raise self.error("archive is closed", entry.name)
+        try:
+            with zf.open(zf.infolist()[entry.index]) as f:
+                return f.read(n)
+        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as e:
+            raise self.error(f"cannot read: {e}", entry.name, at=entry.offset) from e
+        except (NotImplementedError, RuntimeError) as e:  # unsupported features, passwords
+            raise self.error(f"cannot read: {e}", entry.name, at=entry.offset) from e
+
     def close(self) -> None:
         if self._zip is not None:
             self._zip.close()
