@@ -8,12 +8,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO, Literal
+from typing import BinaryIO, Literal, TypeVar
 
 from ..errors import ArchiveError
 from .names import Engine, name_keys, query_key, unsafe_reason
 
 Kind = Literal["pak", "pk3"]
+_Self = TypeVar("_Self", bound="Closing")
 
 # Substrings of the NUL-joined names that every name unsafe_reason refuses produces: an empty
 # name, a NUL, a leading or trailing separator, ':' or '..'. Finding none proves all names safe
@@ -53,7 +54,25 @@ class Entry:
     method: int = 0
 
 
-class Archive:
+class Closing:
+    """A context manager that calls ``close()`` on exit."""
+
+    def close(self) -> None:
+        """Release what the object holds open."""
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+class Archive(Closing):
     """A read-only archive: ``names()``, ``info(name)``, ``read(name)``, ``open(name)``.
 
     Names are looked up the way the archive's engine compares them (``engine``: ``quake2``
@@ -155,17 +174,6 @@ class Archive:
 
     def close(self) -> None:
         """Release the archive's file handle."""
-
-    def __enter__(self) -> Archive:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {os.fspath(self.path)!r} {len(self.entries)} entries>"

@@ -33,10 +33,11 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from typing import Literal
 
-from .base import Archive, Entry
+from .. import skins
+from ..skins import _find_ci, _listdir
+from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 from .pak import PakArchive
 from .pk3 import Pk3Archive
@@ -73,37 +74,9 @@ class Found:
     file: Path | None = None
 
 
-def _listdir(folder: Path) -> list[str]:
-    try:
-        return sorted(os.listdir(folder))
-    except OSError:
-        return []
-
-
-def _find_ci(root: Path, parts: Sequence[str]) -> Path | None:
-    """``root/parts...``, each component exact if it exists, else matched ignoring case."""
-    current = root
-    for part in parts:
-        exact = current / part
-        if os.path.lexists(exact):
-            current = exact
-            continue
-        lower = part.lower()
-        matches = [e for e in _listdir(current) if e.lower() == lower]
-        if not matches:
-            return None
-        current = current / matches[0]
-    return current
-
-
 def _inside(path: Path, root: Path) -> bool:
     """True when ``path`` resolves (symlinks followed) to a regular file under ``root``."""
-    try:
-        real = path.resolve(strict=True)
-        base = root.resolve(strict=True)
-    except (OSError, RuntimeError):
-        return False
-    return real.is_file() and base in real.parents
+    return skins._inside(path, root.resolve())
 
 
 def _sniff(path: Path) -> SourceKind | None:
@@ -174,7 +147,7 @@ def infer_engine(roots: Iterable[Path]) -> Engine:
     return "quake3" if has_pk3 and not has_pak else "quake2"
 
 
-class GameFS:
+class GameFS(Closing):
     """Files as the engine sees them through a search path (see the module docstring).
 
     ``sources`` lists the search path, first searched first. ``find(name)`` gives where the
@@ -379,17 +352,6 @@ class GameFS:
         for s in self.sources:
             if s.archive is not None:
                 s.archive.close()
-
-    def __enter__(self) -> GameFS:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<GameFS {self.engine} {self.describe()}>"
