@@ -685,3 +685,111 @@ def test_cli_ls_and_extract(
     assert "bad.pak: entry '../evil': entry name '../evil' has a '..' component" in err
     assert not (tmp_path / "y").exists() or not list((tmp_path / "y").iterdir())
     assert main(["ls", str(bad)]) == 1
+
+
+# -- the issue's done-when: export a game folder holding a pak -----------------------------------
+
+
+def _validate(files: list[Path]) -> dict[str, dict[str, object]]:
+    """tools/validate_gltf.mjs (the Khronos glTF validator) over ``files``; file → report."""
+    import json
+    import shutil
+    import subprocess
+
+    if shutil.which("node") is None or not (REPO / "node_modules" / "gltf-validator").is_dir():
+        if IN_CI:
+            pytest.fail("node and node_modules/gltf-validator are needed (make node)")
+        pytest.skip("node or gltf-validator missing; run make node")
+    proc = subprocess.run(
+        ["node", str(REPO / "tools" / "validate_gltf.mjs"), *map(str, files)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    return {r["file"]: r for r in json.loads(proc.stdout)}
+
+
+GAME_MODELS = {  # corpus model → where its skin goes in the game tree
+    "ppm_drfreak.md2": "models/ppm_drfreak/drfreak.pcx",  # beside the model (no skin names)
+    "ppm_hueteotl_weapon.md2": "players/hueteotl/weapon.pcx",  # its skin name, other case
+    "ppm_drfreak_w_railgun.md2": "models/weapons/g_rail/skin.pcx",  # its skin name
+    "assimp_watercan.md3": "models/assimp_watercan/water_can.tga",  # its shader name
+}
+
+
+def test_export_game_folder_with_a_pak(tmp_path: Path, corpus_dir: Path) -> None:
+    """`quakemodels export baseq2/ -o out/`: one validator-clean glTF per model with its skin
+    embedded, byte for byte the same as exporting the unpacked files."""
+    from quakemodels.cli import main
+
+    files: list[tuple[str, bytes]] = []
+    for model, skin in GAME_MODELS.items():
+        src = corpus_dir / model.rsplit(".", 1)[1] / model
+        skin_src = next(src.parent.glob(f"{src.stem}__*"), None)
+        if skin_src is None:  # the railgun's skin is the drfreak one
+            skin_src = corpus_dir / "md2" / "ppm_drfreak__drfreak.pcx"
+        files.append((f"models/{src.stem}/tris{src.suffix}", src.read_bytes()))
+        files.append((skin, skin_src.read_bytes()))
+    base = tmp_path / "baseq2"
+    write(base / "pak0.pak", pak_bytes(files))
+    unpacked = tmp_path / "unpacked"
+    for name, data in files:
+        write(unpacked / name, data)
+
+    assert main(["export", str(base), "-o", str(tmp_path / "out"), "-j", "2"]) == 0
+    assert (
+        main(["export", str(unpacked), "-o", str(tmp_path / "ref"), "--skin-dir", str(unpacked)])
+        == 0
+    )
+    outs = sorted((tmp_path / "out").rglob("*.glb"))
+    assert [p.relative_to(tmp_path / "out").as_posix() for p in outs] == sorted(
+        f"models/{Path(m).stem}/tris.glb" for m in GAME_MODELS
+    )
+    reports = _validate(outs)
+    for out in outs:
+        report = reports[str(out)]
+        errors = [m for m in report["messages"] if m["severity"] == 0]  # type: ignore[union-attr]
+        assert errors == [], out
+        doc = __import__("pygltflib").GLTF2().load_binary(str(out))
+        assert len(doc.images) >= 1, f"{out}: no skin embedded"
+    # the unpacked export is flat (stems, _2...): match each output by its model's bytes
+    refs = sorted((tmp_path / "ref").glob("*.glb"))
+    assert sorted(p.read_bytes() for p in outs) == sorted(p.read_bytes() for p in refs)
+
+
+def test_load_and_skin_through_an_archive_path(tmp_path: Path, corpus_dir: Path) -> None:
+    from quakemodels.registry import scene
+
+    src = corpus_dir / "md2" / "ppm_hueteotl_weapon.md2"
+    skin = corpus_dir / "md2" / "ppm_hueteotl_weapon__WEAPON.pcx"
+    pak = write(
+        tmp_path / "x.pak",
+        pak_bytes(
+            [
+                ("models/a/tris.md2", src.read_bytes()),
+                ("players/hueteotl/weapon.pcx", skin.read_bytes()),
+            ]
+        ),
+    )
+    m = quakemodels.load(pak / "models" / "a" / "tris.md2")
+    assert m.name == str(pak / "models" / "a" / "tris.md2")
+    assert m.num_frames == quakemodels.load(src).num_frames
+    em = scene(m)
+    got = em.surfaces[0].skin
+    assert got is not None and got.path == pak / "players/hueteotl/weapon.pcx"
+    # --game-dir: the same skin for the model read from a file elsewhere (no skin beside it)
+    lone = write(tmp_path / "elsewhere" / "w.md2", src.read_bytes())
+    em2 = scene(quakemodels.load(lone), game_dir=tmp_path)
+    assert em2.surfaces[0].skin is None  # x.pak is not pakN.pak: not in the game's search path
+    write(tmp_path / "pak0.pak", pak.read_bytes())
+    from quakemodels.archive.vpath import shared_gamefs
+
+    shared_gamefs.cache_clear()
+    em3 = scene(quakemodels.load(lone), game_dir=tmp_path)
+    assert em3.surfaces[0].skin is not None
+    assert em3.surfaces[0].skin.png_bytes() == got.png_bytes()
+    with pytest.raises(FileNotFoundError):
+        quakemodels.load(pak / "models" / "b" / "tris.md2")

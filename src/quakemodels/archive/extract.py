@@ -14,7 +14,7 @@ import fnmatch
 import os
 from pathlib import Path
 
-from ..atomic import write_bytes_atomic
+from ..core.atomic import write_bytes_atomic
 from .base import Archive, Entry
 from .names import name_key, split_parts
 

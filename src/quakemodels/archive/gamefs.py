@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .. import skins
-from ..skins import _find_ci, _listdir
+from ..core import skins
+from ..core.skins import _find_ci, _listdir
 from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 from .pak import PakArchive
@@ -338,6 +338,14 @@ class GameFS(Closing):
             if choice:
                 return self.find(choice[0])
         return None
+
+    def image(self, names: Sequence[str], model_name: str | None) -> tuple[str, bytes] | None:
+        """(label, bytes) of :meth:`find_image`'s hit: core.skins' ImageSource protocol."""
+        found = self.find_image(names, model_name)
+        if found is None:
+            return None
+        label = found.file if found.file is not None else found.source.path / found.name
+        return str(label), self.read_found(found)
 
     def names(self) -> list[str]:
         """Every visible name (each once, as stored where it wins), sorted."""

@@ -101,11 +101,9 @@ def split_parts(name: str) -> list[str]:
     return [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
 
 
-# Leading bytes → file type, for listings (``quakemodels ls``). TGA has no magic.
+# Leading bytes → file type for listings (``quakemodels ls``), besides the models, which the
+# registry recognises (one dispatch). TGA has no magic.
 MAGICS: tuple[tuple[bytes, str], ...] = (
-    (b"IDP2", "md2"),
-    (b"IDP3", "md3"),
-    (b"IDPO", "mdl"),
     (b"IDS2", "sp2"),
     (b"IDSP", "spr"),
     (b"IBSP", "bsp"),
@@ -117,7 +115,6 @@ MAGICS: tuple[tuple[bytes, str], ...] = (
     (b"RIFF", "wav"),
     (b"OggS", "ogg"),
 )
-MODEL_TYPES = ("md2", "md3", "mdl")
 
 
 def type_by_magic(head: bytes, name: str = "") -> str:

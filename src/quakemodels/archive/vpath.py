@@ -8,11 +8,12 @@ so that skins are looked up through the same search path the engine would use.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
 
-from .gamefs import _sniff, open_archive
+from .gamefs import GameFS, _sniff, open_archive
 
 _GAME_ARCHIVE = re.compile(r"(pak\d+\.pak|.+\.pk3)", re.IGNORECASE)
 # How many folders above a model to look for its game folder.
@@ -87,4 +88,49 @@ def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
     return None
 
 
-__all__ = ["game_roots", "is_game_folder", "open_archive", "read_path", "split_archive_path"]
+@functools.lru_cache(maxsize=8)
+def shared_gamefs(roots: tuple[Path, ...]) -> GameFS:
+    """One GameFS per set of roots in this process (a batch exports many models of one game;
+    the archives' directories are read once and stay open until the process ends)."""
+    return GameFS(list(roots))
+
+
+def game_context(
+    model_path: str | os.PathLike[str] | None, game_dir: str | os.PathLike[str] | None = None
+) -> tuple[GameFS, str | None] | None:
+    """The search path a model's skins are looked up through, and the model's name in it.
+
+    ``game_dir`` (``--game-dir``) when given, else inferred by :func:`game_roots`; None when
+    the model belongs to no game folder.
+    """
+    if game_dir is not None:
+        base = Path(game_dir)
+        inner = None
+        if model_path is not None:
+            split = split_archive_path(model_path)
+            where = split[0] if split is not None else Path(model_path)
+            try:
+                rel = where.resolve().relative_to(base.resolve())
+            except (ValueError, OSError):
+                rel = None
+            if rel is not None:
+                inner = split[1] if split is not None else rel.as_posix()
+        return shared_gamefs((base,)), inner
+    if model_path is None:
+        return None
+    found = game_roots(model_path)
+    if found is None:
+        return None
+    roots, inner = found
+    return shared_gamefs(tuple(roots)), inner
+
+
+__all__ = [
+    "game_context",
+    "game_roots",
+    "is_game_folder",
+    "open_archive",
+    "read_path",
+    "shared_gamefs",
+    "split_archive_path",
+]

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from ..archive import GameFS
-from ..archive.names import MODEL_TYPES, type_by_magic
+from ..archive.names import type_by_magic
 from ..errors import ModelFormatError
+from ..registry import by_magic
 
 HELP = "list a .pak/.pk3 or a game folder: size, type by magic, and which archive wins"
 EXAMPLES = """\
@@ -50,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
             except (ModelFormatError, OSError) as e:
                 print(f"quakemodels ls: error: {found.name}: {e}", file=sys.stderr)
                 return 1
-            kind = type_by_magic(head, found.name)
-            is_model = kind in MODEL_TYPES
+            fmt = by_magic(head)
+            is_model = fmt is not None
+            kind = fmt.name if fmt is not None else type_by_magic(head, found.name)
             models += is_model
             if args.models and not is_model:
                 continue
