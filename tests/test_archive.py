@@ -755,6 +755,13 @@ def test_export_game_folder_with_a_pak(tmp_path: Path, corpus_dir: Path) -> None
         assert errors == [], out
         doc = __import__("pygltflib").GLTF2().load_binary(str(out))
         assert len(doc.images) >= 1, f"{out}: no skin embedded"
+    assert (
+        main(["render", str(base / "pak0.pak"), "-o", str(tmp_path / "png"), "--size", "32x32"])
+        == 0
+    )
+    assert sorted(
+        p.relative_to(tmp_path / "png").as_posix() for p in (tmp_path / "png").rglob("*.png")
+    ) == sorted(f"models/{Path(m).stem}/tris.png" for m in GAME_MODELS)
     # the unpacked export is flat (stems, _2...): match each output by its model's bytes
     refs = sorted((tmp_path / "ref").glob("*.glb"))
     assert sorted(p.read_bytes() for p in outs) == sorted(p.read_bytes() for p in refs)

@@ -53,7 +53,8 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     em = scene(load(path), skin_dir=opts["skin_dir"], game_dir=opts["game_dir"])
     stem = opts["names"][path]
     folder = Path(opts["dir"])
-    (folder / stem).parent.mkdir(parents=True, exist_ok=True)
+    if not opts["file"]:  # an inner path (models/a/tris) needs its folders under -o DIR
+        (folder / stem).parent.mkdir(parents=True, exist_ok=True)
     if opts["sheet"]:
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_sheet.png"
         r.save_png(r.contact_sheet(em, opts["size"] or (160, 160)), out)

@@ -13,6 +13,7 @@ __all__ = [
     "FIELD_ENUMS",
     "HEADER",
     "INDEX_ENTRY",
+    "INSTANCES",
     "ROOT",
     "TAIL",
     "VALID",
@@ -86,6 +87,10 @@ FIELD_ENUMS: dict[str, dict[str, str]] = {}
 # its items (None when that is variable too) and the spec's count or size expressions.
 # The full record: the prefix's fields plus (element, (count,)) at offset.
 TAIL: dict[str, dict[str, object]] = {}
+
+# Parse instances (read at `pos`) whose items have a fixed size: per constant and
+# instance, the dtype of one item, its size, and the spec's pos and count expressions.
+INSTANCES: dict[str, dict[str, dict[str, object]]] = {}
 
 # Types with no fixed-size leading fields (no dtype):
 #   index_struct: not fixed-size (entries: repeat-expr '_root.num_files' is not an integer literal)
