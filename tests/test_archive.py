@@ -691,25 +691,10 @@ def test_cli_ls_and_extract(
 
 
 def _validate(files: list[Path]) -> dict[str, dict[str, object]]:
-    """tools/validate_gltf.mjs (the Khronos glTF validator) over ``files``; file → report."""
-    import json
-    import shutil
-    import subprocess
+    """The Khronos glTF validator (tools/validate_gltf.mjs, run as test_export runs it)."""
+    from test_export import _node_json
 
-    if shutil.which("node") is None or not (REPO / "node_modules" / "gltf-validator").is_dir():
-        if IN_CI:
-            pytest.fail("node and node_modules/gltf-validator are needed (make node)")
-        pytest.skip("node or gltf-validator missing; run make node")
-    proc = subprocess.run(
-        ["node", str(REPO / "tools" / "validate_gltf.mjs"), *map(str, files)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        timeout=600,
-        check=False,
-    )
-    assert proc.returncode in (0, 1), proc.stderr
-    return {r["file"]: r for r in json.loads(proc.stdout)}
+    return {r["file"]: r for r in _node_json("validate_gltf.mjs", files)}
 
 
 GAME_MODELS = {  # corpus model → where its skin goes in the game tree
