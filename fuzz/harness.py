@@ -1,6 +1,7 @@
 """What every fuzzer does with one input, and the invariants it holds the package to.
 
-``exercise(data)`` runs everything a user can do with untrusted bytes: ``quakemodels.load``, every
+``exercise(data)`` runs everything a user can do with untrusted bytes: the archive readers
+(``.pak``/``.pk3``: open, list, read every entry), ``quakemodels.load``, every
 array and list of the model, ``mesh(0)``, the checker for every engine, the JSON dump, the glTF
 and OBJ exporters, and the MD3 facade when the bytes say IDP3. The invariant: each step either
 works or raises :class:`quakemodels.ModelFormatError`; anything else propagates and is a bug. The
@@ -99,10 +100,37 @@ def heavy_path(data: bytes, model: Any) -> None:
         _attempt(lambda: obj_text(em, 0, None))
 
 
+def archive_path(data: bytes) -> None:
+    """A .pak (``PACK``) or .pk3 (``PK``) input: open, list, look up and read every entry.
+
+    Entries declared over 1 MB are refused (ArchiveError), so a tiny zip cannot make the fuzzer
+    inflate gigabytes; archives stay out of the model budgets below.
+    """
+    from quakemodels.archive import PakArchive, Pk3Archive
+
+    def walk(a: Any) -> None:
+        for e in a.entries:
+            _attempt(lambda e=e: a.read(e.name))
+            if a.find(e.name.upper()) not in (e, None):
+                raise InvariantError(f"{e.name!r} upper-cased finds another entry")
+        a.close()
+
+    if data[:4] == b"PACK":
+        for engine in ("quake", "quake2"):
+            pak = _attempt(lambda engine=engine: PakArchive(data, engine=engine))
+            if pak is not None:
+                walk(pak)
+    if data[:2] == b"PK":
+        pk3 = _attempt(lambda: Pk3Archive(data, max_entry_size=1 << 20))
+        if pk3 is not None:
+            walk(pk3)
+
+
 def exercise(data: bytes, *, heavy: bool = True, engines: tuple[str, ...] = ENGINES) -> None:
     """Everything on one input; raises only on a bug (see the module docstring)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # QuakeModelsWarning and numpy's are not escapes
+        archive_path(data)
         model = parse_path(data, engines)
         if heavy:
             heavy_path(data, model)

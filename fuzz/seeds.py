@@ -1,9 +1,9 @@
 """Write a seed corpus for the fuzzers into a folder (outside the repository).
 
 Synthetic models from tests/md2builder.py and tests/mdlbuilder.py (valid ones and ones with
-each kind of damage the checker reports), MD3s from tests/md3builder.py when it exists, and —
-when ../shared/corpus is present — the corpus files up to ``--max-size`` bytes, copied into
-the scratch folder only.
+each kind of damage the checker reports), MD3s from tests/md3builder.py when it exists, .pak/.pk3
+archives from tests/archivebuilder.py, and — when ../shared/corpus is present — the corpus files
+up to ``--max-size`` bytes, copied into the scratch folder only.
 
     python fuzz/seeds.py /tmp/seeds [--max-size 65536]
 """
@@ -73,9 +73,20 @@ def synthetic_mdl() -> Iterator[bytes]:
     yield b.set_header(b.build(), "num_frames", 0)
 
 
+def synthetic_archives() -> Iterator[bytes]:
+    """Small .pak and .pk3 files holding a synthetic model (tests/archivebuilder.py)."""
+    from archivebuilder import pak_bytes, pk3_bytes
+
+    files = [("models/a/tris.md2", build()), ("models/a/skin.pcx", b"\x0a\x05\x01\x08" + bytes(60))]
+    yield pak_bytes(files)
+    yield pak_bytes(files, dir_first=True, dirlen_extra=10)
+    yield pk3_bytes(files)
+
+
 def corpus_files(max_size: int) -> Iterator[bytes]:
-    for kind in ("md2", "md3", "mdl"):
-        for p in sorted((CORPUS / kind).glob(f"*.{kind}")):
+    for kind in ("md2", "md3", "mdl", "pak"):
+        folder = CORPUS / ("archives" if kind == "pak" else kind)
+        for p in sorted(folder.glob(f"*.{kind}")):
             if p.stat().st_size <= max_size:
                 yield p.read_bytes()
 
@@ -91,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         *synthetic_md2(),
         *synthetic_md3(),
         *synthetic_mdl(),
+        *synthetic_archives(),
         *corpus_files(args.max_size),
     ]:
         name = hashlib.sha1(data).hexdigest()

@@ -17,6 +17,7 @@ LAYERS = [
     ("errors", "kaitai"),
     ("core",),
     ("interchange",),
+    ("archive",),
     ("formats",),
     ("registry",),
     ("__init__", "__main__", "cli"),

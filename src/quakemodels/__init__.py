@@ -8,6 +8,7 @@ ARCHITECTURE.md.
 
 from __future__ import annotations
 
+from .archive import ArchiveError, GameFS
 from .core.facade import Source as _Source
 from .core.findings import Finding
 from .core.mesh import AnimatedModel, Mesh
@@ -28,10 +29,12 @@ from .registry import load as _load
 
 __all__ = [
     "AnimatedModel",
+    "ArchiveError",
     "BadMagicError",
     "BadValueError",
     "BadVersionError",
     "Finding",
+    "GameFS",
     "LimitExceededError",
     "Md2",
     "Md3",
@@ -52,6 +55,9 @@ Model = Md2 | Md3 | Mdl
 
 def load(source: _Source) -> Model:
     """Open a model from a path, bytes or a binary file object; the format is chosen by magic.
+
+    A path may run through a .pak or .pk3 as if it were a folder:
+    ``load("baseq2/pak0.pak/models/monsters/tank/tris.md2")``.
 
     Raises :class:`ModelFormatError` for data no format reads (naming field and offset),
     OSError when a path cannot be read, TypeError for anything else.

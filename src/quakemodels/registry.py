@@ -10,10 +10,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .archive.vpath import game_context, read_path, split_archive_path
 from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
 from .core.scene import ExportModel
+from .core.skins import game_images
 from .errors import BadMagicError
 from .formats import FORMATS
 
@@ -71,11 +73,19 @@ def load(source: Source) -> Any:
     Raises ModelFormatError for data no format reads, OSError when a path cannot be read and
     TypeError for anything that is not a path, bytes or a binary file.
     """
-    data, name = read_source(source)
+    data, name = read_any(source)
     fmt = by_magic(data)
     if fmt is None:
         raise unknown_magic(data)
     return fmt.open(data, name)
+
+
+def read_any(source: Source) -> tuple[bytes, str | None]:
+    """``read_source``, and a path that runs through a .pak/.pk3 (``x.pak/models/a/tris.md2``)
+    read from inside the archive (its name stays the whole path)."""
+    if isinstance(source, (str, os.PathLike)) and split_archive_path(source) is not None:
+        return read_path(source), os.fspath(source)
+    return read_source(source)
 
 
 def check(source: object, engine: str = "any") -> list[Finding]:
@@ -89,7 +99,7 @@ def check(source: object, engine: str = "any") -> list[Finding]:
     else:
         return fmt.check(source, engine)
     try:
-        data, name = read_source(source)  # type: ignore[arg-type]
+        data, name = read_any(source)  # type: ignore[arg-type]
     except OSError as e:
         name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else str(source)
         return [Finding("error", None, None, f"cannot read {name}: {e.strerror or e}", "io")]
@@ -108,9 +118,25 @@ def describe(model: object) -> str:
     return for_model(model).describe(model)
 
 
-def scene(model: object, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
-    """The exporters' view of a loaded model (surfaces, clips, tags, skins)."""
-    return for_model(model).scene(model, skin_dir=skin_dir)
+def scene(
+    model: object,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+) -> ExportModel:
+    """The exporters' view of a loaded model (surfaces, clips, tags, skins).
+
+    Skins are looked up through the game's search path (``quakemodels.archive.GameFS``) when
+    the model sits in an archive or a game folder (one holding ``pakN.pak``/``*.pk3``), or
+    when ``game_dir`` is given; an explicit ``skin_dir`` searches only that folder.
+    """
+    fmt = for_model(model)
+    name = getattr(model, "name", None)
+    context = None if skin_dir is not None else game_context(name, game_dir)
+    if context is None:
+        return fmt.scene(model, skin_dir=skin_dir)
+    with game_images(*context):
+        return fmt.scene(model, skin_dir=skin_dir)
 
 
 def spec_id(data: bytes) -> str | None:

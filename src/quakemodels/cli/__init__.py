@@ -19,6 +19,8 @@ VERBS: dict[str, str] = {
     "export": "export",
     "render": "render",
     "dump": "dump",
+    "ls": "ls",
+    "extract": "extract",
 }
 
 EXIT_OK = 0
@@ -59,7 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        # argparse cannot take a positional after an option once the positionals were matched
+        # (``extract ARCHIVE -o DIR PATTERN``); a verb naming ``_late_positional`` takes one.
+        late = getattr(args, "_late_positional", None)
+        if extras and late and getattr(args, late) is None and len(extras) == 1:
+            setattr(args, late, extras.pop())
+        if extras:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code) if isinstance(e.code, int) else EXIT_USAGE
     if not getattr(args, "verb", None):

@@ -1,7 +1,9 @@
 """The batch runner verbs share: expand inputs, work in parallel processes, summarize.
 
-Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``, any case) and
-glob patterns. Each file is handled by a worker function in its own process (a
+Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``, any case),
+glob patterns, paths through archives (``pak0.pak/models/a/tris.md2``), and archives and game
+folders (holding ``pakN.pak``/``*.pk3``), which stand for every model the engine sees in them.
+Each file is handled by a worker function in its own process (a
 ``ProcessPoolExecutor`` with ``-j N`` workers, default the CPU count; one file or ``-j 1`` runs
 in-process). A bad file never stops the batch: its error is printed and counted. A progress
 bar is drawn on stderr only when stderr is a terminal; the summary line
@@ -21,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..archive import GameFS
+from ..archive.vpath import is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..registry import FORMATS
 
@@ -55,6 +59,47 @@ def add_batch_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_game_dir_arg(parser: argparse.ArgumentParser) -> None:
+    """The ``--game-dir DIR`` option: look skins up through that game's search path."""
+    parser.add_argument(
+        "--game-dir",
+        default=None,
+        metavar="DIR",
+        help="game folder whose paks/pk3s and files skins are found in, in the engine's order"
+        " (default: inferred for models in archives or under a folder with pakN.pak/*.pk3)",
+    )
+
+
+def is_game_input(item: str) -> bool:
+    """True for a .pak/.pk3 file or a game folder (one holding ``pakN.pak`` or ``*.pk3``)."""
+    path = Path(item)
+    if path.is_dir():
+        return is_game_folder(path)
+    return path.is_file() and path.suffix.lower() in (".pak", ".pk3")
+
+
+def game_models(item: str) -> list[str]:
+    """Every model the engine sees in an archive or game folder (the winning copy of each
+    name), as paths: ``baseq2/pak0.pak/models/a/tris.md2`` inside archives, plain paths for
+    loose files."""
+    out = []
+    with GameFS(item) as fs:
+        for found, _ in fs.listing():
+            if os.path.splitext(found.name)[1].lower() not in MODEL_SUFFIXES:
+                continue
+            if found.file is not None:
+                out.append(str(found.file))
+            else:
+                out.append(f"{found.source.path}/{found.name}")
+    return out
+
+
+def inner_name(path: str) -> str | None:
+    """The name inside its archive of a path through one (``models/a/tris.md2``), else None."""
+    split = split_archive_path(path)
+    return None if split is None else split[1]
+
+
 def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
     """Model files named by ``inputs`` (in order, no repeats), and failures for names that
     match nothing."""
@@ -69,7 +114,18 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
             files.append(path)
 
     for item in inputs:
-        if os.path.isdir(item):
+        if is_game_input(item):
+            try:
+                inside = game_models(item)
+            except (ModelFormatError, OSError) as e:
+                missing.append(Outcome(item, False, error=str(e)))
+                continue
+            if not inside:
+                kinds = " or ".join(MODEL_SUFFIXES)
+                missing.append(Outcome(item, False, error=f"no {kinds} files in this game data"))
+            for p in inside:
+                add(p)
+        elif os.path.isdir(item):
             found = sorted(
                 str(p)
                 for p in Path(item).rglob("*")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, expand, prepare_output, run_batch
+from .batch import add_batch_args, add_game_dir_arg, expand, inner_name, prepare_output, run_batch
 
 HELP = "export models to glTF 2.0 (.glb/.gltf, every frame a morph target, clips) or OBJ + MTL"
 EXAMPLES = """\
@@ -17,6 +18,8 @@ EXAMPLES = """\
   quakemodels export tris.md2 -o tris.obj --frame 40     # one frame as OBJ + MTL
   quakemodels export tris.md2 -o run/ --format obj --clip run   # one OBJ per frame
   quakemodels export weapon.md2 -o weapon.glb --skin-dir baseq2/
+  quakemodels export baseq2/ -o out/             # every model in pak0..pak9 and loose files
+  quakemodels export baseq2/pak0.pak/models/monsters/tank/tris.md2 -o tank.glb
 """
 
 FORMATS = ("glb", "gltf", "obj")
@@ -48,6 +51,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="look skins up under DIR (default: the model's own folder)",
     )
+    add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
@@ -57,11 +61,12 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     from ..interchange.obj_write import export_obj, export_obj_clip
     from ..registry import load, scene
 
-    em = scene(load(path), skin_dir=opts["skin_dir"])
+    em = scene(load(path), skin_dir=opts["skin_dir"], game_dir=opts["game_dir"])
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
     target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
+    target.parent.mkdir(parents=True, exist_ok=True)
     if clip is not None and clip not in em.clips:
         raise KeyError(f"no clip {clip!r}; clips: {', '.join(em.clips)}")
     if frame is not None and not -em.num_frames <= frame < em.num_frames:
@@ -86,11 +91,14 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
 
 
 def output_names(files: list[str]) -> dict[str, str]:
-    """Output stem per input: the input's stem, with _2, _3... when two inputs share one."""
+    """Output name per input, relative to the output folder: a model inside an archive by its
+    inner path (``models/a/tris``), any other by its stem, with _2, _3... when two collide."""
     names: dict[str, str] = {}
     used: set[str] = set()
     for f in files:
-        stem = Path(f).stem
+        inner = inner_name(f)
+        # inner names were checked safe when the archive opened (no '..', no absolute path)
+        stem = os.path.splitext(inner)[0] if inner is not None else Path(f).stem
         name, k = stem, 2
         while name.lower() in used:
             name = f"{stem}_{k}"
@@ -119,6 +127,7 @@ def run(args: argparse.Namespace) -> int:
         "clip": args.clip,
         "frame": args.frame,
         "skin_dir": args.skin_dir,
+        "game_dir": args.game_dir,
         "file": str(out) if as_file else None,
         "dir": str(out),
         "names": output_names(files),

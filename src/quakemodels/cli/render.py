@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, expand, parse_size, prepare_output, run_batch
+from .batch import add_batch_args, add_game_dir_arg, expand, parse_size, prepare_output, run_batch
 from .export import output_names
 
 HELP = "render a frame (PNG), a clip (animated GIF) or every clip (contact sheet) in software"
@@ -40,6 +40,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="image size (default 256x256; for --sheet the cell size, default 160x160)",
     )
     parser.add_argument("--skin-dir", default=None, metavar="DIR", help="look skins up under DIR")
+    add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
@@ -49,9 +50,11 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     from ..interchange import render as r
     from ..registry import load, scene
 
-    em = scene(load(path), skin_dir=opts["skin_dir"])
+    em = scene(load(path), skin_dir=opts["skin_dir"], game_dir=opts["game_dir"])
     stem = opts["names"][path]
     folder = Path(opts["dir"])
+    if not opts["file"]:  # an inner path (models/a/tris) needs its folders under -o DIR
+        (folder / stem).parent.mkdir(parents=True, exist_ok=True)
     if opts["sheet"]:
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_sheet.png"
         r.save_png(r.contact_sheet(em, opts["size"] or (160, 160)), out)
@@ -89,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         "sheet": args.sheet,
         "size": args.size,
         "skin_dir": args.skin_dir,
+        "game_dir": args.game_dir,
         "file": str(out) if as_file else None,
         "dir": str(out),
         "names": output_names(files),

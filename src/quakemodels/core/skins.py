@@ -19,15 +19,24 @@ clients do on case-sensitive file systems):
 
 Symlinks found by the fallbacks are held to the same rule: the resolved file must lie inside
 the root. Pillow reads PCX, BMP, TGA, JPEG and PNG; images are returned as RGB or RGBA.
+
+When the model comes from a game folder or an archive, ``registry.scene`` first makes that
+game's search path (a :class:`quakemodels.archive.GameFS`, seen here only as an
+:class:`ImageSource`) the active one with :func:`game_images`: names are then looked up the way
+the engine finds files, through its paks and pk3s, before the folder lookups above.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 from ..errors import QuakeModelsWarning
 
@@ -111,11 +120,34 @@ def _images(folder: Path) -> list[str]:
     return [e for e in _listdir(folder) if os.path.splitext(e)[1].lower() in IMAGE_EXTENSIONS]
 
 
-def _open(path: Path) -> Skin | None:
+class ImageSource(Protocol):
+    """Images found through a game's search path (``quakemodels.archive.GameFS`` is one)."""
+
+    def image(self, names: Sequence[str], model_name: str | None) -> tuple[str, bytes] | None:
+        """(a label such as ``baseq2/pak0.pak/models/x/skin.pcx``, the file's bytes), or None."""
+        ...
+
+
+# The search path of the game the model being exported came from (set by registry.scene).
+_GAME: ContextVar[tuple[ImageSource, str | None] | None] = ContextVar("game", default=None)
+
+
+@contextlib.contextmanager
+def game_images(source: ImageSource, model_name: str | None) -> Iterator[None]:
+    """Within the block, :func:`find_skin` looks names up through ``source`` first;
+    ``model_name`` is the model's name inside it (for the beside-the-model fallbacks)."""
+    token = _GAME.set((source, model_name))
+    try:
+        yield
+    finally:
+        _GAME.reset(token)
+
+
+def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as img:
+        with Image.open(data if data is not None else path) as img:
             img.load()
             mode = (
                 "RGBA" if img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info else "RGB"
@@ -182,6 +214,15 @@ def find_skin(
     read from (None for a model from bytes: then only ``skin_dir`` is searched, by name).
     The root is ``skin_dir`` when given, else the model's folder.
     """
+    game = _GAME.get()
+    if game is not None and skin_dir is None:
+        if _refused(skin_names):
+            return None
+        hit = game[0].image(skin_names, game[1])
+        if hit is not None and (skin := _open(Path(hit[0]), io.BytesIO(hit[1]))) is not None:
+            return skin
+        if model_path is None or not Path(model_path).parent.is_dir():
+            return None  # the model is inside an archive: no folder to search besides
     if model_path is None and skin_dir is None:
         return None
     if skin_dir is not None:
@@ -192,15 +233,8 @@ def find_skin(
     if not root.is_dir():
         warnings.warn(f"skin folder {root} does not exist", QuakeModelsWarning, stacklevel=2)
         return None
-    for name in skin_names:
-        reason = _unsafe_reason(name)
-        if reason:
-            warnings.warn(
-                f"skin name {name!r} {reason}; refused, exporting without a texture",
-                QuakeModelsWarning,
-                stacklevel=2,
-            )
-            return None
+    if _refused(skin_names):
+        return None
     for path, within in candidates(skin_names, model_path, root):
         if not _inside(path, within.resolve()):
             warnings.warn(
@@ -214,6 +248,20 @@ def find_skin(
         if skin is not None:
             return skin
     return None
+
+
+def _refused(skin_names: Sequence[str]) -> bool:
+    """True (with a warning) when a skin name is unsafe: the model then gets no texture."""
+    for name in skin_names:
+        reason = _unsafe_reason(name)
+        if reason:
+            warnings.warn(
+                f"skin name {name!r} {reason}; refused, exporting without a texture",
+                QuakeModelsWarning,
+                stacklevel=3,
+            )
+            return True
+    return False
 
 
 SKIN_FILE_EXTENSIONS = (*IMAGE_EXTENSIONS, ".wal")
