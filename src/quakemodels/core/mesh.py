@@ -19,7 +19,8 @@ class Mesh:
 
     ``positions`` (N,3) float32, ``normals`` (N,3) float32, ``uvs`` (N,2) float32 (texcoords,
     no V flip), ``indices`` (T,3) uint32 into those, ``vertex_ids`` (N,) int32 the model vertex
-    each corner came from and ``texcoord_ids`` (N,) int32 its texcoord.
+    each corner came from and ``texcoord_ids`` (N,) int32 its texcoord. The arrays are
+    read-only views (copy one to edit it).
     """
 
     positions: FloatArray
@@ -28,6 +29,14 @@ class Mesh:
     indices: npt.NDArray[np.uint32]
     vertex_ids: IntArray
     texcoord_ids: IntArray
+
+    def __post_init__(self) -> None:
+        # Read-only views: a mesh shares arrays with its model's caches (vertex_ids, indices),
+        # so an edit through one mesh must not reach the model or the next mesh.
+        for name in ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids"):
+            view = np.asarray(getattr(self, name)).view()
+            view.flags.writeable = False
+            object.__setattr__(self, name, view)
 
     def __repr__(self) -> str:
         return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles>"

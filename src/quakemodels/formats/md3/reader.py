@@ -50,7 +50,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...core.facade import ModelFile, decoded, frame_index, lerp, parse_header
+from ...core.facade import ModelFile, decoded, frame_index, lerp, parse_header, read_only
 from ...core.mesh import Mesh
 from ...core.names import terminated_name, terminated_names
 from ...core.sections import (
@@ -122,7 +122,7 @@ def normal_table() -> FloatArray:
         table[:, 0] = _COS[lat] * _SIN[lng]
         table[:, 1] = _SIN[lat] * _SIN[lng]
         table[:, 2] = _COS[lng]
-        _NORMAL_TABLE = table.astype(np.float32)
+        _NORMAL_TABLE = read_only(table.astype(np.float32))
     return _NORMAL_TABLE
 
 
@@ -241,7 +241,7 @@ class Md3Surface:
             raise BadValueError(
                 f"{self._where(f'triangles[{bad.row}].vertex_indices[{bad.column}]')}="
                 f"{bad.value} at offset {offset} is outside 0..{self.num_vertices - 1}"
-                f" ({bad.number} bad indices)",
+                f" ({bad.number} bad {'index' if bad.number == 1 else 'indices'})",
                 field="vertex_indices",
                 offset=offset,
             )
