@@ -198,55 +198,61 @@ def iter_outcomes(
             yield outcome
             progress.step()
     except BaseException:  # Ctrl-C, a closed pipe, or the caller stopped early
-        _stop(pool, futures)
+        _stop(pool)
         raise
     pool.shutdown()
 
 
-# -- stopping a batch: Ctrl-C in the terminal reaches every process of the group ---------------
+# -- stopping a batch: Ctrl-C in a terminal reaches every process of the group ---------------
 
 _in_job = False  # in a worker process: is a file being worked on?
+_stopping = False  # in a worker process: interrupted; answer every later job "cancelled"
 
 
-class _Terminated(BaseException):
-    """Raised in a worker by SIGTERM, so that ``finally`` blocks (temporary files) run."""
+class _Interrupted(BaseException):
+    """Raised in a worker by SIGINT/SIGTERM, so that ``finally`` blocks (temporary files) run."""
 
 
-def _on_sigterm(signum: int, frame: object) -> None:
+def _on_signal(signum: int, frame: object) -> None:
+    global _stopping
+    _stopping = True
     if _in_job:
-        raise _Terminated
-    os._exit(130)
+        raise _Interrupted
 
 
 def _worker_signals() -> None:
-    """Worker start-up: leave Ctrl-C to the parent (it terminates the workers, no tracebacks),
-    and turn SIGTERM into an exception that unwinds the job."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    """Worker start-up: SIGINT and SIGTERM unwind the current job (removing its temporary
+    file) without a traceback; the worker then skips whatever it is still given."""
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGTERM, _on_signal)
 
 
 def _in_worker(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
     global _in_job
+    if _stopping:
+        return Outcome(path, False, error="cancelled")
     _in_job = True
     try:
         return _call(worker, path, options)
-    except _Terminated:  # the job has unwound (temporary files removed): leave quietly
-        os._exit(130)
+    except _Interrupted:
+        return Outcome(path, False, error="interrupted")
     finally:
         _in_job = False
 
 
-def _stop(pool: ProcessPoolExecutor, futures: dict[Future[Outcome], str]) -> None:
-    """Cancel what has not started and terminate the workers now."""
-    for future in futures:
-        future.cancel()
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Drop the files not started, interrupt the workers' current jobs and wait for them
+    (a worker that does not stop within 5 s is killed)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
-        if process.is_alive():
-            process.terminate()
+        if process.is_alive() and process.pid is not None:
+            os.kill(process.pid, signal.SIGINT)
     for process in processes:
         process.join(timeout=5)
-    pool.shutdown(wait=False, cancel_futures=True)
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=True)
 
 
 def summary(outcomes: Sequence[Outcome]) -> str:

@@ -35,7 +35,7 @@ from ...core.facade import (
     sample_position,
 )
 from ...core.mesh import Mesh
-from ...core.names import lenient_names
+from ...core.names import lenient_names, plural
 from ...core.sections import (
     Span,
     first_bad_index,
@@ -710,6 +710,7 @@ class Md2Reader(ModelFile):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
-            f"<Md2{label}: {self.num_frames} frames, {self.num_vertices} vertices,"
-            f" {self.num_triangles} triangles, {self.num_skins} skins>"
+            f"<Md2{label}: {plural(self.num_frames, 'frame')},"
+            f" {plural(self.num_vertices, 'vertex', 'vertices')},"
+            f" {plural(self.num_triangles, 'triangle')}, {plural(self.num_skins, 'skin')}>"
         )

@@ -52,7 +52,7 @@ import numpy.typing as npt
 
 from ...core.facade import ModelFile, decoded, frame_index, lerp, parse_header, read_only
 from ...core.mesh import Mesh
-from ...core.names import terminated_name, terminated_names
+from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
     first_bad_index,
@@ -590,6 +590,6 @@ class Md3Reader(ModelFile):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
-            f"<Md3{label}: {self.num_frames} frames, {self.num_tags} tags,"
-            f" {self.num_surfaces} surfaces>"
+            f"<Md3{label}: {plural(self.num_frames, 'frame')}, {plural(self.num_tags, 'tag')},"
+            f" {plural(self.num_surfaces, 'surface')}>"
         )
