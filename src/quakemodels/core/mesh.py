@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+from .findings import Finding
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -74,4 +78,19 @@ class AnimatedModel(Protocol):
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every frame."""
+        ...
+
+    def check(self, engine: str = "any") -> list[Finding]:
+        """Engine-compatibility findings; never raises."""
+        ...
+
+    def export(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        frame: int | None = None,
+        clip: str | None = None,
+        skin_dir: str | os.PathLike[str] | None = None,
+    ) -> list[Path]:
+        """Write glTF 2.0 or OBJ by ``path``'s suffix; the files written."""
         ...
