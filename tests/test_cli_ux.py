@@ -95,9 +95,9 @@ def test_missing_dependency_is_one_line_naming_the_install(model: Path, tmp_path
 def test_ctrl_c_stops_a_parallel_batch_quietly(tmp_path: Path, corpus_dir: Path) -> None:
     out = tmp_path / "sheets"
     inputs = [corpus_dir / "md2", corpus_dir / "md3"]
+    args = ["render", *map(str, inputs), "-o", f"{out}/", "--sheet", "-j", "2"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "quakemodels", "render", *map(str, inputs), "-o", f"{out}/"]
-        + ["--sheet", "-j", "2"],
+        [sys.executable, "-m", "quakemodels", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group, as a terminal's foreground job
