@@ -27,6 +27,7 @@ __all__ = [
     "check",
     "describe",
     "explain",
+    "for_class",
     "for_model",
     "load",
     "scene",
@@ -55,6 +56,14 @@ def for_model(model: object) -> Format:
         if isinstance(model, fmt.model):
             return fmt
     raise TypeError(f"not a loaded model: {type(model).__name__}")
+
+
+def for_class(cls: type[Any]) -> Format:
+    """The format whose model class is ``cls`` (or a base of it); TypeError for others."""
+    for fmt in FORMATS:
+        if isinstance(cls, type) and issubclass(cls, fmt.model):
+            return fmt
+    raise TypeError(f"not a model class: {cls!r}; formats: {', '.join(f.name for f in FORMATS)}")
 
 
 def unknown_magic(data: bytes) -> BadMagicError:

@@ -7,7 +7,11 @@ Each file is handled by a worker function in its own process (a
 ``ProcessPoolExecutor`` with ``-j N`` workers, default the CPU count; one file or ``-j 1`` runs
 in-process). A bad file never stops the batch: its error is printed and counted. A progress
 bar is drawn on stderr only when stderr is a terminal; the summary line
-``N files: X ok, Y failed`` always ends the run. The exit code is 1 if any file failed.
+``N files: X ok, Y failed`` ends the run (``--quiet`` leaves it out, with the per-file lines).
+The exit code is 3 if any output could not be written, else 1 if any file failed.
+
+Ctrl-C (or the output pipe closing) stops the batch at once: pending files are cancelled and the
+worker processes terminated; a terminated worker removes the temporary file it was writing.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +32,7 @@ from ..archive import GameFS
 from ..archive.vpath import is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..registry import FORMATS
+from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
 
 MODEL_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
 
@@ -45,10 +51,17 @@ class Outcome:
     lines: list[str] = field(default_factory=list)
     error: str = ""
     warnings: list[str] = field(default_factory=list)
+    output_failed: bool = False
 
 
 def add_batch_args(parser: argparse.ArgumentParser) -> None:
-    """The ``-j/--jobs`` option."""
+    """The ``-j/--jobs`` and ``-q/--quiet`` options."""
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only errors and warnings (no per-file lines, no summary)",
+    )
     parser.add_argument(
         "-j",
         "--jobs",
@@ -161,6 +174,10 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
             outcome = Outcome(path, True, value=value, lines=lines)
         except ModelFormatError as e:
             outcome = Outcome(path, False, error=str(e))
+        except OutputError as e:
+            outcome = Outcome(path, False, error=str(e), output_failed=True)
+        except ImportError as e:
+            outcome = Outcome(path, False, error=missing_dependency(e))
         except OSError as e:
             outcome = Outcome(
                 path,
@@ -198,12 +215,12 @@ class Progress:
             sys.stderr.flush()
 
 
-def _report(outcome: Outcome, progress: Progress) -> None:
+def _report(outcome: Outcome, progress: Progress, quiet: bool = False) -> None:
     progress.clear()
     for message in outcome.warnings:
         print(f"{outcome.path}: warning: {message}", file=sys.stderr)
     if outcome.ok:
-        for line in outcome.lines:
+        for line in [] if quiet else outcome.lines:
             print(line)
         sys.stdout.flush()
     else:
@@ -225,10 +242,10 @@ def iter_outcomes(
             yield _call(worker, path, options)
             progress.step()
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures: dict[Future[Outcome], str] = {
-            pool.submit(_call, worker, path, options): path for path in files
-        }
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
+    futures: dict[Future[Outcome], str] = {}
+    try:
+        futures = {pool.submit(_in_worker, worker, path, options): path for path in files}
         for future in as_completed(futures):
             try:
                 outcome = future.result()
@@ -236,6 +253,62 @@ def iter_outcomes(
                 outcome = Outcome(futures[future], False, error=f"worker failed: {e}")
             yield outcome
             progress.step()
+    except BaseException:  # Ctrl-C, a closed pipe, or the caller stopped early
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+# -- stopping a batch: Ctrl-C in a terminal reaches every process of the group ---------------
+
+_in_job = False  # in a worker process: is a file being worked on?
+_stopping = False  # in a worker process: interrupted; answer every later job "cancelled"
+
+
+class _Interrupted(BaseException):
+    """Raised in a worker by SIGINT/SIGTERM, so that ``finally`` blocks (temporary files) run."""
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    global _stopping
+    _stopping = True
+    if _in_job:
+        raise _Interrupted
+
+
+def _worker_signals() -> None:
+    """Worker start-up: SIGINT and SIGTERM unwind the current job (removing its temporary
+    file) without a traceback; the worker then skips whatever it is still given."""
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGTERM, _on_signal)
+
+
+def _in_worker(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
+    global _in_job
+    if _stopping:
+        return Outcome(path, False, error="cancelled")
+    _in_job = True
+    try:
+        return _call(worker, path, options)
+    except _Interrupted:
+        return Outcome(path, False, error="interrupted")
+    finally:
+        _in_job = False
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Drop the files not started, interrupt the workers' current jobs and wait for them
+    (a worker that does not stop within 5 s is killed)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive() and process.pid is not None:
+            os.kill(process.pid, signal.SIGINT)
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=True)
 
 
 def summary(outcomes: Sequence[Outcome]) -> str:
@@ -245,13 +318,25 @@ def summary(outcomes: Sequence[Outcome]) -> str:
     return f"{len(outcomes)} {noun}: {ok} ok, {len(outcomes) - ok} failed"
 
 
+def exit_code(outcomes: Sequence[Outcome]) -> int:
+    """3 when an output could not be written, else 1 when any file failed (or none was
+    given), else 0."""
+    if any(o.output_failed for o in outcomes):
+        return EXIT_OUTPUT
+    return EXIT_BAD_INPUT if any(not o.ok for o in outcomes) or not outcomes else EXIT_OK
+
+
 def run_batch(
-    inputs: Sequence[str], worker: Worker, options: dict[str, Any], jobs: int | None = None
+    inputs: Sequence[str],
+    worker: Worker,
+    options: dict[str, Any],
+    jobs: int | None = None,
+    quiet: bool = False,
 ) -> int:
     """Run ``worker`` over every model ``inputs`` name; prints results and the summary line.
 
     ``worker`` must be a module-level function (it is sent to worker processes by name).
-    Returns the exit code: 0 when every file succeeded, else 1.
+    Returns the exit code (:func:`exit_code`).
     """
     files, failures = expand(inputs)
     progress = Progress(len(files))
@@ -259,29 +344,12 @@ def run_batch(
     for outcome in failures:
         _report(outcome, progress)
     for outcome in iter_outcomes(files, worker, options, jobs, progress):
-        _report(outcome, progress)
+        _report(outcome, progress, quiet)
         outcomes.append(outcome)
     progress.clear()
-    print(summary(outcomes), file=sys.stderr)
-    return 1 if any(not o.ok for o in outcomes) or not outcomes else 0
-
-
-def prepare_output(verb: str, output: str, as_file: bool, num_models: int) -> int | None:
-    """Make the output's folder; a usage error (exit 2, message printed) when ``output`` is a
-    single file but several models were given."""
-    out = Path(output)
-    if as_file and num_models > 1:
-        print(
-            f"quakemodels {verb}: error: -o {output} is a file but {num_models} models were"
-            " given; pass a folder",
-            file=sys.stderr,
-        )
-        return 2
-    if not as_file:
-        out.mkdir(parents=True, exist_ok=True)
-    elif out.parent != Path(""):
-        out.parent.mkdir(parents=True, exist_ok=True)
-    return None
+    if not quiet:
+        print(summary(outcomes), file=sys.stderr)
+    return exit_code(outcomes)
 
 
 def parse_size(text: str) -> tuple[int, int]:

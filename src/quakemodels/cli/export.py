@@ -8,7 +8,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, add_game_dir_arg, expand, inner_name, prepare_output, run_batch
+from ..core.scene import ExportModel
+from .batch import add_batch_args, add_game_dir_arg, expand, inner_name, run_batch
+from .options import (
+    add_scene_args,
+    frame_number,
+    load_scene,
+    plural,
+    scene_options,
+    skin_label,
+)
+from .output import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    UsageError,
+    refuse_existing,
+    resolve,
+    writing,
+)
 
 HELP = "export models to glTF 2.0 (.glb/.gltf, every frame a morph target, clips) or OBJ + MTL"
 EXAMPLES = """\
@@ -18,8 +35,9 @@ EXAMPLES = """\
   quakemodels export tris.md2 -o tris.obj --frame 40     # one frame as OBJ + MTL
   quakemodels export tris.md2 -o run/ --format obj --clip run   # one OBJ per frame
   quakemodels export weapon.md2 -o weapon.glb --skin-dir baseq2/
+  quakemodels export tris.md2 -o tris.glb --skin 2 --scale 0.0254   # third skin, metres
+  quakemodels export tris.md2 -o - | gltf-validator --stdin          # .glb to stdout
   quakemodels export baseq2/ -o out/             # every model in pak0..pak9 and loose files
-  quakemodels export baseq2/pak0.pak/models/monsters/tank/tris.md2 -o tank.glb
 """
 
 FORMATS = ("glb", "gltf", "obj")
@@ -32,7 +50,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--output",
         required=True,
         metavar="OUT",
-        help="output folder, or output file (.glb/.gltf/.obj) when exporting one model",
+        help="output folder (created when missing), an output file (.glb/.gltf/.obj) when"
+        " exporting one model, or - for stdout (.glb/.gltf)",
     )
     parser.add_argument(
         "--format",
@@ -41,27 +60,22 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="output format (default: from the output file's suffix, else glb)",
     )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--frame", type=int, default=None, metavar="N", help="export frame N only")
+    which.add_argument(
+        "--frame", type=frame_number, default=None, metavar="N", help="export frame N only"
+    )
     which.add_argument(
         "--clip", default=None, metavar="NAME", help="export one clip only (OBJ: a file per frame)"
     )
-    parser.add_argument(
-        "--skin-dir",
-        default=None,
-        metavar="DIR",
-        help="look skins up under DIR (default: the model's own folder)",
-    )
+    add_scene_args(parser)
     add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from ..interchange.gltf_write import export_gltf
-    from ..interchange.obj_write import export_obj, export_obj_clip
-    from ..registry import load, scene
+    from ..interchange.export import check_frame, pick_frames
 
-    em = scene(load(path), skin_dir=opts["skin_dir"], game_dir=opts["game_dir"])
+    em = load_scene(path, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
@@ -69,25 +83,32 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     target.parent.mkdir(parents=True, exist_ok=True)
     if clip is not None and clip not in em.clips:
         raise KeyError(f"no clip {clip!r}; clips: {', '.join(em.clips)}")
-    if frame is not None and not -em.num_frames <= frame < em.num_frames:
-        raise IndexError(f"frame {frame} out of range for {em.num_frames} frames")
-    skin = next((s.skin.path.name for s in em.surfaces if s.skin is not None), "none")
+    if frame is not None:
+        check_frame(frame, em.num_frames)
+    skin = skin_label(em)
     if fmt == "obj":
+        from ..interchange.obj_write import export_obj, export_obj_clip
+
         if clip is not None:
             folder = target.parent if opts["file"] else Path(opts["dir"])
-            written = export_obj_clip(em, folder, clip)
-            return [f"{path} -> {folder}/ ({len(written)} OBJ files of clip {clip}, skin: {skin})"]
+            with writing(folder):
+                written = export_obj_clip(em, folder, clip)
+            what = plural(len(written), "OBJ file")
+            return [f"{path} -> {folder}/ ({what} of clip {clip}, skin: {skin})"]
         out = target if opts["file"] else target.with_suffix(".obj")
-        export_obj(em, out, frame or 0)
+        refuse_existing([out], opts["no_clobber"])
+        with writing(out):
+            export_obj(em, out, frame or 0)
         return [f"{path} -> {out} (frame {frame or 0}, skin: {skin})"]
+    from ..interchange.gltf_write import export_gltf
+
     out = target if opts["file"] else target.with_suffix(f".{fmt}")
-    if clip is not None:
-        frames = em.clips[clip]
-        em = em.select(list(frames), {clip: range(len(frames))})
-    elif frame is not None:
-        em = em.select([frame % em.num_frames], {})
-    export_gltf(em, out, binary=fmt == "glb")
-    return [f"{path} -> {out} ({em.num_frames} morph targets, {len(em.clips)} clips, skin: {skin})"]
+    refuse_existing([out], opts["no_clobber"])
+    em = pick_frames(em, frame, clip)
+    with writing(out):
+        export_gltf(em, out, binary=fmt == "glb")
+    targets = plural(em.num_frames, "morph target")
+    return [f"{path} -> {out} ({targets}, {plural(len(em.clips), 'clip')}, skin: {skin})"]
 
 
 def output_names(files: list[str]) -> dict[str, str]:
@@ -108,28 +129,65 @@ def output_names(files: list[str]) -> dict[str, str]:
     return names
 
 
+def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
+    """``-o -``: one model as .glb (or .gltf text) on stdout; messages on stderr only."""
+    from ..errors import ModelFormatError
+    from ..interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes
+
+    try:
+        em = pick_frames_for(load_scene(path, opts), opts)
+        doc, blob = build_gltf(em)
+    except ModelFormatError as e:
+        print(f"{path}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:
+        print(f"{path}: error: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (KeyError, IndexError, ValueError) as e:
+        print(f"{path}: error: {e.args[0] if e.args else e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    data = glb_bytes(doc, blob) if fmt == "glb" else gltf_bytes(doc, blob)
+    if sys.stdout.isatty() and fmt == "glb":
+        raise UsageError("-o -: stdout is a terminal; redirect it to a file or a pipe")
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+    return EXIT_OK
+
+
+def pick_frames_for(em: ExportModel, opts: dict[str, Any]) -> ExportModel:
+    from ..interchange.export import pick_frames
+
+    return pick_frames(em, opts["frame"], opts["clip"])
+
+
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    suffix = out.suffix.lower().lstrip(".")
-    as_file = suffix in FORMATS and not out.is_dir()
-    fmt = args.format or (suffix if as_file else "glb")
     files, _ = expand(args.files)
-    if as_file and suffix != fmt and not (fmt == "obj" and args.clip):
-        print(
-            f"quakemodels export: error: -o {args.output} does not match --format {fmt}",
-            file=sys.stderr,
-        )
-        return 2
-    if (code := prepare_output("export", args.output, as_file, len(files))) is not None:
-        return code
+    suffixes = tuple(f".{f}" for f in FORMATS)
+    target = resolve(
+        "export",
+        args.output,
+        suffixes,
+        len(files),
+        stdout_ok=True,
+        no_clobber=args.no_clobber,
+    )
+    suffix = target.path.suffix.lower().lstrip(".")
+    fmt = args.format or (suffix if target.is_file else "glb")
+    if target.is_file and suffix != fmt and not (fmt == "obj" and args.clip):
+        raise UsageError(f"-o {args.output} does not match --format {fmt}")
     opts = {
+        **scene_options(args),
         "format": fmt,
         "clip": args.clip,
         "frame": args.frame,
-        "skin_dir": args.skin_dir,
-        "game_dir": args.game_dir,
-        "file": str(out) if as_file else None,
-        "dir": str(out),
+        "file": str(target.path) if target.is_file else None,
+        "dir": str(target.path),
         "names": output_names(files),
     }
-    return run_batch(args.files, export_one, opts, args.jobs)
+    if target.kind == "stdout":
+        if fmt == "obj":
+            raise UsageError("-o -: OBJ needs its .mtl beside it; write .glb or .gltf to stdout")
+        if not files:
+            return run_batch(args.files, export_one, opts, args.jobs, args.quiet)
+        return _to_stdout(files[0], fmt, opts)
+    return run_batch(args.files, export_one, opts, args.jobs, args.quiet)

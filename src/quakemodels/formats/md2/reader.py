@@ -31,10 +31,11 @@ from ...core.facade import (
     frame_index,
     lerp,
     parse_header,
+    read_only,
     sample_position,
 )
 from ...core.mesh import Mesh
-from ...core.names import lenient_names
+from ...core.names import lenient_names, plural
 from ...core.sections import (
     Span,
     first_bad_index,
@@ -179,7 +180,7 @@ def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
         if spec is None:
             empty = MAGIC + VERSION.to_bytes(4, "little") + bytes(HEADER_SIZE - 8)
             spec = Quake2Md2.from_bytes(empty)
-        _ANORMS = _anorms_from_spec(spec)
+        _ANORMS = read_only(_anorms_from_spec(spec))
     return _ANORMS
 
 
@@ -547,9 +548,12 @@ class Md2Reader(ModelFile):
                 + offset_of(TRIANGLE, field)
                 + 2 * bad.column
             )
+            count = f"{bad.number} bad {'index' if bad.number == 1 else 'indices'}"
+            where = f"triangles[{bad.row}].{field}[{bad.column}]={bad.value} at offset {offset}"
             raise BadValueError(
-                f"triangles[{bad.row}].{field}[{bad.column}]={bad.value} at offset"
-                f" {offset} is outside 0..{limit - 1} ({limit} {what}; {bad.number} bad indices)",
+                f"{where}: the model has no {what}, so no index is valid ({count})"
+                if limit == 0
+                else f"{where} is outside 0..{limit - 1} ({limit} {what}; {count})",
                 field=field,
                 offset=offset,
             )
@@ -706,6 +710,7 @@ class Md2Reader(ModelFile):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
-            f"<Md2{label}: {self.num_frames} frames, {self.num_vertices} vertices,"
-            f" {self.num_triangles} triangles, {self.num_skins} skins>"
+            f"<Md2{label}: {plural(self.num_frames, 'frame')},"
+            f" {plural(self.num_vertices, 'vertex', 'vertices')},"
+            f" {plural(self.num_triangles, 'triangle')}, {plural(self.num_skins, 'skin')}>"
         )

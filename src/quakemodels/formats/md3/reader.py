@@ -50,9 +50,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...core.facade import ModelFile, decoded, frame_index, lerp, parse_header
+from ...core.facade import ModelFile, decoded, frame_index, lerp, parse_header, read_only
 from ...core.mesh import Mesh
-from ...core.names import terminated_name, terminated_names
+from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
     first_bad_index,
@@ -122,7 +122,7 @@ def normal_table() -> FloatArray:
         table[:, 0] = _COS[lat] * _SIN[lng]
         table[:, 1] = _SIN[lat] * _SIN[lng]
         table[:, 2] = _COS[lng]
-        _NORMAL_TABLE = table.astype(np.float32)
+        _NORMAL_TABLE = read_only(table.astype(np.float32))
     return _NORMAL_TABLE
 
 
@@ -241,7 +241,7 @@ class Md3Surface:
             raise BadValueError(
                 f"{self._where(f'triangles[{bad.row}].vertex_indices[{bad.column}]')}="
                 f"{bad.value} at offset {offset} is outside 0..{self.num_vertices - 1}"
-                f" ({bad.number} bad indices)",
+                f" ({bad.number} bad {'index' if bad.number == 1 else 'indices'})",
                 field="vertex_indices",
                 offset=offset,
             )
@@ -590,6 +590,6 @@ class Md3Reader(ModelFile):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
-            f"<Md3{label}: {self.num_frames} frames, {self.num_tags} tags,"
-            f" {self.num_surfaces} surfaces>"
+            f"<Md3{label}: {plural(self.num_frames, 'frame')}, {plural(self.num_tags, 'tag')},"
+            f" {plural(self.num_surfaces, 'surface')}>"
         )
