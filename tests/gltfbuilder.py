@@ -22,7 +22,7 @@ def doc(targets: int = 0, vertices: int = 3) -> tuple[dict[str, Any], bytes]:
     that many morph targets all pointing at accessor 1 (one shared delta of +1 in y)."""
     base = np.zeros((vertices, 3), np.float32)
     base[:3] = TRIANGLE[: min(3, vertices)]
-    delta = np.tile(np.float32([0, 1, 0]), (vertices, 1))
+    delta = np.tile(np.array([0, 1, 0], np.float32), (vertices, 1))
     blob = base.tobytes() + (delta.tobytes() if targets else b"")
     views: list[dict[str, Any]] = [{"buffer": 0, "byteOffset": 0, "byteLength": base.nbytes}]
     accessors: list[dict[str, Any]] = [

@@ -42,7 +42,7 @@ def _edited(path: str, value: Any, targets: int = 0) -> tuple[dict[str, Any], by
     return document, blob
 
 
-HOSTILE = [
+HOSTILE: list[tuple[str, Any, str]] = [
     # finding 1: signs and indices
     ("bufferViews.0.byteStride", -4096, "bufferViews[0].byteStride=-4096 is outside 0..252"),
     ("bufferViews.0.byteStride", -24, "bufferViews[0].byteStride=-24 is outside 0..252"),
@@ -187,7 +187,7 @@ def test_shared_morph_targets_decode_once_and_right(tmp_path: Path) -> None:
     base = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], np.float32)[:, [2, 0, 1]]
     np.testing.assert_array_equal(mesh.positions[0], base)
     for f in range(1, 6):  # +1 in glTF y is +1 in Quake z
-        np.testing.assert_array_equal(mesh.positions[f], base + np.float32([0, 0, 1]))
+        np.testing.assert_array_equal(mesh.positions[f], base + np.array([0, 0, 1], np.float32))
     assert mesh.frame_names == [f"frame{f}" for f in range(1, 7)]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import BinaryIO
 
 from ..errors import BadValueError
 
@@ -35,18 +36,24 @@ def is_regular(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def read_regular(path: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of ``path``; a :class:`BadValueError` naming ``what`` when it is not a regular
-    file (FIFO, device, socket, folder). A missing or unreadable file is an ``OSError``."""
+def open_regular(path: str | os.PathLike[str], what: str = "file") -> BinaryIO:
+    """``path`` opened for binary reading; a :class:`BadValueError` naming ``what`` when it is
+    not a regular file (FIFO, device, socket, folder). A missing file is an ``OSError``."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags)
     except IsADirectoryError as e:
         raise BadValueError(f"{what} {os.fspath(path)} is a folder, not a file") from e
-    with os.fdopen(fd, "rb") as f:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise BadValueError(
-                f"{what} {os.fspath(path)} is {file_kind(mode)}, not a regular file"
-            )
+    f = os.fdopen(fd, "rb")
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        f.close()
+        raise BadValueError(f"{what} {os.fspath(path)} is {file_kind(mode)}, not a regular file")
+    return f
+
+
+def read_regular(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """The bytes of ``path``; a :class:`BadValueError` naming ``what`` when it is not a regular
+    file (FIFO, device, socket, folder). A missing or unreadable file is an ``OSError``."""
+    with open_regular(path, what) as f:
         return f.read()
