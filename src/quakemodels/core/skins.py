@@ -166,7 +166,8 @@ def _find_ci(root: Path, parts: Sequence[str], listings: Listings) -> Path | Non
     if not matches:
         return None
     hit = folder / (parts[-1] if parts[-1] in matches else matches[0])
-    return hit if hit.is_file() else None
+    # anything but a folder: a FIFO or a device is refused by _where, with a warning
+    return None if hit.is_dir() else hit
 
 
 def _images(folder: Path, listings: Listings) -> list[str]:

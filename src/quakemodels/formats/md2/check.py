@@ -426,6 +426,7 @@ def _check_geometry(r: Report, m: Md2Reader, valid: npt.NDArray[np.bool_]) -> No
         _zero_area(r, m, rec, valid)
 
 
+ZERO_AREA_MIN_TESTS = 1 << 20
 ZERO_AREA_TESTS_PER_BYTE = 4
 """The zero-area test does at most max(2**20, 4 × file size) triangle-frame tests (a few ms
 per MB): distinct triangles × distinct frames, and when a file has more than that, frames
@@ -450,7 +451,7 @@ def _zero_area(
         rows.view(np.dtype((np.void, rows.shape[1]))).reshape(-1), return_index=True
     )[1]
     frames.sort()
-    budget = max(1 << 20, ZERO_AREA_TESTS_PER_BYTE * len(m.data))
+    budget = max(ZERO_AREA_MIN_TESTS, ZERO_AREA_TESTS_PER_BYTE * len(m.data))
     sampled = len(tris) * len(frames) > budget
     if sampled:
         keep = max(1, budget // len(tris))
@@ -473,7 +474,7 @@ def _zero_area(
     if zero.size:
         i = int(np.flatnonzero(valid)[zero[0]])
         tested = (
-            f" of the {len(frames)} frames tested (spread over {m.num_frames}: the test is"
+            f" one of the {len(frames)} frames tested (spread over {m.num_frames}: the test is"
             f" bounded to {budget} triangle-frame tests)"
             if sampled
             else " frame"
