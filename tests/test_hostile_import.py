@@ -180,6 +180,21 @@ def test_shared_morph_targets_are_refused_before_decoding(tmp_path: Path) -> Non
     assert main(["convert", str(_write(tmp_path, document, blob)), str(tmp_path / "o.md2")]) == 1
 
 
+def test_shared_targets_are_held_to_the_input_size(tmp_path: Path) -> None:
+    """The default limits: 3,000 vertices × 100 targets naming one accessor is a 72 KB file
+    that would decode 303,000 positions; at most max(65536, bytes / 3) are allowed."""
+    document, blob = doc(targets=100, vertices=3000)
+    path = _write(tmp_path, document, blob)
+    size = path.stat().st_size
+    with pytest.raises(
+        ModelFormatError, match="303000 positions exceed the import limit of 65536"
+    ):
+        read_gltf(path)
+    assert size // 3 < 65536
+    document, blob = doc(targets=20, vertices=3000)  # 63,000 positions: within the floor
+    assert read_gltf(_write(tmp_path, document, blob)).positions.shape == (21, 3000, 3)
+
+
 def test_shared_morph_targets_decode_once_and_right(tmp_path: Path) -> None:
     document, blob = doc(targets=5)
     mesh = read_gltf(_write(tmp_path, document, blob))
@@ -274,6 +289,7 @@ def test_obj_limits_before_reading_more_frames(tmp_path: Path) -> None:
     p.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 3 2\n")
     with pytest.raises(ModelFormatError, match=r"a.obj:5: 6 vertices exceed the import limit of 5"):
         read_obj(p, limits=ImportLimits(max_corners=5))
+    (tmp_path / "never_read.obj").write_text("f 9 9 9\n")  # would fail if it were parsed
     missing = [p, tmp_path / "never_read.obj"]  # refused on the first file's size
     with pytest.raises(ModelFormatError, match="2 frames × 3 vertices = 6 positions"):
         read_obj_sequence(missing, limits=ImportLimits(max_positions=5))

@@ -11,10 +11,11 @@ every accessor, buffer view and buffer an import uses is validated before a byte
 indices are non-negative integers naming an existing item, counts ≥ 1, offsets ≥ 0, a stride
 is 0 or a multiple of the component size from the element size to 252, and every range lies
 inside its view and buffer (Python ints: nothing wraps or overflows). The result's shape
-(frames, vertices, frames × vertices: :class:`ImportLimits`) is checked before the morph
-targets are decoded. Every problem is a :class:`ModelFormatError` naming the file and the JSON
-path (``accessors[3].byteStride``). External buffers are relative URIs (percent-decoded) to
-regular files inside the glTF's folder; other URI schemes are refused.
+(frames, vertices, frames × vertices, also held to the bytes read: :class:`ImportLimits`) is
+checked before the morph targets are decoded. Every problem is a :class:`ModelFormatError`
+naming the file and the JSON path (``accessors[3].byteStride``). External buffers are
+relative URIs (percent-decoded) to regular files inside the glTF's folder; other URI schemes
+are refused.
 """
 
 from __future__ import annotations
@@ -84,6 +85,7 @@ class _Document:
         self.blob = blob
         self.buffers: dict[int, bytes] = {}
         self.decoded: dict[str, FloatArray] = {}
+        self.external_bytes = 0  # bytes read from buffer files beside the glTF
 
     def error(self, where: str, message: str) -> BadValueError:
         gap = "" if message.startswith("=") else " "
@@ -203,6 +205,7 @@ def _buffer(g: _Document, index: int) -> bytes:
             raise g.error(f"{where}.uri", f"is a bad data URI: {e}") from e
     else:
         data = _external(g, f"{where}.uri", uri)
+        g.external_bytes += len(data)
     if len(data) < length:
         raise g.error(f"{where}.byteLength", f"={length} but the buffer holds {len(data)} bytes")
     g.buffers[index] = data[:length]
@@ -416,7 +419,7 @@ def read_gltf(
         raise g.error("meshes", f"have different frame counts {sorted(counts)}")
     frames = counts.pop()
     corners = sum(prim.position.count for prim in prims)
-    check_shape(str(p), frames, corners, limits)
+    check_shape(str(p), frames, corners, limits.for_input(len(data) + g.external_bytes))
     positions = np.empty((frames, corners, 3), np.float32)
     uvs: list[FloatArray | None] = []
     indices = []

@@ -8,7 +8,7 @@ own vertices and texcoords.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -47,11 +47,23 @@ class ImportLimits:
     F × N (the (F,N,3) float32 positions take 12 bytes each, and welding holds a few copies).
     The defaults keep the largest import near 100 MB of positions; a writer passes its
     engine's frame limit so that a file with too many frames is refused before it is read.
+
+    F × N is also held to the input's size (:meth:`for_input`): a real file stores every
+    position it yields (3 bytes at least), so a file whose frames share one block of data
+    (glTF morph targets naming one accessor) cannot decode to more than ``min_positions`` or
+    one position per ``bytes_per_position`` bytes read.
     """
 
     max_frames: int = 1 << 16
     max_corners: int = 1 << 20
     max_positions: int = 1 << 23
+    min_positions: int = 1 << 16
+    bytes_per_position: int = 3
+
+    def for_input(self, size: int) -> ImportLimits:
+        """These limits with ``max_positions`` lowered to what ``size`` bytes can hold."""
+        held = max(self.min_positions, size // max(self.bytes_per_position, 1))
+        return replace(self, max_positions=min(self.max_positions, held))
 
 
 DEFAULT_LIMITS = ImportLimits()

@@ -131,7 +131,8 @@ def read_obj_sequence(
     if len(names) != len(paths):
         raise BadValueError(f"{len(names)} frame names for {len(paths)} files", field="frames")
     first_pos, uvs, triangles = read_obj(paths[0], limits=limits)
-    check_shape(str(paths[0]), len(paths), len(first_pos), limits)
+    size = sum(os.stat(p).st_size for p in paths)  # the frames' text bounds their positions
+    check_shape(str(paths[0]), len(paths), len(first_pos), limits.for_input(size))
     frames = [first_pos]
     for path in paths[1:]:
         pos, _, tris = read_obj(path, limits=limits)
