@@ -186,9 +186,7 @@ def test_shared_targets_are_held_to_the_input_size(tmp_path: Path) -> None:
     document, blob = doc(targets=100, vertices=3000)
     path = _write(tmp_path, document, blob)
     size = path.stat().st_size
-    with pytest.raises(
-        ModelFormatError, match="303000 positions exceed the import limit of 65536"
-    ):
+    with pytest.raises(ModelFormatError, match="303000 positions exceed the import limit of 65536"):
         read_gltf(path)
     assert size // 3 < 65536
     document, blob = doc(targets=20, vertices=3000)  # 63,000 positions: within the floor
