@@ -39,6 +39,12 @@ def synthetic_md2() -> Iterator[bytes]:
     yield build(Md2Spec(frames=frames, texcoords=[(0, 0), (70, 0), (0, -3), (5, 5)]))
     yield set_header(build(), "ofs_eof", 100)
     yield set_header(build(), "num_frames", 0)
+    # the structured shapes of fuzz/structured.py, small: many skins, corners, flat triangles
+    import hostile
+
+    yield hostile.many_skins_md2(skins=40, depth=8)
+    yield hostile.corner_explosion_md2(vertices=8, texcoords=8, frames=2)
+    yield hostile.flat_md2(frames=4, triangles=4)
 
 
 def synthetic_md3() -> Iterator[bytes]:
@@ -52,6 +58,9 @@ def synthetic_md3() -> Iterator[bytes]:
             yield build3()
         except TypeError:
             return
+    import hostile
+
+    yield hostile.shared_sections_md3(surfaces=3, vertices=4, frames=2)  # refused: overlaps
 
 
 def synthetic_mdl() -> Iterator[bytes]:

@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..core import skins
-from ..core.skins import _find_ci, _listdir
+from ..core.skins import Listings, _find_ci, _where
 from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 from .pak import PakArchive
@@ -76,7 +75,12 @@ class Found:
 
 def _inside(path: Path, root: Path) -> bool:
     """True when ``path`` resolves (symlinks followed) to a regular file under ``root``."""
-    return skins._inside(path, root.resolve())
+    return _where(path, root.resolve()) is None
+
+
+def _listdir(folder: Path) -> list[str]:
+    """The names in ``folder`` (none when it cannot be listed)."""
+    return Listings().names(folder)
 
 
 def _sniff(path: Path) -> SourceKind | None:
@@ -207,7 +211,7 @@ class GameFS(Closing):
             name = name[1:]
         if unsafe_reason(name):
             return None
-        hit = _find_ci(source.path, split_parts(name))
+        hit = _find_ci(source.path, split_parts(name), Listings())
         if hit is None or not _inside(hit, source.path):
             return None
         rel = hit.relative_to(source.path).as_posix()

@@ -6,6 +6,7 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 from ..core.scene import FPS
@@ -112,25 +113,27 @@ def _skin_size(text: str | None) -> tuple[int, int] | None:
 def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..formats.md2 import Md2
     from ..interchange.gltf_read import read_gltf
+    from ..interchange.imported import DEFAULT_LIMITS
     from ..interchange.obj_read import read_obj_sequence
 
+    limits = FORMAT_LIMITS if args.no_limits else VANILLA
+    skin_size = _skin_size(args.skin_size)
+    # The engine's frame limit is checked by the readers before they decode any frame.
+    read_limits = replace(
+        DEFAULT_LIMITS, max_frames=min(DEFAULT_LIMITS.max_frames, limits.max_frames)
+    )
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
-        mesh = read_gltf(inputs[0])
+        mesh = read_gltf(inputs[0], limits=read_limits)
     elif suffixes == {".obj"}:
         names = args.frame_names.split(",") if args.frame_names else None
         if args.frame_prefix:
             names = [f"{args.frame_prefix}{k}" for k in range(1, len(inputs) + 1)]
-        mesh = read_obj_sequence(inputs, names)
+        mesh = read_obj_sequence(inputs, names, limits=read_limits)
     else:
         print("error: → MD2 takes one .glb/.gltf or one or more .obj files", file=sys.stderr)
         return 2
-    result = Md2.from_imported(
-        mesh,
-        skins=args.skin,
-        skin_size=_skin_size(args.skin_size),
-        limits=FORMAT_LIMITS if args.no_limits else VANILLA,
-    )
+    result = Md2.from_imported(mesh, skins=args.skin, skin_size=skin_size, limits=limits)
     refuse_existing([out], args.no_clobber)
     with writing(out):
         result.model.save(out)
@@ -213,7 +216,13 @@ def run(args: argparse.Namespace) -> int:
         with writing_parent(out):
             return _from_model(args, inputs[0], out)
     except ModelFormatError as e:
-        print(f"error: {e}", file=sys.stderr)
+        # Bad input: exit 1, and the message names the file (the readers' messages start
+        # with it; a writer's limit does not know it).
+        named = any(str(p) in str(e) for p in inputs)
+        print(
+            f"error: {e}" if named else f"error: {', '.join(map(str, inputs))}: {e}",
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     except (IndexError, KeyError, ValueError) as e:  # --frame, --clip or --skin-size wrong
         print(f"error: {e.args[0] if e.args else e}", file=sys.stderr)
