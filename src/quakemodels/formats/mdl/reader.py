@@ -50,7 +50,7 @@ from ...core.facade import (
     parse_header,
     sample_position,
 )
-from ...core.mesh import Mesh
+from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
 from ...core.names import lenient_names
 from ...core.sections import field_type, offset_of
 from ...errors import BadValueError, ModelFormatError, TruncatedError
@@ -791,16 +791,7 @@ class MdlReader(ModelFile):
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord row) pairs in first-use order, and triangles over them:
         a seam vertex used from both sides appears twice."""
-        tri_v = self.triangles.reshape(-1)
-        tri_t = self.triangle_texcoords.reshape(-1)
-        key = tri_v.astype(np.int64) * max(2 * self.num_vertices, 1) + tri_t
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        order = np.argsort(first, kind="stable")
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        corners = first[order]
-        indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
-        return tri_v[corners].astype(np.int32), tri_t[corners].astype(np.int32), indices
+        return corner_table(self.triangles, self.triangle_texcoords, 2 * self.num_vertices)
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """One render-ready mesh (MDL has one surface) for pose ``frame``."""
@@ -809,25 +800,12 @@ class MdlReader(ModelFile):
     def mesh(self, pose: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``."""
         p = self._frame_index(pose)
-        vertex_ids, texcoord_ids, indices = self._mesh_corners
-        uvs = self.texcoords[texcoord_ids] if texcoord_ids.size else np.zeros((0, 2), np.float32)
-        return Mesh(
-            positions=self.positions[p][vertex_ids],
-            normals=self.normals[p][vertex_ids],
-            uvs=uvs,
-            indices=indices,
-            vertex_ids=vertex_ids,
-            texcoord_ids=texcoord_ids,
-        )
+        return corner_mesh(self.positions[p], self.normals[p], self.texcoords, self._mesh_corners)
 
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every pose."""
-        p = self.positions.reshape(-1, 3)
-        if p.size == 0:
-            zero = np.zeros(3, np.float32)
-            return zero, zero.copy()
-        return p.min(axis=0), p.max(axis=0)
+        return bounds_of(self.positions)
 
     def load_all(self: _R) -> _R:
         """Decode and validate every array now (a full load); returns self."""
