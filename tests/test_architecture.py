@@ -17,12 +17,19 @@ LAYERS = [
     ("errors", "kaitai"),
     ("core",),
     ("interchange",),
+    ("archive",),
     ("formats",),
     ("registry",),
     ("__init__", "__main__", "cli"),
 ]
 # Inside a format package: layout ← reader ← write, check, describe, scene ← model ← __init__.
-FORMAT_LAYERS = [("layout",), ("reader",), ("write", "check", "describe", "scene"), ("model",)]
+# (palette: MDL's bundled colour table, data like the layout's constants)
+FORMAT_LAYERS = [
+    ("layout", "palette"),
+    ("reader",),
+    ("write", "check", "describe", "scene"),
+    ("model",),
+]
 # Packages under formats/ that are not model formats have their own order. A Quake III player
 # folder: the cfg and skin parsers ← the Player ← what is built on it.
 PACKAGE_LAYERS = {

@@ -13,10 +13,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from .archive.vpath import game_context, read_path, split_archive_path
 from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
 from .core.scene import ExportModel
+from .core.skins import game_images
 from .errors import BadMagicError
 from .formats import FORMATS
 from .formats.q3player import Player, is_player_folder
@@ -33,6 +35,7 @@ __all__ = [
     "check",
     "describe",
     "explain",
+    "for_class",
     "for_model",
     "is_player_folder",
     "load",
@@ -64,6 +67,14 @@ def for_model(model: object) -> Format:
     raise TypeError(f"not a loaded model: {type(model).__name__}")
 
 
+def for_class(cls: type[Any]) -> Format:
+    """The format whose model class is ``cls`` (or a base of it); TypeError for others."""
+    for fmt in FORMATS:
+        if isinstance(cls, type) and issubclass(cls, fmt.model):
+            return fmt
+    raise TypeError(f"not a model class: {cls!r}; formats: {', '.join(f.name for f in FORMATS)}")
+
+
 def unknown_magic(data: bytes) -> BadMagicError:
     """The error for data no format recognises, listing the magics there are."""
     known = ", ".join(f"{f.magic.decode('latin-1')} = {f.name.upper()}" for f in FORMATS)
@@ -84,11 +95,19 @@ def load(source: Source) -> Any:
     """
     if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
         return Player.from_folder(source)
-    data, name = read_source(source)
+    data, name = read_any(source)
     fmt = by_magic(data)
     if fmt is None:
         raise unknown_magic(data)
     return fmt.open(data, name)
+
+
+def read_any(source: Source) -> tuple[bytes, str | None]:
+    """``read_source``, and a path that runs through a .pak/.pk3 (``x.pak/models/a/tris.md2``)
+    read from inside the archive (its name stays the whole path)."""
+    if isinstance(source, (str, os.PathLike)) and split_archive_path(source) is not None:
+        return read_path(source), os.fspath(source)
+    return read_source(source)
 
 
 def check(source: object, engine: str = "any") -> list[Finding]:
@@ -106,7 +125,7 @@ def check(source: object, engine: str = "any") -> list[Finding]:
     else:
         return fmt.check(source, engine)
     try:
-        data, name = read_source(source)  # type: ignore[arg-type]
+        data, name = read_any(source)  # type: ignore[arg-type]
     except OSError as e:
         name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else str(source)
         return [Finding("error", None, None, f"cannot read {name}: {e.strerror or e}", "io")]
@@ -128,14 +147,29 @@ def describe(model: object) -> str:
 
 
 def scene(
-    model: object, *, skin_dir: str | os.PathLike[str] | None = None, skin: str = "default"
+    model: object,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+    skin: str = "default",
 ) -> ExportModel:
-    """The exporters' view of a loaded model (surfaces, clips, tags, skins). A player's is
-    assembled: its rest pose, then every cfg clip, textured from the ``.skin`` set ``skin``
-    (``skin_dir`` is for single models)."""
+    """The exporters' view of a loaded model (surfaces, clips, tags, skins).
+
+    Skins are looked up through the game's search path (``quakemodels.archive.GameFS``) when
+    the model sits in an archive or a game folder (one holding ``pakN.pak``/``*.pk3``), or
+    when ``game_dir`` is given; an explicit ``skin_dir`` searches only that folder. A
+    player's scene is assembled: its rest pose, then every cfg clip, textured from the
+    ``.skin`` set ``skin`` (``skin_dir`` is for single models).
+    """
     if isinstance(model, Player):
         return player_scene(model, skin=skin)
-    return for_model(model).scene(model, skin_dir=skin_dir)
+    fmt = for_model(model)
+    name = getattr(model, "name", None)
+    context = None if skin_dir is not None else game_context(name, game_dir)
+    if context is None:
+        return fmt.scene(model, skin_dir=skin_dir)
+    with game_images(*context):
+        return fmt.scene(model, skin_dir=skin_dir)
 
 
 def spec_id(data: bytes) -> str | None:

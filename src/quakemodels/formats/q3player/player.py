@@ -31,13 +31,13 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ...core.skins import _listdir
 from ...errors import ModelFormatError, PlayerFolderError, QuakeModelsWarning
 from ..md3 import Md3
 from .animcfg import AnimationConfig, Clip
 from .skinfile import (
     PARTS,
     SkinFile,
+    _listdir,
     find_game_root,
     find_skin_file,
     parse_skin,
@@ -226,6 +226,12 @@ class Player:
     def head(self) -> Md3:
         """The head."""
         return self.parts["head"]
+
+    def load_all(self) -> Player:
+        """Decode every lazily read array of the three parts now (a bad section fails here)."""
+        for model in self.parts.values():
+            model.load_all()
+        return self
 
     def __iter__(self) -> Iterator[tuple[str, Md3]]:
         return iter(self.parts.items())

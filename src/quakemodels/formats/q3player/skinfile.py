@@ -36,8 +36,28 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...core.skins import _find_ci, _inside, _listdir, _unsafe_reason
+from ...core.skins import Listings, _unsafe_reason, _where
+from ...core.skins import _find_ci as _find_ci_listed
 from ...errors import QuakeModelsWarning
+
+
+def _listdir(folder: Path) -> list[str]:
+    """The entries of ``folder``, sorted; none when it cannot be listed."""
+    try:
+        return sorted(os.listdir(folder))
+    except (OSError, ValueError):
+        return []
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """True when ``path`` resolves to a regular file under ``root`` (resolved)."""
+    return _where(path, root) is None
+
+
+def _find_ci(root: Path, parts: Sequence[str]) -> Path | None:
+    """``root/parts...`` matched one component at a time, exactly first, else ignoring case."""
+    return _find_ci_listed(root, parts, Listings())
+
 
 # ioquake3 tr_image.c imageLoaders[], "the order of preference used when there are multiple
 # images of different formats available"
