@@ -44,9 +44,27 @@ def _jsonable(value: Any) -> Any:
 
 
 def facts(model: Any, name: str) -> dict[str, Any]:
-    """What ``--json`` prints for one loaded model (every format: the shared protocol)."""
-    from ..registry import for_model
+    """What ``--json`` prints for one loaded model (every format: the shared protocol); a
+    player folder gives its parts' facts, its cfg clips and skin sets."""
+    from ..registry import Player, for_model
 
+    if isinstance(model, Player):
+        return {
+            "file": name,
+            "format": "q3player",
+            "parts": {part: facts(m, str(m.name)) for part, m in model},
+            "clips": {
+                c.name: {
+                    "part": c.kind,
+                    "first_frame": c.first_frame,
+                    "num_frames": c.num_frames,
+                    "loop_frames": c.loop_frames,
+                    "fps": c.fps,
+                }
+                for c in model.animations
+            },
+            "skins": list(model.skins),
+        }
     fmt = for_model(model)
     lo, hi = model.bounds
     out: dict[str, Any] = {
@@ -66,8 +84,17 @@ def facts(model: Any, name: str) -> dict[str, Any]:
 def clip_lines(model: Any, name: str) -> list[str]:
     """``--clips``: one line per clip."""
     from ..core.names import plural
+    from ..registry import Player
 
     lines = [f"{name}: {plural(len(model.animations), 'clip')}"]
+    if isinstance(model, Player):
+        for c in model.animations:
+            span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
+            lines.append(
+                f"  {c.name:<14} {c.kind:<5} frames {span:<9}"
+                f" ({plural(c.num_frames, 'frame')}, {c.fps:g} fps)"
+            )
+        return lines
     for clip, frames in model.animations.items():
         span = f"{frames.start}-{frames.stop - 1}" if len(frames) else "-"
         lines.append(f"  {clip:<14} frames {span:<9} ({plural(len(frames), 'frame')})")
