@@ -104,7 +104,7 @@ def test_md2_dtypes_have_the_spec_sizes_and_offsets() -> None:
     assert md2l.HEADER is md2l.ROOT
     root = _layout(md2l.ROOT)
     assert root[:3] == [("magic", "|V4", 0), ("version", "<i4", 4), ("skin_width_px", "<i4", 8)]
-    assert root[-1] == ("ofs_eof", "<i4", 64) and len(root) == 17
+    assert root[-1] == ("ofs_end", "<i4", 64) and len(root) == 17
     assert [f for _, f, _ in root[1:]] == ["<i4"] * 16
     assert _layout(md2l.TRIANGLE) == [("vertex_indices", "|V6", 0), ("tex_point_indices", "|V6", 6)]
     assert md2l.TRIANGLE["vertex_indices"].shape == (3,)
@@ -149,7 +149,7 @@ def test_md3_dtypes_have_the_spec_sizes_and_offsets() -> None:
         ("name", "|V64", 8),
         ("flags", "<i4", 72),
     ]
-    assert root[-1] == ("ofs_eof", "<i4", 104)
+    assert root[-1] == ("ofs_end", "<i4", 104)
     assert [o for _, _, o in _layout(md3l.FRAME)] == [0, 12, 24, 36, 40]
     assert [o for _, _, o in _layout(md3l.TAG)] == [0, 64, 76]
     assert md3l.TAG["axis"].shape == (3,) and md3l.TAG["axis"].base == md3l.VEC3F
@@ -284,7 +284,10 @@ def test_md3_corpus_reads_as_the_kaitai_parser(path: Path) -> None:
 @pytest.mark.parametrize("runner", [_generate, _generate_cli], ids=["function", "cli"])
 def test_a_changed_field_type_reaches_the_dtype(tmp_path: Path, runner: Any) -> None:
     edited = _edit(
-        MD2_KSY, tmp_path, "- id: s_px\n        type: s2\n", "- id: s_px\n        type: u2\n"
+        MD2_KSY,
+        tmp_path,
+        "- id: s_px\n        -orig-id: s\n        type: s2\n",
+        "- id: s_px\n        -orig-id: s\n        type: u2\n",
     )
     mod = runner(edited, tmp_path)
     assert _layout(mod.TEX_POINT) == [("s_px", "<u2", 0), ("t_px", "<i2", 2)]
@@ -298,7 +301,7 @@ def test_a_changed_field_type_reaches_the_dtype(tmp_path: Path, runner: Any) -> 
     assert mod.ROOT.itemsize == 72
     assert _layout(mod.ROOT)[5] == ("num_skins", "<u8", 20)
     assert _layout(mod.ROOT)[6] == ("vertices_per_frame", "<i4", 28)  # the rest moves by 4
-    assert _layout(mod.ROOT)[-1] == ("ofs_eof", "<i4", 68)
+    assert _layout(mod.ROOT)[-1] == ("ofs_end", "<i4", 68)
 
 
 @pytest.mark.parametrize("runner", [_generate, _generate_cli], ids=["function", "cli"])
