@@ -315,10 +315,10 @@ types:
       z:
         value: z_compressed / 64.0
       lat:
-        value: normal_lat * 2 * 3.141592653589793 / 256
+        value: normal_lat * 3.141592653589793 / 128
         doc: |
           `normal_lat` in radians; normal x = cos(lat) * sin(lng),
           y = sin(lat) * sin(lng)
       lng:
-        value: normal_lng * 2 * 3.141592653589793 / 256
+        value: normal_lng * 3.141592653589793 / 128
         doc: '`normal_lng` in radians; normal z = cos(lng)'

@@ -399,7 +399,7 @@ class Quake3Md3(KaitaiStruct):
             if hasattr(self, '_m_lat'):
                 return self._m_lat
 
-            self._m_lat = ((self.normal_lat * 2) * 3.141592653589793) / 256
+            self._m_lat = (self.normal_lat * 3.141592653589793) / 128
             return getattr(self, '_m_lat', None)
 
         @property
@@ -408,7 +408,7 @@ class Quake3Md3(KaitaiStruct):
             if hasattr(self, '_m_lng'):
                 return self._m_lng
 
-            self._m_lng = ((self.normal_lng * 2) * 3.141592653589793) / 256
+            self._m_lng = (self.normal_lng * 3.141592653589793) / 128
             return getattr(self, '_m_lng', None)
 
         @property
