@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench images crosscheck fuzz clean
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench images crosscheck fuzz clean spec-impact
 
 all: test
 
@@ -104,3 +104,10 @@ fuzz: venv
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist
+
+# --- spec workflow (issue #11) ------------------------------------------------------------------
+# What a spec edit changes in real files: ksy/ of BASE (default: the last commit) against the
+# working tree, compiled with the pinned compiler, every corpus file parsed with both.
+BASE ?= HEAD
+spec-impact: setup
+	$(PY) tools/spec_impact.py --base $(BASE)
