@@ -258,23 +258,27 @@ def test_md3_corpus_reads_as_the_kaitai_parser(path: Path) -> None:
     _same(np.frombuffer(data, md3l.FRAME, ks.num_frames, ks.ofs_frames), ks.frames, "frames")
     tags = np.frombuffer(data, md3l.TAG, ks.num_frames * ks.num_tags, ks.ofs_tags)
     _same(tags, ks.tags, "tags")
+    base = ks.ofs_surfaces  # surfaces are chained: each starts ofs_end after the previous
+    starts: dict[int, int] = {}
     for k, surf in enumerate(ks.surfaces):
-        base = surf.ofs_surface
         (sh,) = np.frombuffer(data, md3l.SURFACE_PREFIX, 1, base)
         _same(sh, surf, f"surfaces[{k}]")
         at = base + md3l.TAIL["SURFACE"]["offset"]
-        assert surf.body == data[at : base + surf.ofs_end]
+        assert surf._raw_body == data[at : base + surf.ofs_end]  # the body substream
+        assert md3l.INSTANCES["SURFACE"]["shaders"]["io"] == "body._io"
         shaders = np.frombuffer(data, md3l.SHADER, surf.num_shaders, base + surf.ofs_shaders)
         _same(shaders, surf.shaders, f"surfaces[{k}].shaders")
         tris = np.frombuffer(data, md3l.TRIANGLE, surf.num_triangles, base + surf.ofs_triangles)
         _same(tris, surf.triangles, f"surfaces[{k}].triangles")
         st = np.frombuffer(data, md3l.TEX_COORD, surf.num_vertices, base + surf.ofs_tex_coords)
         _same(st, surf.tex_coords, f"surfaces[{k}].tex_coords")
+        starts[id(surf)] = base
+        base += surf.ofs_end
     # every vertex of every frame of the smallest surface (the Kaitai parser is slow at these)
     surf = min(ks.surfaces, key=lambda s: s.num_frames * s.num_vertices, default=None)
     if surf is not None:
         n = surf.num_frames * surf.num_vertices
-        verts = np.frombuffer(data, md3l.VERTEX, n, surf.ofs_surface + surf.ofs_vertices)
+        verts = np.frombuffer(data, md3l.VERTEX, n, starts[id(surf)] + surf.ofs_vertices)
         _same(verts, surf.vertices, f"{surf.name}.vertices")
 
 
@@ -306,7 +310,7 @@ def test_a_changed_field_type_reaches_the_dtype(tmp_path: Path, runner: Any) -> 
 
 @pytest.mark.parametrize("runner", [_generate, _generate_cli], ids=["function", "cli"])
 def test_a_changed_size_reaches_the_prefix_and_its_tail(tmp_path: Path, runner: Any) -> None:
-    old = "      - id: name\n        size: 16\n        type: strz\n        encoding: ascii\n"
+    old = "      - id: name\n        size: 16\n        type: strz\n        encoding: ASCII\n"
     old += "      - id: vertices"
     edited = _edit(MD2_KSY, tmp_path, old, old.replace("size: 16", "size: 20"))
     mod = runner(edited, tmp_path)
@@ -326,7 +330,8 @@ def test_endianness_and_contents_forms_follow_the_spec(tmp_path: Path) -> None:
     text = MD3_KSY.read_text(encoding="utf-8").replace("  endian: le\n", "  endian: be\n", 1)
     text = text.replace("contents: IDP3", "contents: [0x49, 'DP', 51]")
     text = text.replace(
-        "- id: normal_lng\n        type: u1", "- id: normal_lng\n        type: u2le"
+        "- id: normal_lng\n        -orig-id: normal\n        type: u1",
+        "- id: normal_lng\n        -orig-id: normal\n        type: u2le",
     )
     spec = tmp_path / "quake3_md3.ksy"
     spec.write_text(text, encoding="utf-8")

@@ -44,7 +44,7 @@ from kaitaistruct import KaitaiStream, KaitaiStruct
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
-from quakemodels.dump import _Classes, _construct_root  # noqa: E402  (shared reflection)
+from quakemodels.core.dump import _Classes, _construct_root  # noqa: E402  (shared reflection)
 
 CORPUS = REPO.parent / "shared" / "corpus"
 
