@@ -90,6 +90,7 @@ images: venv
 
 bench: setup
 	$(PY) tools/bench.py
+	$(PY) tools/bench_archive.py
 
 # The Python dump against the Kaitai Web IDE's engine (pinned compiler + JS runtime, in node) on
 # every corpus model and the synthetic edge files; fails on any difference in values.

@@ -228,3 +228,16 @@ def test_builder_models_with_odd_counts(frames: int, vertices: int, extra: int, 
     if extra < 0:
         data = set_header(data, "bytes_per_frame", 40 + 4 * vertices + extra)
     run(data)
+
+
+# -- structure-aware generators (fuzz/structured.py): a deterministic slice ---------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_structured_generators(seed: int) -> None:
+    """Hostile glTF fields, multi-surface MD3s sharing sections and many-skin MD2s: only
+    ModelFormatError escapes, within the budgets (40 inputs per seed, every generator)."""
+    import structured
+
+    for label, data in structured.cases(seed, 40):
+        structured.run_case(label, data, budgets=seed == 0)

@@ -34,6 +34,7 @@ from quakemodels import (
     TruncatedError,
 )
 from quakemodels.cli import main
+from quakemodels.core.names import plural
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
 
 # -- the corpus against the generated parser ----------------------------------------------------
@@ -144,7 +145,8 @@ def test_corpus_info(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     m = Md3.from_file(path)
     assert "Quake III MD3 (IDP3 version 15)" in out
-    assert f"{m.num_frames} frames, {m.num_tags} tags, {m.num_surfaces} surfaces" in out
+    counts = [plural(m.num_frames, "frame"), plural(m.num_tags, "tag")]
+    assert f"{', '.join(counts)}, {plural(m.num_surfaces, 'surface')}" in out
     for s in m.surfaces:
         assert f"{s.index}: {s.name}" in out
     for name in m.tags.names:

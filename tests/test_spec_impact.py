@@ -72,6 +72,10 @@ def test_s2_to_u2_shows_every_changed_value(
         "      e.g. md2/negative.md2 tex_coords[1].s_px",
         "quake3_md3: 0 files (md3/, q3/); spec unchanged",
         "  no matching files: nothing to compare",
+        "quake_mdl: 0 files (mdl/); spec unchanged",
+        "  no matching files: nothing to compare",
+        "quake_pak: 0 files (archives/); spec unchanged",
+        "  no matching files: nothing to compare",
     ]
 
 

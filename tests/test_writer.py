@@ -744,10 +744,13 @@ def test_convert_errors_leave_no_output(tmp_path: Path, capsys: pytest.CaptureFi
     assert not out.exists()
     # frame names too long for MD2: a clear error, nothing written, the old file kept
     out.write_bytes(b"keep me")
-    obj = tmp_path / "a_frame_name_far_too_long.obj"
+    # (a long file stem is cut to a frame name that fits: only explicit names can be too long)
+    obj = tmp_path / "a.obj"
     obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
-    assert main(["convert", str(obj), str(out)]) == 1
-    assert "must fit 16 bytes" in capsys.readouterr().err
+    args = ["convert", str(obj), str(out), "--frame-names", "a_frame_name_far_too_long"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "must fit 16 bytes" in err and str(obj) in err
     assert out.read_bytes() == b"keep me"
     assert sorted(os.listdir(tmp_path)) == sorted([bad.name, out.name, obj.name])
     assert main(["convert", str(SAMPLE), str(tmp_path / "x.fbx")]) == 2

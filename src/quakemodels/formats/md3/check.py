@@ -26,6 +26,8 @@ def _check(r: Report, data: bytes, name: str | None) -> None:
     MD3_OFS = HEADER_OFFSETS
     if r.engine == "quake2":
         r.error("engine-format", "magic", 0, "Quake II loads MD2 models, not MD3")
+    if r.engine in ("quake", "quakespasm"):
+        r.error("engine-format", "magic", 0, "Quake and QuakeSpasm load MDL models, not MD3")
     size = len(data)
     if size >= HEADER_SIZE:
         h = np.frombuffer(data, HEADER, 1)[0]
