@@ -37,7 +37,7 @@ def synthetic_md2() -> Iterator[bytes]:
     verts = np.array([[0, 0, 0, 200], [9, 0, 0, 1], [18, 0, 0, 2], [0, 9, 0, 3]], np.uint8)
     frames = [((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), b"run%d" % i, verts) for i in range(3)]
     yield build(Md2Spec(frames=frames, texcoords=[(0, 0), (70, 0), (0, -3), (5, 5)]))
-    yield set_header(build(), "ofs_eof", 100)
+    yield set_header(build(), "ofs_end", 100)
     yield set_header(build(), "num_frames", 0)
     # the structured shapes of fuzz/structured.py, small: many skins, corners, flat triangles
     import hostile

@@ -55,9 +55,9 @@ doc: |
   Skins (textures) where prepared as LBM bitmaps with the help from
   `texmap` utility in the same development utilities toolkit.
 doc-ref:
-  - 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h'
-  - 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/model.c'
-  - 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/gl_model.c'
+  - https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h
+  - https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/model.c
+  - https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/gl_model.c
 seq:
   - id: header
     type: mdl_header
@@ -94,15 +94,15 @@ types:
   mdl_header:
     -orig-id: mdl_t
     doc-ref:
-      - 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L59-L75'
-      - 'https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD0'
+      - https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L59-L75
+      - https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD0
     seq:
       - id: ident
         contents: 'IDPO'
         doc: |
           Magic signature bytes that every Quake model must
           have. "IDPO" is short for "IDPOLYHEADER".
-        doc-ref: 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L132-L133'
+        doc-ref: https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L132-L133
       - id: version
         type: s4
         valid:
@@ -154,10 +154,14 @@ types:
           group counts once here, however many poses it holds.
       - id: synctype
         type: s4
-        doc: 0 (ST_SYNC) animates in step with other entities, 1 (ST_RAND) at a random phase.
+        doc: |
+          0 (ST_SYNC) animates in step with other entities, 1 (ST_RAND)
+          at a random phase.
       - id: flags
         type: s4
-        doc: Entity effects (EF_ROCKET = 1, EF_GRENADE = 2, EF_GIB = 4, EF_ROTATE = 8, ...).
+        doc: |
+          Entity effects (EF_ROCKET = 1, EF_GRENADE = 2, EF_GIB = 4,
+          EF_ROTATE = 8, ...).
       - id: size
         type: f4
     instances:
@@ -172,7 +176,7 @@ types:
       ALIAS_SKIN_SINGLE) or a skin group (any other type: the engine
       tests for 0 only): a count, one interval per bitmap and the
       bitmaps.
-    doc-ref: 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/model.c'
+    doc-ref: https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/model.c
     seq:
       - id: group
         type: s4
@@ -197,8 +201,8 @@ types:
   mdl_texcoord:
     -orig-id: stvert_t
     doc-ref:
-      - 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L79-L83'
-      - 'https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD2'
+      - https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L79-L83
+      - https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD2
     seq:
       - id: on_seam
         type: s4
@@ -220,19 +224,22 @@ types:
       Represents a triangular face, connecting 3 vertices, referenced
       by their indexes.
     doc-ref:
-      - 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L85-L88'
-      - 'https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD3'
+      - https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/modelgen.h#L85-L88
+      - https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD3
     seq:
       - id: faces_front
         type: s4
         doc: |
-          `facesfront` in dtriangle_t: DT_FACES_FRONT (0x10) when the triangle lies on the front half of
-          the skin, 0 when on the back half (see `mdl_texcoord.on_seam`).
+          `facesfront` in dtriangle_t: DT_FACES_FRONT (0x10) when the
+          triangle lies on the front half of the skin, 0 when on the back
+          half (see `mdl_texcoord.on_seam`).
       - id: vertices
         type: s4
         repeat: expr
         repeat-expr: 3
-        doc: '`vertindex` in dtriangle_t: indices of the three vertices, each used for position and texture coordinate.'
+        doc: |
+          `vertindex` in dtriangle_t: indices of the three vertices, each
+          used for position and texture coordinate.
   mdl_vertex:
     -orig-id: trivertx_t
     doc: |
@@ -279,7 +286,7 @@ types:
       or a frame group (any other type: the engine tests for 0 only),
       daliasgroup_t: a pose count, the group's bounding box, one interval
       per pose and the poses.
-    doc-ref: 'https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/gl_model.c'
+    doc-ref: https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/gl_model.c
     seq:
       - id: type
         type: s4

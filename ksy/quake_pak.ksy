@@ -31,8 +31,8 @@ doc: |
   The header and directory fields are the C `int`s of `dpackheader_t` and
   `dpackfile_t`: signed 32-bit little-endian values.
 doc-ref:
-  - https://github.com/id-Software/Quake-2/blob/master/qcommon/qfiles.h
-  - https://github.com/id-Software/Quake-2/blob/master/qcommon/files.c
+  - https://github.com/id-Software/Quake-2/blob/eeebe7616440a516168b40caaade41f4c775c8ce/qcommon/qfiles.h
+  - https://github.com/id-Software/Quake-2/blob/d19d0c5759bcacb21b96c499ab061897005537a1/qcommon/files.c
   - https://quakewiki.org/wiki/.pak#Format_specification
 seq:
   - id: magic
@@ -76,7 +76,9 @@ types:
           name[56]`. Bytes after the first NUL are ignored.
       - id: ofs
         type: s4
-        doc: '`filepos`: where the file''s bytes start, from the start of the archive'
+        doc: |
+          `filepos`: where the file's bytes start, from the start of the
+          archive
       - id: size
         type: s4
         doc: '`filelen`: the file''s size in bytes'

@@ -70,7 +70,7 @@ def md2_boundaries(data: bytes) -> list[int]:
         "ofs_frames": ("num_frames", h["bytes_per_frame"]),
         "ofs_gl_cmds": ("num_gl_cmds", 4),
     }
-    points = {0, 4, 8, HEADER.size - 1, HEADER.size, len(data) - 1, h["ofs_eof"]}
+    points = {0, 4, 8, HEADER.size - 1, HEADER.size, len(data) - 1, h["ofs_end"]}
     for ofs_name, (num_name, item) in sizes.items():
         start = h[ofs_name]
         end = start + h[num_name] * item
@@ -83,7 +83,7 @@ def md3_boundaries(data: bytes) -> list[int]:
     if len(data) < 108 or data[:4] != b"IDP3":
         return []
     points = {0, 4, 72, 107, 108, len(data) - 1}
-    ofs = struct.unpack_from("<4i", data, 92)  # ofs_frames, ofs_tags, ofs_surfaces, ofs_eof
+    ofs = struct.unpack_from("<4i", data, 92)  # ofs_frames, ofs_tags, ofs_surfaces, ofs_end
     points.update(ofs)
     surface = ofs[2]
     for _ in range(8):  # follow the surface chain a few steps

@@ -487,7 +487,7 @@ def test_gl_commands_compare_like_lists() -> None:
 
 @pytest.mark.parametrize(
     ("size", "field"),
-    [(2, "magic"), (4, "version"), (30, "num_tex_coords"), (64, "ofs_eof"), (67, "ofs_eof")],
+    [(2, "magic"), (4, "version"), (30, "num_tex_coords"), (64, "ofs_end"), (67, "ofs_end")],
 )
 def test_truncated_header_names_the_field_cut_short(size: int, field: str) -> None:
     with pytest.raises(TruncatedError) as e:

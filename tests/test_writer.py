@@ -87,7 +87,7 @@ def assert_same_in_threejs(m: Md2, path: Path) -> None:
 def assert_same_in_kaitai(m: Md2) -> None:
     """The generated parser reads the writer's bytes to the same header, names and vertices."""
     spec = Quake2Md2.from_bytes(m.data)
-    assert spec.ofs_eof == len(m.data)
+    assert spec.ofs_end == len(m.data)
     assert spec.num_frames == m.num_frames and spec.vertices_per_frame == m.num_vertices
     assert [s for s in spec.skins] == m.skins
     tris = [(list(t.vertex_indices), list(t.tex_point_indices)) for t in spec.triangles]
@@ -237,7 +237,7 @@ def _shuffled(data: bytes, order: list[str], gap: bytes) -> bytes:
         offset = len(out)
         out += data[start : start + size]
         out[:68] = set_header(bytes(out[:68]), fields[name], offset)
-    out[:68] = set_header(bytes(out[:68]), "ofs_eof", len(out))
+    out[:68] = set_header(bytes(out[:68]), "ofs_end", len(out))
     return bytes(out) + b"TRAILING"
 
 

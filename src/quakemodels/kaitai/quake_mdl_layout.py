@@ -60,8 +60,10 @@ VEC3 = np.dtype(
 #   num_tris: Number of triangles (=triangular faces) in this model.
 #   num_frames: Number of animation frames included in this model. A frame
 #     group counts once here, however many poses it holds.
-#   synctype: 0 (ST_SYNC) animates in step with other entities, 1 (ST_RAND) at a random phase.
-#   flags: Entity effects (EF_ROCKET = 1, EF_GRENADE = 2, EF_GIB = 4, EF_ROTATE = 8, ...).
+#   synctype: 0 (ST_SYNC) animates in step with other entities, 1 (ST_RAND)
+#     at a random phase.
+#   flags: Entity effects (EF_ROCKET = 1, EF_GRENADE = 2, EF_GIB = 4,
+#     EF_ROTATE = 8, ...).
 MDL_HEADER = np.dtype(
     {
         "names": [
@@ -184,9 +186,11 @@ MDL_TEXCOORD = np.dtype(
 # by their indexes.
 #
 # type mdl_triangle: 16 bytes
-#   faces_front: `facesfront` in dtriangle_t: DT_FACES_FRONT (0x10) when the triangle lies on the front half of
-#     the skin, 0 when on the back half (see `mdl_texcoord.on_seam`).
-#   vertices: `vertindex` in dtriangle_t: indices of the three vertices, each used for position and texture coordinate.
+#   faces_front: `facesfront` in dtriangle_t: DT_FACES_FRONT (0x10) when the
+#     triangle lies on the front half of the skin, 0 when on the back
+#     half (see `mdl_texcoord.on_seam`).
+#   vertices: `vertindex` in dtriangle_t: indices of the three vertices, each
+#     used for position and texture coordinate.
 MDL_TRIANGLE = np.dtype(
     {
         "names": ["faces_front", "vertices"],
@@ -277,5 +281,6 @@ TAIL: dict[str, dict[str, object]] = {
 }
 
 # Parse instances (read at `pos`) whose items have a fixed size: per constant and
-# instance, the dtype of one item, its size, and the spec's pos and count expressions.
+# instance, the dtype of one item, its size, the spec's pos and count expressions, and
+# the stream `pos` counts in when it is not the type's own (`io`).
 INSTANCES: dict[str, dict[str, dict[str, object]]] = {}

@@ -30,11 +30,11 @@ class QuakePak(KaitaiStruct):
     `dpackfile_t`: signed 32-bit little-endian values.
     
     .. seealso::
-       Source - https://github.com/id-Software/Quake-2/blob/master/qcommon/qfiles.h
+       Source - https://github.com/id-Software/Quake-2/blob/eeebe7616440a516168b40caaade41f4c775c8ce/qcommon/qfiles.h
     
     
     .. seealso::
-       Source - https://github.com/id-Software/Quake-2/blob/master/qcommon/files.c
+       Source - https://github.com/id-Software/Quake-2/blob/d19d0c5759bcacb21b96c499ab061897005537a1/qcommon/files.c
     
     
     .. seealso::

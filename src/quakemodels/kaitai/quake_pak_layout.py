@@ -57,7 +57,8 @@ ROOT = np.dtype(
 # type index_entry: 64 bytes
 #   name: The file's path inside the archive, NUL-terminated: `char
 #     name[56]`. Bytes after the first NUL are ignored.
-#   ofs: `filepos`: where the file's bytes start, from the start of the archive
+#   ofs: `filepos`: where the file's bytes start, from the start of the
+#     archive
 #   size: `filelen`: the file's size in bytes
 INDEX_ENTRY = np.dtype(
     {
@@ -89,7 +90,8 @@ FIELD_ENUMS: dict[str, dict[str, str]] = {}
 TAIL: dict[str, dict[str, object]] = {}
 
 # Parse instances (read at `pos`) whose items have a fixed size: per constant and
-# instance, the dtype of one item, its size, and the spec's pos and count expressions.
+# instance, the dtype of one item, its size, the spec's pos and count expressions, and
+# the stream `pos` counts in when it is not the type's own (`io`).
 INSTANCES: dict[str, dict[str, dict[str, object]]] = {}
 
 # Types with no fixed-size leading fields (no dtype):

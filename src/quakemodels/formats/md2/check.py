@@ -244,24 +244,24 @@ def _check_header(r: Report, h: dict[str, int], size: int) -> None:
         if stop > reach:
             reach, reach_name = stop, ofs_name
 
-    end = h["ofs_eof"]
+    end = h["ofs_end"]
     last = max((c[1] for c in covered), default=HEADER_SIZE)
     if end < last and end >= 0:
         # Quake II allocates ofs_end bytes and copies every section to its own offset in them.
         r.limit(
             "ofs-end-short",
-            "ofs_eof",
-            ofs["ofs_eof"],
-            f"ofs_eof={end} is before the end of the last section ({last}): Quake II copies"
-            " the sections into a buffer of ofs_eof bytes and overruns it",
+            "ofs_end",
+            ofs["ofs_end"],
+            f"ofs_end={end} is before the end of the last section ({last}): Quake II copies"
+            " the sections into a buffer of ofs_end bytes and overruns it",
             engines=("quake2",),
         )
     if end != size:
         r.warning(
             "ofs-end",
-            "ofs_eof",
-            ofs["ofs_eof"],
-            f"ofs_eof={end} is not the file size {size} (three.js's MD2Loader refuses such files)",
+            "ofs_end",
+            ofs["ofs_end"],
+            f"ofs_end={end} is not the file size {size} (three.js's MD2Loader refuses such files)",
         )
     if r.engine == "quake2" and h["num_gl_cmds"] <= 0 and t > 0:
         r.warning(

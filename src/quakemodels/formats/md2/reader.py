@@ -374,8 +374,8 @@ class Md2Reader(ModelFile):
 
     @property
     def ofs_end(self) -> int:
-        """The header's end offset (header ``ofs_eof``)."""
-        return int(self._spec.ofs_eof)
+        """The header's end offset (header ``ofs_end``)."""
+        return int(self._spec.ofs_end)
 
     def _check_layout(self) -> None:
         """Every count and offset non-negative and every section inside the data.

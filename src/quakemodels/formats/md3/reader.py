@@ -29,7 +29,7 @@ Q2PRO's MD3 loader (``src/refresh/models.c``) rejects, and for a few things it s
 * every section (frames, tags, surfaces and each surface's shaders, triangles, texcoords and
   vertices) inside the file, not inside the header it follows, and aligned as Q2PRO requires
   (4 bytes; 2 for vertices); ``ofs_end`` at least a surface header and a multiple of 4;
-  ``ofs_eof`` not past the end of the file (ioquake3 copies that many bytes);
+  ``ofs_end`` not past the end of the file (ioquake3 copies that many bytes);
 * no two sections sharing bytes: the surfaces' headers and sections, frames and tags are
   pairwise disjoint. id's tools write each surface's data after its own header; a file whose
   surfaces point at one shared block would decode to many times its size (32 surfaces × one
@@ -40,7 +40,7 @@ Q2PRO's MD3 loader (``src/refresh/models.c``) rejects, and for a few things it s
 Engine-specific limits are findings for a ``check`` command, not load errors: more than 16 tags
 (MD3_MAX_TAGS, a limit of id's tools only); ioquake3's renderer dropping surfaces with 1000 or
 more vertices or 2000 or more triangles (SHADER_MAX_VERTEXES); a surface magic other than IDP3
-(no engine reads it); ``ofs_eof`` short of the file's size; tag names that differ between
+(no engine reads it); ``ofs_end`` short of the file's size; tag names that differ between
 frames; a nonzero ``num_skins``.
 """
 
@@ -388,7 +388,7 @@ class Md3Reader(ModelFile):
     ofs_frames = property(lambda self: int(self._spec.ofs_frames), doc="Offset of frames.")
     ofs_tags = property(lambda self: int(self._spec.ofs_tags), doc="Offset of tags.")
     ofs_surfaces = property(lambda self: int(self._spec.ofs_surfaces), doc="First surface.")
-    ofs_end = property(lambda self: int(self._spec.ofs_eof), doc="The header's end offset.")
+    ofs_end = property(lambda self: int(self._spec.ofs_end), doc="The header's end offset.")
 
     def _bad(self, field: str, message: str) -> BadValueError:
         offset = HEADER_OFFSETS[field]
@@ -414,12 +414,12 @@ class Md3Reader(ModelFile):
             raise self._bad("num_tags", "is negative")
         if not 0 <= s.num_surfaces <= MAX_SURFACES:
             raise self._bad("num_surfaces", f"is outside 0..{MAX_SURFACES}")
-        if not 0 <= s.ofs_eof <= size:
+        if not 0 <= s.ofs_end <= size:
             raise TruncatedError(
-                f"ofs_eof={s.ofs_eof} at offset {HEADER_OFFSETS['ofs_eof']} is outside the file"
+                f"ofs_end={s.ofs_end} at offset {HEADER_OFFSETS['ofs_end']} is outside the file"
                 f" ({size} bytes)",
-                field="ofs_eof",
-                offset=HEADER_OFFSETS["ofs_eof"],
+                field="ofs_end",
+                offset=HEADER_OFFSETS["ofs_end"],
             )
         for field, what, count, item in (
             ("ofs_frames", "frames", s.num_frames, FRAME.itemsize),
