@@ -205,3 +205,24 @@ class ModelFile:
     def header(self) -> dict[str, Any]:
         """The header's fields by their spec names, in file order."""
         return {name: getattr(self._spec, name) for name in self.HEADER_FIELDS}
+
+
+class SingleSurface(ModelFile):
+    """A format whose model is one surface with (F,V,3) ``positions`` and an ``animations``
+    clip table (MD2, MDL): frame lerp and clip sampling over those."""
+
+    positions: Any
+    animations: Any
+
+    def lerp(self, a: int, b: int, t: float) -> FloatArray:
+        """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
+        return lerp(self.positions, a, b, t)
+
+    def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
+        """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
+
+        Looping clips wrap from the last frame back to the first; otherwise the clip holds its
+        last frame.
+        """
+        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
+        return self.lerp(a, b, t)

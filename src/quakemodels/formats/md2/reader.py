@@ -25,14 +25,11 @@ import numpy.typing as npt
 
 from ...core.animations import grouped_clips, table_clips
 from ...core.facade import (
-    ModelFile,
-    clip_frames,
+    SingleSurface,
     decoded,
     frame_index,
-    lerp,
     parse_header,
     read_only,
-    sample_position,
 )
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
 from ...core.names import lenient_names, plural
@@ -246,7 +243,7 @@ def spans(header: Mapping[str, Any]) -> list[Span]:
     ]
 
 
-class Md2Reader(ModelFile):
+class Md2Reader(SingleSurface):
     """A Quake II MD2 model (IDP2 version 8).
 
     Arrays (decoded on first use, cached; F frames, V vertices, T triangles, S texcoords):
@@ -644,19 +641,6 @@ class Md2Reader(ModelFile):
 
     def _frame_index(self, frame: int) -> int:
         return frame_index(frame, self.num_frames)
-
-    def lerp(self, a: int, b: int, t: float) -> FloatArray:
-        """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
-        return lerp(self.positions, a, b, t)
-
-    def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
-        """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
-
-        Looping clips wrap from the last frame back to the first; otherwise the clip holds its
-        last frame.
-        """
-        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
-        return self.lerp(a, b, t)
 
     # -- geometry helpers ---------------------------------------------------------------------
 

@@ -42,13 +42,10 @@ from kaitaistruct import BytesIO, KaitaiStream
 
 from ...core.animations import grouped_clips, split_name
 from ...core.facade import (
-    ModelFile,
-    clip_frames,
+    SingleSurface,
     decoded,
     frame_index,
-    lerp,
     parse_header,
-    sample_position,
 )
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
 from ...core.names import lenient_names
@@ -300,7 +297,7 @@ def _parse_header(data: bytes) -> Any:
     return QuakeMdl.MdlHeader(KaitaiStream(BytesIO(data)))
 
 
-class MdlReader(ModelFile):
+class MdlReader(SingleSurface):
     """A Quake 1 MDL model (IDPO version 6).
 
     Arrays (decoded on first use, cached; P poses, V vertices, T triangles, K skin images):
@@ -771,19 +768,6 @@ class MdlReader(ModelFile):
 
     def _frame_index(self, pose: int) -> int:
         return frame_index(pose, self.num_poses)
-
-    def lerp(self, a: int, b: int, t: float) -> FloatArray:
-        """(V,3) float32 positions between poses ``a`` (t=0) and ``b`` (t=1)."""
-        return lerp(self.positions, a, b, t)
-
-    def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
-        """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between poses.
-
-        Looping clips wrap from the last pose back to the first; otherwise the clip holds its
-        last pose.
-        """
-        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
-        return self.lerp(a, b, t)
 
     # -- geometry helpers ---------------------------------------------------------------------
 
