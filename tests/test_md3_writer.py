@@ -299,7 +299,7 @@ def test_built_file_reads_identically_through_the_generated_parser() -> None:
     m = _model()
     spec = Quake3Md3.from_bytes(m.data)
     assert (spec.num_frames, spec.num_tags, spec.num_surfaces) == (3, 2, 2)
-    assert spec.ofs_eof == len(m.data)
+    assert spec.ofs_end == len(m.data)
     assert [fr.name for fr in spec.frames] == m.frame_names
     np.testing.assert_array_equal([[fr.radius] for fr in spec.frames], m.frames.radii[:, None])
     assert [t.name for t in spec.tags] == ["tag_head", "tag_weapon"] * 3
@@ -638,7 +638,7 @@ def test_cli_converts_md2_gltf_and_obj_to_md3(
     md2 = Md2.from_file(SAMPLE)
     out = tmp_path / "guy.md3"
     assert main(["convert", str(SAMPLE), str(out)]) == 0
-    assert f"{md2.num_frames} frames, 1 surfaces" in capsys.readouterr().out
+    assert f"{md2.num_frames} frames, 1 surface," in capsys.readouterr().out
     m = Md3.from_file(out).load_all()
     assert m.frame_names == md2.frame_names
     assert (

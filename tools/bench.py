@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 from bench_md3 import bench_md3
+from bench_mdl import main as bench_mdl_table
 from benchutil import CORPUS, timed
 
 from quakemodels import Md2
@@ -218,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if not args.files:
         bench_md3_corpus()
+        print()
+        bench_mdl_table([])
         bench_dump()
         bench_export_corpus()
     return 0

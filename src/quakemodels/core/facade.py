@@ -30,7 +30,7 @@ def decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
 
     def wrapper(self: _S) -> _T:
         try:
-            return func(self)
+            return read_only(func(self))
         except ModelFormatError:
             raise
         except (ValueError, IndexError, EOFError, OverflowError, MemoryError) as e:
@@ -39,6 +39,20 @@ def decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
     wrapper.__name__ = func.__name__
     wrapper.__doc__ = func.__doc__
     return cached_property(wrapper)
+
+
+def read_only(value: _T) -> _T:
+    """``value`` with its numpy arrays made read-only: an array, or an object (a dataclass, a
+    command list) holding arrays as attributes. Cached arrays are shared by every later access
+    and by the meshes and scenes built from them, so writing into one would make the model
+    contradict itself; a caller who wants to edit takes a copy."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    else:
+        for item in getattr(value, "__dict__", {}).values():
+            if isinstance(item, np.ndarray):
+                item.flags.writeable = False
+    return value
 
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
@@ -191,3 +205,24 @@ class ModelFile:
     def header(self) -> dict[str, Any]:
         """The header's fields by their spec names, in file order."""
         return {name: getattr(self._spec, name) for name in self.HEADER_FIELDS}
+
+
+class SingleSurface(ModelFile):
+    """A format whose model is one surface with (F,V,3) ``positions`` and an ``animations``
+    clip table (MD2, MDL): frame lerp and clip sampling over those."""
+
+    positions: Any
+    animations: Any
+
+    def lerp(self, a: int, b: int, t: float) -> FloatArray:
+        """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
+        return lerp(self.positions, a, b, t)
+
+    def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
+        """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
+
+        Looping clips wrap from the last frame back to the first; otherwise the clip holds its
+        last frame.
+        """
+        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
+        return self.lerp(a, b, t)

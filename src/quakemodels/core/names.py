@@ -84,3 +84,8 @@ def terminated_names(
             )
         names.append(name)
     return names, raws
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 frame``, ``2 frames``; ``many`` for an irregular plural (``vertex``, ``vertices``)."""
+    return f"{n} {word if n == 1 else many or word + 's'}"

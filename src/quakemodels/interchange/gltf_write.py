@@ -37,7 +37,7 @@ import numpy.typing as npt
 import pygltflib as g
 
 from ..core.atomic import write_bytes_atomic
-from ..core.scene import FPS, ExportModel, Tag, to_y_up
+from ..core.scene import ExportModel, Tag, to_y_up
 from ..errors import BadValueError
 
 FLOAT = 5126
@@ -291,7 +291,7 @@ def build_gltf(model: ExportModel) -> tuple[g.GLTF2, bytes]:
         if not frames or (not mesh_nodes and not tag_nodes):
             continue
         k = len(frames)
-        times = np.arange(k, dtype=np.float32) / np.float32(FPS)
+        times = np.arange(k, dtype=np.float32) / np.float32(model.fps)
         time_view = b.blob.add(times.tobytes())
         t_acc = b.accessor(time_view, k, "SCALAR", minmax=(times[:1], times[-1:]))
         samplers_a: list[g.AnimationSampler] = []

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from ...core.findings import Finding
 from ...core.scene import ExportModel
+from ...interchange.export import export_scene
 from .check import check_md3
 from .reader import Md3Reader
+from .scene import scene
 from .write import VANILLA, BuildResult, Limits, SurfaceData, TagData, build, from_scene, save
 from .write import to_bytes as _to_bytes
 
@@ -61,3 +64,17 @@ class Md3(Md3Reader):
         """Encode a format-neutral scene (any model's :func:`quakemodels.registry.scene`, or a
         glTF read by :func:`quakemodels.interchange.gltf_read.read_gltf_scene`) as MD3."""
         return from_scene(scene, name=name, limits=limits, model_class=cls)
+
+    def export(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        frame: int | None = None,
+        clip: str | None = None,
+        skin_dir: str | os.PathLike[str] | None = None,
+    ) -> list[Path]:
+        """Write the model as glTF 2.0 (``.glb``/``.gltf``: every frame a morph target, every
+        clip an animation) or OBJ + MTL (``.obj``: one frame), by ``path``'s suffix, atomically;
+        ``frame`` or ``clip`` keeps only that part. Skins are looked up beside the model or
+        under ``skin_dir``. Returns the files written."""
+        return export_scene(scene(self, skin_dir=skin_dir), path, frame=frame, clip=clip)

@@ -8,13 +8,14 @@ from pathlib import Path
 import numpy as np
 
 from ...core.scene import ExportModel, Surface, Tag, model_stem
-from ...core.skins import find_skin
+from ...core.skins import Listings, find_skin
 from .reader import Md3Reader
 
 
 def scene(m: Md3Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
     """An MD3: one surface per MD3 surface (skin from its shader names), tags as tags."""
     surfaces = []
+    listings = Listings()  # one directory listing per folder for every surface's lookup
     for s in m.surfaces:
         shaders = tuple(sh.name for sh in s.shaders)
         surfaces.append(
@@ -25,7 +26,7 @@ def scene(m: Md3Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
                 indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
                 skin_names=shaders,
-                skin=find_skin([n for n in shaders if n], m.name, skin_dir),
+                skin=find_skin([n for n in shaders if n], m.name, skin_dir, listings),
             )
         )
     tags = [

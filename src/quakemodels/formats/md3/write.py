@@ -170,7 +170,7 @@ class Md3SurfaceParts:
 class Md3Layout:
     """Where a loaded file had its sections, and the bytes no section covers.
 
-    ``ofs_frames``, ``ofs_tags``, ``ofs_surfaces``, ``ofs_eof`` the header's values;
+    ``ofs_frames``, ``ofs_tags``, ``ofs_surfaces``, ``ofs_end`` the header's values;
     ``counts`` (F, K, surfaces) the sizes they were laid out for; ``fillers`` ``(offset, bytes)``
     runs outside the header, every section and every surface header (gaps, trailing data).
     """
@@ -178,7 +178,7 @@ class Md3Layout:
     ofs_frames: int
     ofs_tags: int
     ofs_surfaces: int
-    ofs_eof: int
+    ofs_end: int
     file_size: int
     counts: tuple[int, int, int]
     fillers: tuple[tuple[int, bytes], ...] = ()
@@ -289,7 +289,7 @@ def parts_of(model: Md3Reader) -> Md3Parts:
         ofs_frames=model.ofs_frames,
         ofs_tags=model.ofs_tags,
         ofs_surfaces=model.ofs_surfaces,
-        ofs_eof=model.ofs_end,
+        ofs_end=model.ofs_end,
         file_size=len(data),
         counts=(f, k, model.num_surfaces),
         fillers=tuple((a, data[a:b]) for a, b in gaps(covered, len(data))),
@@ -385,7 +385,7 @@ def encode(parts: Md3Parts) -> bytes:
     original offsets with the original filler bytes around them (a surface whose counts still
     match keeps its inner layout too); otherwise the file is written in q3data's order: header,
     frames, tags, then each surface as header, shaders, triangles, texcoords, vertices, with
-    nothing between them and ``ofs_eof`` the file size.
+    nothing between them and ``ofs_end`` the file size.
     """
     _check_parts(parts)
     f, k = parts.num_frames, parts.num_tags
@@ -399,12 +399,12 @@ def encode(parts: Md3Parts) -> bytes:
     if keep:
         assert layout is not None  # for mypy: keep implies it
         ofs_frames, ofs_tags, ofs_surfaces = layout.ofs_frames, layout.ofs_tags, layout.ofs_surfaces
-        ofs_eof, total, fillers = layout.ofs_eof, layout.file_size, layout.fillers
+        ofs_end, total, fillers = layout.ofs_end, layout.file_size, layout.fillers
     else:
         ofs_frames = HEADER_SIZE
         ofs_tags = ofs_frames + FRAME_SIZE * f
         ofs_surfaces = ofs_tags + TAG_SIZE * f * k
-        ofs_eof = total = ofs_surfaces + sum(offsets["ofs_end"] for offsets, _ in surfaces)
+        ofs_end = total = ofs_surfaces + sum(offsets["ofs_end"] for offsets, _ in surfaces)
         fillers = ()
     out = bytearray(total)
     for start, chunk in fillers:
@@ -414,7 +414,7 @@ def encode(parts: Md3Parts) -> bytes:
     fields = {"version": VERSION, "flags": parts.flags, "num_frames": f, "num_tags": k,
               "num_surfaces": len(parts.surfaces), "num_skins": parts.num_skins,
               "ofs_frames": ofs_frames, "ofs_tags": ofs_tags, "ofs_surfaces": ofs_surfaces,
-              "ofs_eof": ofs_eof}  # fmt: skip
+              "ofs_end": ofs_end}  # fmt: skip
     for name, value in fields.items():
         header[name] = value
     out[:HEADER_SIZE] = header.tobytes()
