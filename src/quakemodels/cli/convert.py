@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -19,6 +20,7 @@ from .output import (
     EXIT_USAGE,
     OutputError,
     UsageError,
+    output_error,
     refuse_existing,
     writing,
 )
@@ -33,6 +35,8 @@ EXAMPLES = """\
   quakemodels convert frames/*.obj run.md2 --frame-prefix run --skin-size 256x256
   quakemodels convert model.glb model.md3 --shader models/mapobjects/thing/thing.tga
   quakemodels convert tris.md2 tris.md3           # any model to MD3 (positions within 1/64)
+  quakemodels export models/players/guy guy.glb   # a player: one glTF, clips, tags
+  quakemodels convert guy.glb models/players/guy2/  # ... and back to a player folder
 """
 
 _GLTF = (".glb", ".gltf")
@@ -42,7 +46,12 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "inputs", nargs="+", metavar="IN", help="an .md2, a .glb/.gltf, or OBJ files (one a frame)"
     )
-    parser.add_argument("output", metavar="OUT", help="the .md2, .glb, .gltf or .obj to write")
+    parser.add_argument(
+        "output",
+        metavar="OUT",
+        help="the .md2, .md3, .glb, .gltf or .obj to write; or a folder (ending with /): a player"
+        " folder from a player glTF, OBJ frames with --clip",
+    )
     parser.add_argument(
         "--skin",
         action="append",
@@ -211,6 +220,34 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     return EXIT_OK
 
 
+def _to_player(args: argparse.Namespace, source: Path, out: Path) -> int:
+    """A player glTF (``quakemodels export <player folder> x.glb``) → a player folder."""
+    from ..formats.md3.write import FORMAT_LIMITS as MD3_FORMAT_LIMITS
+    from ..formats.md3.write import VANILLA as MD3_VANILLA
+    from ..formats.q3player.fromgltf import player_from_gltf, save_player
+
+    limits = MD3_FORMAT_LIMITS if args.no_limits else MD3_VANILLA
+    built = player_from_gltf(source, out.resolve().name, limits=limits)
+    refuse_existing([out / name for name in built.files], args.no_clobber)
+    try:
+        save_player(built, out)  # all files or none; a folder it made is removed on failure
+    except OSError as e:
+        raise output_error(out, e) from e
+    parts = ", ".join(
+        f"{part}.md3 ({plural(m.num_frames, 'frame')}, {plural(m.num_surfaces, 'surface')},"
+        f" {plural(m.num_tags, 'tag')})"
+        for part, m in built.parts.items()
+    )
+    skins = sum(name.endswith(".skin") for name in built.files)
+    images = len(built.files) - 3 - skins - (1 if built.clips else 0)
+    print(
+        f"{out}: {parts}; animation.cfg ({plural(len(built.clips), 'clip')}),"
+        f" {plural(skins, 'skin file')}, {plural(images, 'image')};"
+        f" largest error {max(built.errors.values()):.6g} units (step 1/64)"
+    )
+    return EXIT_OK
+
+
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     """MD2 or MD3 (any format the registry reads) → glTF, OBJ, or a folder of OBJ frames."""
     from ..interchange.export import check_frame
@@ -263,12 +300,19 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if args.output == "-":
         raise UsageError("convert writes files; for stdout use `export -o -` or `dump -o -`")
-    if args.clip is None and suffix not in (*_GLTF, ".obj", ".md2", ".md3"):
+    folder = args.output.endswith(("/", os.sep)) or out.is_dir() or not suffix
+    to_player = args.clip is None and folder and {p.suffix.lower() for p in inputs} <= set(_GLTF)
+    if args.clip is None and not to_player and suffix not in (*_GLTF, ".obj", ".md2", ".md3"):
         raise UsageError(
             f"cannot write {suffix or 'a file without a suffix'}: convert writes"
-            " .md2, .md3, .glb, .gltf, .obj, or a folder of OBJ frames with --clip"
+            " .md2, .md3, .glb, .gltf, .obj, a player folder from a player glTF, or a folder"
+            " of OBJ frames with --clip"
         )
     try:
+        if to_player:
+            if len(inputs) != 1:
+                raise UsageError("→ a player folder takes one player .glb/.gltf")
+            return _to_player(args, inputs[0], out)
         if suffix == ".md2":
             with writing_parent(out):
                 return _to_md2(args, inputs, out)

@@ -341,6 +341,7 @@ class _Primitive:
     names: list[str]
     normal: _Plan | None = None
     normal_targets: list[_Plan | None] | None = None
+    material: Any = None
 
 
 def _primitives(g: _Document) -> list[_Primitive]:
@@ -415,7 +416,19 @@ def _mesh_primitives(
                 raise g.error(f"{at}.indices", f"has {indices.count} entries, not triangles")
         elif position.count % 3:
             raise g.error(at, f"has {position.count} vertices and no indices: not triangles")
-        out.append(_Primitive(at, position, targets, uv, indices, names, normal, normal_targets))
+        out.append(
+            _Primitive(
+                at,
+                position,
+                targets,
+                uv,
+                indices,
+                names,
+                normal,
+                normal_targets,
+                prim.get("material"),
+            )
+        )
     return out
 
 
@@ -594,6 +607,18 @@ class GltfAnimation:
     extras: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class GltfScenes:
+    """What :func:`read_gltf_scenes` reads: a scene per part; every animation's name and
+    extras; the default scene's ``extras`` (untrusted JSON); and per part, the embedded base
+    colour image of each surface that has one (surface name → (image name, bytes))."""
+
+    scenes: dict[str, ExportModel]
+    animations: list[GltfAnimation]
+    extras: dict[str, Any]
+    images: dict[str, dict[str, tuple[str, bytes]]]
+
+
 @dataclass
 class _Node:
     index: int
@@ -727,18 +752,73 @@ def _read_tags(
         r0 = _numbers(g, n.node.get("rotation"), f"{at}.rotation", 4, [0, 0, 0, 1])
         moves = keys.get((n.index, "translation"), {})
         turns = keys.get((n.index, "rotation"), {})
-        origins = np.stack([moves.get(f, t0) for f in range(num_frames)])
-        rotations = np.stack([turns.get(f, r0) for f in range(num_frames)])
-        if (np.linalg.norm(rotations, axis=1) < 1e-6).any():
-            raise g.error(at, f"tag {n.name!r} has a zero rotation quaternion")
-        tags.append(Tag(name=n.name, origins=from_y_up(origins), axes=tag_axes(rotations)))
+        extras = n.node.get("extras")
+        track = None
+        if isinstance(extras, dict) and extras.get("frames") is not None:
+            track = _track(g, extras["frames"], f"{at}.extras.frames", num_frames)
+        # a keyed frame wins over the extras (an edited animation is newer than they are)
+        t_rest = [t0] * num_frames if track is None else list(track[0])
+        r_rest = [r0] * num_frames if track is None else list(track[1])
+        origins = np.stack([moves.get(f, t_rest[f]) for f in range(num_frames)])
+        rotations = np.stack([turns.get(f, r_rest[f]) for f in range(num_frames)])
+        tags.append(_tag(g, at, n.name, origins, rotations))
+    return tags
+
+
+def _tag(g: _Document, at: str, name: str, origins: FloatArray, rotations: FloatArray) -> Tag:
+    """A Tag from (F,3) Y-up translations and (F,4) rotations (no zero quaternion)."""
+    if (np.linalg.norm(rotations, axis=1) < 1e-6).any():
+        raise g.error(at, f"tag {name!r} has a zero rotation quaternion")
+    return Tag(name=name, origins=from_y_up(origins), axes=tag_axes(rotations))
+
+
+def _track(
+    g: _Document, value: Any, where: str, num_frames: int
+) -> tuple[FloatArray, FloatArray] | None:
+    """(F,3) translations and (F,4) rotations of a tag's every frame, kept in ``extras`` by
+    the player exporter; None when they are for another number of frames (a stale copy)."""
+    track = g.obj(value, where)
+    out = []
+    for key, width in (("translation", 3), ("rotation", 4)):
+        rows = g.array(track.get(key), f"{where}.{key}")
+        if len(rows) != num_frames:
+            return None
+        values = np.zeros((num_frames, width), np.float32)
+        for f, row in enumerate(rows):
+            if row is None:
+                raise g.error(f"{where}.{key}[{f}]", "is missing")
+            values[f] = _numbers(g, row, f"{where}.{key}[{f}]", width, [])
+        out.append(values)
+    return out[0], out[1]
+
+
+def _extra_tags(g: _Document, nodes: list[_Node], num_frames: int, have: set[str]) -> list[Tag]:
+    """Tags kept in a node's ``extras.tags`` (name → every frame's translation and rotation):
+    a part's tags that place nothing, which the player exporter does not make nodes of."""
+    tags = []
+    for n in nodes:
+        extras = n.node.get("extras")
+        if not isinstance(extras, dict) or extras.get("tags") is None:
+            continue
+        at = f"nodes[{n.index}].extras.tags"
+        for name, value in g.obj(extras["tags"], at).items():
+            track = _track(g, value, f"{at}.{name}", num_frames)
+            if track is not None and name not in have and num_frames:
+                have.add(name)
+                tags.append(_tag(g, at, name, *track))
     return tags
 
 
 def _scene(
-    g: _Document, name: str, nodes: list[_Node], limits: ImportLimits, source: Path
+    g: _Document,
+    name: str,
+    nodes: list[_Node],
+    limits: ImportLimits,
+    images: dict[str, tuple[str, bytes]] | None = None,
 ) -> ExportModel:
-    """The surfaces and tags of ``nodes`` as one scene (see the comment above)."""
+    """The surfaces and tags of ``nodes`` as one scene (see the comment above); each
+    surface's embedded image into ``images`` when given."""
+    source = g.path
     found: list[tuple[str, list[_Primitive]]] = []
     for n in nodes:
         if n.node.get("mesh") is None:
@@ -788,8 +868,14 @@ def _scene(
                 )
             )
     mesh_nodes = {n.index for n in nodes if n.node.get("mesh") is not None}
+    if images is not None:
+        for surface, prim in zip(surfaces, flat, strict=True):
+            image = _image(g, prim.material)
+            if image is not None:
+                images[surface.name] = image
     tag_nodes = [n for n in nodes if n.node.get("mesh") is None and n.name.startswith("tag_")]
     tags = _read_tags(g, tag_nodes, mesh_nodes, num_frames, limits)
+    tags += _extra_tags(g, nodes, num_frames, {t.name for t in tags})
     if not surfaces and not tags:
         raise g.error("meshes", f"{name or 'the file'} has no triangle meshes and no tag_* nodes")
     num_frames = num_frames or (len(tags[0].origins) if tags else 0)
@@ -808,31 +894,67 @@ def _scene(
     )
 
 
+def _image(g: _Document, material: Any) -> tuple[str, bytes] | None:
+    """(name, bytes) of a material's embedded base colour image, None when it has none."""
+    if material is None:
+        return None
+    _, mat = g.item("materials", material, "material")
+    pbr = mat.get("pbrMetallicRoughness")
+    color = pbr.get("baseColorTexture") if isinstance(pbr, dict) else None
+    if not isinstance(color, dict) or color.get("index") is None:
+        return None
+    t, texture = g.item("textures", color["index"], "baseColorTexture.index")
+    if texture.get("source") is None:
+        return None
+    i, image = g.item("images", texture["source"], f"textures[{t}].source")
+    if image.get("bufferView") is None:
+        return None
+    v, view = g.item("bufferViews", image["bufferView"], f"images[{i}].bufferView")
+    at = f"bufferViews[{v}]"
+    data = _buffer(g, g.integer(view.get("buffer"), f"{at}.buffer"))
+    start = g.integer(view.get("byteOffset", 0), f"{at}.byteOffset")
+    length = g.integer(view.get("byteLength"), f"{at}.byteLength", 1)
+    if start + length > len(data):
+        raise g.error(at, f"runs to byte {start + length} of a {len(data)}-byte buffer")
+    name = image.get("name")
+    return (name if isinstance(name, str) else f"image{i}"), data[start : start + length]
+
+
 def read_gltf_scenes(
     path: str | os.PathLike[str],
     parts: dict[str, tuple[str, ...]],
     *,
     limits: ImportLimits = DEFAULT_LIMITS,
-) -> tuple[dict[str, ExportModel], list[GltfAnimation]]:
+) -> GltfScenes:
     """One scene per entry of ``parts`` (node name → names of nodes whose subtrees belong to
-    another part), and every animation's name and extras, from one parse of the file."""
+    another part) with their images, every animation's name and extras, and the scene's
+    extras, from one parse of the file."""
     g, size = _open(path)
     limits = limits.for_input(size)
     nodes = _nodes(g)
-    scenes = {
-        part: _scene(g, part, _subtree(g, nodes, part, stop), limits, g.path)
-        for part, stop in parts.items()
-    }
+    images: dict[str, dict[str, tuple[str, bytes]]] = {}
+    scenes = {}
+    for part, stop in parts.items():
+        images[part] = {}
+        scenes[part] = _scene(g, part, _subtree(g, nodes, part, stop), limits, images[part])
     animations = []
     for a, value in enumerate(g.array(g.doc.get("animations", []), "animations")):
         anim = g.obj(value, f"animations[{a}]")
-        name, extras = anim.get("name", ""), anim.get("extras")
+        name, more = anim.get("name", ""), anim.get("extras")
         animations.append(
             GltfAnimation(
-                name if isinstance(name, str) else "", extras if isinstance(extras, dict) else {}
+                name if isinstance(name, str) else "", more if isinstance(more, dict) else {}
             )
         )
-    return scenes, animations
+    extras: dict[str, Any] = {}
+    all_scenes = g.doc.get("scenes")
+    if isinstance(all_scenes, list) and all_scenes:
+        default = g.doc.get("scene", 0)
+        if isinstance(default, int) and 0 <= default < len(all_scenes):
+            found = all_scenes[default]
+            if isinstance(found, dict) and isinstance(found.get("extras"), dict):
+                extras = found["extras"]
+    return GltfScenes(scenes, animations, extras, images)
 
 
 def read_gltf_scene(
@@ -841,4 +963,4 @@ def read_gltf_scene(
     """The surfaces, frames and tags of every node of a ``.glb`` / ``.gltf`` (see the comment
     above read_gltf_scenes); ``limits`` bound its shape before morph targets are decoded."""
     g, size = _open(path)
-    return _scene(g, g.path.stem, _nodes(g), limits.for_input(size), g.path)
+    return _scene(g, g.path.stem, _nodes(g), limits.for_input(size))
