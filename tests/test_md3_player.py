@@ -27,6 +27,7 @@ from quakemodels import Md3
 from quakemodels.cli import main
 from quakemodels.core.atomic import write_files_atomic
 from quakemodels.errors import BadValueError, ModelFormatError
+from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player
 from quakemodels.formats.q3player.animcfg import Clip
 from quakemodels.formats.q3player.fromgltf import config_text, player_from_gltf, save_player
@@ -333,3 +334,14 @@ def test_bad_names_from_a_scene_are_clean_errors() -> None:
     long = replace(view, surfaces=[replace(view.surfaces[0], name="s" * 64)])
     with pytest.raises(BadValueError, match="64 bytes"):
         Md3.from_scene(long)
+
+
+def test_singular_tag_axes_are_refused() -> None:
+    """fuzz/structured.py md3_build_case: singular axes were written as given (an attached
+    model collapses to a line); now a BadValueError naming the tag and frame."""
+    flat = np.eye(3)
+    flat[2] = flat[0]
+    with pytest.raises(BadValueError, match=r"tags\[0\] 't' frame 1: the axes are singular"):
+        Md3.build([], tags=[TagData("t", [[0, 0, 0]] * 2, [np.eye(3), flat])])
+    with pytest.raises(BadValueError, match=r"frame 0: the axes are singular \(determinant 0\)"):
+        Md3.build([], tags=[TagData("t", [0, 0, 0], np.zeros((3, 3)))])

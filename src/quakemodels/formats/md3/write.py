@@ -812,6 +812,15 @@ def build(
                 f"tags[{k}] {tag.name!r} has a non-finite (or float32-overflowing) origin or axis",
                 field="tags",
             )
+        # a singular axis matrix collapses whatever hangs on the tag (two equal or zero rows)
+        det = np.linalg.det(a32.astype(np.float64))
+        flat = np.flatnonzero(~(np.abs(det) >= 1e-6))
+        if flat.size:
+            raise BadValueError(
+                f"tags[{k}] {tag.name!r} frame {flat[0]}: the axes are singular (determinant"
+                f" {det[flat[0]]:.3g}); a tag's rows are its forward, left and up vectors",
+                field="tags",
+            )
         origins[:, k], axes[:, k] = o32, a32
     tag_names = [encode_name(t.name, NAME_SIZE, "tag name", "tags.name") for t in tags]
     mins, maxs, radii = frame_bounds([p.vertices[..., :3] for p, _ in encoded], num_frames)
