@@ -87,9 +87,9 @@ def clip_lines(model: Any, name: str) -> list[str]:
     from ..registry import Player
 
     lines = [f"{name}: {plural(len(model.animations), 'clip')}"]
-    # Names are padded to the longest so the columns line up (Team Arena names run to 21).
+    # Names are padded to 14 or the longest so the columns line up (Team Arena names run to 21).
     if isinstance(model, Player):
-        width = max((len(c.name) for c in model.animations), default=0)
+        width = max([14, *(len(c.name) for c in model.animations)])
         for c in model.animations:
             span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
             lines.append(
@@ -97,7 +97,7 @@ def clip_lines(model: Any, name: str) -> list[str]:
                 f" ({plural(c.num_frames, 'frame')}, {c.fps:g} fps)"
             )
         return lines
-    width = max((len(c) for c in model.animations), default=0)
+    width = max([14, *(len(c) for c in model.animations)])
     for clip, frames in model.animations.items():
         span = f"{frames.start}-{frames.stop - 1}" if len(frames) else "-"
         lines.append(f"  {clip:<{width}} frames {span:<9} ({plural(len(frames), 'frame')})")
