@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import os
 import struct
@@ -103,18 +104,25 @@ def _floats(values: npt.NDArray[Any]) -> list[float]:
 
 
 def png_bytes(skin: Skin) -> bytes:
-    """The skin's image as PNG, encoded once per distinct image (see ``_PNG_CACHE``)."""
+    """The skin's image as PNG, encoded once per distinct image (see ``_PNG_CACHE``).
+
+    zlib level 1: a third of the default level's time for about 10% more bytes, a few
+    kilobytes in a file of megabytes of vertex data.
+    """
+    from PIL import Image  # Pillow is imported only when a skin is embedded
+
     image = skin.image
-    tobytes = getattr(image, "tobytes", None)
-    if not callable(tobytes):
-        return skin.png_bytes()
+    if not isinstance(image, Image.Image):
+        raise TypeError(f"skin {skin.path} holds {type(image).__name__}, not a PIL image")
     digest = hashlib.blake2b(digest_size=16)
-    digest.update(repr((getattr(image, "mode", None), getattr(image, "size", None))).encode())
-    digest.update(tobytes())
+    digest.update(f"{image.mode} {image.size}".encode())
+    digest.update(image.tobytes())
     key = digest.digest()
     data = _PNG_CACHE.get(key)
     if data is None:
-        data = skin.png_bytes()
+        buf = io.BytesIO()
+        image.save(buf, format="PNG", compress_level=1)
+        data = buf.getvalue()
         if len(_PNG_CACHE) >= _PNG_CACHE_SIZE:
             del _PNG_CACHE[next(iter(_PNG_CACHE))]
         _PNG_CACHE[key] = data
@@ -259,8 +267,11 @@ class GltfBuilder:
         # All targets of one attribute share a bufferView (so it needs byteStride).
         pos_view = self.view(dpos.tobytes(), target=ARRAY_BUFFER, stride=12)
         nrm_view = self.view(dnrm.tobytes(), target=ARRAY_BUFFER, stride=12)
-        lows = dpos.min(axis=1).astype(np.float64).tolist()
-        highs = dpos.max(axis=1).astype(np.float64).tolist()
+        # (F,3,N) contiguous first: reducing N with a long inner loop is ~8x faster than
+        # reducing the middle axis of (F,N,3) three values at a time.
+        by_axis = np.ascontiguousarray(dpos.transpose(0, 2, 1))
+        lows = by_axis.min(axis=2).astype(np.float64).tolist()
+        highs = by_axis.max(axis=2).astype(np.float64).tolist()
         targets = []
         for f in range(num_frames):
             at = f * n * 12
