@@ -5,6 +5,7 @@ and encoded once per image, and the GLB/.gltf containers hold exactly that docum
 from __future__ import annotations
 
 import base64
+import io
 import json
 import struct
 from dataclasses import replace
@@ -21,6 +22,7 @@ import quakemodels
 from quakemodels.core.skins import Skin
 from quakemodels.interchange import gltf_write
 from quakemodels.interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes, json_bytes
+from quakemodels.interchange.png import encode_png
 from quakemodels.registry import scene
 
 
@@ -75,21 +77,38 @@ def test_skin_embedded_once_and_encoded_once(
         pytest.skip("corpus not found")
     em = scene(quakemodels.load(models[0]))
     image = Image.new("RGB", (16, 8), (10, 200, 30))
+    image.putpixel((3, 5), (1, 2, 3))
     skin = Skin(tmp_path / "shared.pcx", image)
     two = replace(em, surfaces=[replace(em.surfaces[0], skin=skin, name=n) for n in "ab"])
-    saves: list[object] = []
-    real_save = Image.Image.save
-    monkeypatch.setattr(
-        Image.Image, "save", lambda self, *a, **k: saves.append(self) or real_save(self, *a, **k)
-    )
+    encoded: list[tuple[int, ...]] = []
+    real = gltf_write.encode_png
+    monkeypatch.setattr(gltf_write, "encode_png", lambda a: encoded.append(a.shape) or real(a))
     gltf_write._PNG_CACHE.clear()
     doc, blob = build_gltf(two)
     assert len(doc["images"]) == len(doc["textures"]) == len(doc["materials"]) == 1
-    materials = [m["primitives"][0]["material"] for m in doc["meshes"]]
-    assert materials == [0, 0]
-    build_gltf(two)  # a second model with the same pixels: no second encoding
-    assert len(saves) == 1
+    assert [m["primitives"][0]["material"] for m in doc["meshes"]] == [0, 0]
+    build_gltf(two)  # another model with the same pixels: no second encoding
+    other = Skin(tmp_path / "other.pcx", Image.new("RGB", (16, 8), (10, 200, 31)))
+    build_gltf(replace(two, surfaces=[replace(two.surfaces[0], skin=other)]))
+    assert encoded == [(8, 16, 3), (8, 16, 3)]
     view = doc["bufferViews"][doc["images"][0]["bufferView"]]
     png = blob[view["byteOffset"] : view["byteOffset"] + view["byteLength"]]
-    with Image.open(__import__("io").BytesIO(png)) as back:
-        assert back.size == (16, 8) and np.array_equal(np.asarray(back), np.asarray(image))
+    with Image.open(io.BytesIO(png)) as back:
+        assert back.mode == "RGB" and np.array_equal(np.asarray(back), np.asarray(image))
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (7, 5, 4), (64, 33, 3)])
+def test_encode_png_round_trips_through_pillow(shape: tuple[int, int, int]) -> None:
+    pixels = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
+    data = encode_png(pixels)
+    with Image.open(io.BytesIO(data)) as back:
+        back.load()
+        assert back.format == "PNG" and back.mode == ("RGB" if shape[2] == 3 else "RGBA")
+        assert np.array_equal(np.asarray(back), pixels)
+
+
+def test_encode_png_refuses_other_pixels() -> None:
+    with pytest.raises(ValueError, match=r"expected \(H,W,3\|4\) uint8 pixels, not uint8 \(2, 2\)"):
+        encode_png(np.zeros((2, 2), np.uint8))
+    with pytest.raises(ValueError, match="not float32"):
+        encode_png(np.zeros((2, 2, 3), np.float32))

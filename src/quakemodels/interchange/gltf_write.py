@@ -41,8 +41,6 @@ Building blocks (also used by other writers, e.g. a player export; keep them sta
 from __future__ import annotations
 
 import base64
-import hashlib
-import io
 import json
 import os
 import struct
@@ -56,6 +54,7 @@ from ..core.atomic import write_bytes_atomic
 from ..core.scene import FPS, ExportModel, Surface, Tag, to_y_up
 from ..core.skins import Skin
 from ..errors import BadValueError
+from .png import encode_png
 
 FLOAT = 5126
 UNSIGNED_SHORT = 5123
@@ -91,9 +90,9 @@ Doc = dict[str, Any]
 
 FloatArray = npt.NDArray[np.float32]
 
-# PNG bytes of recently embedded skin images, keyed by a digest of their pixels: a batch worker
-# exporting several models that share a skin encodes it once.
-_PNG_CACHE: dict[bytes, bytes] = {}
+# Recently embedded skins: (mode, size, hash of pixels) → (pixels, PNG bytes). A batch worker
+# exporting several models that share a skin encodes it once; the pixels are compared on a hit.
+_PNG_CACHE: dict[tuple[str, tuple[int, int], int], tuple[bytes, bytes]] = {}
 _PNG_CACHE_SIZE = 16
 
 
@@ -104,28 +103,22 @@ def _floats(values: npt.NDArray[Any]) -> list[float]:
 
 
 def png_bytes(skin: Skin) -> bytes:
-    """The skin's image as PNG, encoded once per distinct image (see ``_PNG_CACHE``).
-
-    zlib level 1: a third of the default level's time for about 10% more bytes, a few
-    kilobytes in a file of megabytes of vertex data.
-    """
-    from PIL import Image  # Pillow is imported only when a skin is embedded
-
-    image = skin.image
-    if not isinstance(image, Image.Image):
-        raise TypeError(f"skin {skin.path} holds {type(image).__name__}, not a PIL image")
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(f"{image.mode} {image.size}".encode())
-    digest.update(image.tobytes())
-    key = digest.digest()
-    data = _PNG_CACHE.get(key)
-    if data is None:
-        buf = io.BytesIO()
-        image.save(buf, format="PNG", compress_level=1)
-        data = buf.getvalue()
-        if len(_PNG_CACHE) >= _PNG_CACHE_SIZE:
-            del _PNG_CACHE[next(iter(_PNG_CACHE))]
-        _PNG_CACHE[key] = data
+    """The skin's image as PNG, encoded once per distinct image (see ``_PNG_CACHE``) by
+    :func:`~quakemodels.interchange.png.encode_png` (RGB and RGBA; Pillow for other modes)."""
+    image: Any = skin.image
+    mode, size = str(getattr(image, "mode", "")), tuple(getattr(image, "size", (0, 0)))
+    if mode not in ("RGB", "RGBA") or not callable(getattr(image, "tobytes", None)):
+        return skin.png_bytes()
+    pixels = image.tobytes()
+    key = (mode, (int(size[0]), int(size[1])), hash(pixels))
+    hit = _PNG_CACHE.get(key)
+    if hit is not None and hit[0] == pixels:
+        return hit[1]
+    array = np.frombuffer(pixels, np.uint8).reshape(key[1][1], key[1][0], len(mode))
+    data = encode_png(array)
+    if len(_PNG_CACHE) >= _PNG_CACHE_SIZE:
+        del _PNG_CACHE[next(iter(_PNG_CACHE))]
+    _PNG_CACHE[key] = (pixels, data)
     return data
 
 
