@@ -100,13 +100,16 @@ def frame_index(frame: int, num_frames: int) -> int:
     return int(frame) % num_frames
 
 
+def lerp_between(pa: FloatArray, pb: FloatArray, t: float) -> FloatArray:
+    """(V,3) float32 between ``pa`` (t=0) and ``pb`` (t=1): ``pa + (pb - pa) * t`` in float32."""
+    out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+    return out
+
+
 def lerp(positions: FloatArray, a: int, b: int, t: float) -> FloatArray:
     """(V,3) float32 between ``positions[a]`` (t=0) and ``positions[b]`` (t=1)."""
     n = len(positions)
-    pa: FloatArray = positions[frame_index(a, n)]
-    pb: FloatArray = positions[frame_index(b, n)]
-    out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
-    return out
+    return lerp_between(positions[frame_index(a, n)], positions[frame_index(b, n)], t)
 
 
 def parse_header(

@@ -29,10 +29,10 @@ from ...core.facade import (
     clip_frames,
     decoded,
     frame_index,
-    lerp,
     parse_header,
     sample_position,
 )
+from ...core.frames import PerFrame
 from ...core.mesh import Mesh
 from ...core.names import lenient_names
 from ...core.sections import (
@@ -245,7 +245,7 @@ def spans(header: Mapping[str, Any]) -> list[Span]:
     ]
 
 
-class Md2Reader(ModelFile):
+class Md2Reader(PerFrame, ModelFile):
     """A Quake II MD2 model (IDP2 version 8).
 
     Arrays (decoded on first use, cached; F frames, V vertices, T triangles, S texcoords):
@@ -256,6 +256,8 @@ class Md2Reader(ModelFile):
     * ``texcoords_px`` (S,2) int16 pixels; ``texcoords`` (S,2) float32 normalized, no V flip
 
     Lists: ``frame_names``, ``skins``, ``gl_commands``; ``animations`` maps clip → frame range.
+    Per frame (decoding only the frames asked for): ``frame_positions``, ``frame_normals``,
+    ``frames_positions``, ``frames_normals``, ``lerp``, ``sample`` and ``mesh``.
     """
 
     HEADER_FIELDS = HEADER_FIELDS
@@ -433,23 +435,19 @@ class Md2Reader(ModelFile):
     @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
-        compressed = self.frame_records["vertices"][:, :, POSITION].astype(np.float64)
+        return self._positions_of(self.frame_records)
+
+    def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
+        return self._positions_of(self.frame_records[frames])
+
+    @staticmethod
+    def _positions_of(records: npt.NDArray[np.void]) -> FloatArray:
+        compressed = records["vertices"][:, :, POSITION].astype(np.float64)
         # Two separate double operations, as the spec's expression evaluates (no fused
         # multiply-add), then one rounding to float32.
-        compressed *= self.scales.astype(np.float64)[:, None, :]
-        compressed += self.translates.astype(np.float64)[:, None, :]
-        return compressed.astype(np.float32)
-
-    def frame_positions(self, frame: int) -> FloatArray:
-        """(V,3) float32 positions of one frame, decoding only that frame unless all are cached."""
-        f = self._frame_index(frame)
-        cached = self.__dict__.get("positions")
-        if cached is not None:
-            return cached[f]  # type: ignore[no-any-return]
-        rec = self.frame_records[f : f + 1]
-        compressed = rec["vertices"][0][:, POSITION].astype(np.float64)
-        compressed *= unstructured(rec["scale"], np.float64)[0]
-        compressed += unstructured(rec["translate"], np.float64)[0]
+        compressed *= unstructured(records["scale"], np.float64)[:, None, :]
+        compressed += unstructured(records["translate"], np.float64)[:, None, :]
         out: FloatArray = compressed.astype(np.float32)
         return out
 
@@ -461,10 +459,23 @@ class Md2Reader(ModelFile):
     @decoded
     def normals(self) -> FloatArray:
         """(F,V,3) float32 unit normals from the spec's anorms table."""
-        idx = self.normal_indices
+        return self._normals_of(self.normal_indices, None)
+
+    def _decode_normals(self, frames: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 normals of ``frames`` only (see :class:`PerFrame`)."""
+        cached = self.__dict__.get("normal_indices")
+        idx = cached[frames] if cached is not None else self.frame_records[frames]["vertices"]
+        return self._normals_of(idx if cached is not None else idx[:, :, NORMAL_INDEX], frames)
+
+    def _normals_of(
+        self, idx: npt.NDArray[np.uint8], frames: npt.NDArray[np.intp] | None
+    ) -> FloatArray:
+        """Normals of (k,V) normal indices, each checked below 162; ``frames`` the frame of
+        each row (None: row k is frame k), for the error's offset."""
         bad = np.flatnonzero(idx >= NUM_ANORMS)
         if bad.size:
-            frame, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            frame = row if frames is None else int(frames[row])
             offset = (
                 self.ofs_frames
                 + frame * self.framesize
@@ -478,7 +489,8 @@ class Md2Reader(ModelFile):
                 field="normal_index",
                 offset=offset,
             )
-        return np.take(anorms(self._spec), idx, axis=0)  # take: ~4x faster than indexing
+        out: FloatArray = np.take(anorms(self._spec), idx, axis=0)  # ~4x faster than indexing
+        return out
 
     @decoded
     def frame_names_raw(self) -> list[bytes]:
@@ -641,10 +653,6 @@ class Md2Reader(ModelFile):
     def _frame_index(self, frame: int) -> int:
         return frame_index(frame, self.num_frames)
 
-    def lerp(self, a: int, b: int, t: float) -> FloatArray:
-        """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
-        return lerp(self.positions, a, b, t)
-
     def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
         """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
 
@@ -675,13 +683,14 @@ class Md2Reader(ModelFile):
         return [self.mesh(frame)]
 
     def mesh(self, frame: int = 0) -> Mesh:
-        """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`)."""
+        """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`); decodes that frame
+        only."""
         f = self._frame_index(frame)
         vertex_ids, texcoord_ids, indices = self._mesh_corners
         uvs = self.texcoords[texcoord_ids] if texcoord_ids.size else np.zeros((0, 2), np.float32)
         return Mesh(
-            positions=self.positions[f][vertex_ids],
-            normals=self.normals[f][vertex_ids],
+            positions=self.frame_positions(f)[vertex_ids],
+            normals=self.frame_normals(f)[vertex_ids],
             uvs=uvs,
             indices=indices,
             vertex_ids=vertex_ids,

@@ -1,0 +1,85 @@
+"""Per-frame decoding (core/frames.py): mesh, lerp, sample and frames_* decode only the frames
+asked for, and give exactly the values of the full arrays, on every corpus MD2 and MD3."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import corpus_params
+from md2builder import Md2Spec, build
+
+import quakemodels
+from quakemodels import BadValueError, Md2
+from quakemodels.core.facade import lerp
+
+
+def _frames(n: int) -> list[int]:
+    return sorted({0, n - 1, n // 2, -1})
+
+
+@pytest.mark.parametrize("path", corpus_params("md2"))
+def test_md2_frames_equal_full_arrays(path: Path | None) -> None:
+    assert path is not None
+    lazy, full = Md2.from_file(path), Md2.from_file(path).load_all()
+    frames = _frames(lazy.num_frames)
+    assert np.array_equal(lazy.frames_positions(frames), full.positions[frames])
+    assert np.array_equal(lazy.frames_normals(frames), full.normals[frames])
+    mesh, expected = lazy.mesh(-1), full.mesh(-1)
+    for name in ("positions", "normals", "uvs", "indices", "vertex_ids"):
+        assert np.array_equal(getattr(mesh, name), getattr(expected, name)), name
+    a, b = 0, lazy.num_frames - 1
+    assert np.array_equal(lazy.lerp(a, b, 0.25), lerp(full.positions, a, b, 0.25))
+    clip = next(iter(lazy.animations))
+    assert np.array_equal(lazy.sample(clip, 0.37), full.sample(clip, 0.37))
+    # Nothing above decoded every frame.
+    assert not {"positions", "normals", "normal_indices"} & set(vars(lazy))
+
+
+@pytest.mark.parametrize("path", corpus_params("md3"))
+def test_md3_frames_equal_full_arrays(path: Path | None) -> None:
+    assert path is not None
+    lazy, full = quakemodels.load(path), quakemodels.load(path).load_all()
+    assert isinstance(lazy, quakemodels.Md3) and isinstance(full, quakemodels.Md3)
+    frames = _frames(lazy.num_frames)
+    for m, e in zip(lazy.meshes(-1), full.meshes(-1), strict=True):
+        assert np.array_equal(m.positions, e.positions) and np.array_equal(m.normals, e.normals)
+    for s, e in zip(lazy.surfaces, full.surfaces, strict=True):
+        assert np.array_equal(s.frames_positions(frames), e.positions[frames])
+        assert np.array_equal(s.frames_normals(frames), e.normals[frames])
+        assert np.array_equal(s.frame_positions(-1), e.positions[-1])
+        assert np.array_equal(s.lerp(0, -1, 0.5), lerp(e.positions, 0, -1, 0.5))
+        assert not {"positions", "normals"} & set(vars(s))
+
+
+def test_cached_full_array_is_sliced(corpus_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    m = Md2.from_file(corpus_dir / "md2" / "ppm_drfreak.md2")
+    full = m.positions
+    monkeypatch.setattr(m, "_decode_positions", lambda frames: pytest.fail("decoded again"))
+    assert np.array_equal(m.frame_positions(5), full[5])
+    assert np.array_equal(m.frames_positions([5, 5, 0]), full[[5, 5, 0]])
+
+
+def test_frame_out_of_range_names_it() -> None:
+    m = Md2.from_bytes(build())
+    with pytest.raises(IndexError, match="frame 2 out of range for 2 frames"):
+        m.frame_positions(2)
+    with pytest.raises(IndexError, match="frame -3 out of range for 2 frames"):
+        m.lerp(0, -3, 0.5)
+
+
+def test_bad_normal_index_found_only_in_the_frames_decoded() -> None:
+    spec = Md2Spec()
+    scale, translate, name, verts = spec.frames[1]
+    verts = verts.copy()
+    verts[2, 3] = 162
+    spec.frames[1] = (scale, translate, name, verts)
+    m = Md2.from_bytes(build(spec))
+    assert m.frame_normals(0).shape == (4, 3)  # frame 0 is fine
+    assert m.mesh(0).normals.shape[1] == 3
+    with pytest.raises(BadValueError, match=r"frames\[1\]\.vertices\[2\]\.normal_index=162") as e:
+        m.frames_normals([0, 1])
+    assert e.value.offset == m.ofs_frames + 56 + 40 + 4 * 2 + 3
+    with pytest.raises(BadValueError, match=r"frames\[1\]\.vertices\[2\]"):
+        m.mesh(1)
