@@ -83,3 +83,20 @@ def test_bad_normal_index_found_only_in_the_frames_decoded() -> None:
     assert e.value.offset == m.ofs_frames + 56 + 40 + 4 * 2 + 3
     with pytest.raises(BadValueError, match=r"frames\[1\]\.vertices\[2\]"):
         m.mesh(1)
+
+
+@pytest.mark.parametrize("name", ["md2/ppm_drfreak.md2", "md3/trem_human_base_upper.md3"])
+def test_scene_of_some_frames_decodes_only_those(corpus_dir: Path, name: str) -> None:
+    from quakemodels.registry import scene
+
+    lazy, full = quakemodels.load(corpus_dir / name), quakemodels.load(corpus_dir / name)
+    picked = [3, 0, -1]
+    part, whole = scene(lazy, frames=picked), scene(full).select(picked, {})
+    assert part.num_frames == 3 and part.clips == {} and part.frame_names == whole.frame_names
+    for a, b in zip(part.surfaces, whole.surfaces, strict=True):
+        assert np.array_equal(a.positions, b.positions) and np.array_equal(a.normals, b.normals)
+        assert np.array_equal(a.indices, b.indices) and np.array_equal(a.uvs, b.uvs)
+    for a, b in zip(part.tags, whole.tags, strict=True):
+        assert np.array_equal(a.origins, b.origins) and np.array_equal(a.axes, b.axes)
+    holders = [lazy] if isinstance(lazy, Md2) else lazy.surfaces
+    assert not any({"positions", "normals"} & set(vars(h)) for h in holders)

@@ -8,6 +8,7 @@ package names a format to decide what to do with a file.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Any
 
 from .core.facade import Source, read_source
@@ -108,9 +109,17 @@ def describe(model: object) -> str:
     return for_model(model).describe(model)
 
 
-def scene(model: object, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
-    """The exporters' view of a loaded model (surfaces, clips, tags, skins)."""
-    return for_model(model).scene(model, skin_dir=skin_dir)
+def scene(
+    model: object,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    frames: Sequence[int] | None = None,
+) -> ExportModel:
+    """The exporters' view of a loaded model (surfaces, clips, tags, skins); with ``frames``,
+    only those frames (decoding only those), in that order, and no clips."""
+    if frames is None:
+        return for_model(model).scene(model, skin_dir=skin_dir)
+    return for_model(model).scene(model, skin_dir=skin_dir, frames=frames)
 
 
 def spec_id(data: bytes) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -53,19 +54,28 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
+    from ..core.facade import clip_frames, frame_index
     from ..interchange.gltf_write import export_gltf
     from ..interchange.obj_write import export_obj, export_obj_clip
     from ..registry import load, scene
 
-    em = scene(load(path), skin_dir=opts["skin_dir"])
+    model = load(path)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
     target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
-    if clip is not None and clip not in em.clips:
-        raise KeyError(f"no clip {clip!r}; clips: {', '.join(em.clips)}")
-    if frame is not None and not -em.num_frames <= frame < em.num_frames:
-        raise IndexError(f"frame {frame} out of range for {em.num_frames} frames")
+    # A clip or one frame: the scene holds (and the reader decodes) only those frames.
+    if clip is not None:
+        frames = list(clip_frames(model.animations, clip))
+        em = replace(
+            scene(model, skin_dir=opts["skin_dir"], frames=frames), clips={clip: range(len(frames))}
+        )
+    elif frame is not None or fmt == "obj":
+        em = scene(
+            model, skin_dir=opts["skin_dir"], frames=[frame_index(frame or 0, model.num_frames)]
+        )
+    else:
+        em = scene(model, skin_dir=opts["skin_dir"])
     skin = next((s.skin.path.name for s in em.surfaces if s.skin is not None), "none")
     if fmt == "obj":
         if clip is not None:
@@ -73,14 +83,9 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
             written = export_obj_clip(em, folder, clip)
             return [f"{path} -> {folder}/ ({len(written)} OBJ files of clip {clip}, skin: {skin})"]
         out = target if opts["file"] else target.with_suffix(".obj")
-        export_obj(em, out, frame or 0)
+        export_obj(em, out, 0)
         return [f"{path} -> {out} (frame {frame or 0}, skin: {skin})"]
     out = target if opts["file"] else target.with_suffix(f".{fmt}")
-    if clip is not None:
-        frames = em.clips[clip]
-        em = em.select(list(frames), {clip: range(len(frames))})
-    elif frame is not None:
-        em = em.select([frame % em.num_frames], {})
     export_gltf(em, out, binary=fmt == "glb")
     return [f"{path} -> {out} ({em.num_frames} morph targets, {len(em.clips)} clips, skin: {skin})"]
 

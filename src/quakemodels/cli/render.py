@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,14 +46,16 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Render one model file as ``opts`` say; returns the lines to print."""
+    from ..core.facade import clip_frames, frame_index
     from ..core.scene import safe_name
     from ..interchange import render as r
     from ..registry import load, scene
 
-    em = scene(load(path), skin_dir=opts["skin_dir"])
+    model = load(path)
     stem = opts["names"][path]
     folder = Path(opts["dir"])
     if opts["sheet"]:
+        em = scene(model, skin_dir=opts["skin_dir"])
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_sheet.png"
         r.save_png(r.contact_sheet(em, opts["size"] or (160, 160)), out)
         return [f"{path} -> {out} (contact sheet of {len(em.clips)} clips)"]
@@ -60,12 +63,19 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     if opts["clip"] is not None:
         clip = opts["clip"]
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_{safe_name(clip)}.gif"
+        # only the clip's frames are decoded
+        indices = list(clip_frames(model.animations, clip))
+        em = replace(
+            scene(model, skin_dir=opts["skin_dir"], frames=indices),
+            clips={clip: range(len(indices))},
+        )
         frames = r.render_clip(em, clip, size)
         r.save_gif(frames, out)
         return [f"{path} -> {out} ({len(frames)} frames of clip {clip})"]
     frame = opts["frame"] or 0
     out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
-    r.save_png(r.render_frame(em, frame, size), out)
+    em = scene(model, skin_dir=opts["skin_dir"], frames=[frame_index(frame, model.num_frames)])
+    r.save_png(r.render_frame(em, 0, size), out)
     return [f"{path} -> {out} (frame {frame})"]
 
 

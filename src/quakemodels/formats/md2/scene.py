@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -14,8 +15,14 @@ from .layout import HEADER_OFFSETS
 from .reader import Md2Reader
 
 
-def scene(m: Md2Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
-    """An MD2 as one surface; every frame's positions and normals over its unique corners."""
+def scene(
+    m: Md2Reader,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    frames: Sequence[int] | None = None,
+) -> ExportModel:
+    """An MD2 as one surface; every frame's positions and normals over its unique corners
+    (only ``frames``, decoding only those, in that order and without clips, when given)."""
     if m.num_frames < 1:  # a ModelFormatError (a ValueError): found by fuzzing
         offset = HEADER_OFFSETS["num_frames"]
         raise BadValueError(
@@ -24,12 +31,14 @@ def scene(m: Md2Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
             field="num_frames",
             offset=offset,
         )
-    mesh = m.mesh(0)
+    positions = m.positions if frames is None else m.frames_positions(frames)
+    normals = m.normals if frames is None else m.frames_normals(frames)
+    mesh = m.mesh(0 if frames is None else frames[0])
     vids = mesh.vertex_ids
     surface = Surface(
         name="mesh",
-        positions=np.ascontiguousarray(m.positions[:, vids]),
-        normals=np.ascontiguousarray(m.normals[:, vids]),
+        positions=np.ascontiguousarray(positions[:, vids]),
+        normals=np.ascontiguousarray(normals[:, vids]),
         uvs=mesh.uvs,
         indices=mesh.indices,
         skin_names=tuple(m.skins),
@@ -38,7 +47,7 @@ def scene(m: Md2Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
     return ExportModel(
         name=model_stem(m.name),
         surfaces=[surface],
-        clips=dict(m.animations),
+        clips=dict(m.animations) if frames is None else {},
         source=Path(m.name) if m.name else None,
-        frame_names=list(m.frame_names),
+        frame_names=list(m.frame_names) if frames is None else [m.frame_names[f] for f in frames],
     )
