@@ -8,6 +8,7 @@ thing in the same words.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -123,16 +124,17 @@ def unstructured(values: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
     return packed.reshape(*values.shape, len(leaves)).astype(dtype)
 
 
-def _leaf_types(dtype: np.dtype[Any]) -> list[np.dtype[Any]]:
+@functools.lru_cache(maxsize=64)
+def _leaf_types(dtype: np.dtype[Any]) -> tuple[np.dtype[Any], ...]:
     """The scalar type of every member of a record dtype, nested records and sub-arrays
-    flattened, in memory order."""
+    flattened, in memory order (cached: the layouts are a few fixed dtypes)."""
     if dtype.subdtype is not None:
         base, shape = dtype.subdtype
         return _leaf_types(base) * int(np.prod(shape))
     if not dtype.names:
-        return [dtype]
+        return (dtype,)
     members = sorted((dtype.fields or {}).values(), key=lambda f: f[1])
-    return [leaf for member in members for leaf in _leaf_types(member[0])]
+    return tuple(leaf for member in members for leaf in _leaf_types(member[0]))
 
 
 def columns(offsets: list[int]) -> slice | list[int]:

@@ -226,7 +226,11 @@ class Md3Surface(PerFrame):
         base = self.offset + self.ofs_shaders
         rec = read_section(self._data, SHADER, self.num_shaders, base)
         names, _ = terminated_names(
-            rec["name"], self._where("shaders"), base + offset_of(SHADER, "name"), SHADER.itemsize
+            rec["name"],
+            self._where("shaders"),
+            base + offset_of(SHADER, "name"),
+            SHADER.itemsize,
+            raws=False,
         )
         return [
             Md3Shader(name=name, shader_index=int(index))
@@ -544,7 +548,7 @@ class Md3Reader(ModelFile):
         f, k = self.num_frames, self.num_tags
         rec = read_section(self._data, TAG, f * k, self.ofs_tags)
         flat_names, _ = terminated_names(
-            rec["name"], "tags", self.ofs_tags + offset_of(TAG, "name"), TAG.itemsize
+            rec["name"], "tags", self.ofs_tags + offset_of(TAG, "name"), TAG.itemsize, raws=False
         )
         names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
         rec = rec.reshape(f, k)
