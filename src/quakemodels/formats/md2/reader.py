@@ -687,10 +687,14 @@ class Md2Reader(PerFrame, ModelFile):
         only."""
         f = self._frame_index(frame)
         vertex_ids, texcoord_ids, indices = self._mesh_corners
-        uvs = self.texcoords[texcoord_ids] if texcoord_ids.size else np.zeros((0, 2), np.float32)
+        uvs = (
+            np.take(self.texcoords, texcoord_ids, axis=0)
+            if texcoord_ids.size
+            else np.zeros((0, 2), np.float32)
+        )
         return Mesh(
-            positions=self.frame_positions(f)[vertex_ids],
-            normals=self.frame_normals(f)[vertex_ids],
+            positions=np.take(self.frame_positions(f), vertex_ids, axis=0),
+            normals=np.take(self.frame_normals(f), vertex_ids, axis=0),
             uvs=uvs,
             indices=indices,
             vertex_ids=vertex_ids,
