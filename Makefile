@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr
 
 all: test
 
@@ -74,6 +74,7 @@ typecheck: venv
 test: setup
 	$(PY) -m pytest -q
 	$(MAKE) --no-print-directory check-generated
+	$(MAKE) --no-print-directory spec-lint
 	$(MAKE) --no-print-directory crosscheck
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory typecheck
@@ -91,6 +92,7 @@ images: venv
 # the `assimp` command from assimp-utils, three.js in node, vgio); missing peers are skipped.
 bench: setup
 	$(PY) tools/bench.py
+	$(PY) tools/bench_archive.py
 
 # What start-up imports, slowest first (tests/test_startup.py keeps pygltflib, PIL and the
 # process pool out of it).
@@ -112,3 +114,25 @@ fuzz: venv
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist
+
+# --- spec workflow (issue #11) ------------------------------------------------------------------
+# What a spec edit changes in real files: ksy/ of BASE (default: the last commit) against the
+# working tree, compiled with the pinned compiler, every corpus file parsed with both.
+BASE ?= HEAD
+spec-impact: setup
+	$(PY) tools/spec_impact.py --base $(BASE)
+
+# Every ksy/*.ksy at the formats gallery's bar: the KSY JSON schema (third_party/ksy_schema),
+# the pinned compiler for all its targets with its warnings collected, 80 columns, pinned
+# doc-refs; findings allowed only as listed in ksy/CHANGES.md. One node process, a few seconds.
+spec-lint: node
+	node tools/spec_lint.js $(KSY)
+
+# Build the generated code for real where a toolchain and a Kaitai runtime exist on this machine
+# (python, javascript, construct; g++/javac/rustc/perl say which runtime is missing). Optional.
+spec-compile: setup
+	$(PY) tools/spec_compile.py $(KSY)
+
+# What a pull request to kaitai_struct_formats needs, per spec, under out/upstream/<spec>/.
+upstream-pr: venv
+	$(PY) tools/upstream_pr.py --out out/upstream $(KSY)

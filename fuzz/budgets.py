@@ -55,7 +55,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    pool = [*seeds.synthetic_md2(), *seeds.synthetic_md3(), *seeds.corpus_files(1 << 30)]
+    pool = [
+        *seeds.synthetic_md2(),
+        *seeds.synthetic_md3(),
+        *seeds.synthetic_mdl(),
+        *seeds.corpus_files(1 << 30),
+    ]
     deadline = time.monotonic() + args.seconds
     runs = failures = 0
     worst_time = worst_memory = 0.0

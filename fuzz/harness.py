@@ -1,6 +1,7 @@
 """What every fuzzer does with one input, and the invariants it holds the package to.
 
-``exercise(data)`` runs everything a user can do with untrusted bytes: ``quakemodels.load``, every
+``exercise(data)`` runs everything a user can do with untrusted bytes: the archive readers
+(``.pak``/``.pk3``: open, list, read every entry), ``quakemodels.load``, every
 array and list of the model, ``mesh(0)``, the checker for every engine, the JSON dump, the glTF
 and OBJ exporters, and the MD3 facade when the bytes say IDP3. The invariant: each step either
 works or raises :class:`quakemodels.ModelFormatError`; anything else propagates and is a bug. The
@@ -9,7 +10,8 @@ checker itself never raises and never reports an ``internal`` finding.
 ``measure(data)`` times the parsing path (load, every array, one ``check``) and records its peak
 memory with tracemalloc, for the budgets below: at most 100 ms per MB of input (plus a fixed
 allowance for Python's per-call overhead on tiny inputs) and at most 20 times the input size
-(plus a fixed allowance for the interpreter objects every model needs).
+(plus a fixed allowance for the interpreter objects every model needs). ``exercise_import``
+holds a glTF import to the same memory factor plus ``IMPORT_ALLOWANCE``.
 """
 
 from __future__ import annotations
@@ -99,13 +101,76 @@ def heavy_path(data: bytes, model: Any) -> None:
         _attempt(lambda: obj_text(em, 0, None))
 
 
+def archive_path(data: bytes) -> None:
+    """A .pak (``PACK``) or .pk3 (``PK``) input: open, list, look up and read every entry.
+
+    Entries declared over 1 MB are refused (ArchiveError), so a tiny zip cannot make the fuzzer
+    inflate gigabytes; archives stay out of the model budgets below.
+    """
+    from quakemodels.archive import PakArchive, Pk3Archive
+
+    def walk(a: Any) -> None:
+        for e in a.entries:
+            _attempt(lambda e=e: a.read(e.name))
+            if a.find(e.name.upper()) not in (e, None):
+                raise InvariantError(f"{e.name!r} upper-cased finds another entry")
+        a.close()
+
+    if data[:4] == b"PACK":
+        for engine in ("quake", "quake2"):
+            pak = _attempt(lambda engine=engine: PakArchive(data, engine=engine))
+            if pak is not None:
+                walk(pak)
+    if data[:2] == b"PK":
+        pk3 = _attempt(lambda: Pk3Archive(data, max_entry_size=1 << 20))
+        if pk3 is not None:
+            walk(pk3)
+
+
 def exercise(data: bytes, *, heavy: bool = True, engines: tuple[str, ...] = ENGINES) -> None:
     """Everything on one input; raises only on a bug (see the module docstring)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # QuakeModelsWarning and numpy's are not escapes
+        archive_path(data)
         model = parse_path(data, engines)
         if heavy:
             heavy_path(data, model)
+
+
+IMPORT_ALLOWANCE = 16 << 20
+"""An import may decode up to ``ImportLimits.min_positions`` (65,536) positions from any file,
+a few copies of 786 KB: its memory budget is 20 × the input plus this."""
+
+
+def exercise_import(path: Any, *, budgets: bool = True) -> None:
+    """``read_gltf`` (and, when it reads, ``Md2.from_imported``) on a glTF file: a
+    ModelFormatError or a result, within the time budget and 20 × input + IMPORT_ALLOWANCE."""
+    from quakemodels import Md2
+    from quakemodels.interchange.gltf_read import read_gltf
+
+    size = max(path.stat().st_size, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        started = not tracemalloc.is_tracing()
+        if started and budgets:
+            tracemalloc.start()
+        try:
+            t0 = time.perf_counter()
+            mesh = _attempt(lambda: read_gltf(path))
+            seconds = time.perf_counter() - t0
+            peak = tracemalloc.get_traced_memory()[1] if budgets else 0
+        finally:
+            if started and budgets:
+                tracemalloc.stop()
+        if mesh is not None:
+            _attempt(lambda: Md2.from_imported(mesh))
+    if not budgets:
+        return
+    if peak > memory_budget(size) + IMPORT_ALLOWANCE:
+        raise InvariantError(f"importing {size} bytes peaked at {peak} traced bytes")
+    # traced time is slower than untraced: four times the parsing budget
+    if seconds > 4 * time_budget(size) + 0.5:
+        raise InvariantError(f"importing {size} bytes took {seconds * 1000:.0f} ms")
 
 
 def time_budget(size: int) -> float:

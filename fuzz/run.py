@@ -3,7 +3,9 @@
 1. seeds (fuzz/seeds.py) into ``WORKDIR/seeds``;
 2. atheris, target ``parse`` then ``heavy``, ``--seconds`` each, corpus kept in ``WORKDIR``;
 3. the budget driver (fuzz/budgets.py) for ``--seconds``;
-4. the hypothesis suite (tests/test_fuzz.py) with ``--examples`` examples per property.
+4. the structure-aware generators (fuzz/structured.py: hostile glTF fields, multi-surface
+   MD3s, many-skin MD2s) for ``--seconds``;
+5. the hypothesis suite (tests/test_fuzz.py) with ``--examples`` examples per property.
 
 Stops at the first crash and names the saved input (``WORKDIR/crashes/``). Exit 0 when nothing
 escaped.
@@ -76,9 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         if rc:
             return 1
     print(f"atheris total: {total} executions")
-    rc = subprocess.call([sys.executable, str(HERE / "budgets.py"), "--seconds", str(args.seconds)])
-    if rc:
-        return 1
+    for driver in ("budgets.py", "structured.py"):
+        rc = subprocess.call([sys.executable, str(HERE / driver), "--seconds", str(args.seconds)])
+        if rc:
+            return 1
     env = dict(os.environ, QUAKEMODELS_FUZZ_EXAMPLES=str(args.examples))
     return subprocess.call(
         [sys.executable, "-m", "pytest", "-q", "tests/test_fuzz.py"], cwd=REPO, env=env

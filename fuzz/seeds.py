@@ -1,8 +1,9 @@
 """Write a seed corpus for the fuzzers into a folder (outside the repository).
 
-Synthetic models from tests/md2builder.py (valid ones and ones with each kind of damage the
-checker reports), MD3s from tests/md3builder.py when it exists, and — when ../shared/corpus is
-present — the corpus files up to ``--max-size`` bytes, copied into the scratch folder only.
+Synthetic models from tests/md2builder.py and tests/mdlbuilder.py (valid ones and ones with
+each kind of damage the checker reports), MD3s from tests/md3builder.py when it exists, .pak/.pk3
+archives from tests/archivebuilder.py, and — when ../shared/corpus is present — the corpus files
+up to ``--max-size`` bytes, copied into the scratch folder only.
 
     python fuzz/seeds.py /tmp/seeds [--max-size 65536]
 """
@@ -36,8 +37,14 @@ def synthetic_md2() -> Iterator[bytes]:
     verts = np.array([[0, 0, 0, 200], [9, 0, 0, 1], [18, 0, 0, 2], [0, 9, 0, 3]], np.uint8)
     frames = [((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), b"run%d" % i, verts) for i in range(3)]
     yield build(Md2Spec(frames=frames, texcoords=[(0, 0), (70, 0), (0, -3), (5, 5)]))
-    yield set_header(build(), "ofs_eof", 100)
+    yield set_header(build(), "ofs_end", 100)
     yield set_header(build(), "num_frames", 0)
+    # the structured shapes of fuzz/structured.py, small: many skins, corners, flat triangles
+    import hostile
+
+    yield hostile.many_skins_md2(skins=40, depth=8)
+    yield hostile.corner_explosion_md2(vertices=8, texcoords=8, frames=2)
+    yield hostile.flat_md2(frames=4, triangles=4)
 
 
 def synthetic_md3() -> Iterator[bytes]:
@@ -51,11 +58,44 @@ def synthetic_md3() -> Iterator[bytes]:
             yield build3()
         except TypeError:
             return
+    import hostile
+
+    yield hostile.shared_sections_md3(surfaces=3, vertices=4, frames=2)  # refused: overlaps
+
+
+def synthetic_mdl() -> Iterator[bytes]:
+    """Valid and damaged synthetic MDL files: frame and skin groups, seams, trailers."""
+    import mdlbuilder as b
+
+    verts = np.array([[0, 0, 0, 5], [9, 9, 9, 161], [255, 0, 7, 0], [1, 2, 3, 170]], np.uint8)
+    yield b.build()
+    yield b.build(b.MdlSpec(skin_width=13, skin_height=7, trailer=b"QMEX\x03\x00\x00\x00"))
+    yield b.build(
+        b.MdlSpec(
+            skin_width=4,
+            skin_height=2,
+            skins=[bytes(8), b.SkinGroup([0.1, 0.2], [bytes(8), bytes([255] * 8)])],
+            frames=[b.Pose(b"a1", verts), b.Group([0.1, 0.05], [b.Pose(b"g1", verts)] * 2)],
+        )
+    )
+    yield b.build(b.MdlSpec(triangles=[(0, 0, 1, 9)], stverts=[(0x20, 99, -1)] * 4))
+    yield b.set_header(b.build(), "num_frames", 0)
+
+
+def synthetic_archives() -> Iterator[bytes]:
+    """Small .pak and .pk3 files holding a synthetic model (tests/archivebuilder.py)."""
+    from archivebuilder import pak_bytes, pk3_bytes
+
+    files = [("models/a/tris.md2", build()), ("models/a/skin.pcx", b"\x0a\x05\x01\x08" + bytes(60))]
+    yield pak_bytes(files)
+    yield pak_bytes(files, dir_first=True, dirlen_extra=10)
+    yield pk3_bytes(files)
 
 
 def corpus_files(max_size: int) -> Iterator[bytes]:
-    for kind in ("md2", "md3"):
-        for p in sorted((CORPUS / kind).glob(f"*.{kind}")):
+    for kind in ("md2", "md3", "mdl", "pak"):
+        folder = CORPUS / ("archives" if kind == "pak" else kind)
+        for p in sorted(folder.glob(f"*.{kind}")):
             if p.stat().st_size <= max_size:
                 yield p.read_bytes()
 
@@ -67,7 +107,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
     count = 0
-    for data in [*synthetic_md2(), *synthetic_md3(), *corpus_files(args.max_size)]:
+    for data in [
+        *synthetic_md2(),
+        *synthetic_md3(),
+        *synthetic_mdl(),
+        *synthetic_archives(),
+        *corpus_files(args.max_size),
+    ]:
         name = hashlib.sha1(data).hexdigest()
         (args.folder / name).write_bytes(data)
         count += 1

@@ -9,6 +9,7 @@ meta:
     - 3d
     - game
   license: CC0-1.0
+  ks-version: '0.9'
   endian: le
 doc: |
   The MD2 format is used for 3D animated models in id Sofware's Quake II.
@@ -74,52 +75,64 @@ doc: |
   female model files). This is likely due to its dual use as a grenade throw
   animation where this model must leave the player's model.
 doc-ref:
+  - https://github.com/id-Software/Quake-2/blob/eeebe7616440a516168b40caaade41f4c775c8ce/qcommon/qfiles.h
   - https://icculus.org/~phaethon/q3a/formats/md2-schoenblum.html
   - http://tfc.duke.free.fr/coding/md2-specs-en.html
   - http://tastyspleen.net/~panjoo/downloads/quake2_model_frames.html
   - http://wiki.polycount.com/wiki/OldSiteResourcesQuake2FramesList
 seq:
   - id: magic
+    -orig-id: ident
     contents: IDP2
   - id: version
     type: s4
     valid: 8
   - id: skin_width_px
+    -orig-id: skinwidth
     type: s4
   - id: skin_height_px
+    -orig-id: skinheight
     type: s4
   - id: bytes_per_frame
+    -orig-id: framesize
     type: s4
   - id: num_skins
     type: s4
   - id: vertices_per_frame
+    -orig-id: num_xyz
     type: s4
   - id: num_tex_coords
+    -orig-id: num_st
     type: s4
   - id: num_triangles
+    -orig-id: num_tris
     type: s4
   - id: num_gl_cmds
+    -orig-id: num_glcmds
     type: s4
   - id: num_frames
     type: s4
   - id: ofs_skins
     type: s4
   - id: ofs_tex_coords
+    -orig-id: ofs_st
     type: s4
   - id: ofs_triangles
+    -orig-id: ofs_tris
     type: s4
   - id: ofs_frames
     type: s4
   - id: ofs_gl_cmds
+    -orig-id: ofs_glcmds
     type: s4
-  - id: ofs_eof
+  - id: ofs_end
     type: s4
 instances:
   skins:
     pos: ofs_skins
     size: 64
     type: strz
-    encoding: ascii
+    encoding: ASCII
     repeat: expr
     repeat-expr: num_skins
   tex_coords:
@@ -332,9 +345,11 @@ types:
   tex_point:
     seq:
       - id: s_px
+        -orig-id: s
         type: s2
         doc: signed, as `short s` in Quake II's `dstvert_t`
       - id: t_px
+        -orig-id: t
         type: s2
         doc: signed, as `short t` in Quake II's `dstvert_t`
     instances:
@@ -345,11 +360,15 @@ types:
   triangle:
     seq:
       - id: vertex_indices
+        -orig-id: index_xyz
         type: s2
         repeat: expr
         repeat-expr: 3
-        doc: indices to `_root.frames[i].vertices` (for each frame with index `i`)
+        doc: |
+          indices to `_root.frames[i].vertices` (for each frame with index
+          `i`)
       - id: tex_point_indices
+        -orig-id: index_st
         type: s2
         repeat: expr
         repeat-expr: 3
@@ -380,8 +399,10 @@ types:
   vertex:
     seq:
       - id: position
+        -orig-id: v
         type: compressed_vec
       - id: normal_index
+        -orig-id: lightnormalindex
         type: u1
     instances:
       normal:
@@ -395,8 +416,9 @@ types:
       - id: name
         size: 16
         type: strz
-        encoding: ascii
+        encoding: ASCII
       - id: vertices
+        -orig-id: verts
         type: vertex
         repeat: expr
         repeat-expr: _root.vertices_per_frame
@@ -428,7 +450,9 @@ types:
         repeat-expr: 2
       - id: vertex_index
         type: s4
-        doc: index to `_root.frames[i].vertices` (for each frame with index `i`)
+        doc: |
+          index to `_root.frames[i].vertices` (for each frame with index
+          `i`)
 enums:
   gl_primitive:
     0: triangle_strip

@@ -14,6 +14,7 @@ meta:
     - 3d
     - game
   license: CC0-1.0
+  ks-version: '0.9'
   endian: le
 doc: |
   The MD3 format holds the animated models of id Software's Quake III Arena
@@ -43,11 +44,12 @@ doc: |
   Model space is Quake's: Z up, X forward, Y left.
 doc-ref:
   - https://icculus.org/~phaethon/q3a/formats/md3format.html
-  - https://github.com/ioquake/ioq3/blob/main/code/qcommon/qfiles.h
-  - https://github.com/ioquake/ioq3/blob/main/code/renderergl1/tr_model.c
-  - https://github.com/ioquake/ioq3/blob/main/code/renderergl1/tr_surface.c
+  - https://github.com/ioquake/ioq3/blob/9e99de817540afa93bb78f852417b0a11360ec56/code/qcommon/qfiles.h
+  - https://github.com/ioquake/ioq3/blob/2ca05943a6a8f341eadc98cc42473c7f8cafc196/code/renderergl1/tr_model.c
+  - https://github.com/ioquake/ioq3/blob/2ca05943a6a8f341eadc98cc42473c7f8cafc196/code/renderergl1/tr_surface.c
 seq:
   - id: magic
+    -orig-id: ident
     contents: IDP3
   - id: version
     type: s4
@@ -55,30 +57,38 @@ seq:
   - id: name
     size: 64
     type: strz
-    encoding: ascii
+    encoding: ASCII
     doc: usually the model's path in the game's pak files; often empty
   - id: flags
     type: s4
     doc: unused by Quake III; 0 in practice
   - id: num_frames
+    -orig-id: numFrames
     type: s4
     doc: at most 1024 (MD3_MAX_FRAMES)
   - id: num_tags
+    -orig-id: numTags
     type: s4
     doc: tags per frame; at most 16 (MD3_MAX_TAGS)
   - id: num_surfaces
+    -orig-id: numSurfaces
     type: s4
     doc: at most 32 (MD3_MAX_SURFACES)
   - id: num_skins
+    -orig-id: numSkins
     type: s4
     doc: unused by Quake III (a leftover of MD2); 0 in practice
   - id: ofs_frames
+    -orig-id: ofsFrames
     type: s4
   - id: ofs_tags
+    -orig-id: ofsTags
     type: s4
   - id: ofs_surfaces
+    -orig-id: ofsSurfaces
     type: s4
-  - id: ofs_eof
+  - id: ofs_end
+    -orig-id: ofsEnd
     type: s4
     doc: the size of the model; Quake III copies this many bytes
 instances:
@@ -97,7 +107,7 @@ instances:
       frame `f` is `tags[f * num_tags + k]`
   surfaces:
     pos: ofs_surfaces
-    type: surface(_io.pos)
+    type: surface
     repeat: expr
     repeat-expr: num_surfaces
     doc: each surface starts where the previous one ends (its `ofs_end`)
@@ -114,10 +124,13 @@ types:
     -webide-representation: '{name}'
     seq:
       - id: min_bounds
+        -orig-id: bounds[0]
         type: vec3f
       - id: max_bounds
+        -orig-id: bounds[1]
         type: vec3f
       - id: local_origin
+        -orig-id: localOrigin
         type: vec3f
         doc: usually (0, 0, 0)
       - id: radius
@@ -126,7 +139,7 @@ types:
       - id: name
         size: 16
         type: strz
-        encoding: ascii
+        encoding: ASCII
         doc: free text, often the exporter's name ("(from 3DSMax)")
   tag:
     -webide-representation: '{name}'
@@ -134,7 +147,7 @@ types:
       - id: name
         size: 64
         type: strz
-        encoding: ascii
+        encoding: ASCII
         doc: e.g. `tag_head`, `tag_torso`, `tag_weapon`, `tag_flash`
       - id: origin
         type: vec3f
@@ -145,12 +158,9 @@ types:
         doc: the rotation's three rows (forward, left, up vectors)
   surface:
     -webide-representation: '{name}'
-    params:
-      - id: ofs_surface
-        type: u4
-        doc: absolute offset of this surface's start; its `ofs_*` fields are relative to it
     seq:
       - id: magic
+        -orig-id: ident
         size: 4
         doc: |
           "IDP3" as Quake III's tools write it; the engine ignores it (ioquake3
@@ -158,104 +168,141 @@ types:
       - id: name
         size: 64
         type: strz
-        encoding: ascii
+        encoding: ASCII
         doc: matched against `.skin` files; Quake III lowercases it
       - id: flags
         type: s4
         doc: unused; 0 in practice
       - id: num_frames
+        -orig-id: numFrames
         type: s4
         doc: equal to the header's `num_frames`
       - id: num_shaders
+        -orig-id: numShaders
         type: s4
         doc: at most 256 (MD3_MAX_SHADERS)
       - id: num_vertices
+        -orig-id: numVerts
         type: s4
         doc: vertices per frame; at most 4096 (MD3_MAX_VERTS)
       - id: num_triangles
+        -orig-id: numTriangles
         type: s4
         doc: at most 8192 (MD3_MAX_TRIANGLES)
       - id: ofs_triangles
+        -orig-id: ofsTriangles
         type: s4
       - id: ofs_shaders
+        -orig-id: ofsShaders
         type: s4
       - id: ofs_tex_coords
+        -orig-id: ofsSt
         type: s4
       - id: ofs_vertices
+        -orig-id: ofsXyzNormals
         type: s4
-        doc: '`ofsXyzNormals` in qfiles.h'
       - id: ofs_end
+        -orig-id: ofsEnd
         type: s4
         doc: size of the surface; the next surface starts here
       - id: body
         size: ofs_end - 108
+        type: surface_body
         doc: |
-          the rest of the surface, read as a whole so that the next surface
-          starts at `ofs_end`; its parts are the instances below
+          the rest of the surface (it starts after the 108-byte surface
+          header), read as a whole so that the next surface starts at
+          `ofs_end`; the instances below read their parts from it
     instances:
+      num_tex_coords:
+        value: num_vertices
+        doc: one texture coordinate per vertex
       shaders:
-        pos: ofs_surface + ofs_shaders
+        io: body._io
+        pos: ofs_shaders - 108
         type: shader
         repeat: expr
         repeat-expr: num_shaders
       triangles:
-        pos: ofs_surface + ofs_triangles
+        io: body._io
+        pos: ofs_triangles - 108
         type: triangle
         repeat: expr
         repeat-expr: num_triangles
       tex_coords:
-        pos: ofs_surface + ofs_tex_coords
+        io: body._io
+        pos: ofs_tex_coords - 108
         type: tex_coord
         repeat: expr
-        repeat-expr: num_vertices
+        repeat-expr: num_tex_coords
         doc: one per vertex, the same in every frame
       vertices:
-        pos: ofs_surface + ofs_vertices
+        io: body._io
+        pos: ofs_vertices - 108
         type: vertex
         repeat: expr
         repeat-expr: num_frames * num_vertices
         doc: |
-          `num_vertices` vertices of frame 0, then those of frame 1, ...: vertex
-          `v` of frame `f` is `vertices[f * num_vertices + v]`
+          `num_vertices` vertices of frame 0, then those of frame 1, ...:
+          vertex `v` of frame `f` is `vertices[f * num_vertices + v]`
+  surface_body:
+    doc: |
+      A surface after its header: shaders, triangles, texture coordinates
+      and vertices at the surface's `ofs_*` offsets minus the header's 108
+      bytes (each surface's `ofs_*` fields count from the surface's start).
   shader:
     -webide-representation: '{name}'
     seq:
       - id: name
         size: 64
         type: strz
-        encoding: ascii
-        doc: a shader name or a texture path; may be empty (then `.skin` files name it)
+        encoding: ASCII
+        doc: |
+          a shader name or a texture path; may be empty (then `.skin` files
+          name it)
       - id: shader_index
+        -orig-id: shaderIndex
         type: s4
         doc: filled in by the engine at load; 0 in files
   triangle:
     seq:
       - id: vertex_indices
+        -orig-id: indexes
         type: s4
         repeat: expr
         repeat-expr: 3
-        doc: indices into the surface's vertices of one frame (below `num_vertices`)
+        doc: |
+          indices into the surface's vertices of one frame (below
+          `num_vertices`)
   tex_coord:
     seq:
       - id: s
+        -orig-id: st[0]
         type: f4
       - id: t
+        -orig-id: st[1]
         type: f4
-        doc: grows downwards in the image, as OpenGL's t with the image stored top row first
+        doc: |
+          grows downwards in the image, as OpenGL's t with the image stored
+          top row first
   vertex:
     seq:
       - id: x_compressed
+        -orig-id: xyz[0]
         type: s2
       - id: y_compressed
+        -orig-id: xyz[1]
         type: s2
       - id: z_compressed
+        -orig-id: xyz[2]
         type: s2
       - id: normal_lng
+        -orig-id: normal
         type: u1
         doc: |
           angle between the normal and +Z, in steps of 2*pi/256 (the low byte
           of qfiles.h's `short normal`)
       - id: normal_lat
+        -orig-id: normal
         type: u1
         doc: |
           angle of the normal around Z, from +X towards +Y, in steps of
@@ -268,8 +315,10 @@ types:
       z:
         value: z_compressed / 64.0
       lat:
-        value: normal_lat * 2 * 3.141592653589793 / 256
-        doc: '`normal_lat` in radians; normal x = cos(lat) * sin(lng), y = sin(lat) * sin(lng)'
+        value: normal_lat * 3.141592653589793 / 128
+        doc: |
+          `normal_lat` in radians; normal x = cos(lat) * sin(lng),
+          y = sin(lat) * sin(lng)
       lng:
-        value: normal_lng * 2 * 3.141592653589793 / 256
+        value: normal_lng * 3.141592653589793 / 128
         doc: '`normal_lng` in radians; normal z = cos(lng)'

@@ -34,6 +34,11 @@ def md3_corpus_files() -> list[Path]:
     return _corpus_files("md3")
 
 
+def mdl_corpus_files() -> list[Path]:
+    """Every corpus MDL (empty outside CI when the corpus is absent)."""
+    return _corpus_files("mdl")
+
+
 def corpus_params(kind: str) -> list[object]:
     """pytest parameters for every corpus file of ``kind``, or one skip when it is absent."""
     files = _corpus_files(kind)

@@ -78,7 +78,7 @@ FIELDS = [
     "ofs_triangles",
     "ofs_frames",
     "ofs_gl_cmds",
-    "ofs_eof",
+    "ofs_end",
 ]
 
 
@@ -131,7 +131,7 @@ def build(spec: Md2Spec | None = None) -> bytes:
         ofs_triangles=ofs_tris,
         ofs_frames=ofs_frames,
         ofs_gl_cmds=ofs_gl,
-        ofs_eof=ofs_end,
+        ofs_end=ofs_end,
     )
     values.update(spec.header_overrides)
     header = HEADER.pack(spec.magic, *(values[f] for f in FIELDS))

@@ -26,7 +26,7 @@ HEADER_FIELDS = [
     "ofs_frames",
     "ofs_tags",
     "ofs_surfaces",
-    "ofs_eof",
+    "ofs_end",
 ]
 HEADER_OFFSETS = dict(zip(HEADER_FIELDS, (0, 4, 8, *range(72, 108, 4)), strict=True))
 SURFACE_FIELDS = [
@@ -176,7 +176,7 @@ def build(spec: Md3Spec | None = None) -> bytes:
     ofs_frames = HEADER.size
     ofs_tags = ofs_frames + len(frames)
     ofs_surfaces = ofs_tags + len(tags)
-    ofs_eof = ofs_surfaces + len(surfaces)
+    ofs_end = ofs_surfaces + len(surfaces)
     values = {
         "flags": spec.flags,
         "num_frames": num_frames,
@@ -186,7 +186,7 @@ def build(spec: Md3Spec | None = None) -> bytes:
         "ofs_frames": ofs_frames,
         "ofs_tags": ofs_tags,
         "ofs_surfaces": ofs_surfaces,
-        "ofs_eof": ofs_eof + len(spec.trailing),
+        "ofs_end": ofs_end + len(spec.trailing),
     }
     values.update(spec.header_overrides)
     header = HEADER.pack(

@@ -17,12 +17,24 @@ LAYERS = [
     ("errors", "kaitai"),
     ("core",),
     ("interchange",),
+    ("archive",),
     ("formats",),
     ("registry",),
     ("__init__", "__main__", "cli"),
 ]
 # Inside a format package: layout ← reader ← write, check, describe, scene ← model ← __init__.
-FORMAT_LAYERS = [("layout",), ("reader",), ("write", "check", "describe", "scene"), ("model",)]
+# (palette: MDL's bundled colour table, data like the layout's constants)
+FORMAT_LAYERS = [
+    ("layout", "palette"),
+    ("reader",),
+    ("write", "check", "describe", "scene"),
+    ("model",),
+]
+# Packages under formats/ that are not model formats have their own order. A Quake III player
+# folder: the cfg and skin parsers ← the Player ← what is built on it.
+PACKAGE_LAYERS = {
+    "q3player": [("animcfg", "skinfile"), ("player",), ("check", "describe", "scene", "gltf")],
+}
 
 
 def module_name(path: Path) -> str:
@@ -114,9 +126,10 @@ def test_imports_run_one_way() -> None:
             parts, tparts = module.split("."), target.split(".")
             same_format = parts[:3] == tparts[:3] and parts[1:2] == ["formats"] and len(parts) > 3
             if same_format and len(tparts) > 3:
+                order = PACKAGE_LAYERS.get(parts[2], FORMAT_LAYERS)
 
-                def rank(name: str) -> int:
-                    return next(i for i, ns in enumerate(FORMAT_LAYERS) if name in ns)
+                def rank(name: str, order: list[tuple[str, ...]] = order) -> int:
+                    return next(i for i, ns in enumerate(order) if name in ns)
 
                 if rank(tparts[3]) > rank(parts[3]) or (
                     rank(tparts[3]) == rank(parts[3]) and tparts[3] != parts[3]

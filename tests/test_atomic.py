@@ -3,23 +3,94 @@
 from __future__ import annotations
 
 import os
+import signal
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from quakemodels.core.atomic import atomic_output, write_bytes_atomic
+from quakemodels.core.atomic import atomic_output, sweep, write_bytes_atomic
 
 
-def test_replaces_on_success_with_normal_permissions(tmp_path: Path) -> None:
-    target = tmp_path / "out.bin"
+def test_new_file_gets_normal_permissions_without_touching_the_umask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mask = os.umask(0o027)
+    os.umask(0o027)
+    try:
+        calls: list[int] = []
+
+        def umask(m: int) -> int:
+            calls.append(m)
+            return 0
+
+        monkeypatch.setattr(os, "umask", umask)
+        target = tmp_path / "out.bin"
+        write_bytes_atomic(target, b"new")
+        assert calls == []  # the process umask is never changed, not even briefly
+    finally:
+        monkeypatch.undo()
+        os.umask(mask)
+    assert target.read_bytes() == b"new"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+
+
+def test_rewrite_keeps_the_target_mode(tmp_path: Path) -> None:
+    """Finding 9: a 0600 target stayed 0600 only until it was rewritten."""
+    target = tmp_path / "private.glb"
     target.write_bytes(b"old")
+    target.chmod(0o600)
     write_bytes_atomic(target, b"new")
     assert target.read_bytes() == b"new"
-    mask = os.umask(0)
-    os.umask(mask)
-    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~mask
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin"]
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+
+
+_KILLED_WRITER = """
+import os, sys, time
+from quakemodels.core.atomic import atomic_output
+with atomic_output(sys.argv[1]) as f:
+    f.write(b"x" * 1000)
+    f.flush()
+    print("writing", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_killed_writer_leaves_nothing_behind(tmp_path: Path, sig: int) -> None:
+    """SIGTERM: the temporary file is removed by the dying writer (exit by the signal, as
+    unhandled). SIGKILL: it stays, and the next write into the folder sweeps it."""
+    target = tmp_path / "out.glb"
+    target.write_bytes(b"keep")
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_WRITER, str(target)], stdout=subprocess.PIPE
+    )
+    assert proc.stdout is not None and proc.stdout.readline() == b"writing\n"
+    temps = [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    assert len(temps) == 1 and temps[0].startswith(f".out.glb.{proc.pid}.")
+    proc.send_signal(sig)
+    assert proc.wait(timeout=30) == -sig
+    assert target.read_bytes() == b"keep"
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == (["out.glb"] if sig == signal.SIGTERM else sorted(["out.glb", temps[0]]))
+    # the next write into the same folder (another process, as a new run would be) sweeps it
+    code = "import sys; from quakemodels.core.atomic import write_bytes_atomic as w;"
+    code += " w(sys.argv[1], b'n')"
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "other.bin")], check=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.bin", "out.glb"]
+
+
+def test_sweep_spares_live_and_foreign_files(tmp_path: Path) -> None:
+    mine = tmp_path / f".a.bin.{os.getpid()}.0123abcd.tmp"  # ours, not being written: stale
+    alive = tmp_path / f".b.bin.{os.getppid()}.0123abcd.tmp"  # a live process's
+    other = tmp_path / ".c.bin.tmp"  # not our naming
+    for p in (mine, alive, other):
+        p.write_bytes(b"")
+    assert sweep(tmp_path) == [mine.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([alive.name, other.name])
 
 
 def test_failure_keeps_the_old_file_and_leaves_no_temporary(tmp_path: Path) -> None:

@@ -222,11 +222,11 @@ def test_overlapping_sections() -> None:
 def test_ofs_end_not_file_size() -> None:
     data = build(Md2Spec(trailing=b"\0" * 8))
     f = only(check_md2(data, "any"), "ofs-end")
-    assert (f.severity, f.field, f.offset) == ("warning", "ofs_eof", 64)
+    assert (f.severity, f.field, f.offset) == ("warning", "ofs_end", 64)
     assert f"not the file size {len(data)}" in f.message
-    short = set_header(build(), "ofs_eof", 100)
+    short = set_header(build(), "ofs_end", 100)
     f = only(check_md2(short, "quake2"), "ofs-end-short")
-    assert (f.severity, f.field, f.offset) == ("error", "ofs_eof", 64)
+    assert (f.severity, f.field, f.offset) == ("error", "ofs_end", 64)
     assert only(check_md2(short, "any"), "ofs-end-short").severity == "warning"
     assert "ofs-end-short" not in codes(check_md2(short, "q2pro"))  # Q2PRO ignores ofs_end
 
@@ -493,14 +493,14 @@ def test_md3_engine_and_layout_findings() -> None:
     assert check_model(data, "quake3") == []
     f = only(check_model(data, "quake2"), "engine-format")
     assert (f.severity, f.field, f.offset) == ("error", "magic", 0)
-    short = set_header(data, "ofs_eof", len(data) - 8)
+    short = set_header(data, "ofs_end", len(data) - 8)
     f = only(check_model(short, "any"), "ofs-end")
-    assert (f.severity, f.field, f.offset) == ("warning", "ofs_eof", HEADER_OFFSETS["ofs_eof"])
-    long = set_header(data, "ofs_eof", len(data) + 8)
+    assert (f.severity, f.field, f.offset) == ("warning", "ofs_end", HEADER_OFFSETS["ofs_end"])
+    long = set_header(data, "ofs_end", len(data) + 8)
     findings = check_model(long, "quake3")
     f = only(findings, "ofs-end-long")
-    assert (f.severity, f.field, f.offset) == ("error", "ofs_eof", HEADER_OFFSETS["ofs_eof"])
-    assert [x.field for x in findings if x.severity == "error"] == ["ofs_eof"]  # facade's: deduped
+    assert (f.severity, f.field, f.offset) == ("error", "ofs_end", HEADER_OFFSETS["ofs_end"])
+    assert [x.field for x in findings if x.severity == "error"] == ["ofs_end"]  # facade's: deduped
     many_tags = build3(Md3Spec(tags=[[TagSpec(b"t%d" % i) for i in range(17)]] * 2))
     f = only(check_model(many_tags, "quake3"), "too-many-tags")
     assert (f.severity, f.field, f.offset) == ("warning", "num_tags", HEADER_OFFSETS["num_tags"])

@@ -34,7 +34,7 @@ needs_node = pytest.mark.skipif(
 MD2_SEQ = [
     "magic", "version", "skin_width_px", "skin_height_px", "bytes_per_frame", "num_skins",
     "vertices_per_frame", "num_tex_coords", "num_triangles", "num_gl_cmds", "num_frames",
-    "ofs_skins", "ofs_tex_coords", "ofs_triangles", "ofs_frames", "ofs_gl_cmds", "ofs_eof",
+    "ofs_skins", "ofs_tex_coords", "ofs_triangles", "ofs_frames", "ofs_gl_cmds", "ofs_end",
 ]  # fmt: skip
 MD2_INSTANCES = [
     "anim_names", "anim_num_frames", "anim_start_indices", "anorms_table", "frames", "gl_cmds",
@@ -233,16 +233,21 @@ def test_webide_leaves_out_absent_fields() -> None:
     ]
 
 
-def test_webide_long_byte_array_is_an_absolute_inclusive_range() -> None:
+def test_webide_surface_body_is_a_struct_its_sections_read_from() -> None:
+    # The MD3 surface body is a typed substream (surface_body, no fields of its own); the sections
+    # are instances read from it at ofs_* - 108, so their values are those of the chained file.
     data = build_md3(Md3Spec())
     tree = webide(data)
     assert tree["magic"] == [73, 68, 80, 51]
     for i, surface in enumerate(tree["surfaces"]):
         start = surface_offset(data, i)
         ofs_end = struct.unpack_from("<i", data, start + 104)[0]
-        assert surface["ofsSurface"] == start
+        assert surface["ofsEnd"] == ofs_end
         assert surface["magic"] == [73, 68, 80, 51]
-        assert surface["body"] == {"$start": start + 108, "$end": start + ofs_end - 1}
+        assert surface["body"] == {}
+        assert surface["numTexCoords"] == surface["numVertices"] == len(surface["texCoords"])
+        first = struct.unpack_from("<3i", data, start + surface["ofsTriangles"])
+        assert surface["triangles"][0]["vertexIndices"] == list(first)
 
 
 # --- the ksdump format --------------------------------------------------------------------------
@@ -304,7 +309,10 @@ def test_truncated_frames_fail_with_path_and_no_file(
         dumps(cut.read_bytes())
     out = tmp_path / "cut.json"
     assert main(["dump", str(cut), "-o", str(out)]) == 1
-    assert "frames: unexpected end of data" in capsys.readouterr().err
+    # The CLI names the reader's field and offset, not the generated parser's byte count.
+    assert "ofs_frames=172 at offset 56: 2 frames × 56 bytes from offset 172 run past" in (
+        capsys.readouterr().err
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cut.md2"]
 
 
@@ -393,7 +401,8 @@ def test_crosscheck_whole_corpus_and_synthetic_files(corpus_dir: Path) -> None:
     done = run_crosscheck("--corpus", str(corpus_dir))
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
-    n_corpus = len(corpus_models(corpus_dir))
+    # every registered model, plus the paks (their spec's file-extension is claimed too)
+    n_corpus = len(corpus_models(corpus_dir)) + len(list(corpus_dir.rglob("*.pak")))
     checked = [line for line in lines if line.startswith("ok   ")]
     assert sum(not line.startswith("ok   synthetic/") for line in checked) == n_corpus
     for name in (

@@ -30,6 +30,7 @@ from PIL import Image
 import quakemodels
 from quakemodels import Md2, QuakeModelsWarning
 from quakemodels.cli import main
+from quakemodels.cli.batch import expand
 from quakemodels.cli.export import output_names
 from quakemodels.core.scene import Y_UP, to_y_up
 from quakemodels.core.skins import find_skin
@@ -222,8 +223,11 @@ def test_y_up_is_a_rotation_not_a_mirror() -> None:
 
 
 def test_cli_export_obj_and_render_every_corpus_file(tmp_path: Path, corpus_dir: Path) -> None:
-    files = corpus_models(corpus_dir)
-    names = output_names([str(p) for p in files])  # head, head_2: players share part names
+    # every model file, and each Quake III player folder as one input (its parts are not)
+    inputs, _ = expand([str(corpus_dir)])
+    assert len(inputs) == len(corpus_models(corpus_dir)) - 2 * 3 + 2
+    files = [Path(p) for p in inputs]
+    names = output_names(inputs)
     assert main(["export", str(corpus_dir), "-o", str(tmp_path / "obj"), "--format", "obj"]) == 0
     objs = sorted((tmp_path / "obj").glob("*.obj"))
     assert sorted(p.stem for p in objs) == sorted(names.values())

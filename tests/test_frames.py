@@ -1,5 +1,6 @@
 """Per-frame decoding (core/frames.py): mesh, lerp, sample and frames_* decode only the frames
-asked for, and give exactly the values of the full arrays, on every corpus MD2 and MD3."""
+asked for, and give exactly the values of the full arrays, on every corpus MD2, MD3 and MDL;
+scenes of one frame or clip (players too) equal the full scene's selection."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from md2builder import Md2Spec, build
 import quakemodels
 from quakemodels import BadValueError, Md2
 from quakemodels.core.facade import lerp
+from quakemodels.core.scene import ExportModel
 
 
 def _frames(n: int) -> list[int]:
@@ -85,18 +87,90 @@ def test_bad_normal_index_found_only_in_the_frames_decoded() -> None:
         m.mesh(1)
 
 
-@pytest.mark.parametrize("name", ["md2/ppm_drfreak.md2", "md3/trem_human_base_upper.md3"])
+@pytest.mark.parametrize("path", corpus_params("mdl"))
+def test_mdl_poses_equal_full_arrays(path: Path | None) -> None:
+    assert path is not None
+    lazy, full = quakemodels.load(path), quakemodels.load(path).load_all()
+    assert isinstance(lazy, quakemodels.Mdl) and isinstance(full, quakemodels.Mdl)
+    poses = _frames(lazy.num_poses)
+    assert np.array_equal(lazy.frames_positions(poses), full.positions[poses])
+    assert np.array_equal(lazy.frames_normals(poses), full.normals[poses])
+    mesh, expected = lazy.mesh(-1), full.mesh(-1)
+    for name in ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids"):
+        assert np.array_equal(getattr(mesh, name), getattr(expected, name)), name
+    assert np.array_equal(lazy.lerp(0, -1, 0.75), lerp(full.positions, 0, -1, 0.75))
+    clip = next(iter(lazy.animations))
+    assert np.array_equal(lazy.sample(clip, 0.21), full.sample(clip, 0.21))
+    assert not {"positions", "normals", "normal_indices"} & set(vars(lazy))
+
+
+SCENE_MODELS = ["md2/ppm_drfreak.md2", "md3/trem_human_base_upper.md3", "mdl/lq_player.mdl"]
+
+
+@pytest.mark.parametrize("name", SCENE_MODELS)
 def test_scene_of_some_frames_decodes_only_those(corpus_dir: Path, name: str) -> None:
-    from quakemodels.registry import scene
+    from quakemodels.registry import for_model, scene
 
     lazy, full = quakemodels.load(corpus_dir / name), quakemodels.load(corpus_dir / name)
     picked = [3, 0, -1]
-    part, whole = scene(lazy, frames=picked), scene(full).select(picked, {})
-    assert part.num_frames == 3 and part.clips == {} and part.frame_names == whole.frame_names
-    for a, b in zip(part.surfaces, whole.surfaces, strict=True):
-        assert np.array_equal(a.positions, b.positions) and np.array_equal(a.normals, b.normals)
-        assert np.array_equal(a.indices, b.indices) and np.array_equal(a.uvs, b.uvs)
-    for a, b in zip(part.tags, whole.tags, strict=True):
-        assert np.array_equal(a.origins, b.origins) and np.array_equal(a.axes, b.axes)
-    holders = [lazy] if isinstance(lazy, Md2) else lazy.surfaces
+    part = for_model(lazy).scene(lazy, frames=picked)
+    whole = scene(full).select(picked, {})
+    _assert_same_scene(part, whole)
+    assert part.num_frames == 3 and part.clips == {}
+    holders = lazy.surfaces if isinstance(lazy, quakemodels.Md3) else [lazy]
     assert not any({"positions", "normals"} & set(vars(h)) for h in holders)
+
+
+@pytest.mark.parametrize("name", SCENE_MODELS)
+def test_registry_scene_of_a_frame_or_a_clip_is_the_selected_full_scene(
+    corpus_dir: Path, name: str
+) -> None:
+    from quakemodels.registry import scene
+
+    full = scene(quakemodels.load(corpus_dir / name))
+    clip = list(full.clips)[-1]
+    lazy = quakemodels.load(corpus_dir / name)
+    one = scene(lazy, frame=full.num_frames - 1)
+    _assert_same_scene(one, full.select([full.num_frames - 1], {}))
+    assert one.clips == {}
+    frames = list(full.clips[clip])
+    part = scene(quakemodels.load(corpus_dir / name), clip=clip)
+    _assert_same_scene(part, full.select(frames, {clip: range(len(frames))}))
+    assert part.clips == {clip: range(len(frames))}
+    with pytest.raises(KeyError, match=r"no clip 'nope'; clips: "):
+        scene(lazy, clip="nope")
+    with pytest.raises(IndexError, match=rf"frame {full.num_frames} out of range \(frames: 0\.\."):
+        scene(lazy, frame=full.num_frames)
+    holders = lazy.surfaces if isinstance(lazy, quakemodels.Md3) else [lazy]
+    assert not any({"positions", "normals"} & set(vars(h)) for h in holders)
+
+
+def test_player_scene_of_one_frame_decodes_only_its_part_frames(corpus_dir: Path) -> None:
+    from quakemodels.registry import scene
+
+    folder = corpus_dir / "q3" / "models" / "players" / "human_bsuit"
+    full = scene(quakemodels.load(folder))
+    clip = next(c for c in full.clips if c != "stand")
+    pick = full.clips[clip][2]
+    lazy = quakemodels.load(folder)
+    one = scene(lazy, frame=pick)
+    _assert_same_scene(one, full.select([pick], {}))
+    assert one.frame_names == [f"pose{pick}"]
+    for name, part in lazy:  # the head has one frame: its one frame is all of it
+        decoded = any({"positions", "normals"} & set(vars(s)) for s in part.surfaces)
+        assert decoded == (name == "head"), name
+    frames = list(full.clips[clip])
+    _assert_same_scene(
+        scene(quakemodels.load(folder), clip=clip), full.select(frames, {clip: range(len(frames))})
+    )
+
+
+def _assert_same_scene(a: ExportModel, b: ExportModel) -> None:
+    assert a.frame_names == b.frame_names and a.clips == b.clips and a.name == b.name
+    assert len(a.surfaces) == len(b.surfaces) and len(a.tags) == len(b.tags)
+    for x, y in zip(a.surfaces, b.surfaces, strict=True):
+        assert x.name == y.name and x.skin_names == y.skin_names
+        for field in ("positions", "normals", "indices", "uvs"):
+            assert np.array_equal(getattr(x, field), getattr(y, field)), field
+    for x, y in zip(a.tags, b.tags, strict=True):
+        assert np.array_equal(x.origins, y.origins) and np.array_equal(x.axes, y.axes)

@@ -70,7 +70,7 @@ def md2_boundaries(data: bytes) -> list[int]:
         "ofs_frames": ("num_frames", h["bytes_per_frame"]),
         "ofs_gl_cmds": ("num_gl_cmds", 4),
     }
-    points = {0, 4, 8, HEADER.size - 1, HEADER.size, len(data) - 1, h["ofs_eof"]}
+    points = {0, 4, 8, HEADER.size - 1, HEADER.size, len(data) - 1, h["ofs_end"]}
     for ofs_name, (num_name, item) in sizes.items():
         start = h[ofs_name]
         end = start + h[num_name] * item
@@ -83,7 +83,7 @@ def md3_boundaries(data: bytes) -> list[int]:
     if len(data) < 108 or data[:4] != b"IDP3":
         return []
     points = {0, 4, 72, 107, 108, len(data) - 1}
-    ofs = struct.unpack_from("<4i", data, 92)  # ofs_frames, ofs_tags, ofs_surfaces, ofs_eof
+    ofs = struct.unpack_from("<4i", data, 92)  # ofs_frames, ofs_tags, ofs_surfaces, ofs_end
     points.update(ofs)
     surface = ofs[2]
     for _ in range(8):  # follow the surface chain a few steps
@@ -228,3 +228,16 @@ def test_builder_models_with_odd_counts(frames: int, vertices: int, extra: int, 
     if extra < 0:
         data = set_header(data, "bytes_per_frame", 40 + 4 * vertices + extra)
     run(data)
+
+
+# -- structure-aware generators (fuzz/structured.py): a deterministic slice ---------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_structured_generators(seed: int) -> None:
+    """Hostile glTF fields, multi-surface MD3s sharing sections and many-skin MD2s: only
+    ModelFormatError escapes, within the budgets (40 inputs per seed, every generator)."""
+    import structured
+
+    for label, data in structured.cases(seed, 40):
+        structured.run_case(label, data, budgets=seed == 0)

@@ -104,7 +104,7 @@ def test_md2_dtypes_have_the_spec_sizes_and_offsets() -> None:
     assert md2l.HEADER is md2l.ROOT
     root = _layout(md2l.ROOT)
     assert root[:3] == [("magic", "|V4", 0), ("version", "<i4", 4), ("skin_width_px", "<i4", 8)]
-    assert root[-1] == ("ofs_eof", "<i4", 64) and len(root) == 17
+    assert root[-1] == ("ofs_end", "<i4", 64) and len(root) == 17
     assert [f for _, f, _ in root[1:]] == ["<i4"] * 16
     assert _layout(md2l.TRIANGLE) == [("vertex_indices", "|V6", 0), ("tex_point_indices", "|V6", 6)]
     assert md2l.TRIANGLE["vertex_indices"].shape == (3,)
@@ -149,7 +149,7 @@ def test_md3_dtypes_have_the_spec_sizes_and_offsets() -> None:
         ("name", "|V64", 8),
         ("flags", "<i4", 72),
     ]
-    assert root[-1] == ("ofs_eof", "<i4", 104)
+    assert root[-1] == ("ofs_end", "<i4", 104)
     assert [o for _, _, o in _layout(md3l.FRAME)] == [0, 12, 24, 36, 40]
     assert [o for _, _, o in _layout(md3l.TAG)] == [0, 64, 76]
     assert md3l.TAG["axis"].shape == (3,) and md3l.TAG["axis"].base == md3l.VEC3F
@@ -258,23 +258,27 @@ def test_md3_corpus_reads_as_the_kaitai_parser(path: Path) -> None:
     _same(np.frombuffer(data, md3l.FRAME, ks.num_frames, ks.ofs_frames), ks.frames, "frames")
     tags = np.frombuffer(data, md3l.TAG, ks.num_frames * ks.num_tags, ks.ofs_tags)
     _same(tags, ks.tags, "tags")
+    base = ks.ofs_surfaces  # surfaces are chained: each starts ofs_end after the previous
+    starts: dict[int, int] = {}
     for k, surf in enumerate(ks.surfaces):
-        base = surf.ofs_surface
         (sh,) = np.frombuffer(data, md3l.SURFACE_PREFIX, 1, base)
         _same(sh, surf, f"surfaces[{k}]")
         at = base + md3l.TAIL["SURFACE"]["offset"]
-        assert surf.body == data[at : base + surf.ofs_end]
+        assert surf._raw_body == data[at : base + surf.ofs_end]  # the body substream
+        assert md3l.INSTANCES["SURFACE"]["shaders"]["io"] == "body._io"
         shaders = np.frombuffer(data, md3l.SHADER, surf.num_shaders, base + surf.ofs_shaders)
         _same(shaders, surf.shaders, f"surfaces[{k}].shaders")
         tris = np.frombuffer(data, md3l.TRIANGLE, surf.num_triangles, base + surf.ofs_triangles)
         _same(tris, surf.triangles, f"surfaces[{k}].triangles")
         st = np.frombuffer(data, md3l.TEX_COORD, surf.num_vertices, base + surf.ofs_tex_coords)
         _same(st, surf.tex_coords, f"surfaces[{k}].tex_coords")
+        starts[id(surf)] = base
+        base += surf.ofs_end
     # every vertex of every frame of the smallest surface (the Kaitai parser is slow at these)
     surf = min(ks.surfaces, key=lambda s: s.num_frames * s.num_vertices, default=None)
     if surf is not None:
         n = surf.num_frames * surf.num_vertices
-        verts = np.frombuffer(data, md3l.VERTEX, n, surf.ofs_surface + surf.ofs_vertices)
+        verts = np.frombuffer(data, md3l.VERTEX, n, starts[id(surf)] + surf.ofs_vertices)
         _same(verts, surf.vertices, f"{surf.name}.vertices")
 
 
@@ -284,7 +288,10 @@ def test_md3_corpus_reads_as_the_kaitai_parser(path: Path) -> None:
 @pytest.mark.parametrize("runner", [_generate, _generate_cli], ids=["function", "cli"])
 def test_a_changed_field_type_reaches_the_dtype(tmp_path: Path, runner: Any) -> None:
     edited = _edit(
-        MD2_KSY, tmp_path, "- id: s_px\n        type: s2\n", "- id: s_px\n        type: u2\n"
+        MD2_KSY,
+        tmp_path,
+        "- id: s_px\n        -orig-id: s\n        type: s2\n",
+        "- id: s_px\n        -orig-id: s\n        type: u2\n",
     )
     mod = runner(edited, tmp_path)
     assert _layout(mod.TEX_POINT) == [("s_px", "<u2", 0), ("t_px", "<i2", 2)]
@@ -298,12 +305,12 @@ def test_a_changed_field_type_reaches_the_dtype(tmp_path: Path, runner: Any) -> 
     assert mod.ROOT.itemsize == 72
     assert _layout(mod.ROOT)[5] == ("num_skins", "<u8", 20)
     assert _layout(mod.ROOT)[6] == ("vertices_per_frame", "<i4", 28)  # the rest moves by 4
-    assert _layout(mod.ROOT)[-1] == ("ofs_eof", "<i4", 68)
+    assert _layout(mod.ROOT)[-1] == ("ofs_end", "<i4", 68)
 
 
 @pytest.mark.parametrize("runner", [_generate, _generate_cli], ids=["function", "cli"])
 def test_a_changed_size_reaches_the_prefix_and_its_tail(tmp_path: Path, runner: Any) -> None:
-    old = "      - id: name\n        size: 16\n        type: strz\n        encoding: ascii\n"
+    old = "      - id: name\n        size: 16\n        type: strz\n        encoding: ASCII\n"
     old += "      - id: vertices"
     edited = _edit(MD2_KSY, tmp_path, old, old.replace("size: 16", "size: 20"))
     mod = runner(edited, tmp_path)
@@ -323,7 +330,8 @@ def test_endianness_and_contents_forms_follow_the_spec(tmp_path: Path) -> None:
     text = MD3_KSY.read_text(encoding="utf-8").replace("  endian: le\n", "  endian: be\n", 1)
     text = text.replace("contents: IDP3", "contents: [0x49, 'DP', 51]")
     text = text.replace(
-        "- id: normal_lng\n        type: u1", "- id: normal_lng\n        type: u2le"
+        "- id: normal_lng\n        -orig-id: normal\n        type: u1",
+        "- id: normal_lng\n        -orig-id: normal\n        type: u2le",
     )
     spec = tmp_path / "quake3_md3.ksy"
     spec.write_text(text, encoding="utf-8")

@@ -425,7 +425,7 @@ def test_cli_info(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type
     bad.write_bytes(b"IDP2" + b"\0" * 10)
     assert main(["info", str(good)]) == 0
     out = capsys.readouterr().out
-    assert "2 frames, 4 vertices, 2 triangles, 4 texcoords, 2 GL commands, 1 skins" in out
+    assert "2 frames, 4 vertices, 2 triangles, 4 texcoords, 2 GL commands, 1 skin" in out
     assert "stand        frames   0-1   (2)" in out
     assert "bounds: min (-10.000, -5.000, 2.000) max (117.500, 58.750, 18.000)" in out
     assert main(["info", str(good), str(bad)]) == 1
@@ -487,7 +487,7 @@ def test_gl_commands_compare_like_lists() -> None:
 
 @pytest.mark.parametrize(
     ("size", "field"),
-    [(2, "magic"), (4, "version"), (30, "num_tex_coords"), (64, "ofs_eof"), (67, "ofs_eof")],
+    [(2, "magic"), (4, "version"), (30, "num_tex_coords"), (64, "ofs_end"), (67, "ofs_end")],
 )
 def test_truncated_header_names_the_field_cut_short(size: int, field: str) -> None:
     with pytest.raises(TruncatedError) as e:

@@ -74,7 +74,7 @@ def test_header_and_raw_sections(path: Path) -> None:
     for key, value in m.header.items():
         assert value == getattr(spec, key)
     assert m.num_vertices == spec.vertices_per_frame
-    assert m.ofs_end == spec.ofs_eof
+    assert m.ofs_end == spec.ofs_end
     # Raw names keep the junk after the NUL exactly as stored.
     for i, raw in enumerate(m.frame_names_raw):
         start = m.ofs_frames + i * m.framesize + 24

@@ -34,6 +34,7 @@ from quakemodels import (
     TruncatedError,
 )
 from quakemodels.cli import main
+from quakemodels.core.names import plural
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
 
 # -- the corpus against the generated parser ----------------------------------------------------
@@ -73,9 +74,11 @@ def test_corpus_equals_generated_parser(path: Path) -> None:
     )
 
     assert len(m.surfaces) == spec.num_surfaces
+    start = spec.ofs_surfaces  # surfaces are chained: each starts ofs_end after the previous
     for surf, ss in zip(m.surfaces, spec.surfaces, strict=True):
         assert surf.name == ss.name and surf.magic == ss.magic
-        assert surf.offset == ss.ofs_surface
+        assert surf.offset == start
+        start += ss.ofs_end
         assert {key: value for key, value in surf.header.items()} == {
             key: getattr(ss, key) for key in surf.header
         }
@@ -142,7 +145,8 @@ def test_corpus_info(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     m = Md3.from_file(path)
     assert "Quake III MD3 (IDP3 version 15)" in out
-    assert f"{m.num_frames} frames, {m.num_tags} tags, {m.num_surfaces} surfaces" in out
+    counts = [plural(m.num_frames, "frame"), plural(m.num_tags, "tag")]
+    assert f"{', '.join(counts)}, {plural(m.num_surfaces, 'surface')}" in out
     for s in m.surfaces:
         assert f"{s.index}: {s.name}" in out
     for name in m.tags.names:
@@ -248,8 +252,8 @@ HeaderCase = tuple[str, int, type[ModelFormatError]]
         ("num_tags", -1, BadValueError),
         ("num_surfaces", 33, BadValueError),
         ("num_surfaces", -2, BadValueError),
-        ("ofs_eof", SIZE + 1, TruncatedError),
-        ("ofs_eof", -4, TruncatedError),
+        ("ofs_end", SIZE + 1, TruncatedError),
+        ("ofs_end", -4, TruncatedError),
         ("ofs_frames", SIZE - 100, TruncatedError),
         ("ofs_frames", 2**31 - 1, TruncatedError),
         ("ofs_frames", 0, BadValueError),
@@ -431,10 +435,10 @@ def test_mutated_and_truncated_files_raise_only_model_format_errors() -> None:
             loaded += 1
         except ModelFormatError:
             pass
-    assert loaded > 0  # some mutations are harmless (flags, num_skins, ofs_eof below the size)
+    assert loaded > 0  # some mutations are harmless (flags, num_skins, ofs_end below the size)
     for n in range(SIZE):
         with pytest.raises(ModelFormatError):
             Md3.from_bytes(GOOD[:n]).load_all()
-        if n >= 108:  # the same cut with ofs_eof agreeing: the section checks must catch it
+        if n >= 108:  # the same cut with ofs_end agreeing: the section checks must catch it
             with pytest.raises(ModelFormatError):
-                Md3.from_bytes(set_header(GOOD[:n], "ofs_eof", n)).load_all()
+                Md3.from_bytes(set_header(GOOD[:n], "ofs_end", n)).load_all()

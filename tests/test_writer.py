@@ -87,7 +87,7 @@ def assert_same_in_threejs(m: Md2, path: Path) -> None:
 def assert_same_in_kaitai(m: Md2) -> None:
     """The generated parser reads the writer's bytes to the same header, names and vertices."""
     spec = Quake2Md2.from_bytes(m.data)
-    assert spec.ofs_eof == len(m.data)
+    assert spec.ofs_end == len(m.data)
     assert spec.num_frames == m.num_frames and spec.vertices_per_frame == m.num_vertices
     assert [s for s in spec.skins] == m.skins
     tris = [(list(t.vertex_indices), list(t.tex_point_indices)) for t in spec.triangles]
@@ -237,7 +237,7 @@ def _shuffled(data: bytes, order: list[str], gap: bytes) -> bytes:
         offset = len(out)
         out += data[start : start + size]
         out[:68] = set_header(bytes(out[:68]), fields[name], offset)
-    out[:68] = set_header(bytes(out[:68]), "ofs_eof", len(out))
+    out[:68] = set_header(bytes(out[:68]), "ofs_end", len(out))
     return bytes(out) + b"TRAILING"
 
 
@@ -744,10 +744,13 @@ def test_convert_errors_leave_no_output(tmp_path: Path, capsys: pytest.CaptureFi
     assert not out.exists()
     # frame names too long for MD2: a clear error, nothing written, the old file kept
     out.write_bytes(b"keep me")
-    obj = tmp_path / "a_frame_name_far_too_long.obj"
+    # (a long file stem is cut to a frame name that fits: only explicit names can be too long)
+    obj = tmp_path / "a.obj"
     obj.write_text("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n")
-    assert main(["convert", str(obj), str(out)]) == 1
-    assert "must fit 16 bytes" in capsys.readouterr().err
+    args = ["convert", str(obj), str(out), "--frame-names", "a_frame_name_far_too_long"]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert "must fit 16 bytes" in err and str(obj) in err
     assert out.read_bytes() == b"keep me"
     assert sorted(os.listdir(tmp_path)) == sorted([bad.name, out.name, obj.name])
     assert main(["convert", str(SAMPLE), str(tmp_path / "x.fbx")]) == 2

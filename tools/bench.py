@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 from bench_md3 import bench_md3
+from bench_mdl import main as bench_mdl_table
 from benchutil import CORPUS, timed
 
 from quakemodels import Md2
@@ -211,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if not args.files:
         bench_md3_corpus()
+        print()
+        bench_mdl_table([])
         bench_dump()
         print()
         print("Peers, measured side by side in this run (tools/bench_peers.py):")

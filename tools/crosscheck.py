@@ -1,8 +1,9 @@
 """Cross-check: the Python dump against the Kaitai Web IDE's engine, on every model we have.
 
 Run with ``make crosscheck`` (or ``python tools/crosscheck.py [FILE...]``). For every corpus file
-whose extension is a spec's ``meta.file-extension`` (``../shared/corpus``; MD3 too once
-``ksy/quake3_md3.ksy`` exists) plus synthetic MD2 edge cases built with ``tests/md2builder.py``:
+whose extension is a spec's ``meta.file-extension`` (``../shared/corpus``: MD2, MD3, PAK) plus
+synthetic MD2 edge cases built with ``tests/md2builder.py`` and paks of them
+(``tests/archivebuilder.py``):
 
 1. ``node tools/crosscheck.js`` compiles ``ksy/*.ksy`` to JavaScript with the pinned compiler in
    the IDE's debug mode, parses the file with the pinned ``kaitai-struct`` runtime and writes
@@ -95,7 +96,23 @@ def synthetic_files() -> dict[str, bytes]:
     )
     if (REPO / "ksy" / "quake3_md3.ksy").is_file():
         files.update(md3_synthetic_files())
+    if (REPO / "ksy" / "quake_pak.ksy").is_file():
+        files.update(pak_synthetic_files(files))
     return files
+
+
+def pak_synthetic_files(models: dict[str, bytes]) -> dict[str, bytes]:
+    """Paks of the synthetic models: directory last, directory first with a 10-byte remainder."""
+    from archivebuilder import pak_bytes  # type: ignore[import-not-found]
+
+    inner = [
+        (f"models/{n.rsplit('.', 1)[0]}/tris.{n.rsplit('.', 1)[1]}", d) for n, d in models.items()
+    ]
+    return {
+        "models.pak": pak_bytes(inner),
+        "dir_first_remainder.pak": pak_bytes(inner[:3], dir_first=True, dirlen_extra=10),
+        "empty.pak": pak_bytes([]),
+    }
 
 
 def md3_synthetic_files() -> dict[str, bytes]:

@@ -5,14 +5,16 @@
 //   node tools/ksc.js --target python --outdir src/quakemodels/kaitai ksy/*.ksy
 //
 // Each output file is named after the spec's meta.id, as the JVM compiler does.
-// Exits non-zero on any compile error; prints compiler warnings to stderr and
-// fails on them too when --strict is given.
+// Targets are the compiler's languages; cpp_stl_98 / cpp_stl_11 choose the C++
+// standard (cpp_stl is C++98, as the JVM compiler's default). Exits non-zero on
+// any compile error. Compiler warnings (style, encoding names: the problems the
+// compiler's precompile passes report, collected by tools/kscload.js) are
+// printed to stderr, and with --strict they fail the run too.
 "use strict";
 
 const fs = require("fs");
 const path = require("path");
-const yaml = require("js-yaml");
-const compiler = require("kaitai-struct-compiler");
+const { loadSpec, compileSpec } = require("./kscload");
 
 function usage() {
   console.error("usage: ksc.js --target LANG --outdir DIR [--strict] SPEC.ksy...");
@@ -33,44 +35,25 @@ function parseArgs(argv) {
   return args;
 }
 
-function loadSpec(file) {
-  return yaml.load(fs.readFileSync(file, "utf8"));
-}
-
-// Imports (`meta.imports`) resolve relative to the importing spec's folder.
-function importerFor(baseDir) {
-  return {
-    importYaml(name, mode) {
-      const file = path.resolve(baseDir, name + ".ksy");
-      return Promise.resolve(loadSpec(file));
-    },
-  };
-}
-
-async function compileOne(file, target, outdir, strict) {
-  const spec = loadSpec(file);
-  const out = await compiler.compile(target, spec, importerFor(path.dirname(file)), false);
-  const names = Object.keys(out);
-  if (names.length === 0) throw new Error(`${file}: compiler produced no output`);
-  for (const name of names) {
-    fs.writeFileSync(path.join(outdir, name), out[name]);
-    console.log(`${file} -> ${path.join(outdir, name)}`);
-  }
-  return names;
-}
-
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   fs.mkdirSync(args.outdir, { recursive: true });
   let failed = false;
   for (const file of args.specs) {
     try {
-      await compileOne(file, args.target, args.outdir, args.strict);
+      const { files, problems } = await compileSpec(file, args.target, loadSpec(file));
+      for (const p of problems) console.error(`${file}: ${p.message}`);
+      if (args.strict && problems.length) failed = true;
+      const names = Object.keys(files);
+      if (names.length === 0) throw new Error("compiler produced no output");
+      for (const name of names) {
+        fs.writeFileSync(path.join(args.outdir, name), files[name]);
+        console.log(`${file} -> ${path.join(args.outdir, name)}`);
+      }
     } catch (e) {
       failed = true;
-      const msg = e && e.message ? e.message : String(e);
-      console.error(`${file}: ${msg}`);
-      if (e && e.s$1) console.error(String(e.s$1));
+      for (const p of e.problems || []) console.error(`${file}: ${p.message}`);
+      console.error(`${file}: ${e.message}`);
     }
   }
   process.exit(failed ? 1 : 0);

@@ -460,6 +460,8 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
                 continue  # an element of no fixed size: nothing to lay out
             entry: dict[str, Any] = {"element": Code(fmt.code()), "size": fmt.size}
             entry["pos"] = str(inst["pos"])
+            if "io" in inst:  # `pos` counts in that stream, not in the type's own
+                entry["io"] = str(inst["io"])
             if inst.get("repeat") == "expr":
                 entry["repeat_expr"] = str(inst.get("repeat-expr"))
             instances.setdefault(t.const, {})[str(iname)] = entry
@@ -538,7 +540,8 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
     body += [
         "",
         "# Parse instances (read at `pos`) whose items have a fixed size: per constant and",
-        "# instance, the dtype of one item, its size, and the spec's pos and count expressions.",
+        "# instance, the dtype of one item, its size, the spec's pos and count expressions, and",
+        "# the stream `pos` counts in when it is not the type's own (`io`).",
     ]
     body += assign("INSTANCES: dict[str, dict[str, dict[str, object]]]", instances)
     if skipped:

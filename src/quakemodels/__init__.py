@@ -6,9 +6,12 @@ wraps them in a numpy facade, and :mod:`quakemodels.registry` dispatches by magi
 ARCHITECTURE.md.
 """
 
-from __future__ import annotations
+from typing import TypeVar as _TypeVar
+from typing import overload as _overload
 
+from .archive import ArchiveError, GameFS
 from .core.facade import Source as _Source
+from .core.facade import read_source as _read_source
 from .core.findings import Finding
 from .core.mesh import AnimatedModel, Mesh
 from .errors import (
@@ -22,21 +25,29 @@ from .errors import (
 )
 from .formats.md2 import Md2
 from .formats.md3 import Md3
+from .formats.mdl import Mdl
+from .formats.q3player import Player
+from .registry import by_magic as _by_magic
 from .registry import check as _check
+from .registry import for_class as _for_class
 from .registry import load as _load
 
 __all__ = [
     "AnimatedModel",
+    "ArchiveError",
     "BadMagicError",
     "BadValueError",
     "BadVersionError",
     "Finding",
+    "GameFS",
     "LimitExceededError",
     "Md2",
     "Md3",
+    "Mdl",
     "Mesh",
     "Model",
     "ModelFormatError",
+    "Player",
     "QuakeModelsWarning",
     "TruncatedError",
     "check_model",
@@ -44,18 +55,56 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-Model = Md2 | Md3
-"""Any model :func:`load` returns."""
+Model = Md2 | Md3 | Mdl | Player
+"""Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a
+player folder gives a :class:`Player`)."""
+
+_M = _TypeVar("_M")
 
 
-def load(source: _Source) -> Model:
+@_overload
+def load(source: _Source) -> AnimatedModel: ...
+@_overload
+def load(source: _Source, kind: type[_M]) -> _M: ...
+def load(source: _Source, kind: type[_M] | None = None) -> AnimatedModel | _M:
     """Open a model from a path, bytes or a binary file object; the format is chosen by magic.
+    A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) gives a
+    :class:`Player`.
+
+    A path may run through a .pak or .pk3 as if it were a folder:
+    ``load("baseq2/pak0.pak/models/monsters/tank/tris.md2")``.
+    ``load(path)`` is typed as the :class:`AnimatedModel` every format implements (frames,
+    clips, meshes, bounds); ``load(path, Md2)`` is typed ``Md2`` and raises
+    :class:`BadMagicError` when the file is another format.
 
     Raises :class:`ModelFormatError` for data no format reads (naming field and offset),
     OSError when a path cannot be read, TypeError for anything else.
     """
-    model: Model = _load(source)
-    return model
+    if kind is None:
+        model: AnimatedModel = _load(source)
+        return model
+    if isinstance(kind, type) and issubclass(kind, Player):
+        player = _load(source)
+        if not isinstance(player, kind):
+            raise BadMagicError(f"{source!r} is not a Quake III player folder", field="magic")
+        return player
+    fmt = _for_class(kind)
+    data, name = _read_source(source)
+    found = _by_magic(data)
+    if found is not fmt:
+        what = f"an {found.name.upper()} file" if found else f"magic={data[:4]!r}"
+        raise BadMagicError(
+            f"{name or 'the data'} is {what}, not {fmt.name.upper()} (magic {fmt.magic!r})",
+            field="magic",
+            offset=0,
+        )
+    typed: _M = fmt.open(data, name)
+    return typed
+
+
+def __dir__() -> list[str]:
+    # The public names only: no submodules or typing helpers (`dir(quakemodels)` is a menu).
+    return sorted([*__all__, "__version__"])
 
 
 def check_model(source: object, engine: str = "any") -> list[Finding]:

@@ -48,3 +48,34 @@ class LimitExceededError(BadValueError):
 class DumpError(ModelFormatError):
     """A parse tree cannot be written in the chosen dump format (the reference tool fails there
     too)."""
+
+
+class ArchiveError(ModelFormatError):
+    """A .pak or .pk3 archive (or one of its entries) is broken, hostile or not readable.
+
+    ``archive`` is the archive's path (or ``None`` for bytes), ``entry`` the entry's name inside
+    it (or ``None`` when the problem is the archive as a whole); both are in the message too.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        archive: str | None = None,
+        entry: str | None = None,
+        field: str | None = None,
+        offset: int | None = None,
+    ):
+        super().__init__(message, field=field, offset=offset)
+        self.archive = archive
+        self.entry = entry
+
+
+class AnimationConfigError(ModelFormatError):
+    """A Quake III ``animation.cfg`` the engine cannot read: a row cut short or a non-number in
+    the table. ``field`` is the row's field (``first_frame``, ``num_frames``, ``loop_frames``,
+    ``fps``), ``offset`` the byte offset of the offending token in the file."""
+
+
+class PlayerFolderError(ModelFormatError):
+    """A folder that is not a Quake III player: a part (``lower.md3``...) is missing."""

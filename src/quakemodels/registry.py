@@ -2,31 +2,45 @@
 Web IDE cross-check and the fuzzers find a file's format here, by its magic.
 
 The formats are listed in :mod:`quakemodels.formats` (one line each); nothing else in the
-package names a format to decide what to do with a file.
+package names a format to decide what to do with a file. A folder is not a format: a Quake III
+player folder (``lower.md3``, ``upper.md3``, ``head.md3``) loads as a
+:class:`~quakemodels.formats.q3player.Player`, which ``check``, ``describe`` and ``scene``
+serve too.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
+from .archive.vpath import game_context, read_path, split_archive_path
 from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
 from .core.scene import ExportModel
+from .core.skins import game_images
 from .errors import BadMagicError
 from .formats import FORMATS
+from .formats.q3player import Player, is_player_folder
+from .formats.q3player.check import check_player, check_player_model
+from .formats.q3player.describe import describe_player
+from .formats.q3player.scene import player_clips
+from .formats.q3player.scene import scene as player_scene
+from .interchange.export import select_frames
 
 __all__ = [
     "FORMATS",
     "Format",
+    "Player",
     "by_magic",
     "by_name",
     "check",
     "describe",
     "explain",
+    "for_class",
     "for_model",
+    "is_player_folder",
     "load",
     "scene",
 ]
@@ -56,6 +70,14 @@ def for_model(model: object) -> Format:
     raise TypeError(f"not a loaded model: {type(model).__name__}")
 
 
+def for_class(cls: type[Any]) -> Format:
+    """The format whose model class is ``cls`` (or a base of it); TypeError for others."""
+    for fmt in FORMATS:
+        if isinstance(cls, type) and issubclass(cls, fmt.model):
+            return fmt
+    raise TypeError(f"not a model class: {cls!r}; formats: {', '.join(f.name for f in FORMATS)}")
+
+
 def unknown_magic(data: bytes) -> BadMagicError:
     """The error for data no format recognises, listing the magics there are."""
     known = ", ".join(f"{f.magic.decode('latin-1')} = {f.name.upper()}" for f in FORMATS)
@@ -67,22 +89,38 @@ def unknown_magic(data: bytes) -> BadMagicError:
 
 
 def load(source: Source) -> Any:
-    """The model in ``source`` (a path, bytes or a binary file object), by its magic.
+    """The model in ``source`` (a path, bytes or a binary file object), by its magic; a
+    folder path is read as a Quake III player folder (:class:`Player`).
 
-    Raises ModelFormatError for data no format reads, OSError when a path cannot be read and
-    TypeError for anything that is not a path, bytes or a binary file.
+    Raises ModelFormatError for data no format reads (PlayerFolderError for a folder without
+    the three parts), OSError when a path cannot be read and TypeError for anything that is
+    not a path, bytes or a binary file.
     """
-    data, name = read_source(source)
+    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+        return Player.from_folder(source)
+    data, name = read_any(source)
     fmt = by_magic(data)
     if fmt is None:
         raise unknown_magic(data)
     return fmt.open(data, name)
 
 
+def read_any(source: Source) -> tuple[bytes, str | None]:
+    """``read_source``, and a path that runs through a .pak/.pk3 (``x.pak/models/a/tris.md2``)
+    read from inside the archive (its name stays the whole path)."""
+    if isinstance(source, (str, os.PathLike)) and split_archive_path(source) is not None:
+        return read_path(source), os.fspath(source)
+    return read_source(source)
+
+
 def check(source: object, engine: str = "any") -> list[Finding]:
     """Findings for any supported model (a loaded model, bytes, a path or a binary file),
     chosen by magic; never raises on any input (an unknown ``engine`` is a ValueError)."""
     check_engine(engine)
+    if isinstance(source, Player):
+        return check_player_model(source, engine)
+    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
+        return check_player(source, engine)
     try:
         fmt = for_model(source)
     except TypeError:
@@ -90,7 +128,7 @@ def check(source: object, engine: str = "any") -> list[Finding]:
     else:
         return fmt.check(source, engine)
     try:
-        data, name = read_source(source)  # type: ignore[arg-type]
+        data, name = read_any(source)  # type: ignore[arg-type]
     except OSError as e:
         name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else str(source)
         return [Finding("error", None, None, f"cannot read {name}: {e.strerror or e}", "io")]
@@ -105,7 +143,9 @@ def check(source: object, engine: str = "any") -> list[Finding]:
 
 
 def describe(model: object) -> str:
-    """``quakemodels info``'s text for a loaded model."""
+    """``quakemodels info``'s text for a loaded model or player."""
+    if isinstance(model, Player):
+        return describe_player(model)
     return for_model(model).describe(model)
 
 
@@ -113,13 +153,52 @@ def scene(
     model: object,
     *,
     skin_dir: str | os.PathLike[str] | None = None,
-    frames: Sequence[int] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+    skin: str = "default",
+    frame: int | None = None,
+    clip: str | None = None,
 ) -> ExportModel:
-    """The exporters' view of a loaded model (surfaces, clips, tags, skins); with ``frames``,
-    only those frames (decoding only those), in that order, and no clips."""
-    if frames is None:
-        return for_model(model).scene(model, skin_dir=skin_dir)
-    return for_model(model).scene(model, skin_dir=skin_dir, frames=frames)
+    """The exporters' view of a loaded model (surfaces, clips, tags, skins).
+
+    Skins are looked up through the game's search path (``quakemodels.archive.GameFS``) when
+    the model sits in an archive or a game folder (one holding ``pakN.pak``/``*.pk3``), or
+    when ``game_dir`` is given; an explicit ``skin_dir`` searches only that folder. A
+    player's scene is assembled: its rest pose, then every cfg clip, textured from the
+    ``.skin`` set ``skin`` (``skin_dir`` is for single models).
+
+    With ``frame`` (0..F-1, IndexError else) or ``clip`` (KeyError naming the clips), the
+    scene holds only that frame (no clips) or that clip's frames (the one clip), and only
+    those frames are decoded: the same scene as :meth:`ExportModel.select` on the full one.
+    """
+    frames: list[int] | None = None
+    clips: dict[str, range] = {}
+    if frame is not None or clip is not None:
+        table, count = scene_frames(model)
+        frames, clips = select_frames(table, count, frame, clip)
+    if isinstance(model, Player):
+        em = player_scene(model, skin=skin, frames=frames)
+    else:
+        fmt = for_model(model)
+        name = getattr(model, "name", None)
+        context = None if skin_dir is not None else game_context(name, game_dir)
+        kwargs: dict[str, Any] = {"skin_dir": skin_dir}
+        if frames is not None:
+            kwargs["frames"] = frames
+        if context is None:
+            em = fmt.scene(model, **kwargs)
+        else:
+            with game_images(*context):
+                em = fmt.scene(model, **kwargs)
+    return em if frames is None else replace(em, clips=clips)
+
+
+def scene_frames(model: object) -> tuple[dict[str, range], int]:
+    """The clip table and frame count of ``model``'s scene, without decoding any frame."""
+    if isinstance(model, Player):
+        return player_clips(model)
+    animations: dict[str, range] = getattr(model, "animations")  # noqa: B009
+    # frame_names has one name per frame of the scene (MDL: per pose)
+    return dict(animations), len(getattr(model, "frame_names"))  # noqa: B009
 
 
 def spec_id(data: bytes) -> str | None:

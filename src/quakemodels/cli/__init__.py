@@ -1,15 +1,30 @@
 """The ``quakemodels`` command: ``main(argv) -> int`` with one module per verb.
 
-Exit codes: 0 ok, 1 bad input (a model failed to parse or check), 2 usage error.
-Each verb module has ``HELP``, ``EXAMPLES``, ``add_args(parser)`` and ``run(args) -> int``.
+Exit codes: 0 ok, 1 bad input (a model failed to parse or check), 2 usage error (or a missing
+dependency), 3 output failure (cannot write), 130 interrupted (Ctrl-C), 141 stdout closed (a
+pipe to ``head``). Each verb module has ``HELP``, ``EXAMPLES``, ``add_args(parser)`` and
+``run(args) -> int``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+from .output import (
+    EXIT_BAD_INPUT,
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_OUTPUT,
+    EXIT_USAGE,
+    OutputError,
+    UsageError,
+    missing_dependency,
+)
 
 # Verb name → module under quakemodels.cli. New verbs register here.
 VERBS: dict[str, str] = {
@@ -19,11 +34,22 @@ VERBS: dict[str, str] = {
     "export": "export",
     "render": "render",
     "dump": "dump",
+    "ls": "ls",
+    "extract": "extract",
+    "formats": "formats",
 }
 
-EXIT_OK = 0
-EXIT_BAD_INPUT = 1
-EXIT_USAGE = 2
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_OUTPUT",
+    "EXIT_USAGE",
+    "VERBS",
+    "build_parser",
+    "main",
+]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -59,10 +85,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extras = parser.parse_known_args(argv)
+        # argparse cannot take a positional after an option once the positionals were matched
+        # (``extract ARCHIVE -o DIR PATTERN``); a verb naming ``_late_positional`` takes one.
+        late = getattr(args, "_late_positional", None)
+        if extras and late and getattr(args, late) is None and len(extras) == 1:
+            setattr(args, late, extras.pop())
+        if extras:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code) if isinstance(e.code, int) else EXIT_USAGE
     if not getattr(args, "verb", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    return int(args._run(args))
+    verb = f"quakemodels {args.verb}"
+    try:
+        code = int(args._run(args))
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
+        return code
+    except UsageError as e:
+        print(f"{verb}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except OutputError as e:
+        print(f"{verb}: error: {e}", file=sys.stderr)
+        return EXIT_OUTPUT
+    except KeyboardInterrupt:
+        print(f"\n{verb}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`| head`): stop quietly, as Unix tools do. Point stdout at
+        # /dev/null so that the interpreter's final flush does not complain either.
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except ImportError as e:  # an install without a dependency: say which and how to fix
+        print(f"{verb}: error: {missing_dependency(e)}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout is not a real file (an in-process test)
+        pass

@@ -1,13 +1,21 @@
 """The batch runner verbs share: expand inputs, work in parallel processes, summarize.
 
-Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``, any case) and
-glob patterns. Each file is handled by a worker function in a pool of ``-j N`` worker
-processes (default the CPU count; one file or ``-j 1`` runs in-process). The workers start once
-and are reused: each receives the verb's function and options once, then chunks of files, the
-largest files first so the last chunks are short and the workers finish together. A bad file
-never stops the batch: its error is printed and counted. A progress bar is drawn on stderr only
-when stderr is a terminal; the summary line ``N files: X ok, Y failed`` always ends the run.
-The exit code is 1 if any file failed.
+Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``, any case),
+glob patterns, paths through archives (``pak0.pak/models/a/tris.md2``), and archives and game
+folders (holding ``pakN.pak``/``*.pk3``), which stand for every model the engine sees in them.
+A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) is one input, named or
+found in a search, and its three parts are not inputs of their own.
+Each input is handled by a worker function in a pool of ``-j N`` worker processes (default the
+CPU count; one input or ``-j 1`` runs in-process). The workers start once and are reused: each
+receives the verb's function and options once, then chunks of inputs, the largest files first
+so the last chunks are short and the workers finish together. A bad file never stops the
+batch: its error is printed and counted. A progress bar is drawn on stderr only when stderr is
+a terminal; the summary line ``N files: X ok, Y failed`` ends the run (``--quiet`` leaves it
+out, with the per-file lines). The exit code is 3 if any output could not be written, else 1
+if any file failed.
+
+Ctrl-C (or the output pipe closing) stops the batch at once: pending files are cancelled and the
+worker processes terminated; a terminated worker removes the temporary file it was writing.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import signal
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
@@ -22,11 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..archive import GameFS
+from ..archive.vpath import is_game_folder, split_archive_path
 from ..errors import ModelFormatError
-from ..registry import FORMATS
+from ..registry import FORMATS, is_player_folder
+from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 MODEL_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
 
@@ -45,10 +57,17 @@ class Outcome:
     lines: list[str] = field(default_factory=list)
     error: str = ""
     warnings: list[str] = field(default_factory=list)
+    output_failed: bool = False
 
 
 def add_batch_args(parser: argparse.ArgumentParser) -> None:
-    """The ``-j/--jobs`` option."""
+    """The ``-j/--jobs`` and ``-q/--quiet`` options."""
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print only errors and warnings (no per-file lines, no summary)",
+    )
     parser.add_argument(
         "-j",
         "--jobs",
@@ -57,6 +76,66 @@ def add_batch_args(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="parallel worker processes (default: the number of CPUs)",
     )
+
+
+def _search(folder: Path) -> list[str]:
+    """Model files and player folders below ``folder`` (itself included), sorted."""
+    if is_player_folder(folder):
+        return [str(folder)]
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        here = Path(dirpath)
+        dirnames.sort()
+        player = here != folder and is_player_folder(here)
+        if player:
+            found.append(str(here))
+        for name in filenames:
+            if player and name.lower() in ("lower.md3", "upper.md3", "head.md3"):
+                continue
+            if Path(name).suffix.lower() in MODEL_SUFFIXES and (here / name).is_file():
+                found.append(str(here / name))
+    return sorted(found)
+
+
+def add_game_dir_arg(parser: argparse.ArgumentParser) -> None:
+    """The ``--game-dir DIR`` option: look skins up through that game's search path."""
+    parser.add_argument(
+        "--game-dir",
+        default=None,
+        metavar="DIR",
+        help="game folder whose paks/pk3s and files skins are found in, in the engine's order"
+        " (default: inferred for models in archives or under a folder with pakN.pak/*.pk3)",
+    )
+
+
+def is_game_input(item: str) -> bool:
+    """True for a .pak/.pk3 file or a game folder (one holding ``pakN.pak`` or ``*.pk3``)."""
+    path = Path(item)
+    if path.is_dir():
+        return is_game_folder(path)
+    return path.is_file() and path.suffix.lower() in (".pak", ".pk3")
+
+
+def game_models(item: str) -> list[str]:
+    """Every model the engine sees in an archive or game folder (the winning copy of each
+    name), as paths: ``baseq2/pak0.pak/models/a/tris.md2`` inside archives, plain paths for
+    loose files."""
+    out = []
+    with GameFS(item) as fs:
+        for found, _ in fs.listing():
+            if os.path.splitext(found.name)[1].lower() not in MODEL_SUFFIXES:
+                continue
+            if found.file is not None:
+                out.append(str(found.file))
+            else:
+                out.append(f"{found.source.path}/{found.name}")
+    return out
+
+
+def inner_name(path: str) -> str | None:
+    """The name inside its archive of a path through one (``models/a/tris.md2``), else None."""
+    split = split_archive_path(path)
+    return None if split is None else split[1]
 
 
 def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
@@ -73,12 +152,19 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
             files.append(path)
 
     for item in inputs:
-        if os.path.isdir(item):
-            found = sorted(
-                str(p)
-                for p in Path(item).rglob("*")
-                if p.suffix.lower() in MODEL_SUFFIXES and p.is_file()
-            )
+        if is_game_input(item):
+            try:
+                inside = game_models(item)
+            except (ModelFormatError, OSError) as e:
+                missing.append(Outcome(item, False, error=str(e)))
+                continue
+            if not inside:
+                kinds = " or ".join(MODEL_SUFFIXES)
+                missing.append(Outcome(item, False, error=f"no {kinds} files in this game data"))
+            for p in inside:
+                add(p)
+        elif os.path.isdir(item):
+            found = _search(Path(item))
             if not found:
                 kinds = " or ".join(MODEL_SUFFIXES)
                 missing.append(Outcome(item, False, error=f"no {kinds} files in this folder"))
@@ -87,7 +173,11 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
         elif os.path.exists(item):
             add(item)
         elif glob.has_magic(item):
-            matches = sorted(p for p in glob.glob(item, recursive=True) if os.path.isfile(p))
+            matches = sorted(
+                p
+                for p in glob.glob(item, recursive=True)
+                if os.path.isfile(p) or is_player_folder(p)
+            )
             if not matches:
                 missing.append(Outcome(item, False, error="no files match this pattern"))
             for p in matches:
@@ -109,6 +199,10 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
             outcome = Outcome(path, True, value=value, lines=lines)
         except ModelFormatError as e:
             outcome = Outcome(path, False, error=str(e))
+        except OutputError as e:
+            outcome = Outcome(path, False, error=str(e), output_failed=True)
+        except ImportError as e:
+            outcome = Outcome(path, False, error=missing_dependency(e))
         except OSError as e:
             outcome = Outcome(
                 path,
@@ -146,12 +240,12 @@ class Progress:
             sys.stderr.flush()
 
 
-def _report(outcome: Outcome, progress: Progress) -> None:
+def _report(outcome: Outcome, progress: Progress, quiet: bool = False) -> None:
     progress.clear()
     for message in outcome.warnings:
         print(f"{outcome.path}: warning: {message}", file=sys.stderr)
     if outcome.ok:
-        for line in outcome.lines:
+        for line in [] if quiet else outcome.lines:
             print(line)
         sys.stdout.flush()
     else:
@@ -160,19 +254,6 @@ def _report(outcome: Outcome, progress: Progress) -> None:
 
 # What a pool worker process runs: the verb's function and options, set once per process.
 _JOB: tuple[Worker, dict[str, Any]] | None = None
-
-
-def _start_worker(worker: Worker, options: dict[str, Any]) -> None:
-    """Pool initializer: keep the verb's worker and options for every chunk this process gets."""
-    global _JOB
-    _JOB = (worker, options)
-
-
-def _call_chunk(paths: list[str]) -> list[Outcome]:
-    """Run the process's worker over ``paths`` (in a pool worker)."""
-    assert _JOB is not None, "pool worker started without _start_worker"
-    worker, options = _JOB
-    return [_call(worker, path, options) for path in paths]
 
 
 def _chunks(files: Sequence[str], workers: int) -> list[list[str]]:
@@ -209,12 +290,12 @@ def iter_outcomes(
     # one-file run, which never needs them.
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    with ProcessPoolExecutor(
+    pool = ProcessPoolExecutor(
         max_workers=workers, initializer=_start_worker, initargs=(worker, options)
-    ) as pool:
-        futures: dict[Future[list[Outcome]], list[str]] = {
-            pool.submit(_call_chunk, chunk): chunk for chunk in _chunks(files, workers)
-        }
+    )
+    futures: dict[Future[list[Outcome]], list[str]] = {}
+    try:
+        futures = {pool.submit(_call_chunk, chunk): chunk for chunk in _chunks(files, workers)}
         for future in as_completed(futures):
             try:
                 outcomes = future.result()
@@ -223,6 +304,77 @@ def iter_outcomes(
             for outcome in outcomes:
                 yield outcome
                 progress.step()
+    except BaseException:  # Ctrl-C, a closed pipe, or the caller stopped early
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+# -- stopping a batch: Ctrl-C in a terminal reaches every process of the group ---------------
+
+_in_job = False  # in a worker process: is a file being worked on?
+_stopping = False  # in a worker process: interrupted; answer every later job "cancelled"
+
+
+class _Interrupted(BaseException):
+    """Raised in a worker by SIGINT/SIGTERM, so that ``finally`` blocks (temporary files) run."""
+
+
+def _on_signal(signum: int, frame: object) -> None:
+    global _stopping
+    _stopping = True
+    if _in_job:
+        raise _Interrupted
+
+
+def _worker_signals() -> None:
+    """Worker start-up: SIGINT and SIGTERM unwind the current job (removing its temporary
+    file) without a traceback; the worker then skips whatever it is still given."""
+    signal.signal(signal.SIGINT, _on_signal)
+    signal.signal(signal.SIGTERM, _on_signal)
+
+
+def _start_worker(worker: Worker, options: dict[str, Any]) -> None:
+    """Pool initializer: the signal handlers above, and the verb's worker and options kept
+    for every chunk this process gets."""
+    global _JOB
+    _JOB = (worker, options)
+    _worker_signals()
+
+
+def _call_chunk(paths: list[str]) -> list[Outcome]:
+    """Run the process's worker over ``paths`` (in a pool worker)."""
+    assert _JOB is not None, "pool worker started without _start_worker"
+    worker, options = _JOB
+    return [_in_worker(worker, path, options) for path in paths]
+
+
+def _in_worker(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
+    global _in_job
+    if _stopping:
+        return Outcome(path, False, error="cancelled")
+    _in_job = True
+    try:
+        return _call(worker, path, options)
+    except _Interrupted:
+        return Outcome(path, False, error="interrupted")
+    finally:
+        _in_job = False
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Drop the files not started, interrupt the workers' current jobs and wait for them
+    (a worker that does not stop within 5 s is killed)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive() and process.pid is not None:
+            os.kill(process.pid, signal.SIGINT)
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=True)
 
 
 def summary(outcomes: Sequence[Outcome]) -> str:
@@ -232,13 +384,25 @@ def summary(outcomes: Sequence[Outcome]) -> str:
     return f"{len(outcomes)} {noun}: {ok} ok, {len(outcomes) - ok} failed"
 
 
+def exit_code(outcomes: Sequence[Outcome]) -> int:
+    """3 when an output could not be written, else 1 when any file failed (or none was
+    given), else 0."""
+    if any(o.output_failed for o in outcomes):
+        return EXIT_OUTPUT
+    return EXIT_BAD_INPUT if any(not o.ok for o in outcomes) or not outcomes else EXIT_OK
+
+
 def run_batch(
-    inputs: Sequence[str], worker: Worker, options: dict[str, Any], jobs: int | None = None
+    inputs: Sequence[str],
+    worker: Worker,
+    options: dict[str, Any],
+    jobs: int | None = None,
+    quiet: bool = False,
 ) -> int:
     """Run ``worker`` over every model ``inputs`` name; prints results and the summary line.
 
     ``worker`` must be a module-level function (it is sent to worker processes by name).
-    Returns the exit code: 0 when every file succeeded, else 1.
+    Returns the exit code (:func:`exit_code`).
     """
     files, failures = expand(inputs)
     progress = Progress(len(files))
@@ -246,29 +410,12 @@ def run_batch(
     for outcome in failures:
         _report(outcome, progress)
     for outcome in iter_outcomes(files, worker, options, jobs, progress):
-        _report(outcome, progress)
+        _report(outcome, progress, quiet)
         outcomes.append(outcome)
     progress.clear()
-    print(summary(outcomes), file=sys.stderr)
-    return 1 if any(not o.ok for o in outcomes) or not outcomes else 0
-
-
-def prepare_output(verb: str, output: str, as_file: bool, num_models: int) -> int | None:
-    """Make the output's folder; a usage error (exit 2, message printed) when ``output`` is a
-    single file but several models were given."""
-    out = Path(output)
-    if as_file and num_models > 1:
-        print(
-            f"quakemodels {verb}: error: -o {output} is a file but {num_models} models were"
-            " given; pass a folder",
-            file=sys.stderr,
-        )
-        return 2
-    if not as_file:
-        out.mkdir(parents=True, exist_ok=True)
-    elif out.parent != Path(""):
-        out.parent.mkdir(parents=True, exist_ok=True)
-    return None
+    if not quiet:
+        print(summary(outcomes), file=sys.stderr)
+    return exit_code(outcomes)
 
 
 def parse_size(text: str) -> tuple[int, int]:

@@ -3,15 +3,30 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
+from ..core.scene import FPS
 from ..errors import ModelFormatError
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
+from .options import frame_number, load_scene, plural, positive
+from .output import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    OutputError,
+    UsageError,
+    refuse_existing,
+    writing,
+)
 
-HELP = "convert MD2 to glTF/OBJ, or a glTF with morph targets or OBJ frames to MD2"
+HELP = "convert MD2/MD3 to glTF/OBJ, or a glTF with morph targets or OBJ frames to MD2"
 EXAMPLES = """\
   quakemodels convert tris.md2 tris.glb           # every frame as a morph target, clips
+  quakemodels convert upper.md3 upper.glb         # MD3: a mesh per surface, tags as nodes
   quakemodels convert tris.md2 tris.obj --frame 40
   quakemodels convert tris.glb tris.md2 --skin models/players/guy/skin.pcx
   quakemodels convert tris.md2 frames/ --clip run  # one OBJ per frame of a clip
@@ -31,7 +46,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="→ MD2: a skin name to store (repeatable; at most 63 bytes)",
+        help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ:"
+        " the skin to embed, the model's skin number N or an image NAME",
     )
     parser.add_argument(
         "--skin-size",
@@ -55,15 +71,30 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         " frames and 32 skins (only the format's own 16-bit limits remain)",
     )
     parser.add_argument(
-        "--frame", type=int, default=0, help="MD2 → OBJ: the frame to write (default 0)"
+        "--frame",
+        type=frame_number,
+        default=0,
+        metavar="N",
+        help="model → OBJ: the frame to write (default 0)",
     )
     parser.add_argument(
         "--clip",
         metavar="NAME",
-        help="MD2 → OBJ: write every frame of this clip as its own OBJ into the folder OUT",
+        help="model → OBJ: write every frame of this clip as its own OBJ into the folder OUT",
     )
     parser.add_argument(
-        "--skin-dir", metavar="DIR", help="MD2 → glTF/OBJ: where to look for the skin image"
+        "--skin-dir", metavar="DIR", help="model → glTF/OBJ: where to look for the skin image"
+    )
+    parser.add_argument(
+        "--scale",
+        type=positive,
+        default=1.0,
+        metavar="K",
+        help="model → glTF/OBJ: multiply positions by K (default 1: Quake units, about an"
+        " inch; 0.0254 gives metres)",
+    )
+    parser.add_argument(
+        "--no-clobber", action="store_true", help="never replace an existing file (exit 3)"
     )
 
 
@@ -82,90 +113,131 @@ def _skin_size(text: str | None) -> tuple[int, int] | None:
 def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..formats.md2 import Md2
     from ..interchange.gltf_read import read_gltf
+    from ..interchange.imported import DEFAULT_LIMITS
     from ..interchange.obj_read import read_obj_sequence
 
+    limits = FORMAT_LIMITS if args.no_limits else VANILLA
+    skin_size = _skin_size(args.skin_size)
+    # The engine's frame limit is checked by the readers before they decode any frame.
+    read_limits = replace(
+        DEFAULT_LIMITS, max_frames=min(DEFAULT_LIMITS.max_frames, limits.max_frames)
+    )
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
-        mesh = read_gltf(inputs[0])
+        mesh = read_gltf(inputs[0], limits=read_limits)
     elif suffixes == {".obj"}:
         names = args.frame_names.split(",") if args.frame_names else None
         if args.frame_prefix:
             names = [f"{args.frame_prefix}{k}" for k in range(1, len(inputs) + 1)]
-        mesh = read_obj_sequence(inputs, names)
+        mesh = read_obj_sequence(inputs, names, limits=read_limits)
     else:
         print("error: → MD2 takes one .glb/.gltf or one or more .obj files", file=sys.stderr)
         return 2
-    result = Md2.from_imported(
-        mesh,
-        skins=args.skin,
-        skin_size=_skin_size(args.skin_size),
-        limits=FORMAT_LIMITS if args.no_limits else VANILLA,
-    )
-    result.model.save(out)
+    result = Md2.from_imported(mesh, skins=args.skin, skin_size=skin_size, limits=limits)
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
     worst = (result.errors / result.steps.clip(min=1e-30)).max()
     m = result.model
     print(
-        f"{out}: {m.num_frames} frames, {m.num_vertices} vertices, {m.num_triangles} triangles,"
-        f" {len(m.gl_commands)} GL commands; largest error {result.errors.max():.6g} units"
+        f"{out}: {plural(m.num_frames, 'frame')}, {plural(m.num_vertices, 'vertex', 'vertices')},"
+        f" {plural(m.num_triangles, 'triangle')}, {plural(len(m.gl_commands), 'GL command')};"
+        f" largest error {result.errors.max():.6g} units"
         f" ({min(worst, 0.5):.3f} of a step)"
     )
     return 0
 
 
-def _from_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
-    from ..formats.md2 import Md2
-    from ..registry import load, scene
+def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
+    """MD2 or MD3 (any format the registry reads) → glTF, OBJ, or a folder of OBJ frames."""
+    from ..interchange.export import check_frame
+    from ..registry import by_magic
 
-    model = load(source)
-    if not isinstance(model, Md2):
-        print(f"error: {source} is not an MD2", file=sys.stderr)
-        return 1
-    view = scene(model, skin_dir=args.skin_dir)
+    with open(source, "rb") as f:
+        if by_magic(f.read(4)) is None:
+            raise UsageError(
+                f"{source} is not a model quakemodels reads (see `quakemodels formats`)"
+            )
+    opts = {
+        "skin": args.skin[-1] if args.skin else None,
+        "skin_dir": args.skin_dir,
+        "scale": args.scale,
+        "fps": FPS,
+    }
+    view = load_scene(source, opts)
     suffix = out.suffix.lower()
     if args.clip is not None:
         from ..interchange.obj_write import export_obj_clip
 
-        out.mkdir(parents=True, exist_ok=True)
-        written = export_obj_clip(view, out, args.clip)
-        print(f"{out}: {len(written)} OBJ files of clip {args.clip!r}")
-        return 0
+        with writing(out):
+            out.mkdir(parents=True, exist_ok=True)
+            written = export_obj_clip(view, out, args.clip)
+        print(f"{out}: {plural(len(written), 'OBJ file')} of clip {args.clip!r}")
+        return EXIT_OK
+    refuse_existing([out], args.no_clobber)
+    surfaces = plural(len(view.surfaces), "surface")
+    triangles = plural(sum(len(s.indices) for s in view.surfaces), "triangle")
     if suffix in _GLTF:
         from ..interchange.gltf_write import export_gltf
 
-        export_gltf(view, out)
-    else:
-        from ..interchange.obj_write import export_obj
+        with writing(out):
+            export_gltf(view, out)
+        frames = plural(view.num_frames, "frame")
+        print(f"{out}: {frames}, {plural(len(view.clips), 'clip')}, {surfaces}, {triangles}")
+        return EXIT_OK
+    from ..interchange.obj_write import export_obj
 
-        export_obj(view, out, frame=args.frame)
-    print(f"{out}: {model.num_frames} frames, {model.num_triangles} triangles")
-    return 0
+    frame = check_frame(args.frame, view.num_frames)
+    with writing(out):
+        export_obj(view, out, frame=frame)
+    print(f"{out}: 1 frame (frame {frame} of {view.num_frames}), {surfaces}, {triangles}")
+    return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
     inputs = [Path(p) for p in args.inputs]
     out = Path(args.output)
     suffix = out.suffix.lower()
+    if args.output == "-":
+        raise UsageError("convert writes files; for stdout use `export -o -` or `dump -o -`")
+    if args.clip is None and suffix not in (*_GLTF, ".obj", ".md2"):
+        raise UsageError(
+            f"cannot write {suffix or 'a file without a suffix'}: convert writes"
+            " .md2, .glb, .gltf, .obj, or a folder of OBJ frames with --clip"
+        )
     try:
         if suffix == ".md2":
-            return _to_md2(args, inputs, out)
-        if args.clip is not None and suffix not in (*_GLTF, ".obj"):
-            if len(inputs) != 1 or inputs[0].suffix.lower() != ".md2":
-                print("error: --clip takes one .md2 input", file=sys.stderr)
-                return 2
-            return _from_md2(args, inputs[0], out)
-        if suffix in (*_GLTF, ".obj"):
-            if len(inputs) != 1 or inputs[0].suffix.lower() != ".md2":
-                print(f"error: → {suffix} takes one .md2 input", file=sys.stderr)
-                return 2
-            return _from_md2(args, inputs[0], out)
-        print(f"error: cannot write {suffix or 'a file without extension'}", file=sys.stderr)
-        return 2
+            with writing_parent(out):
+                return _to_md2(args, inputs, out)
+        if len(inputs) != 1 or inputs[0].suffix.lower() in (*_GLTF, ".obj"):
+            raise UsageError(f"→ {suffix or 'OBJ frames'} takes one model (.md2 or .md3)")
+        if suffix not in (".obj", "") and args.clip is not None:
+            raise UsageError("--clip writes one OBJ per frame into a folder: give a folder")
+        with writing_parent(out):
+            return _from_model(args, inputs[0], out)
     except ModelFormatError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+        # Bad input: exit 1, and the message names the file (the readers' messages start
+        # with it; a writer's limit does not know it).
+        named = any(str(p) in str(e) for p in inputs)
+        print(
+            f"error: {e}" if named else f"error: {', '.join(map(str, inputs))}: {e}",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
     except (IndexError, KeyError, ValueError) as e:  # --frame, --clip or --skin-size wrong
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
+        print(f"error: {e.args[0] if e.args else e}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as e:  # reading an input (writes are OutputErrors)
         print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
+
+
+@contextlib.contextmanager
+def writing_parent(out: Path) -> Iterator[None]:
+    """Create ``out``'s folder (an OutputError when it cannot be made)."""
+    folder = out.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create folder {folder}: {e.strerror or e}") from e
+    yield

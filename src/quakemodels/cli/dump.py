@@ -3,25 +3,36 @@
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
+from pathlib import Path
+from typing import IO
 
 from ..core.atomic import atomic_output
-from ..core.dump import FORMATS, dump
+from ..core.dump import FORMATS, ParsedTree, dump
 from ..errors import ModelFormatError
+from ..formats.q3player.player import find_parts
 from ..registry import explain, spec_id
+from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
 EXAMPLES = """\
   quakemodels dump tris.md2 -o tris.json               # Web IDE "Export to JSON"
   quakemodels dump tris.md2 --format ksdump            # like `ksdump -f json`, to stdout
   quakemodels dump broken.md2 --partial -o part.json   # what parsed, marked incomplete
+  cat tris.md2 | quakemodels dump - -o - | jq .header  # stdin to stdout
+  quakemodels dump players/sarge -o sarge/             # a player: lower/upper/head.json
 """
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", help="model file (any spec in ksy/)")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="model file (any spec in ksy/), a player folder, or - for stdin",
+    )
     parser.add_argument(
         "--format",
         choices=FORMATS,
@@ -29,7 +40,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="webide: the Web IDE's Export to JSON (default); ksdump: ksdump -f json",
     )
     parser.add_argument(
-        "-o", "--output", metavar="OUT", help="write here (atomically) instead of stdout"
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write this .json file (atomically; its folder is created) or into this folder;"
+        " - or no -o: stdout",
     )
     parser.add_argument(
         "--partial",
@@ -37,48 +52,99 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="on a parse failure still write what parsed, under "
         '{"$incomplete": true, "$error": ..., "tree": ...} (exit status stays 1)',
     )
+    parser.add_argument(
+        "--no-clobber", action="store_true", help="never replace an existing file (exit 3)"
+    )
+
+
+def _read(name: str) -> bytes:
+    if name == "-":
+        return sys.stdin.buffer.read()
+    with open(name, "rb") as f:
+        return f.read()
+
+
+def _better(error: ModelFormatError, data: bytes) -> ModelFormatError:
+    """The format reader's error for ``data`` (field and offset in the format's terms) when it
+    has one, else ``error``: the generated parser only says how many bytes it missed."""
+    if error.offset is not None:
+        return error
+    try:
+        explain(data)
+    except ModelFormatError as e:
+        return e
+    return error
+
+
+def _dump_to(data: bytes, out: IO[str], args: argparse.Namespace) -> ParsedTree:
+    return dump(
+        data, out, args.format, partial=args.partial, spec_id=spec_id(data), explain=explain
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    if os.path.isdir(args.file):
+        return _dump_player(args)
+    return _dump_file(args)
+
+
+def _dump_player(args: argparse.Namespace) -> int:
+    """One dump per part of a player folder, as ``<part>.json`` in the ``-o`` folder."""
+    parts = find_parts(args.file)
+    if parts is None:
+        print(
+            f"{args.file}: error: not a player folder (lower.md3, upper.md3, head.md3)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    if not args.output or args.output == "-" or os.path.isfile(args.output):
+        print(
+            f"{args.file}: error: a player folder dumps one file per part: -o a folder",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    os.makedirs(args.output, exist_ok=True)
+    status = EXIT_OK
+    for part, path in parts.items():
+        out = os.path.join(args.output, f"{part}.json")
+        code = _dump_file(argparse.Namespace(**{**vars(args), "file": str(path), "output": out}))
+        status = max(status, code)
+        if code == EXIT_OK:
+            print(f"{path} -> {out}")
+    return status
+
+
+def _dump_file(args: argparse.Namespace) -> int:
     try:
-        with open(args.file, "rb") as f:
-            data = f.read()
+        data = _read(args.file)
     except OSError as e:
         print(f"{args.file}: error: {e.strerror or e}", file=sys.stderr)
-        return 1
+        return EXIT_BAD_INPUT
+    target: Path | None = None
+    if args.output and args.output != "-":
+        t = resolve("dump", args.output, (".json",), 1, no_clobber=args.no_clobber)
+        stem = "stdin" if args.file == "-" else Path(args.file).name
+        target = t.path if t.is_file else t.path / f"{stem}.json"
+        refuse_existing([target], args.no_clobber)
     try:
-        if args.output and args.output != "-":
-            with atomic_output(args.output, "w") as out:
-                tree = dump(
-                    data,
-                    out,  # type: ignore[arg-type]
-                    args.format,
-                    partial=args.partial,
-                    spec_id=spec_id(data),
-                    explain=explain,
-                )
+        if target is not None:
+            with writing(target), atomic_output(target, "w") as out:
+                tree = _dump_to(data, out, args)  # type: ignore[arg-type]
         else:
             # Spool first so that a failure half-way leaves nothing on stdout either.
             with tempfile.TemporaryFile("w+", encoding="utf-8") as spool:
-                tree = dump(
-                    data,
-                    spool,
-                    args.format,
-                    partial=args.partial,
-                    spec_id=spec_id(data),
-                    explain=explain,
-                )
+                tree = _dump_to(data, spool, args)
                 spool.seek(0)
                 shutil.copyfileobj(spool, sys.stdout)
                 if sys.stdout.isatty() and args.format == "webide":
                     sys.stdout.write("\n")
     except ModelFormatError as e:
-        print(f"{args.file}: error: {e}", file=sys.stderr)
-        return 1
-    except OSError as e:
-        print(f"{args.output}: error: {e.strerror or e}", file=sys.stderr)
-        return 1
+        print(f"{args.file}: error: {_better(e, data)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if tree.error is not None:
-        print(f"{args.file}: error: {tree.error} (partial tree written)", file=sys.stderr)
-        return 1
-    return 0
+        print(
+            f"{args.file}: error: {_better(tree.error, data)} (partial tree written)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    return EXIT_OK

@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, expand, prepare_output, run_batch
+from .batch import add_batch_args, add_game_dir_arg, expand, inner_name, run_batch
+from .options import (
+    add_scene_args,
+    frame_number,
+    load_scene,
+    plural,
+    scene_options,
+    skin_label,
+)
+from .output import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    UsageError,
+    refuse_existing,
+    resolve,
+    writing,
+)
 
 HELP = "export models to glTF 2.0 (.glb/.gltf, every frame a morph target, clips) or OBJ + MTL"
 EXAMPLES = """\
@@ -18,6 +34,11 @@ EXAMPLES = """\
   quakemodels export tris.md2 -o tris.obj --frame 40     # one frame as OBJ + MTL
   quakemodels export tris.md2 -o run/ --format obj --clip run   # one OBJ per frame
   quakemodels export weapon.md2 -o weapon.glb --skin-dir baseq2/
+  quakemodels export tris.md2 -o tris.glb --skin 2 --scale 0.0254   # third skin, metres
+  quakemodels export tris.md2 -o - | gltf-validator --stdin          # .glb to stdout
+  quakemodels export baseq2/ -o out/             # every model in pak0..pak9 and loose files
+  quakemodels export baseq3/models/players/sarge -o sarge.glb --skin blue   # a whole player
+  quakemodels export baseq3/models/players/ -o players/     # one .glb per player folder
 """
 
 FORMATS = ("glb", "gltf", "obj")
@@ -30,7 +51,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--output",
         required=True,
         metavar="OUT",
-        help="output folder, or output file (.glb/.gltf/.obj) when exporting one model",
+        help="output folder (created when missing), an output file (.glb/.gltf/.obj) when"
+        " exporting one model, or - for stdout (.glb/.gltf)",
     )
     parser.add_argument(
         "--format",
@@ -39,63 +61,101 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="output format (default: from the output file's suffix, else glb)",
     )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--frame", type=int, default=None, metavar="N", help="export frame N only")
+    which.add_argument(
+        "--frame", type=frame_number, default=None, metavar="N", help="export frame N only"
+    )
     which.add_argument(
         "--clip", default=None, metavar="NAME", help="export one clip only (OBJ: a file per frame)"
     )
-    parser.add_argument(
-        "--skin-dir",
-        default=None,
-        metavar="DIR",
-        help="look skins up under DIR (default: the model's own folder)",
-    )
+    add_scene_args(parser)
+    add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from ..core.facade import clip_frames, frame_index
-    from ..interchange.gltf_write import export_gltf
-    from ..interchange.obj_write import export_obj, export_obj_clip
-    from ..registry import load, scene
+    from ..registry import Player, load
 
-    model = load(path)
+    if os.path.isdir(path) and fmt_of(opts) != "obj":
+        model = load(path)
+        if isinstance(model, Player):
+            return _export_player(path, model, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
     target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
-    # A clip or one frame: the scene holds (and the reader decodes) only those frames.
-    if clip is not None:
-        frames = list(clip_frames(model.animations, clip))
-        em = replace(
-            scene(model, skin_dir=opts["skin_dir"], frames=frames), clips={clip: range(len(frames))}
-        )
-    elif frame is not None or fmt == "obj":
-        em = scene(
-            model, skin_dir=opts["skin_dir"], frames=[frame_index(frame or 0, model.num_frames)]
-        )
+    # One frame or one clip: the scene holds (and the reader decodes) only those frames. An
+    # OBJ holds one frame, 0 unless --frame says.
+    if frame is None and clip is None and fmt == "obj":
+        em = load_scene(path, opts, frame=0)
     else:
-        em = scene(model, skin_dir=opts["skin_dir"])
-    skin = next((s.skin.path.name for s in em.surfaces if s.skin is not None), "none")
+        em = load_scene(path, opts, frame=frame, clip=clip)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    skin = skin_label(em)
     if fmt == "obj":
+        from ..interchange.obj_write import export_obj, export_obj_clip
+
         if clip is not None:
             folder = target.parent if opts["file"] else Path(opts["dir"])
-            written = export_obj_clip(em, folder, clip)
-            return [f"{path} -> {folder}/ ({len(written)} OBJ files of clip {clip}, skin: {skin})"]
+            with writing(folder):
+                written = export_obj_clip(em, folder, clip)
+            what = plural(len(written), "OBJ file")
+            return [f"{path} -> {folder}/ ({what} of clip {clip}, skin: {skin})"]
         out = target if opts["file"] else target.with_suffix(".obj")
-        export_obj(em, out, 0)
+        refuse_existing([out], opts["no_clobber"])
+        with writing(out):
+            export_obj(em, out, 0, number=frame or 0)  # the scene holds that frame only
         return [f"{path} -> {out} (frame {frame or 0}, skin: {skin})"]
+    from ..interchange.gltf_write import export_gltf
+
     out = target if opts["file"] else target.with_suffix(f".{fmt}")
-    export_gltf(em, out, binary=fmt == "glb")
-    return [f"{path} -> {out} ({em.num_frames} morph targets, {len(em.clips)} clips, skin: {skin})"]
+    refuse_existing([out], opts["no_clobber"])
+    with writing(out):
+        export_gltf(em, out, binary=fmt == "glb")
+    targets = plural(em.num_frames, "morph target")
+    return [f"{path} -> {out} ({targets}, {plural(len(em.clips), 'clip')}, skin: {skin})"]
+
+
+def fmt_of(opts: dict[str, Any]) -> str:
+    fmt: str = opts["format"]
+    return fmt
+
+
+def _export_player(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
+    """A player folder's glTF: the three parts on their tags, every cfg clip."""
+    from ..formats.q3player.gltf import export_player_gltf
+
+    fmt = fmt_of(opts)
+    if opts["clip"] is not None or opts["frame"] is not None:
+        raise ValueError(
+            "a player's glTF holds every clip of its animation.cfg; --clip and --frame"
+            " apply to OBJ output"
+        )
+    if float(opts.get("scale", 1.0)) != 1.0:
+        raise ValueError("--scale applies to single models and a player's OBJ output")
+    skin = opts["skin"] or "default"
+    target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
+    out = target if opts["file"] else target.with_suffix(f".{fmt}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    refuse_existing([out], opts["no_clobber"])
+    with writing(out):
+        export_player_gltf(model, out, skin=skin, binary=fmt == "glb")
+    return [
+        f"{path} -> {out} (player: legs {model.lower.num_frames}, torso"
+        f" {model.upper.num_frames}, head {model.head.num_frames} morph targets,"
+        f" {plural(len(model.animations), 'clip')}, skin: {skin})"
+    ]
 
 
 def output_names(files: list[str]) -> dict[str, str]:
-    """Output stem per input: the input's stem, with _2, _3... when two inputs share one."""
+    """Output name per input, relative to the output folder: a model inside an archive by its
+    inner path (``models/a/tris``), any other by its stem, with _2, _3... when two collide."""
     names: dict[str, str] = {}
     used: set[str] = set()
     for f in files:
-        stem = Path(f).stem
+        inner = inner_name(f)
+        # inner names were checked safe when the archive opened (no '..', no absolute path)
+        stem = os.path.splitext(inner)[0] if inner is not None else Path(f).stem
         name, k = stem, 2
         while name.lower() in used:
             name = f"{stem}_{k}"
@@ -105,27 +165,59 @@ def output_names(files: list[str]) -> dict[str, str]:
     return names
 
 
+def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
+    """``-o -``: one model as .glb (or .gltf text) on stdout; messages on stderr only."""
+    from ..errors import ModelFormatError
+    from ..interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes
+
+    try:
+        em = load_scene(path, opts, frame=opts["frame"], clip=opts["clip"])
+        doc, blob = build_gltf(em)
+    except ModelFormatError as e:
+        print(f"{path}: error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as e:
+        print(f"{path}: error: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (KeyError, IndexError, ValueError) as e:
+        print(f"{path}: error: {e.args[0] if e.args else e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    data = glb_bytes(doc, blob) if fmt == "glb" else gltf_bytes(doc, blob)
+    if sys.stdout.isatty() and fmt == "glb":
+        raise UsageError("-o -: stdout is a terminal; redirect it to a file or a pipe")
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    suffix = out.suffix.lower().lstrip(".")
-    as_file = suffix in FORMATS and not out.is_dir()
-    fmt = args.format or (suffix if as_file else "glb")
     files, _ = expand(args.files)
-    if as_file and suffix != fmt and not (fmt == "obj" and args.clip):
-        print(
-            f"quakemodels export: error: -o {args.output} does not match --format {fmt}",
-            file=sys.stderr,
-        )
-        return 2
-    if (code := prepare_output("export", args.output, as_file, len(files))) is not None:
-        return code
+    suffixes = tuple(f".{f}" for f in FORMATS)
+    target = resolve(
+        "export",
+        args.output,
+        suffixes,
+        len(files),
+        stdout_ok=True,
+        no_clobber=args.no_clobber,
+    )
+    suffix = target.path.suffix.lower().lstrip(".")
+    fmt = args.format or (suffix if target.is_file else "glb")
+    if target.is_file and suffix != fmt and not (fmt == "obj" and args.clip):
+        raise UsageError(f"-o {args.output} does not match --format {fmt}")
     opts = {
+        **scene_options(args),
         "format": fmt,
         "clip": args.clip,
         "frame": args.frame,
-        "skin_dir": args.skin_dir,
-        "file": str(out) if as_file else None,
-        "dir": str(out),
+        "file": str(target.path) if target.is_file else None,
+        "dir": str(target.path),
         "names": output_names(files),
     }
-    return run_batch(args.files, export_one, opts, args.jobs)
+    if target.kind == "stdout":
+        if fmt == "obj":
+            raise UsageError("-o -: OBJ needs its .mtl beside it; write .glb or .gltf to stdout")
+        if not files:
+            return run_batch(args.files, export_one, opts, args.jobs, args.quiet)
+        return _to_stdout(files[0], fmt, opts)
+    return run_batch(args.files, export_one, opts, args.jobs, args.quiet)

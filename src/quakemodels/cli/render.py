@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, expand, parse_size, prepare_output, run_batch
+from .batch import add_batch_args, add_game_dir_arg, expand, parse_size, run_batch
 from .export import output_names
+from .options import add_scene_args, frame_number, load_scene, plural, scene_options
+from .output import refuse_existing, resolve, writing
 
 HELP = "render a frame (PNG), a clip (animated GIF) or every clip (contact sheet) in software"
 EXAMPLES = """\
@@ -17,7 +17,13 @@ EXAMPLES = """\
   quakemodels render tris.md2 -o run.gif --clip run --size 320x320
   quakemodels render tris.md2 -o sheet.png --sheet
   quakemodels render models/ -o previews/ --clip stand     # one GIF per model
+  quakemodels render tris.md2 -o tris.jpg --skin 1 --frame 40
+  quakemodels render players/sarge -o run.png --legs LEGS_RUN --torso TORSO_STAND --time 0.15
+  quakemodels render players/sarge -o run.gif --legs LEGS_RUN --torso TORSO_ATTACK
 """
+
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
@@ -27,10 +33,13 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--output",
         required=True,
         metavar="OUT",
-        help="output folder, or output file (.png/.gif) when rendering one model",
+        help="output folder (created when missing), or one picture (.png/.jpg; .gif for"
+        " --clip) when rendering one model",
     )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--frame", type=int, default=None, metavar="N", help="frame to render (0)")
+    which.add_argument(
+        "--frame", type=frame_number, default=None, metavar="N", help="frame to render (0)"
+    )
     which.add_argument("--clip", default=None, metavar="NAME", help="render a clip as a GIF")
     which.add_argument("--sheet", action="store_true", help="contact sheet of every clip")
     parser.add_argument(
@@ -40,67 +49,114 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         metavar="WxH",
         help="image size (default 256x256; for --sheet the cell size, default 160x160)",
     )
-    parser.add_argument("--skin-dir", default=None, metavar="DIR", help="look skins up under DIR")
+    add_scene_args(parser)
+    add_game_dir_arg(parser)
+    player = parser.add_argument_group(
+        "player folders (--skin NAME: the .skin set, default: default)"
+    )
+    player.add_argument("--legs", default=None, metavar="CLIP", help="the legs' clip")
+    player.add_argument("--torso", default=None, metavar="CLIP", help="the torso's clip")
+    player.add_argument(
+        "--time",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds into both clips: a PNG of that moment (without it: a GIF of the pair)",
+    )
     add_batch_args(parser)
+
+
+def _render_pair(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
+    """A player's legs and torso clips together: a PNG at ``--time``, else a GIF."""
+    from ..core.scene import safe_name
+    from ..formats.q3player.scene import clip_pair_poses, player_scene
+    from ..interchange import render as r
+
+    legs, torso = model.clip_pair(opts["legs"], opts["torso"])
+    skin = opts["skin"] or "default"
+    size = opts["size"] or (256, 256)
+    label = "+".join(c.name for c in (legs, torso) if c is not None) or "rest"
+    stem = f"{opts['names'][path]}_{safe_name(label)}"
+    folder = Path(opts["dir"])
+    if opts["time"] is not None:
+        t = opts["time"]
+        pose = (model.part_frames("lower", legs, t), model.part_frames("upper", torso, t))
+        out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
+        refuse_existing([out], opts["no_clobber"])
+        picture = r.render_frame(player_scene(model, [pose], skin=skin), 0, size)
+        with writing(out):
+            r.save_image(picture, out)
+        return [f"{path} -> {out} ({label} at {t:g} s)"]
+    poses, fps = clip_pair_poses(model, legs, torso)
+    em = player_scene(model, poses, skin=skin)
+    renderer = r.Renderer(em, size)
+    out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.gif"
+    refuse_existing([out], opts["no_clobber"])
+    frames = [renderer.frame(i) for i in range(len(poses))]
+    with writing(out):
+        r.save_gif(frames, out, fps)
+    return [f"{path} -> {out} ({plural(len(poses), 'frame')} of {label} at {fps:.3g} fps)"]
 
 
 def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Render one model file as ``opts`` say; returns the lines to print."""
-    from ..core.facade import clip_frames, frame_index
     from ..core.scene import safe_name
     from ..interchange import render as r
-    from ..registry import load, scene
+    from ..registry import Player, load
 
-    model = load(path)
+    pair = opts["legs"] is not None or opts["torso"] is not None
+    if pair or opts["time"] is not None:
+        model = load(path)
+        if not isinstance(model, Player):
+            raise ValueError("--legs, --torso and --time apply to Quake III player folders")
+        return _render_pair(path, model, opts)
     stem = opts["names"][path]
     folder = Path(opts["dir"])
     if opts["sheet"]:
-        em = scene(model, skin_dir=opts["skin_dir"])
+        em = load_scene(path, opts)
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_sheet.png"
-        r.save_png(r.contact_sheet(em, opts["size"] or (160, 160)), out)
-        return [f"{path} -> {out} (contact sheet of {len(em.clips)} clips)"]
+        refuse_existing([out], opts["no_clobber"])
+        sheet = r.contact_sheet(em, opts["size"] or (160, 160))
+        with writing(out):
+            r.save_image(sheet, out)
+        return [f"{path} -> {out} (contact sheet of {plural(len(em.clips), 'clip')})"]
     size = opts["size"] or (256, 256)
     if opts["clip"] is not None:
         clip = opts["clip"]
+        em = load_scene(path, opts, clip=clip)  # only the clip's frames are decoded
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_{safe_name(clip)}.gif"
-        # only the clip's frames are decoded
-        indices = list(clip_frames(model.animations, clip))
-        em = replace(
-            scene(model, skin_dir=opts["skin_dir"], frames=indices),
-            clips={clip: range(len(indices))},
-        )
+        refuse_existing([out], opts["no_clobber"])
         frames = r.render_clip(em, clip, size)
-        r.save_gif(frames, out)
-        return [f"{path} -> {out} ({len(frames)} frames of clip {clip})"]
+        with writing(out):
+            r.save_gif(frames, out, em.fps)
+        return [f"{path} -> {out} ({plural(len(frames), 'frame')} of clip {clip})"]
     frame = opts["frame"] or 0
+    em = load_scene(path, opts, frame=frame)  # that frame only
     out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
-    em = scene(model, skin_dir=opts["skin_dir"], frames=[frame_index(frame, model.num_frames)])
-    r.save_png(r.render_frame(em, 0, size), out)
+    refuse_existing([out], opts["no_clobber"])
+    picture = r.render_frame(em, 0, size)
+    with writing(out):
+        r.save_image(picture, out)
     return [f"{path} -> {out} (frame {frame})"]
 
 
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.output)
-    suffix = out.suffix.lower()
-    as_file = suffix in (".png", ".gif") and not out.is_dir()
     files, _ = expand(args.files)
-    wanted = ".gif" if args.clip is not None else ".png"
-    if as_file and suffix != wanted:
-        print(
-            f"quakemodels render: error: -o {args.output}: this picture is written as {wanted}",
-            file=sys.stderr,
-        )
-        return 2
-    if (code := prepare_output("render", args.output, as_file, len(files))) is not None:
-        return code
+    pair = args.legs is not None or args.torso is not None
+    gif = args.clip is not None or (pair and args.time is None)
+    suffixes = (".gif",) if gif else IMAGE_SUFFIXES
+    target = resolve("render", args.output, suffixes, len(files), no_clobber=args.no_clobber)
     opts = {
+        **scene_options(args),
         "clip": args.clip,
         "frame": args.frame,
         "sheet": args.sheet,
         "size": args.size,
-        "skin_dir": args.skin_dir,
-        "file": str(out) if as_file else None,
-        "dir": str(out),
+        "legs": args.legs,
+        "torso": args.torso,
+        "time": args.time,
+        "file": str(target.path) if target.is_file else None,
+        "dir": str(target.path),
         "names": output_names(files),
     }
-    return run_batch(args.files, render_one, opts, args.jobs)
+    return run_batch(args.files, render_one, opts, args.jobs, args.quiet)

@@ -1,31 +1,136 @@
 """Atomic file output: write to a temporary file beside the target, then rename into place.
 
 A failed or interrupted write never leaves a truncated file and never replaces a good one.
+
+* The temporary file is ``.<name>.<pid>.<random>.tmp`` in the target's folder, created with
+  ``O_EXCL`` and mode 0666 minus the umask (applied by the kernel: the process umask is never
+  changed); a target that exists keeps its permission bits (a 0600 file stays 0600).
+* An exception removes it. So does SIGTERM: when the process has no SIGTERM handler of its
+  own, the first write installs one that removes this process's temporary files and then
+  dies of the signal as before (exit status 143 / -15).
+* SIGKILL (and a power cut) cannot be caught: the temporary file stays, and the next write
+  into the same folder by any process removes it (its name carries the writer's pid; a file
+  whose process is gone, that is a regular file owned by the current user, is deleted).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
+import re
+import secrets
+import signal
+import stat
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import FrameType
 from typing import IO
+
+_LIVE: set[str] = set()  # temporary files this process is writing now
+_SWEPT: set[str] = set()  # folders already swept by this process
+_LOCK = threading.Lock()
+_HANDLER_INSTALLED = False
+_TEMP = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$")
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    """Remove the temporary files being written, then die of SIGTERM as if unhandled."""
+    for tmp in list(_LIVE):
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _install_handler() -> None:
+    """Install :func:`_on_sigterm` once, from the main thread, unless the program already
+    handles SIGTERM itself (then its handler decides; an exception it raises still cleans up)."""
+    global _HANDLER_INSTALLED
+    if _HANDLER_INSTALLED or threading.current_thread() is not threading.main_thread():
+        return
+    with contextlib.suppress(ValueError, OSError):
+        if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+            signal.signal(signal.SIGTERM, _on_sigterm)
+    _HANDLER_INSTALLED = True
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process (EPERM): alive
+    return True
+
+
+def sweep(folder: str | os.PathLike[str]) -> list[str]:
+    """Remove temporary files left in ``folder`` by writers that died (SIGKILL); returns the
+    names removed. Only regular files named like ours, owned by us, whose pid is gone (or is
+    ours but not being written) are touched."""
+    removed: list[str] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        match = _TEMP.match(name)
+        if not match:
+            continue
+        path = os.path.join(folder, name)
+        pid = int(match.group(1))
+        with _LOCK:
+            if path in _LIVE or (pid != os.getpid() and _alive(pid)):
+                continue
+            try:
+                st = os.lstat(path)
+                if stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid():
+                    os.unlink(path)
+                    removed.append(name)
+            except OSError:
+                continue
+    return removed
+
+
+def _create(folder: Path, name: str) -> tuple[int, str]:
+    """A new temporary file beside ``name`` (O_EXCL), registered as live before it exists."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+    while True:
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        with _LOCK:
+            _LIVE.add(tmp)
+        try:
+            return os.open(tmp, flags, 0o666), tmp
+        except FileExistsError:
+            with _LOCK:
+                _LIVE.discard(tmp)
+        except BaseException:
+            with _LOCK:
+                _LIVE.discard(tmp)
+            raise
 
 
 @contextlib.contextmanager
 def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO[bytes]]:
     """Open a temporary file in ``path``'s folder; on success it replaces ``path``.
 
-    On any exception the temporary file is removed and ``path`` is left as it was.
-    ``mode`` is ``"wb"`` (binary) or ``"w"`` (text, UTF-8).
+    On any exception (or SIGTERM, see the module doc) the temporary file is removed and
+    ``path`` is left as it was. ``mode`` is ``"wb"`` (binary) or ``"w"`` (text, UTF-8).
     """
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    _install_handler()
+    key = os.path.abspath(folder)
+    if key not in _SWEPT:
+        _SWEPT.add(key)
+        sweep(folder)
+    fd, tmp = _create(folder, target.name)
     try:
-        # mkstemp makes the file 0600; give it the mode a plain open() would have.
-        os.fchmod(fd, 0o666 & ~_umask())
+        with contextlib.suppress(FileNotFoundError):
+            # a rewrite keeps the target's permission bits (the kernel applied the umask to
+            # a new file's 0666 already)
+            os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode) & 0o777)
         if "b" in mode:
             f: IO[bytes] = os.fdopen(fd, "wb")
         else:
@@ -39,13 +144,9 @@ def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-
-
-def _umask() -> int:
-    """The process umask (reading it means setting it, so set it straight back)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    finally:
+        with _LOCK:
+            _LIVE.discard(tmp)
 
 
 def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import BadMagicError, BadVersionError, ModelFormatError, TruncatedError
+from .frames import PerFrame, lerp_between
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -30,7 +31,7 @@ def decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
 
     def wrapper(self: _S) -> _T:
         try:
-            return func(self)
+            return read_only(func(self))
         except ModelFormatError:
             raise
         except (ValueError, IndexError, EOFError, OverflowError, MemoryError) as e:
@@ -39,6 +40,20 @@ def decoded(func: Callable[[_S], _T]) -> cached_property[_T]:
     wrapper.__name__ = func.__name__
     wrapper.__doc__ = func.__doc__
     return cached_property(wrapper)
+
+
+def read_only(value: _T) -> _T:
+    """``value`` with its numpy arrays made read-only: an array, or an object (a dataclass, a
+    command list) holding arrays as attributes. Cached arrays are shared by every later access
+    and by the meshes and scenes built from them, so writing into one would make the model
+    contradict itself; a caller who wants to edit takes a copy."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    else:
+        for item in getattr(value, "__dict__", {}).values():
+            if isinstance(item, np.ndarray):
+                item.flags.writeable = False
+    return value
 
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
@@ -98,12 +113,6 @@ def frame_index(frame: int, num_frames: int) -> int:
     if not -num_frames <= frame < num_frames:
         raise IndexError(f"frame {frame} out of range for {num_frames} frames")
     return int(frame) % num_frames
-
-
-def lerp_between(pa: FloatArray, pb: FloatArray, t: float) -> FloatArray:
-    """(V,3) float32 between ``pa`` (t=0) and ``pb`` (t=1): ``pa + (pb - pa) * t`` in float32."""
-    out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
-    return out
 
 
 def lerp(positions: FloatArray, a: int, b: int, t: float) -> FloatArray:
@@ -194,3 +203,21 @@ class ModelFile:
     def header(self) -> dict[str, Any]:
         """The header's fields by their spec names, in file order."""
         return {name: getattr(self._spec, name) for name in self.HEADER_FIELDS}
+
+
+class SingleSurface(PerFrame, ModelFile):
+    """A format whose model is one surface with (F,V,3) ``positions`` and an ``animations``
+    clip table (MD2, MDL): per-frame decoding and frame lerp (:class:`PerFrame`, which decode
+    only the frames asked for) and clip sampling over those."""
+
+    positions: Any
+    animations: Any
+
+    def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
+        """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
+
+        Looping clips wrap from the last frame back to the first; otherwise the clip holds its
+        last frame.
+        """
+        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
+        return self.lerp(a, b, t)

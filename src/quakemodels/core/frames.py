@@ -20,10 +20,14 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
-from .facade import lerp_between
-
 FloatArray = npt.NDArray[np.float32]
 IndexArray = npt.NDArray[np.intp]
+
+
+def lerp_between(pa: FloatArray, pb: FloatArray, t: float) -> FloatArray:
+    """(V,3) float32 between ``pa`` (t=0) and ``pb`` (t=1): ``pa + (pb - pa) * t`` in float32."""
+    out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+    return out
 
 
 class PerFrame:

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+from .findings import Finding
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -19,7 +23,8 @@ class Mesh:
 
     ``positions`` (N,3) float32, ``normals`` (N,3) float32, ``uvs`` (N,2) float32 (texcoords,
     no V flip), ``indices`` (T,3) uint32 into those, ``vertex_ids`` (N,) int32 the model vertex
-    each corner came from and ``texcoord_ids`` (N,) int32 its texcoord.
+    each corner came from and ``texcoord_ids`` (N,) int32 its texcoord. The arrays are
+    read-only views (copy one to edit it).
     """
 
     positions: FloatArray
@@ -28,6 +33,14 @@ class Mesh:
     indices: npt.NDArray[np.uint32]
     vertex_ids: IntArray
     texcoord_ids: IntArray
+
+    def __post_init__(self) -> None:
+        # Read-only views: a mesh shares arrays with its model's caches (vertex_ids, indices),
+        # so an edit through one mesh must not reach the model or the next mesh.
+        for name in ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids"):
+            view = np.asarray(getattr(self, name)).view()
+            view.flags.writeable = False
+            object.__setattr__(self, name, view)
 
     def __repr__(self) -> str:
         return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles>"
@@ -66,3 +79,69 @@ class AnimatedModel(Protocol):
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every frame."""
         ...
+
+    def check(self, engine: str = "any") -> list[Finding]:
+        """Engine-compatibility findings; never raises."""
+        ...
+
+    def export(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        frame: int | None = None,
+        clip: str | None = None,
+        skin_dir: str | os.PathLike[str] | None = None,
+    ) -> list[Path]:
+        """Write glTF 2.0 or OBJ by ``path``'s suffix; the files written."""
+        ...
+
+
+Corners = tuple[IntArray, IntArray, npt.NDArray[np.uint32]]
+"""(vertex_ids (N,) int32, texcoord_ids (N,) int32, indices (T,3) uint32)."""
+
+
+def corner_table(triangles: IntArray, triangle_texcoords: IntArray, num_texcoords: int) -> Corners:
+    """Distinct (vertex, texcoord) pairs of (T,3) triangles in first-use order, and the
+    triangles over them: what a format with separate vertex and texcoord indices (MD2, MDL)
+    needs to become one indexed mesh."""
+    tri_v = triangles.reshape(-1)
+    tri_t = triangle_texcoords.reshape(-1)
+    key = tri_v.astype(np.int64) * max(num_texcoords, 1) + tri_t
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    corners = first[order]
+    indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
+    return tri_v[corners].astype(np.int32), tri_t[corners].astype(np.int32), indices
+
+
+def corner_mesh(
+    positions: FloatArray, normals: FloatArray, texcoords: FloatArray, corners: Corners
+) -> Mesh:
+    """One frame's (V,3) ``positions`` and ``normals`` and the (S,2) ``texcoords`` gathered
+    through a :func:`corner_table`."""
+    vertex_ids, texcoord_ids, indices = corners
+    # take: a few times faster than fancy indexing on these small gathers
+    uvs = (
+        np.take(texcoords, texcoord_ids, axis=0)
+        if texcoord_ids.size
+        else np.zeros((0, 2), np.float32)
+    )
+    return Mesh(
+        positions=np.take(positions, vertex_ids, axis=0),
+        normals=np.take(normals, vertex_ids, axis=0),
+        uvs=uvs,
+        indices=indices,
+        vertex_ids=vertex_ids,
+        texcoord_ids=texcoord_ids,
+    )
+
+
+def bounds_of(points: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """(mins, maxs), each (3,) float32, of (...,3) points; zeros when there are none."""
+    p = points.reshape(-1, 3)
+    if p.size == 0:
+        zero = np.zeros(3, np.float32)
+        return zero, zero.copy()
+    return p.min(axis=0), p.max(axis=0)

@@ -89,3 +89,8 @@ def terminated_names(
             )
     names = list(map(texts.__getitem__, keys))
     return names, [key.ljust(size, b"\0") for key in keys] if raws else []
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 frame``, ``2 frames``; ``many`` for an irregular plural (``vertex``, ``vertices``)."""
+    return f"{n} {word if n == 1 else many or word + 's'}"

@@ -73,6 +73,8 @@ class ExportModel:
     tags: list[Tag] = field(default_factory=list)
     source: Path | None = None
     frame_names: list[str] = field(default_factory=list)
+    fps: float = FPS
+    """Frames per second of every clip (animation timing in glTF and GIF)."""
 
     @property
     def num_frames(self) -> int:
@@ -90,6 +92,16 @@ class ExportModel:
         tags = [replace(t, origins=t.origins[idx], axes=t.axes[idx]) for t in self.tags]
         names = [self.frame_names[i] for i in frames] if self.frame_names else []
         return replace(self, surfaces=surfaces, tags=tags, clips=clips or {}, frame_names=names)
+
+    def scaled(self, factor: float) -> ExportModel:
+        """A model with every position and tag origin multiplied by ``factor`` (units: Quake
+        units are about an inch, so 0.0254 gives metres); normals and axes are unchanged."""
+        if factor == 1.0:
+            return self
+        k = np.float32(factor)
+        surfaces = [replace(s, positions=s.positions * k) for s in self.surfaces]
+        tags = [replace(t, origins=t.origins * k) for t in self.tags]
+        return replace(self, surfaces=surfaces, tags=tags)
 
 
 def model_stem(name: str | None) -> str:

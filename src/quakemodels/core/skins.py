@@ -3,8 +3,12 @@
 Skin names come from the model file (``PLAYERS/Hueteotl/weapon.pcx``, ``/usr/share/x.pcx``,
 ``../../etc/passwd``) and are never trusted. They are looked up only under one root: the
 model's own folder (and its subfolders), or an explicit ``skin_dir``. A name that is absolute,
-has a drive letter or a ``..`` component, or resolves (through a symlink) outside the root is
-refused: a :class:`QuakeModelsWarning` is issued and the model gets no texture.
+has a drive letter or a ``..`` component is refused with a :class:`QuakeModelsWarning` and
+skipped (the other names are still looked up; when every name is refused the model gets no
+texture). A file that resolves (through a symlink) outside the root, or is not a regular file
+(a FIFO, a device), is refused the same way. Names are deduplicated and at most
+:data:`MAX_NAMES` are looked up; each folder is listed once per model (:class:`Listings`), so
+the work is bounded by the names and folders, not their product with the folder's size.
 
 Otherwise the first of these that exists is used (every match case-insensitive, as Quake II
 clients do on case-sensitive file systems):
@@ -18,20 +22,35 @@ clients do on case-sensitive file systems):
 5. the single image in the model's folder.
 
 Symlinks found by the fallbacks are held to the same rule: the resolved file must lie inside
-the root. Pillow reads PCX, BMP, TGA, JPEG and PNG; images are returned as RGB or RGBA.
+the root. Pillow reads PCX, BMP, TGA, JPEG and PNG; images are returned as RGB or RGBA. An
+image over Pillow's decompression-bomb limit is a warning, and the export goes on without it.
+
+When the model comes from a game folder or an archive, ``registry.scene`` first makes that
+game's search path (a :class:`quakemodels.archive.GameFS`, seen here only as an
+:class:`ImageSource`) the active one with :func:`game_images`: names are then looked up the way
+the engine finds files, through its paks and pk3s, before the folder lookups above.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
+import re
+import stat
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Protocol
 
 from ..errors import QuakeModelsWarning
+from .files import file_kind, is_regular, open_regular
 
 IMAGE_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp")
+MAX_NAME_LENGTH = 1024  # model formats store 64 bytes; a longer name is not from a model
+_ESCAPED = re.compile(r"\\x[89a-f][0-9a-f]")
 
 
 @dataclass(frozen=True)
@@ -60,6 +79,11 @@ def _unsafe_reason(name: str) -> str | None:
         return "is empty"
     if "\0" in text:
         return "contains a NUL byte"
+    if len(text) > MAX_NAME_LENGTH:
+        return f"is longer than {MAX_NAME_LENGTH} characters"
+    if _ESCAPED.search(name):
+        # A reader's backslashreplace of bytes ≥ 0x80 (``\xe9``): not a path separator.
+        return "has bytes ≥ 0x80 that are not ASCII text"
     if text.startswith("/"):
         return "is an absolute path"
     if len(text) >= 2 and text[1] == ":" and text[0].isalpha():
@@ -69,79 +93,194 @@ def _unsafe_reason(name: str) -> str | None:
     return None
 
 
-def _inside(path: Path, root: Path) -> bool:
-    """True when ``path`` resolves (symlinks followed) to a file under ``root`` (resolved)."""
+MAX_NAMES = 64
+"""Distinct skin names looked up per model (or surface): Quake II stores at most 32, MD3
+surfaces a handful; a file naming thousands gets the first 64, with a warning."""
+
+
+class Listings:
+    """One directory listing per folder, shared by every lookup of a model (or a scene):
+    ``entries(folder)`` maps lower-cased names to the folder's entries of that name (sorted,
+    so an exact match and the first case-insensitive one are found without more syscalls)."""
+
+    def __init__(self) -> None:
+        self._folders: dict[Path, dict[str, list[str]]] = {}
+        self._walks: dict[tuple[Path, tuple[str, ...]], Path | None] = {}
+
+    def entries(self, folder: Path) -> dict[str, list[str]]:
+        cached = self._folders.get(folder)
+        if cached is None:
+            cached = {}
+            try:
+                names = sorted(os.listdir(folder))
+            except (OSError, ValueError):
+                names = []
+            for entry in names:
+                cached.setdefault(entry.lower(), []).append(entry)
+            self._folders[folder] = cached
+        return cached
+
+    def folder(self, root: Path, parts: tuple[str, ...]) -> Path | None:
+        """``root/parts...`` matched case-insensitively (memoized), or None."""
+        key = (root, parts)
+        if key not in self._walks:
+            found: Path | None = root
+            if parts:
+                parent = self.folder(root, parts[:-1])
+                matches = self.entries(parent).get(parts[-1].lower()) if parent else None
+                if parent is None or not matches:
+                    found = None
+                else:
+                    found = parent / (parts[-1] if parts[-1] in matches else matches[0])
+            self._walks[key] = found
+        return self._walks[key]
+
+    def names(self, folder: Path) -> list[str]:
+        """Every entry of ``folder``, sorted."""
+        return sorted(e for group in self.entries(folder).values() for e in group)
+
+
+def _where(path: Path, root: Path) -> str | None:
+    """Why ``path`` must not be opened (it resolves outside ``root``, or is not a regular
+    file), or None when it may be."""
     try:
         real = path.resolve(strict=True)
     except (OSError, RuntimeError):
-        return False
-    return real.is_file() and (real == root or root in real.parents)
-
-
-def _listdir(folder: Path) -> list[str]:
+        return "cannot be resolved"
+    if real != root and root not in real.parents:
+        return f"leads outside {root} (symlink)"
     try:
-        return sorted(os.listdir(folder))
+        mode = os.stat(real).st_mode
     except OSError:
-        return []
+        return "cannot be read"
+    if not stat.S_ISREG(mode):
+        return f"is {file_kind(mode)}, not a regular file"
+    return None
 
 
-def _find_ci(root: Path, parts: Sequence[str]) -> Path | None:
-    """``root/parts...`` matched one component at a time, exactly first, else ignoring case.
+def _find_ci(root: Path, parts: Sequence[str], listings: Listings) -> Path | None:
+    """``root/parts...`` matched one component at a time, exactly first, else ignoring case,
+    from the cached listings (a file's listing is empty, so a path through a file fails).
 
     Each step stays a child of the previous folder, so only symlinks can lead outside the
-    root; callers check the resolved result with :func:`_inside`.
+    root; callers check the resolved result with :func:`_where`.
     """
-    current = root
-    for part in parts:
-        if part in ("", "."):
-            continue
-        exact = current / part
-        if exact.exists():
-            current = exact
-            continue
-        lower = part.lower()
-        matches = [e for e in _listdir(current) if e.lower() == lower]
-        if not matches:
-            return None
-        current = current / matches[0]
-    return current if current.is_file() else None
+    parts = [p for p in parts if p not in ("", ".")]
+    if not parts:
+        return None
+    folder = listings.folder(root, tuple(parts[:-1]))
+    if folder is None:
+        return None
+    matches = listings.entries(folder).get(parts[-1].lower())
+    if not matches:
+        return None
+    hit = folder / (parts[-1] if parts[-1] in matches else matches[0])
+    # anything but a folder: a FIFO or a device is refused by _where, with a warning
+    return None if hit.is_dir() else hit
 
 
-def _images(folder: Path) -> list[str]:
-    return [e for e in _listdir(folder) if os.path.splitext(e)[1].lower() in IMAGE_EXTENSIONS]
+def _images(folder: Path, listings: Listings) -> list[str]:
+    return [e for e in listings.names(folder) if os.path.splitext(e)[1].lower() in IMAGE_EXTENSIONS]
 
 
-def _open(path: Path) -> Skin | None:
+class ImageSource(Protocol):
+    """Images found through a game's search path (``quakemodels.archive.GameFS`` is one)."""
+
+    def image(self, names: Sequence[str], model_name: str | None) -> tuple[str, bytes] | None:
+        """(a label such as ``baseq2/pak0.pak/models/x/skin.pcx``, the file's bytes), or None."""
+        ...
+
+
+# The search path of the game the model being exported came from (set by registry.scene).
+_GAME: ContextVar[tuple[ImageSource, str | None] | None] = ContextVar("game", default=None)
+
+
+@contextlib.contextmanager
+def game_images(source: ImageSource, model_name: str | None) -> Iterator[None]:
+    """Within the block, :func:`find_skin` looks names up through ``source`` first;
+    ``model_name`` is the model's name inside it (for the beside-the-model fallbacks)."""
+    token = _GAME.set((source, model_name))
+    try:
+        yield
+    finally:
+        _GAME.reset(token)
+
+
+def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
+    """The decoded image (from ``data`` when given, else the file), or None with a warning:
+    unreadable, not a regular file, or a decompression bomb (Pillow's pixel limit: the export
+    goes on without that texture)."""
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as img:
-            img.load()
-            mode = (
-                "RGBA" if img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info else "RGB"
+        with warnings.catch_warnings():
+            # Pillow only warns between its limit and twice it, then decodes anyway.
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            source = (
+                contextlib.nullcontext(data) if data is not None else open_regular(path, "skin")
             )
-            rgb = img.convert(mode)
-            # only pixels travel on: colour profiles, gamma and dpi would ride into PNGs
-            rgb.info = {}
-            return Skin(path=path, image=rgb)
+            with source as f, Image.open(f) as img:
+                img.load()
+                transparent = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
+                rgb = img.convert("RGBA" if transparent else "RGB")
+        # only pixels travel on: colour profiles, gamma and dpi would ride into PNGs
+        rgb.info = {}
+        return Skin(path=path, image=rgb)
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+        reason = f"too large to decode safely ({e})"
     except (OSError, UnidentifiedImageError, ValueError) as e:
-        warnings.warn(f"skin {path}: cannot read image: {e}", QuakeModelsWarning, stacklevel=3)
-        return None
+        reason = f"cannot read image: {e}"
+    warnings.warn(f"skin {path}: {reason}; exporting without it", QuakeModelsWarning, stacklevel=3)
+    return None
+
+
+def _usable(skin_names: Sequence[str], warn: bool) -> list[str]:
+    """The safe names, first occurrence of each (ignoring case), at most :data:`MAX_NAMES`;
+    a refused name is skipped with a warning when ``warn``, and the others are still used."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for name in skin_names:
+        reason = _unsafe_reason(name)
+        if reason:
+            if warn:
+                warnings.warn(
+                    f"skin name {name!r} {reason}; refused", QuakeModelsWarning, stacklevel=4
+                )
+            continue
+        key = name.replace("\\", "/").lower()
+        if key in seen:
+            continue
+        if len(out) == MAX_NAMES:
+            if warn:
+                warnings.warn(
+                    f"{len(skin_names)} skin names: only the first {MAX_NAMES} distinct ones"
+                    " are looked up",
+                    QuakeModelsWarning,
+                    stacklevel=4,
+                )
+            break
+        seen.add(key)
+        out.append(name)
+    return out
 
 
 def candidates(
-    skin_names: Sequence[str], model_path: str | os.PathLike[str] | None, root: Path
+    skin_names: Sequence[str],
+    model_path: str | os.PathLike[str] | None,
+    root: Path,
+    listings: Listings | None = None,
 ) -> list[tuple[Path, Path]]:
-    """Existing (file, the root it must stay in), in order of preference; refused names skipped.
+    """Existing (file, the root it must stay in), in order of preference; refused names
+    skipped, repeated names looked up once, at most :data:`MAX_NAMES` of them.
 
     Name lookups search ``root``; the beside-the-model fallbacks search the model's folder
-    (none when ``model_path`` is None).
+    (none when ``model_path`` is None). ``listings`` (one listing per folder) may be shared
+    between calls for one model.
     """
+    listings = listings or Listings()
     model = Path(model_path) if model_path is not None else None
     found: list[tuple[Path, Path]] = []
-    for name in skin_names:
-        if _unsafe_reason(name):
-            continue
+    for name in _usable(skin_names, warn=False):
         parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
         if not parts:
             continue
@@ -149,18 +288,18 @@ def candidates(
         alternatives = [parts[-1]] + [base + e for e in IMAGE_EXTENSIONS if e != ext.lower()]
         for start in range(len(parts)):
             for last in alternatives:
-                hit = _find_ci(root, [*parts[start:-1], last])
+                hit = _find_ci(root, [*parts[start:-1], last], listings)
                 if hit is not None:
                     found.append((hit, root))
         if model is not None:
             for last in alternatives:
-                hit = _find_ci(model.parent, [f"{model.stem}__{last}"])
+                hit = _find_ci(model.parent, [f"{model.stem}__{last}"], listings)
                 if hit is not None:
                     found.append((hit, model.parent))
     if model is None:
         return found
     folder = model.parent
-    entries = _images(folder)
+    entries = _images(folder, listings)
     lower_stem = model.stem.lower()
     found += [(folder / e, folder) for e in entries if os.path.splitext(e)[0].lower() == lower_stem]
     prefixed = [e for e in entries if e.lower().startswith(lower_stem + "__")]
@@ -175,13 +314,28 @@ def find_skin(
     skin_names: Sequence[str],
     model_path: str | os.PathLike[str] | None,
     skin_dir: str | os.PathLike[str] | None = None,
+    listings: Listings | None = None,
 ) -> Skin | None:
-    """The model's skin image, or None (with a QuakeModelsWarning when a name was refused).
+    """The model's skin image, or None (with a QuakeModelsWarning when a name or a file was
+    refused).
 
     ``skin_names`` are the names stored in the model; ``model_path`` is where the model was
     read from (None for a model from bytes: then only ``skin_dir`` is searched, by name).
-    The root is ``skin_dir`` when given, else the model's folder.
+    The root is ``skin_dir`` when given, else the model's folder. A refused name is skipped
+    and the others are still looked up; when every name is refused nothing is guessed.
+    A candidate that leads outside its root or is not a regular file is skipped with a
+    warning. ``listings`` may be shared by the lookups of one model.
     """
+    game = _GAME.get()
+    if game is not None and skin_dir is None:
+        names = _usable(skin_names, warn=True)
+        if skin_names and not names:
+            return None
+        hit = game[0].image(names, game[1])
+        if hit is not None and (skin := _open(Path(hit[0]), io.BytesIO(hit[1]))) is not None:
+            return skin
+        if model_path is None or not Path(model_path).parent.is_dir():
+            return None  # the model is inside an archive: no folder to search besides
     if model_path is None and skin_dir is None:
         return None
     if skin_dir is not None:
@@ -192,24 +346,23 @@ def find_skin(
     if not root.is_dir():
         warnings.warn(f"skin folder {root} does not exist", QuakeModelsWarning, stacklevel=2)
         return None
-    for name in skin_names:
-        reason = _unsafe_reason(name)
-        if reason:
-            warnings.warn(
-                f"skin name {name!r} {reason}; refused, exporting without a texture",
-                QuakeModelsWarning,
-                stacklevel=2,
-            )
-            return None
-    for path, within in candidates(skin_names, model_path, root):
-        if not _inside(path, within.resolve()):
-            warnings.warn(
-                f"skin {path} leads outside {within} (symlink); refused, exporting without a"
-                " texture",
-                QuakeModelsWarning,
-                stacklevel=2,
-            )
-            return None
+    usable = _usable(skin_names, warn=True)
+    if skin_names and not usable:
+        warnings.warn(
+            "every skin name was refused; exporting without a texture",
+            QuakeModelsWarning,
+            stacklevel=2,
+        )
+        return None
+    seen: set[Path] = set()
+    for path, within in candidates(usable, model_path, root, listings):
+        if path in seen:
+            continue
+        seen.add(path)
+        reason = _where(path, within.resolve())
+        if reason is not None:
+            warnings.warn(f"skin {path} {reason}; refused", QuakeModelsWarning, stacklevel=2)
+            continue
         skin = _open(path)
         if skin is not None:
             return skin
@@ -220,7 +373,7 @@ SKIN_FILE_EXTENSIONS = (*IMAGE_EXTENSIONS, ".wal")
 """What a checker accepts as a skin file: the images above and Quake II's ``.wal``."""
 
 
-def _exists_beside(folder: Path, model_stem: str, skin: str) -> bool:
+def _exists_beside(folder: Path, model_stem: str, skin: str, listings: Listings) -> bool:
     """Whether a file for ``skin`` exists inside ``folder`` (never outside it).
 
     Only the skin name's last path component is used, matched case-insensitively, with the
@@ -233,21 +386,22 @@ def _exists_beside(folder: Path, model_stem: str, skin: str) -> bool:
     wanted = {base.lower()}
     wanted.update((stem + ext).lower() for ext in SKIN_FILE_EXTENSIONS)
     wanted.update(f"{model_stem}__{w}".lower() for w in list(wanted))
-    try:
-        with os.scandir(folder) as it:
-            return any(e.name.lower() in wanted and e.is_file() for e in it)
-    except OSError:
-        return False
+    entries = listings.entries(folder)
+    return any(e in entries and is_regular(folder / entries[e][0]) for e in wanted)
 
 
-def skin_exists(model_path: str | os.PathLike[str], skin: str) -> bool:
+def skin_exists(
+    model_path: str | os.PathLike[str], skin: str, listings: Listings | None = None
+) -> bool:
     """Whether ``skin`` names an image inside the model's folder tree: looked up by
     :func:`candidates` (case-insensitive, alternative extensions, unsafe names refused), then
-    by its basename and ``<model>__<skin>`` beside the model."""
+    by its basename and ``<model>__<skin>`` beside the model. ``listings`` may be shared by
+    the lookups of one model (one directory listing per folder)."""
     path = Path(model_path)
+    listings = listings or Listings()
     try:
-        if candidates([skin], None, path.parent):
+        if candidates([skin], None, path.parent, listings):
             return True
     except (OSError, ValueError):
         pass
-    return _exists_beside(path.parent, path.stem, skin)
+    return _exists_beside(path.parent, path.stem, skin, listings)

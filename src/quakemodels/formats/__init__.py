@@ -4,9 +4,10 @@ and one line here."""
 from __future__ import annotations
 
 from ..core.format import Format
-from . import md2, md3
+from . import md2, md3, mdl
 
 FORMATS: tuple[Format, ...] = (
     md2.FORMAT,
     md3.FORMAT,
+    mdl.FORMAT,
 )

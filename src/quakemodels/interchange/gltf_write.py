@@ -6,12 +6,13 @@ Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primit
   indices); every frame ``f`` is morph target ``f`` holding POSITION and NORMAL deltas from
   frame 0 (target 0 is all zeros), named by ``mesh.extras.targetNames`` (frame names), which
   three.js turns into ``morphTargetDictionary`` and Blender into shape key names.
-* one animation per clip, named as the clip, at 10 frames per second: key ``k`` at ``k / 10`` s
-  with weight 1 on the clip's ``k``-th frame and 0 elsewhere, a ``weights`` channel with a
+* one animation per clip, named as the clip, at the model's ``fps`` (10 frames per second
+  unless ``--fps`` says): key ``k`` at ``k / fps`` s with weight 1 on the clip's ``k``-th
+  frame and 0 elsewhere, a ``weights`` channel with a
   LINEAR sampler. LINEAR blending of two one-hot weight vectors is exactly Quake's
   ``lerp(frame a, frame b, t)``; three.js (GLTFLoader → NumberKeyframeTrack on
   ``morphTargetInfluences``) and Blender (shape key value F-curves) both play it as such, while
-  STEP would show Quake's 10 fps judder. A clip of n frames lasts (n - 1) / 10 s and ends on its
+  STEP would show Quake's 10 fps judder. A clip of n frames lasts (n - 1) / fps s and ends on its
   last frame; one-frame clips have one key.
 * MD3 tags are nodes whose translation and rotation are animated per frame (LINEAR; glTF
   slerps rotations) in the same animations, so attached models can be parented to them.
@@ -313,12 +314,13 @@ class GltfBuilder:
         num_frames: int,
         mesh_nodes: Sequence[int],
         tag_tracks: Sequence[tuple[int, FloatArray, FloatArray]],
+        fps: float = FPS,
     ) -> int:
-        """One animation playing ``frames`` at 10 fps: a one-hot morph weight per key on every
+        """One animation playing ``frames`` at ``fps``: a one-hot morph weight per key on every
         node of ``mesh_nodes`` (one shared sampler), and for each (node, origins, rotations)
         of ``tag_tracks`` translation and rotation keys. Returns the animation's index."""
         k = len(frames)
-        times = np.arange(k, dtype=np.float32) / np.float32(FPS)
+        times = np.arange(k, dtype=np.float32) / np.float32(fps)
         t_acc = self.accessor(
             self.view(times.tobytes()),
             k,
@@ -447,7 +449,7 @@ def build_gltf(model: ExportModel) -> tuple[Doc, bytes]:
     for clip_name, clip_range in model.clips.items():
         frames = [f for f in clip_range if 0 <= f < num_frames]
         if frames and (mesh_nodes or tag_tracks):
-            b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks)
+            b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks, model.fps)
     return b.finish(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
 
 

@@ -295,3 +295,20 @@ def save_png(img: Image.Image, path: str | os.PathLike[str]) -> None:
 def save_gif(frames: Sequence[Image.Image], path: str | os.PathLike[str], fps: float = FPS) -> None:
     """Write an animated GIF, atomically."""
     write_bytes_atomic(path, gif_bytes(frames, fps))
+
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
+"""Still pictures :func:`save_image` writes (clips are GIFs: :func:`save_gif`)."""
+
+
+def save_image(img: Image.Image, path: str | os.PathLike[str]) -> None:
+    """Write ``img`` as PNG or JPEG (quality 92), by ``path``'s suffix, atomically."""
+    suffix = os.fspath(path).lower().rsplit(".", 1)[-1]
+    if suffix == "png":
+        write_bytes_atomic(path, png_bytes(img))
+        return
+    if suffix not in ("jpg", "jpeg"):
+        raise ValueError(f"cannot write .{suffix} pictures: use {', '.join(IMAGE_SUFFIXES)}")
+    buf = io.BytesIO()
+    img.convert("RGB").save(buf, format="JPEG", quality=92)
+    write_bytes_atomic(path, buf.getvalue())

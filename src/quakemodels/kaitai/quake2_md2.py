@@ -74,6 +74,10 @@ class Quake2Md2(KaitaiStruct):
     animation where this model must leave the player's model.
     
     .. seealso::
+       Source - https://github.com/id-Software/Quake-2/blob/eeebe7616440a516168b40caaade41f4c775c8ce/qcommon/qfiles.h
+    
+    
+    .. seealso::
        Source - https://icculus.org/~phaethon/q3a/formats/md2-schoenblum.html
     
     
@@ -119,7 +123,7 @@ class Quake2Md2(KaitaiStruct):
         self.ofs_triangles = self._io.read_s4le()
         self.ofs_frames = self._io.read_s4le()
         self.ofs_gl_cmds = self._io.read_s4le()
-        self.ofs_eof = self._io.read_s4le()
+        self.ofs_end = self._io.read_s4le()
 
 
     def _fetch_instances(self):

@@ -109,7 +109,7 @@ ROOT = np.dtype(
             "ofs_triangles",
             "ofs_frames",
             "ofs_gl_cmds",
-            "ofs_eof",
+            "ofs_end",
         ],
         "formats": [
             "V4",
@@ -143,7 +143,8 @@ TEX_POINT = np.dtype(
 )
 
 # type triangle: 12 bytes
-#   vertex_indices: indices to `_root.frames[i].vertices` (for each frame with index `i`)
+#   vertex_indices: indices to `_root.frames[i].vertices` (for each frame with index
+#     `i`)
 #   tex_point_indices: indices to `_root.tex_coords`
 TRIANGLE = np.dtype(
     {
@@ -196,7 +197,8 @@ FRAME_PREFIX = np.dtype(
 )
 
 # type gl_vertex: 12 bytes
-#   vertex_index: index to `_root.frames[i].vertices` (for each frame with index `i`)
+#   vertex_index: index to `_root.frames[i].vertices` (for each frame with index
+#     `i`)
 GL_VERTEX = np.dtype(
     {
         "names": ["tex_coords_normalized", "vertex_index"],
@@ -248,7 +250,8 @@ TAIL: dict[str, dict[str, object]] = {
 }
 
 # Parse instances (read at `pos`) whose items have a fixed size: per constant and
-# instance, the dtype of one item, its size, and the spec's pos and count expressions.
+# instance, the dtype of one item, its size, the spec's pos and count expressions, and
+# the stream `pos` counts in when it is not the type's own (`io`).
 INSTANCES: dict[str, dict[str, dict[str, object]]] = {
     "ROOT": {
         "skins": {"element": "V64", "size": 64, "pos": "ofs_skins", "repeat_expr": "num_skins"},

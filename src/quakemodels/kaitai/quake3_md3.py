@@ -40,15 +40,15 @@ class Quake3Md3(KaitaiStruct):
     
     
     .. seealso::
-       Source - https://github.com/ioquake/ioq3/blob/main/code/qcommon/qfiles.h
+       Source - https://github.com/ioquake/ioq3/blob/9e99de817540afa93bb78f852417b0a11360ec56/code/qcommon/qfiles.h
     
     
     .. seealso::
-       Source - https://github.com/ioquake/ioq3/blob/main/code/renderergl1/tr_model.c
+       Source - https://github.com/ioquake/ioq3/blob/2ca05943a6a8f341eadc98cc42473c7f8cafc196/code/renderergl1/tr_model.c
     
     
     .. seealso::
-       Source - https://github.com/ioquake/ioq3/blob/main/code/renderergl1/tr_surface.c
+       Source - https://github.com/ioquake/ioq3/blob/2ca05943a6a8f341eadc98cc42473c7f8cafc196/code/renderergl1/tr_surface.c
     """
     def __init__(self, _io, _parent=None, _root=None):
         super(Quake3Md3, self).__init__(_io)
@@ -72,7 +72,7 @@ class Quake3Md3(KaitaiStruct):
         self.ofs_frames = self._io.read_s4le()
         self.ofs_tags = self._io.read_s4le()
         self.ofs_surfaces = self._io.read_s4le()
-        self.ofs_eof = self._io.read_s4le()
+        self.ofs_end = self._io.read_s4le()
 
 
     def _fetch_instances(self):
@@ -141,11 +141,10 @@ class Quake3Md3(KaitaiStruct):
 
 
     class Surface(KaitaiStruct):
-        def __init__(self, ofs_surface, _io, _parent=None, _root=None):
+        def __init__(self, _io, _parent=None, _root=None):
             super(Quake3Md3.Surface, self).__init__(_io)
             self._parent = _parent
             self._root = _root
-            self.ofs_surface = ofs_surface
             self._read()
 
         def _read(self):
@@ -161,11 +160,14 @@ class Quake3Md3(KaitaiStruct):
             self.ofs_tex_coords = self._io.read_s4le()
             self.ofs_vertices = self._io.read_s4le()
             self.ofs_end = self._io.read_s4le()
-            self.body = self._io.read_bytes(self.ofs_end - 108)
+            self._raw_body = self._io.read_bytes(self.ofs_end - 108)
+            _io__raw_body = KaitaiStream(BytesIO(self._raw_body))
+            self.body = Quake3Md3.SurfaceBody(_io__raw_body, self, self._root)
 
 
         def _fetch_instances(self):
             pass
+            self.body._fetch_instances()
             _ = self.shaders
             if hasattr(self, '_m_shaders'):
                 pass
@@ -200,17 +202,27 @@ class Quake3Md3(KaitaiStruct):
 
 
         @property
+        def num_tex_coords(self):
+            """one texture coordinate per vertex."""
+            if hasattr(self, '_m_num_tex_coords'):
+                return self._m_num_tex_coords
+
+            self._m_num_tex_coords = self.num_vertices
+            return getattr(self, '_m_num_tex_coords', None)
+
+        @property
         def shaders(self):
             if hasattr(self, '_m_shaders'):
                 return self._m_shaders
 
-            _pos = self._io.pos()
-            self._io.seek(self.ofs_surface + self.ofs_shaders)
+            io = self.body._io
+            _pos = io.pos()
+            io.seek(self.ofs_shaders - 108)
             self._m_shaders = []
             for i in range(self.num_shaders):
-                self._m_shaders.append(Quake3Md3.Shader(self._io, self, self._root))
+                self._m_shaders.append(Quake3Md3.Shader(io, self, self._root))
 
-            self._io.seek(_pos)
+            io.seek(_pos)
             return getattr(self, '_m_shaders', None)
 
         @property
@@ -219,13 +231,14 @@ class Quake3Md3(KaitaiStruct):
             if hasattr(self, '_m_tex_coords'):
                 return self._m_tex_coords
 
-            _pos = self._io.pos()
-            self._io.seek(self.ofs_surface + self.ofs_tex_coords)
+            io = self.body._io
+            _pos = io.pos()
+            io.seek(self.ofs_tex_coords - 108)
             self._m_tex_coords = []
-            for i in range(self.num_vertices):
-                self._m_tex_coords.append(Quake3Md3.TexCoord(self._io, self, self._root))
+            for i in range(self.num_tex_coords):
+                self._m_tex_coords.append(Quake3Md3.TexCoord(io, self, self._root))
 
-            self._io.seek(_pos)
+            io.seek(_pos)
             return getattr(self, '_m_tex_coords', None)
 
         @property
@@ -233,31 +246,52 @@ class Quake3Md3(KaitaiStruct):
             if hasattr(self, '_m_triangles'):
                 return self._m_triangles
 
-            _pos = self._io.pos()
-            self._io.seek(self.ofs_surface + self.ofs_triangles)
+            io = self.body._io
+            _pos = io.pos()
+            io.seek(self.ofs_triangles - 108)
             self._m_triangles = []
             for i in range(self.num_triangles):
-                self._m_triangles.append(Quake3Md3.Triangle(self._io, self, self._root))
+                self._m_triangles.append(Quake3Md3.Triangle(io, self, self._root))
 
-            self._io.seek(_pos)
+            io.seek(_pos)
             return getattr(self, '_m_triangles', None)
 
         @property
         def vertices(self):
-            """`num_vertices` vertices of frame 0, then those of frame 1, ...: vertex
-            `v` of frame `f` is `vertices[f * num_vertices + v]`
+            """`num_vertices` vertices of frame 0, then those of frame 1, ...:
+            vertex `v` of frame `f` is `vertices[f * num_vertices + v]`
             """
             if hasattr(self, '_m_vertices'):
                 return self._m_vertices
 
-            _pos = self._io.pos()
-            self._io.seek(self.ofs_surface + self.ofs_vertices)
+            io = self.body._io
+            _pos = io.pos()
+            io.seek(self.ofs_vertices - 108)
             self._m_vertices = []
             for i in range(self.num_frames * self.num_vertices):
-                self._m_vertices.append(Quake3Md3.Vertex(self._io, self, self._root))
+                self._m_vertices.append(Quake3Md3.Vertex(io, self, self._root))
 
-            self._io.seek(_pos)
+            io.seek(_pos)
             return getattr(self, '_m_vertices', None)
+
+
+    class SurfaceBody(KaitaiStruct):
+        """A surface after its header: shaders, triangles, texture coordinates
+        and vertices at the surface's `ofs_*` offsets minus the header's 108
+        bytes (each surface's `ofs_*` fields count from the surface's start).
+        """
+        def __init__(self, _io, _parent=None, _root=None):
+            super(Quake3Md3.SurfaceBody, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            pass
+
+
+        def _fetch_instances(self):
+            pass
 
 
     class Tag(KaitaiStruct):
@@ -359,11 +393,13 @@ class Quake3Md3(KaitaiStruct):
 
         @property
         def lat(self):
-            """`normal_lat` in radians; normal x = cos(lat) * sin(lng), y = sin(lat) * sin(lng)."""
+            """`normal_lat` in radians; normal x = cos(lat) * sin(lng),
+            y = sin(lat) * sin(lng)
+            """
             if hasattr(self, '_m_lat'):
                 return self._m_lat
 
-            self._m_lat = ((self.normal_lat * 2) * 3.141592653589793) / 256
+            self._m_lat = (self.normal_lat * 3.141592653589793) / 128
             return getattr(self, '_m_lat', None)
 
         @property
@@ -372,7 +408,7 @@ class Quake3Md3(KaitaiStruct):
             if hasattr(self, '_m_lng'):
                 return self._m_lng
 
-            self._m_lng = ((self.normal_lng * 2) * 3.141592653589793) / 256
+            self._m_lng = (self.normal_lng * 3.141592653589793) / 128
             return getattr(self, '_m_lng', None)
 
         @property
@@ -424,7 +460,7 @@ class Quake3Md3(KaitaiStruct):
         self._io.seek(self.ofs_surfaces)
         self._m_surfaces = []
         for i in range(self.num_surfaces):
-            self._m_surfaces.append(Quake3Md3.Surface(self._io.pos(), self._io, self, self._root))
+            self._m_surfaces.append(Quake3Md3.Surface(self._io, self, self._root))
 
         self._io.seek(_pos)
         return getattr(self, '_m_surfaces', None)

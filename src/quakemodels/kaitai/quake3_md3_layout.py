@@ -59,7 +59,7 @@ __all__ = [
 #   num_tags: tags per frame; at most 16 (MD3_MAX_TAGS)
 #   num_surfaces: at most 32 (MD3_MAX_SURFACES)
 #   num_skins: unused by Quake III (a leftover of MD2); 0 in practice
-#   ofs_eof: the size of the model; Quake III copies this many bytes
+#   ofs_end: the size of the model; Quake III copies this many bytes
 ROOT = np.dtype(
     {
         "names": [
@@ -74,7 +74,7 @@ ROOT = np.dtype(
             "ofs_frames",
             "ofs_tags",
             "ofs_surfaces",
-            "ofs_eof",
+            "ofs_end",
         ],
         "formats": [
             "V4",
@@ -140,7 +140,6 @@ TAG = np.dtype(
 #   num_shaders: at most 256 (MD3_MAX_SHADERS)
 #   num_vertices: vertices per frame; at most 4096 (MD3_MAX_VERTS)
 #   num_triangles: at most 8192 (MD3_MAX_TRIANGLES)
-#   ofs_vertices: `ofsXyzNormals` in qfiles.h
 #   ofs_end: size of the surface; the next surface starts here
 SURFACE_PREFIX = np.dtype(
     {
@@ -178,7 +177,8 @@ SURFACE_PREFIX = np.dtype(
 )
 
 # type shader: 68 bytes
-#   name: a shader name or a texture path; may be empty (then `.skin` files name it)
+#   name: a shader name or a texture path; may be empty (then `.skin` files
+#     name it)
 #   shader_index: filled in by the engine at load; 0 in files
 SHADER = np.dtype(
     {
@@ -190,13 +190,15 @@ SHADER = np.dtype(
 )
 
 # type triangle: 12 bytes
-#   vertex_indices: indices into the surface's vertices of one frame (below `num_vertices`)
+#   vertex_indices: indices into the surface's vertices of one frame (below
+#     `num_vertices`)
 TRIANGLE = np.dtype(
     {"names": ["vertex_indices"], "formats": [("<i4", (3,))], "offsets": [0], "itemsize": 12}
 )
 
 # type tex_coord: 8 bytes
-#   t: grows downwards in the image, as OpenGL's t with the image stored top row first
+#   t: grows downwards in the image, as OpenGL's t with the image stored
+#     top row first
 TEX_COORD = np.dtype(
     {"names": ["s", "t"], "formats": ["<f4", "<f4"], "offsets": [0, 4], "itemsize": 8}
 )
@@ -238,7 +240,8 @@ TAIL: dict[str, dict[str, object]] = {
 }
 
 # Parse instances (read at `pos`) whose items have a fixed size: per constant and
-# instance, the dtype of one item, its size, and the spec's pos and count expressions.
+# instance, the dtype of one item, its size, the spec's pos and count expressions, and
+# the stream `pos` counts in when it is not the type's own (`io`).
 INSTANCES: dict[str, dict[str, dict[str, object]]] = {
     "ROOT": {
         "frames": {"element": FRAME, "size": 56, "pos": "ofs_frames", "repeat_expr": "num_frames"},
@@ -253,26 +256,33 @@ INSTANCES: dict[str, dict[str, dict[str, object]]] = {
         "shaders": {
             "element": SHADER,
             "size": 68,
-            "pos": "ofs_surface + ofs_shaders",
+            "pos": "ofs_shaders - 108",
+            "io": "body._io",
             "repeat_expr": "num_shaders",
         },
         "triangles": {
             "element": TRIANGLE,
             "size": 12,
-            "pos": "ofs_surface + ofs_triangles",
+            "pos": "ofs_triangles - 108",
+            "io": "body._io",
             "repeat_expr": "num_triangles",
         },
         "tex_coords": {
             "element": TEX_COORD,
             "size": 8,
-            "pos": "ofs_surface + ofs_tex_coords",
-            "repeat_expr": "num_vertices",
+            "pos": "ofs_tex_coords - 108",
+            "io": "body._io",
+            "repeat_expr": "num_tex_coords",
         },
         "vertices": {
             "element": VERTEX,
             "size": 8,
-            "pos": "ofs_surface + ofs_vertices",
+            "pos": "ofs_vertices - 108",
+            "io": "body._io",
             "repeat_expr": "num_frames * num_vertices",
         },
     },
 }
+
+# Types with no fixed-size leading fields (no dtype):
+#   surface_body: not fixed-size (no seq)

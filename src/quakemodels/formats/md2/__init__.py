@@ -7,6 +7,7 @@ from .check import check_md2
 from .describe import describe
 from .layout import MAGIC
 from .model import Md2
+from .reader import anorms
 from .scene import scene
 
 FORMAT = Format(
@@ -21,4 +22,4 @@ FORMAT = Format(
     scene=scene,
 )
 
-__all__ = ["FORMAT", "Md2"]
+__all__ = ["FORMAT", "Md2", "anorms"]

@@ -38,7 +38,7 @@ from ...core.facade import Source, read_source
 from ...core.findings import Finding, Report, degenerate_triangles, unused_vertices
 from ...core.sections import more as _more
 from ...core.sections import offset_of, span_error
-from ...core.skins import skin_exists
+from ...core.skins import MAX_NAMES, Listings, skin_exists
 from ...errors import ModelFormatError
 from .layout import (
     FRAME_HEADER_SIZE,
@@ -244,24 +244,24 @@ def _check_header(r: Report, h: dict[str, int], size: int) -> None:
         if stop > reach:
             reach, reach_name = stop, ofs_name
 
-    end = h["ofs_eof"]
+    end = h["ofs_end"]
     last = max((c[1] for c in covered), default=HEADER_SIZE)
     if end < last and end >= 0:
         # Quake II allocates ofs_end bytes and copies every section to its own offset in them.
         r.limit(
             "ofs-end-short",
-            "ofs_eof",
-            ofs["ofs_eof"],
-            f"ofs_eof={end} is before the end of the last section ({last}): Quake II copies"
-            " the sections into a buffer of ofs_eof bytes and overruns it",
+            "ofs_end",
+            ofs["ofs_end"],
+            f"ofs_end={end} is before the end of the last section ({last}): Quake II copies"
+            " the sections into a buffer of ofs_end bytes and overruns it",
             engines=("quake2",),
         )
     if end != size:
         r.warning(
             "ofs-end",
-            "ofs_eof",
-            ofs["ofs_eof"],
-            f"ofs_eof={end} is not the file size {size} (three.js's MD2Loader refuses such files)",
+            "ofs_end",
+            ofs["ofs_end"],
+            f"ofs_end={end} is not the file size {size} (three.js's MD2Loader refuses such files)",
         )
     if r.engine == "quake2" and h["num_gl_cmds"] <= 0 and t > 0:
         r.warning(
@@ -423,36 +423,68 @@ def _check_geometry(r: Report, m: Md2Reader, valid: npt.NDArray[np.bool_]) -> No
         lambda i: (m.ofs_frames + FRAME_HEADER_SIZE + VERTEX_SIZE * i, f"vertex {i}"),
     )
     if rec.size:
-        # Zero area in every frame, on the compressed integer coordinates (exact; int32 holds
-        # every cross product of differences within ±255). Frames are taken in chunks sized to
-        # the input, so the temporaries stay within a few times the file size.
-        xyz = m.frame_records["vertices"]  # (F,V,4) uint8: compressed x, y, z, normal index
-        flat = (rec[:, 0] != rec[:, 1]) & (rec[:, 1] != rec[:, 2]) & (rec[:, 0] != rec[:, 2])
-        start = 0
-        while start < m.num_frames:
-            cand = np.flatnonzero(flat)  # only triangles flat in every frame so far
-            if not cand.size:
-                break
-            chunk = max(1, len(m.data) // (cand.size * 80 + 1))
-            p = xyz[start : start + chunk][:, :, POSITION].astype(np.int32)
-            tri = rec[cand]
-            a = p[:, tri[:, 0]]
-            u = p[:, tri[:, 1]] - a
-            w = p[:, tri[:, 2]] - a
-            del a
-            cross = np.cross(u, w)
-            flat[cand[(cross != 0).any(axis=(0, 2))]] = False
-            del u, w, cross
-            start += chunk
-        zero = np.flatnonzero(flat)
-        if zero.size:
-            i = int(np.flatnonzero(valid)[zero[0]])
-            r.warning(
-                "zero-area-triangle",
-                "vertex_indices",
-                m.ofs_triangles + TRIANGLE.itemsize * i,
-                f"triangles[{i}] has zero area in every frame{_more(zero.size)}",
-            )
+        _zero_area(r, m, rec, valid)
+
+
+ZERO_AREA_MIN_TESTS = 1 << 20
+ZERO_AREA_TESTS_PER_BYTE = 4
+"""The zero-area test does at most max(2**20, 4 × file size) triangle-frame tests (a few ms
+per MB): distinct triangles × distinct frames, and when a file has more than that, frames
+evenly spread over the animation, with the number tested stated in the finding."""
+
+
+def _zero_area(
+    r: Report, m: Md2Reader, rec: npt.NDArray[np.int32], valid: npt.NDArray[np.bool_]
+) -> None:
+    """Triangles of zero area in every frame, on the compressed integer coordinates (exact:
+    int32 holds every cross product of differences within ±255). Each distinct triangle
+    (sorted indices) and each distinct frame is tested once."""
+    s = np.sort(rec[:, :3].astype(np.int64), axis=1)
+    proper = np.flatnonzero((s[:, 0] != s[:, 1]) & (s[:, 1] != s[:, 2]))
+    if not proper.size:
+        return
+    tris, inverse = np.unique(s[proper], axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    xyz = m.frame_records["vertices"][:, :, POSITION]  # (F,V,3) uint8 compressed positions
+    rows = np.ascontiguousarray(xyz).reshape(m.num_frames, -1)
+    frames = np.unique(
+        rows.view(np.dtype((np.void, rows.shape[1]))).reshape(-1), return_index=True
+    )[1]
+    frames.sort()
+    budget = max(ZERO_AREA_MIN_TESTS, ZERO_AREA_TESTS_PER_BYTE * len(m.data))
+    sampled = len(tris) * len(frames) > budget
+    if sampled:
+        keep = max(1, budget // len(tris))
+        frames = frames[np.unique(np.linspace(0, len(frames) - 1, keep).astype(np.int64))]
+    flat = np.ones(len(tris), dtype=bool)
+    start = 0
+    while start < len(frames):
+        cand = np.flatnonzero(flat)  # only triangles flat in every frame so far
+        if not cand.size:
+            break
+        # chunks of about 2**20 triangle-frames keep the temporaries to a few tens of MB
+        chunk = frames[start : start + max(1, (1 << 20) // cand.size)]
+        p = xyz[chunk].astype(np.int32)
+        t = tris[cand]
+        a = p[:, t[:, 0]]
+        cross = np.cross(p[:, t[:, 1]] - a, p[:, t[:, 2]] - a)
+        flat[cand[(cross != 0).any(axis=(0, 2))]] = False
+        start += len(chunk)
+    zero = proper[flat[inverse]]
+    if zero.size:
+        i = int(np.flatnonzero(valid)[zero[0]])
+        tested = (
+            f" one of the {len(frames)} frames tested (spread over {m.num_frames}: the test is"
+            f" bounded to {budget} triangle-frame tests)"
+            if sampled
+            else " frame"
+        )
+        r.warning(
+            "zero-area-triangle",
+            "vertex_indices",
+            m.ofs_triangles + TRIANGLE.itemsize * i,
+            f"triangles[{i}] has zero area in every{tested}{_more(zero.size)}",
+        )
 
 
 def _check_texcoords(r: Report, m: Md2Reader) -> None:
@@ -621,12 +653,23 @@ def _check_gl_commands(r: Report, m: Md2Reader, valid: npt.NDArray[np.bool_]) ->
 
 
 def _check_skin_files(r: Report, m: Md2Reader) -> None:
+    """A warning for each skin with no image beside the model. Each distinct name is looked
+    up once and each folder listed once; a file naming thousands of skins (the engines keep
+    32) has its first MAX_NAMES distinct names looked up."""
     if not m.name or not m.num_skins:
         return
     folder = os.path.dirname(m.name) or "."
+    listings = Listings()
+    found: dict[str, bool] = {}
     for i, raw in enumerate(m.skins_raw):
         name = raw.split(b"\0", 1)[0].decode("latin-1")
-        if name and not skin_exists(m.name, name):
+        if not name:
+            continue
+        if name not in found:
+            if len(found) == MAX_NAMES:
+                break
+            found[name] = skin_exists(m.name, name, listings)
+        if not found[name]:
             r.warning(
                 "skin-missing",
                 "skins",
@@ -661,6 +704,8 @@ def check_md2(
 def _check(r: Report, data: bytes, name: str | None, model: Md2Reader | None) -> None:
     if r.engine == "quake3" and data[:4] == MAGIC:
         r.error("engine-format", "magic", 0, "Quake III loads MD3 models, not MD2")
+    if r.engine in ("quake", "quakespasm") and data[:4] == MAGIC:
+        r.error("engine-format", "magic", 0, "Quake and QuakeSpasm load MDL models, not MD2")
     size = len(data)
     if size < HEADER_SIZE or data[:4] != MAGIC or data[4:8] != VERSION.to_bytes(4, "little"):
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.names import plural
 from .layout import MAGIC, VERSION
 from .reader import Md2Reader
 
@@ -16,8 +17,9 @@ def describe(m: Md2Reader) -> str:
     for key, value in m.header.items():
         lines.append(f"  {key:<20} {value!r}")
     lines.append(
-        f"counts: {m.num_frames} frames, {m.num_vertices} vertices, {m.num_triangles} triangles,"
-        f" {m.num_texcoords} texcoords, {len(m.gl_commands)} GL commands, {m.num_skins} skins"
+        f"counts: {plural(m.num_frames, 'frame')}, {plural(m.num_vertices, 'vertex', 'vertices')},"
+        f" {plural(m.num_triangles, 'triangle')}, {plural(m.num_texcoords, 'texcoord')},"
+        f" {plural(len(m.gl_commands), 'GL command')}, {plural(m.num_skins, 'skin')}"
     )
     lines.append(f"skin size: {m.skin_width} x {m.skin_height}")
     lines.append("skins:" if m.skins else "skins: (none)")

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy.typing as npt
 
 from ...core.findings import Finding
+from ...interchange.export import export_scene
 from ...interchange.imported import ImportedMesh
 from .check import check_md2
 from .reader import GlCommand, Md2Reader
+from .scene import scene
 from .write import VANILLA, BuildResult, Limits, build, from_imported, save, to_bytes
 
 
@@ -33,6 +36,20 @@ class Md2(Md2Reader):
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model to ``path`` atomically (see :meth:`to_bytes`)."""
         save(self, path)
+
+    def export(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        frame: int | None = None,
+        clip: str | None = None,
+        skin_dir: str | os.PathLike[str] | None = None,
+    ) -> list[Path]:
+        """Write the model as glTF 2.0 (``.glb``/``.gltf``: every frame a morph target, every
+        clip an animation) or OBJ + MTL (``.obj``: one frame), by ``path``'s suffix, atomically;
+        ``frame`` or ``clip`` keeps only that part. Skins are looked up beside the model or
+        under ``skin_dir``. Returns the files written."""
+        return export_scene(scene(self, skin_dir=skin_dir), path, frame=frame, clip=clip)
 
     @classmethod
     def build(

@@ -25,16 +25,14 @@ import numpy.typing as npt
 
 from ...core.animations import grouped_clips, table_clips
 from ...core.facade import (
-    ModelFile,
-    clip_frames,
+    SingleSurface,
     decoded,
     frame_index,
     parse_header,
-    sample_position,
+    read_only,
 )
-from ...core.frames import PerFrame
-from ...core.mesh import Mesh
-from ...core.names import lenient_names
+from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
+from ...core.names import lenient_names, plural
 from ...core.sections import (
     Span,
     first_bad_index,
@@ -179,7 +177,7 @@ def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
         if spec is None:
             empty = MAGIC + VERSION.to_bytes(4, "little") + bytes(HEADER_SIZE - 8)
             spec = Quake2Md2.from_bytes(empty)
-        _ANORMS = _anorms_from_spec(spec)
+        _ANORMS = read_only(_anorms_from_spec(spec))
     return _ANORMS
 
 
@@ -245,7 +243,7 @@ def spans(header: Mapping[str, Any]) -> list[Span]:
     ]
 
 
-class Md2Reader(PerFrame, ModelFile):
+class Md2Reader(SingleSurface):
     """A Quake II MD2 model (IDP2 version 8).
 
     Arrays (decoded on first use, cached; F frames, V vertices, T triangles, S texcoords):
@@ -375,8 +373,8 @@ class Md2Reader(PerFrame, ModelFile):
 
     @property
     def ofs_end(self) -> int:
-        """The header's end offset (header ``ofs_eof``)."""
-        return int(self._spec.ofs_eof)
+        """The header's end offset (header ``ofs_end``)."""
+        return int(self._spec.ofs_end)
 
     def _check_layout(self) -> None:
         """Every count and offset non-negative and every section inside the data.
@@ -559,9 +557,12 @@ class Md2Reader(PerFrame, ModelFile):
                 + offset_of(TRIANGLE, field)
                 + 2 * bad.column
             )
+            count = f"{bad.number} bad {'index' if bad.number == 1 else 'indices'}"
+            where = f"triangles[{bad.row}].{field}[{bad.column}]={bad.value} at offset {offset}"
             raise BadValueError(
-                f"triangles[{bad.row}].{field}[{bad.column}]={bad.value} at offset"
-                f" {offset} is outside 0..{limit - 1} ({limit} {what}; {bad.number} bad indices)",
+                f"{where}: the model has no {what}, so no index is valid ({count})"
+                if limit == 0
+                else f"{where} is outside 0..{limit - 1} ({limit} {what}; {count})",
                 field=field,
                 offset=offset,
             )
@@ -653,30 +654,12 @@ class Md2Reader(PerFrame, ModelFile):
     def _frame_index(self, frame: int) -> int:
         return frame_index(frame, self.num_frames)
 
-    def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
-        """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.
-
-        Looping clips wrap from the last frame back to the first; otherwise the clip holds its
-        last frame.
-        """
-        a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
-        return self.lerp(a, b, t)
-
     # -- geometry helpers ---------------------------------------------------------------------
 
     @cached_property
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them."""
-        tri_v = self.triangles.reshape(-1)
-        tri_t = self.triangle_texcoords.reshape(-1)
-        key = tri_v.astype(np.int64) * max(self.num_texcoords, 1) + tri_t
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-        order = np.argsort(first, kind="stable")
-        rank = np.empty_like(order)
-        rank[order] = np.arange(order.size)
-        corners = first[order]
-        indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
-        return tri_v[corners].astype(np.int32), tri_t[corners].astype(np.int32), indices
+        return corner_table(self.triangles, self.triangle_texcoords, self.num_texcoords)
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """The one render-ready :class:`Mesh` of ``frame``, as a list (every format's shape)."""
@@ -686,29 +669,14 @@ class Md2Reader(PerFrame, ModelFile):
         """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`); decodes that frame
         only."""
         f = self._frame_index(frame)
-        vertex_ids, texcoord_ids, indices = self._mesh_corners
-        uvs = (
-            np.take(self.texcoords, texcoord_ids, axis=0)
-            if texcoord_ids.size
-            else np.zeros((0, 2), np.float32)
-        )
-        return Mesh(
-            positions=np.take(self.frame_positions(f), vertex_ids, axis=0),
-            normals=np.take(self.frame_normals(f), vertex_ids, axis=0),
-            uvs=uvs,
-            indices=indices,
-            vertex_ids=vertex_ids,
-            texcoord_ids=texcoord_ids,
+        return corner_mesh(
+            self.frame_positions(f), self.frame_normals(f), self.texcoords, self._mesh_corners
         )
 
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every frame."""
-        p = self.positions.reshape(-1, 3)
-        if p.size == 0:
-            zero = np.zeros(3, np.float32)
-            return zero, zero.copy()
-        return p.min(axis=0), p.max(axis=0)
+        return bounds_of(self.positions)
 
     def load_all(self) -> Md2Reader:
         """Decode and validate every array now (a full load); returns self."""
@@ -719,6 +687,7 @@ class Md2Reader(PerFrame, ModelFile):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
-            f"<Md2{label}: {self.num_frames} frames, {self.num_vertices} vertices,"
-            f" {self.num_triangles} triangles, {self.num_skins} skins>"
+            f"<Md2{label}: {plural(self.num_frames, 'frame')},"
+            f" {plural(self.num_vertices, 'vertex', 'vertices')},"
+            f" {plural(self.num_triangles, 'triangle')}, {plural(self.num_skins, 'skin')}>"
         )

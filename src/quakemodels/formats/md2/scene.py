@@ -10,9 +10,43 @@ import numpy as np
 
 from ...core.scene import ExportModel, Surface, model_stem
 from ...core.skins import find_skin
-from ...errors import BadValueError
+from ...errors import BadValueError, LimitExceededError
 from .layout import HEADER_OFFSETS
 from .reader import Md2Reader
+
+EXPORT_FLOOR = 128 * 2**20
+EXPORT_PER_INPUT_BYTE = 32
+"""An export's per-frame arrays (positions and normals, float32, for every distinct (vertex,
+texcoord) corner of every frame: 24 bytes each) may take max(EXPORT_FLOOR, 32 × the file
+size). Every vanilla-limit model fits the floor (512 frames × 12,288 corners is 151 MB only
+with 4 KB of triangles per frame...); a file whose triangles pair every vertex with every
+texcoord, which multiplies the corners far beyond the vertices, is refused before anything is
+allocated."""
+
+
+def _check_budget(m: Md2Reader, num_frames: int) -> None:
+    """Refuse an export of ``num_frames`` frames whose corners × frames would exceed the budget
+    above (counted from the triangle list alone, before any per-frame array exists)."""
+    corners = len(m._mesh_corners[0])
+    need = 24 * corners * num_frames
+    budget = max(EXPORT_FLOOR, EXPORT_PER_INPUT_BYTE * len(m.data))
+    if need > budget:
+        offset = HEADER_OFFSETS["num_triangles"]
+        raise LimitExceededError(
+            f"exporting {num_frames} frames × {corners} distinct (vertex, texcoord) corners"
+            f" needs {need / 2**20:.0f} MiB of positions and normals, over the budget of"
+            f" {budget / 2**20:.0f} MiB for a {len(m.data)}-byte file (the triangles at offset"
+            f" {m.ofs_triangles} pair {m.num_vertices} vertices with {m.num_texcoords}"
+            " texcoords)",
+            field="num_triangles",
+            offset=offset,
+        )
+
+
+def _lookup_names(m: Md2Reader) -> list[str]:
+    """Skin names for the file lookup: the stored bytes up to the NUL as the file system's own
+    names (``os.fsdecode``), so that bytes ≥ 0x80 name the file Quake II would open."""
+    return [os.fsdecode(raw.split(b"\0", 1)[0]) for raw in m.skins_raw]
 
 
 def scene(
@@ -31,6 +65,7 @@ def scene(
             field="num_frames",
             offset=offset,
         )
+    _check_budget(m, m.num_frames if frames is None else len(frames))
     positions = m.positions if frames is None else m.frames_positions(frames)
     normals = m.normals if frames is None else m.frames_normals(frames)
     mesh = m.mesh(0 if frames is None else frames[0])
@@ -42,7 +77,7 @@ def scene(
         uvs=mesh.uvs,
         indices=mesh.indices,
         skin_names=tuple(m.skins),
-        skin=find_skin(m.skins, m.name, skin_dir),
+        skin=find_skin(_lookup_names(m), m.name, skin_dir),
     )
     return ExportModel(
         name=model_stem(m.name),

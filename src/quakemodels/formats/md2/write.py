@@ -282,7 +282,7 @@ def encode(parts: Md2Parts) -> bytes:
         "ofs_triangles": offsets["triangles"],
         "ofs_frames": offsets["frames"],
         "ofs_gl_cmds": offsets["gl_commands"],
-        "ofs_eof": ofs_end,
+        "ofs_end": ofs_end,
     }
     for name, value in values.items():
         header[name] = value

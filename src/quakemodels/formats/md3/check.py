@@ -26,13 +26,15 @@ def _check(r: Report, data: bytes, name: str | None) -> None:
     MD3_OFS = HEADER_OFFSETS
     if r.engine == "quake2":
         r.error("engine-format", "magic", 0, "Quake II loads MD2 models, not MD3")
+    if r.engine in ("quake", "quakespasm"):
+        r.error("engine-format", "magic", 0, "Quake and QuakeSpasm load MDL models, not MD3")
     size = len(data)
     if size >= HEADER_SIZE:
         h = np.frombuffer(data, HEADER, 1)[0]
-        num_tags, num_surfaces, ofs_eof = (
+        num_tags, num_surfaces, ofs_end = (
             int(h["num_tags"]),
             int(h["num_surfaces"]),
-            int(h["ofs_eof"]),
+            int(h["ofs_end"]),
         )
         if num_tags > MD3_MAX_TAGS:
             r.warning(
@@ -50,21 +52,21 @@ def _check(r: Report, data: bytes, name: str | None) -> None:
                 engines=("q2pro",),
                 warn_in=("quake3",),
             )
-        if ofs_eof > size:
+        if ofs_end > size:
             r.limit(
                 "ofs-end-long",
-                "ofs_eof",
-                MD3_OFS["ofs_eof"],
-                f"ofs_eof={ofs_eof} is past the end of the file ({size} bytes): Quake III copies"
-                " ofs_eof bytes and reads past the data",
+                "ofs_end",
+                MD3_OFS["ofs_end"],
+                f"ofs_end={ofs_end} is past the end of the file ({size} bytes): Quake III copies"
+                " ofs_end bytes and reads past the data",
                 engines=("quake3",),
             )
-        elif ofs_eof != size:
+        elif ofs_end != size:
             r.warning(
                 "ofs-end",
-                "ofs_eof",
-                MD3_OFS["ofs_eof"],
-                f"ofs_eof={ofs_eof} is not the file size {size}",
+                "ofs_end",
+                MD3_OFS["ofs_end"],
+                f"ofs_end={ofs_end} is not the file size {size}",
             )
     try:
         model = Md3Reader(data, name=name)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...core.names import plural
 from .layout import MAGIC, VERSION
 from .reader import Md3Reader
 
@@ -18,8 +19,9 @@ def describe(m: Md3Reader) -> str:
     verts = sum(s.num_vertices for s in m.surfaces)
     tris = sum(s.num_triangles for s in m.surfaces)
     lines.append(
-        f"counts: {m.num_frames} frames, {m.num_tags} tags, {m.num_surfaces} surfaces,"
-        f" {verts} vertices, {tris} triangles"
+        f"counts: {plural(m.num_frames, 'frame')}, {plural(m.num_tags, 'tag')},"
+        f" {plural(m.num_surfaces, 'surface')}, {plural(verts, 'vertex', 'vertices')},"
+        f" {plural(tris, 'triangle')}"
     )
     lines.append("tags:" if m.tags.names else "tags: (none)")
     lines.extend(f"  {k}: {name}" for k, name in enumerate(m.tags.names))

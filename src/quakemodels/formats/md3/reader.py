@@ -29,19 +29,24 @@ Q2PRO's MD3 loader (``src/refresh/models.c``) rejects, and for a few things it s
 * every section (frames, tags, surfaces and each surface's shaders, triangles, texcoords and
   vertices) inside the file, not inside the header it follows, and aligned as Q2PRO requires
   (4 bytes; 2 for vertices); ``ofs_end`` at least a surface header and a multiple of 4;
-  ``ofs_eof`` not past the end of the file (ioquake3 copies that many bytes);
+  ``ofs_end`` not past the end of the file (ioquake3 copies that many bytes);
+* no two sections sharing bytes: the surfaces' headers and sections, frames and tags are
+  pairwise disjoint. id's tools write each surface's data after its own header; a file whose
+  surfaces point at one shared block would decode to many times its size (32 surfaces × one
+  vertex block), so the decoded size stays proportional to the file's;
 * triangle indices below the surface's vertex count (checked when ``triangles`` is decoded);
 * every name (model, frame, tag, surface, shader) NUL-terminated within its field.
 
 Engine-specific limits are findings for a ``check`` command, not load errors: more than 16 tags
 (MD3_MAX_TAGS, a limit of id's tools only); ioquake3's renderer dropping surfaces with 1000 or
 more vertices or 2000 or more triangles (SHADER_MAX_VERTEXES); a surface magic other than IDP3
-(no engine reads it); ``ofs_eof`` short of the file's size; tag names that differ between
+(no engine reads it); ``ofs_end`` short of the file's size; tag names that differ between
 frames; a nonzero ``num_skins``.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -50,10 +55,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...core.facade import ModelFile, decoded, frame_index, parse_header
+from ...core.facade import ModelFile, decoded, frame_index, parse_header, read_only
 from ...core.frames import PerFrame
 from ...core.mesh import Mesh
-from ...core.names import terminated_name, terminated_names
+from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
     first_bad_index,
@@ -123,7 +128,7 @@ def normal_table() -> FloatArray:
         table[:, 0] = _COS[lat] * _SIN[lng]
         table[:, 1] = _SIN[lat] * _SIN[lng]
         table[:, 2] = _COS[lng]
-        _NORMAL_TABLE = table.astype(np.float32)
+        _NORMAL_TABLE = read_only(table.astype(np.float32))
     return _NORMAL_TABLE
 
 
@@ -249,7 +254,7 @@ class Md3Surface(PerFrame):
             raise BadValueError(
                 f"{self._where(f'triangles[{bad.row}].vertex_indices[{bad.column}]')}="
                 f"{bad.value} at offset {offset} is outside 0..{self.num_vertices - 1}"
-                f" ({bad.number} bad indices)",
+                f" ({bad.number} bad {'index' if bad.number == 1 else 'indices'})",
                 field="vertex_indices",
                 offset=offset,
             )
@@ -403,7 +408,7 @@ class Md3Reader(ModelFile):
     ofs_frames = property(lambda self: int(self._spec.ofs_frames), doc="Offset of frames.")
     ofs_tags = property(lambda self: int(self._spec.ofs_tags), doc="Offset of tags.")
     ofs_surfaces = property(lambda self: int(self._spec.ofs_surfaces), doc="First surface.")
-    ofs_end = property(lambda self: int(self._spec.ofs_eof), doc="The header's end offset.")
+    ofs_end = property(lambda self: int(self._spec.ofs_end), doc="The header's end offset.")
 
     def _bad(self, field: str, message: str) -> BadValueError:
         offset = HEADER_OFFSETS[field]
@@ -429,12 +434,12 @@ class Md3Reader(ModelFile):
             raise self._bad("num_tags", "is negative")
         if not 0 <= s.num_surfaces <= MAX_SURFACES:
             raise self._bad("num_surfaces", f"is outside 0..{MAX_SURFACES}")
-        if not 0 <= s.ofs_eof <= size:
+        if not 0 <= s.ofs_end <= size:
             raise TruncatedError(
-                f"ofs_eof={s.ofs_eof} at offset {HEADER_OFFSETS['ofs_eof']} is outside the file"
+                f"ofs_end={s.ofs_end} at offset {HEADER_OFFSETS['ofs_end']} is outside the file"
                 f" ({size} bytes)",
-                field="ofs_eof",
-                offset=HEADER_OFFSETS["ofs_eof"],
+                field="ofs_end",
+                offset=HEADER_OFFSETS["ofs_end"],
             )
         for field, what, count, item in (
             ("ofs_frames", "frames", s.num_frames, FRAME.itemsize),
@@ -465,7 +470,46 @@ class Md3Reader(ModelFile):
             surfaces.append(surface)
             link_field, link_offset = "ofs_end", pos + SURFACE_OFFSETS["ofs_end"]
             pos += surface.ofs_end
+        self._check_disjoint(surfaces)
         return surfaces
+
+    def _check_disjoint(self, surfaces: list[Md3Surface]) -> None:
+        """No two non-empty sections (frames, tags, surface headers and every surface's
+        shaders, triangles, texcoords, vertices) share a byte: a BadValueError at the offset
+        field of the later-starting one."""
+        s = self._spec
+        # (start, end, label, field, the field's offset)
+        spans: list[tuple[int, int, str, str, int]] = [
+            (s.ofs_frames, s.ofs_frames + s.num_frames * FRAME.itemsize, "frames", "ofs_frames",
+             HEADER_OFFSETS["ofs_frames"]),
+            (s.ofs_tags, s.ofs_tags + s.num_frames * s.num_tags * TAG.itemsize, "tags",
+             "ofs_tags", HEADER_OFFSETS["ofs_tags"]),
+        ]  # fmt: skip
+        for surf in surfaces:
+            what = f"surfaces[{surf.index}]"
+            link = HEADER_OFFSETS["ofs_surfaces"] if surf.index == 0 else -1
+            spans.append(
+                (surf.offset, surf.offset + SURFACE_HEADER_SIZE, f"{what} header", "ofs_end", link)
+            )
+            for field, count, item in (
+                ("ofs_shaders", surf.num_shaders, SHADER.itemsize),
+                ("ofs_triangles", surf.num_triangles, TRIANGLE.itemsize),
+                ("ofs_tex_coords", surf.num_vertices, TEX_COORD.itemsize),
+                ("ofs_vertices", surf.num_vertices * surf.num_frames, VERTEX.itemsize),
+            ):
+                start = surf.offset + getattr(surf, field)
+                at = surf.offset + SURFACE_OFFSETS[field]
+                spans.append((start, start + count * item, f"{what}.{field}", field, at))
+        spans = sorted(span for span in spans if span[1] > span[0])
+        for (a0, a1, a_label, _, _), (b0, b1, b_label, field, at) in itertools.pairwise(spans):
+            if b0 < a1:
+                where = f" at offset {at}" if at >= 0 else ""
+                raise BadValueError(
+                    f"{b_label}{where}: bytes {b0}..{b1 - 1} overlap {a_label}'s bytes"
+                    f" {a0}..{a1 - 1} (sections may not share data)",
+                    field=field,
+                    offset=at if at >= 0 else b0,
+                )
 
     def _check_surface(self, surf: Md3Surface) -> None:
         at = {name: surf.offset + rel for name, rel in SURFACE_OFFSETS.items()}
@@ -610,6 +654,6 @@ class Md3Reader(ModelFile):
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
         return (
-            f"<Md3{label}: {self.num_frames} frames, {self.num_tags} tags,"
-            f" {self.num_surfaces} surfaces>"
+            f"<Md3{label}: {plural(self.num_frames, 'frame')}, {plural(self.num_tags, 'tag')},"
+            f" {plural(self.num_surfaces, 'surface')}>"
         )

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.scene import ExportModel, Surface, Tag, model_stem
-from ...core.skins import find_skin
+from ...core.skins import Listings, find_skin
 from .reader import Md3Reader
 
 
@@ -22,6 +22,7 @@ def scene(
     """An MD3: one surface per MD3 surface (skin from its shader names), tags as tags (only
     ``frames``, decoding only those, in that order and without clips, when given)."""
     surfaces = []
+    listings = Listings()  # one directory listing per folder for every surface's lookup
     for s in m.surfaces:
         shaders = tuple(sh.name for sh in s.shaders)
         surfaces.append(
@@ -36,7 +37,7 @@ def scene(
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
                 indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
                 skin_names=shaders,
-                skin=find_skin([n for n in shaders if n], m.name, skin_dir),
+                skin=find_skin([n for n in shaders if n], m.name, skin_dir, listings),
             )
         )
     pick = slice(None) if frames is None else [m._frame_index(f) for f in frames]

@@ -1,0 +1,369 @@
+"""A game's search path: folders and the archives in them, in the order the engine searches.
+
+Each root is a game folder (``baseq2``, ``baseq3``, a mod folder) or an archive file. Roots are
+given in the order the engine adds them, base game first: like ``FS_AddGameDirectory``, every
+root goes in front of the ones before it, so a mod's files override the base game's.
+
+Inside one game folder the order depends on the engine (``engine=``):
+
+``quake2``  Quake II ``FS_AddGameDirectory`` (``qcommon/files.c``): the folder is added, then
+            ``pak0.pak`` .. ``pak9.pak`` (a missing number is skipped), each in front of the
+            previous. Search order: ``pak9`` .. ``pak1``, ``pak0``, then the loose files:
+            **later paks override earlier ones, and paks override loose files**. Names compare
+            with ``Q_strcasecmp`` (ASCII case ignored).
+``quake``   Quake ``COM_AddGameDirectory`` (``WinQuake/common.c``): the same, but it stops at
+            the first missing ``pakN.pak``; names compare byte for byte (``strcmp``).
+``quake3``  ioquake3 ``FS_AddGameDirectory`` (``code/qcommon/files.c``): every ``*.pk3`` and
+            ``*.pk3dir`` folder, sorted with ``FS_PathCmp`` (ASCII case ignored, ``\\`` and
+            ``:`` as ``/``), each in front of the previous, then the folder itself in front of
+            them all. Search order: loose files, then the pk3s from the last in sorted order to
+            the first: **loose files override pk3s, and later pk3s (``pak8.pk3``,
+            ``zz_mod.pk3``) override earlier ones**. Names compare with ``FS_FilenameCompare``.
+
+``engine=None`` infers it: ``quake3`` when the folders hold ``.pk3`` files and no
+``pakN.pak``, else ``quake2``. Loose files are found case-insensitively when no exact match
+exists (as on Windows, where these games shipped), and never outside their game folder (names
+with ``..``, absolute names, drive letters and symlinks leading out are not found).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from ..core.skins import Listings, _find_ci, _where
+from .base import Archive, Closing, Entry
+from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
+from .pak import PakArchive
+from .pk3 import Pk3Archive
+
+SourceKind = Literal["dir", "pak", "pk3", "pk3dir"]
+# The image types skins and shader textures are looked up as (Quake II: PCX; Quake III: TGA,
+# JPG, and PNG in ioquake3; BMP for the odd exporter).
+IMAGE_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp")
+_PAK_NAME = re.compile(r"pak(\d+)\.pak", re.IGNORECASE)
+# Quake II's FS_AddGameDirectory tries pak0.pak .. pak9.pak.
+QUAKE2_PAKS = 10
+
+
+@dataclass(frozen=True)
+class Source:
+    """One element of the search path: a folder of loose files or an open archive."""
+
+    path: Path
+    kind: SourceKind
+    archive: Archive | None = None
+
+    def __str__(self) -> str:
+        return os.fspath(self.path)
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a name was found: the ``source``, and the archive ``entry`` or the loose ``file``."""
+
+    name: str
+    source: Source
+    size: int
+    entry: Entry | None = None
+    file: Path | None = None
+
+
+def _inside(path: Path, root: Path) -> bool:
+    """True when ``path`` resolves (symlinks followed) to a regular file under ``root``."""
+    return _where(path, root.resolve()) is None
+
+
+def _listdir(folder: Path) -> list[str]:
+    """The names in ``folder`` (none when it cannot be listed)."""
+    return Listings().names(folder)
+
+
+def _sniff(path: Path) -> SourceKind | None:
+    """``pak`` or ``pk3`` by the file's magic (``PACK`` / ``PK``), else None."""
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(4)
+    except OSError:
+        return None
+    if magic == b"PACK":
+        return "pak"
+    if magic[:2] == b"PK":
+        return "pk3"
+    return None
+
+
+def open_archive(path: str | os.PathLike[str], engine: Engine | None = None) -> Archive:
+    """Open a .pak or .pk3 by its magic; ``engine`` picks the name comparison (see names.py)."""
+    p = Path(path)
+    kind = _sniff(p)
+    if kind == "pk3" or (kind is None and p.suffix.lower() == ".pk3"):
+        return Pk3Archive(p, engine=engine or "quake3")
+    return PakArchive(p, engine=engine if engine in ("quake", "quake2") else "quake2")
+
+
+def game_archives(folder: Path, engine: Engine) -> list[tuple[Path, SourceKind]]:
+    """The archives (and .pk3dir folders) ``engine`` loads from ``folder``, in load order."""
+    entries = _listdir(folder)
+    if engine == "quake3":
+        found: list[tuple[Path, SourceKind]] = []
+        for e in entries:
+            lower = e.lower()
+            if lower.endswith(".pk3") and (folder / e).is_file():
+                found.append((folder / e, "pk3"))
+            elif lower.endswith(".pk3dir") and (folder / e).is_dir():
+                found.append((folder / e, "pk3dir"))
+        found.sort(key=lambda item: pk3_sort_key(item[0].name))
+        return found
+    by_number: dict[int, Path] = {}
+    for e in entries:
+        m = _PAK_NAME.fullmatch(e)
+        if m and str(int(m.group(1))) == m.group(1) and (folder / e).is_file():
+            by_number.setdefault(int(m.group(1)), folder / e)
+    paks: list[tuple[Path, SourceKind]] = []
+    if engine == "quake2":
+        paks = [(by_number[i], "pak") for i in range(QUAKE2_PAKS) if i in by_number]
+    else:
+        i = 0
+        while i in by_number:
+            paks.append((by_number[i], "pak"))
+            i += 1
+    return paks
+
+
+def infer_engine(roots: Iterable[Path]) -> Engine:
+    """``quake3`` when the roots hold .pk3 files and no ``pakN.pak``, else ``quake2``."""
+    has_pk3 = has_pak = False
+    for root in roots:
+        if root.is_dir():
+            for e in _listdir(root):
+                lower = e.lower()
+                has_pk3 = has_pk3 or lower.endswith((".pk3", ".pk3dir"))
+                has_pak = has_pak or _PAK_NAME.fullmatch(e) is not None
+        else:
+            kind = _sniff(root)
+            has_pk3 = has_pk3 or kind == "pk3"
+            has_pak = has_pak or kind == "pak"
+    return "quake3" if has_pk3 and not has_pak else "quake2"
+
+
+class GameFS(Closing):
+    """Files as the engine sees them through a search path (see the module docstring).
+
+    ``sources`` lists the search path, first searched first. ``find(name)`` gives where the
+    engine would open ``name`` from; ``read(name)`` its bytes; ``listing()`` every visible name
+    with the source that wins and the ones it shadows. Use as a context manager (archives stay
+    open until :meth:`close`).
+    """
+
+    def __init__(
+        self,
+        roots: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        *,
+        engine: Engine | None = None,
+    ):
+        if isinstance(roots, (str, os.PathLike)):
+            roots = [roots]
+        paths = [Path(r) for r in roots]
+        for p in paths:
+            if not p.exists():
+                raise FileNotFoundError(f"game folder or archive {p} does not exist")
+        self.engine: Engine = engine or infer_engine(paths)
+        self._listing: list[tuple[Found, list[Source]]] | None = None
+        self.roots = paths
+        self.sources: list[Source] = []
+        try:
+            for root in paths:
+                self.sources[:0] = self._root_sources(root)
+        except BaseException:
+            self.close()
+            raise
+
+    def _root_sources(self, root: Path) -> list[Source]:
+        """One root's sources, first searched first."""
+        if not root.is_dir():
+            archive = open_archive(root, self.engine)
+            return [Source(root, archive.kind, archive)]
+        added: list[Source] = []
+        for path, kind in game_archives(root, self.engine):
+            if kind == "pk3dir":
+                added.insert(0, Source(path, "pk3dir"))
+            else:
+                archive = open_archive(path, self.engine)
+                added.insert(0, Source(path, archive.kind, archive))
+        folder = Source(root, "dir")
+        # Quake and Quake II put the folder behind its paks; ioquake3 in front of its pk3s.
+        return [folder, *added] if self.engine == "quake3" else [*added, folder]
+
+    # -- lookup -----------------------------------------------------------------------------
+
+    def _in_source(self, source: Source, name: str) -> Found | None:
+        if source.archive is not None:
+            entry = source.archive.find(name)
+            if entry is None:
+                return None
+            return Found(entry.name, source, entry.size, entry=entry)
+        if self.engine == "quake3" and name[:1] in ("/", "\\"):
+            name = name[1:]
+        if unsafe_reason(name):
+            return None
+        hit = _find_ci(source.path, split_parts(name), Listings())
+        if hit is None or not _inside(hit, source.path):
+            return None
+        rel = hit.relative_to(source.path).as_posix()
+        return Found(rel, source, hit.stat().st_size, file=hit)
+
+    def find(self, name: str) -> Found | None:
+        """Where the engine opens ``name`` from (the first source that has it), or None."""
+        for source in self.sources:
+            found = self._in_source(source, name)
+            if found is not None:
+                return found
+        return None
+
+    def find_all(self, name: str) -> list[Found]:
+        """Every source holding ``name``, the winner first."""
+        return [f for s in self.sources if (f := self._in_source(s, name)) is not None]
+
+    def exists(self, name: str) -> bool:
+        return self.find(name) is not None
+
+    def read(self, name: str) -> bytes:
+        """The bytes the engine would load for ``name``; FileNotFoundError when none."""
+        found = self.find(name)
+        if found is None:
+            raise FileNotFoundError(f"{name!r} is not in the search path {self.describe()}")
+        return self.read_found(found)
+
+    @staticmethod
+    def read_found(found: Found) -> bytes:
+        if found.entry is not None:
+            assert found.source.archive is not None
+            return found.source.archive.read(found.entry)
+        assert found.file is not None
+        return found.file.read_bytes()
+
+    # -- listing ----------------------------------------------------------------------------
+
+    def _loose(self, source: Source) -> Iterator[Found]:
+        """Loose files under a folder source, skipping the archives mounted from it."""
+        mounted = {s.path for s in self.sources if s.path.parent == source.path}
+        root = source.path
+        for folder, dirs, files in os.walk(root):
+            here = Path(folder)
+            dirs[:] = sorted(d for d in dirs if here / d not in mounted)
+            for f in sorted(files):
+                path = here / f
+                if path in mounted or not _inside(path, root):
+                    continue
+                rel = path.relative_to(root).as_posix()
+                yield Found(rel, source, path.stat().st_size, file=path)
+
+    def _source_files(self, source: Source) -> Iterator[Found]:
+        if source.archive is not None:
+            for e in source.archive.entries:
+                yield Found(e.name, source, e.size, entry=e)
+        else:
+            yield from self._loose(source)
+
+    def listing(self) -> list[tuple[Found, list[Source]]]:
+        """Every visible name once: (the winning Found, the sources it shadows), sorted by name."""
+        seen: dict[str, tuple[Found, list[Source]]] = {}
+        for source in self.sources:
+            for found in self._source_files(source):
+                key = query_key(found.name, self.engine)
+                if key in seen:
+                    seen[key][1].append(source)
+                else:
+                    seen[key] = (found, [])
+        return sorted(seen.values(), key=lambda item: name_key(item[0].name, "quake3"))
+
+    def listdir(self, folder: str) -> list[str]:
+        """Visible names directly in ``folder`` (``models/a``), as stored where they win."""
+        prefix = name_key(folder.strip("/\\"), "quake3")
+        out = []
+        for found, _ in self._cached_listing():
+            key = name_key(found.name, "quake3")
+            head, _sep, tail = key.rpartition("/")
+            if head == prefix and tail:
+                out.append(found.name)
+        return out
+
+    def _cached_listing(self) -> list[tuple[Found, list[Source]]]:
+        if self._listing is None:
+            self._listing = self.listing()
+        return self._listing
+
+    def find_image(self, names: Sequence[str], model_name: str | None = None) -> Found | None:
+        """The first image the search path holds for a model's skin/shader ``names``.
+
+        For each name (unsafe ones skipped): the name, then each shorter tail of it
+        (``players/male/skin.pcx``, ``male/skin.pcx``, ``skin.pcx``), each with its own
+        extension first and then the other IMAGE_EXTENSIONS (ioquake3's ``R_FindImageFile``
+        likewise tries every image type for a name). Then, beside ``model_name``:
+        ``<stem>.<ext>``, the single ``<stem>__*`` image, the single image in its folder.
+        """
+        for name in names:
+            if not name or unsafe_reason(name):
+                continue
+            parts = split_parts(name)
+            if not parts:
+                continue
+            base, ext = os.path.splitext(parts[-1])
+            lasts = [parts[-1]] + [base + e for e in IMAGE_EXTENSIONS if e != ext.lower()]
+            for start in range(len(parts)):
+                for last in lasts:
+                    found = self.find("/".join([*parts[start:-1], last]))
+                    if found is not None:
+                        return found
+        if model_name is None:
+            return None
+        folder, _, file = model_name.replace("\\", "/").rpartition("/")
+        stem = os.path.splitext(file)[0].lower()
+        images = [
+            n for n in self.listdir(folder) if os.path.splitext(n)[1].lower() in IMAGE_EXTENSIONS
+        ]
+        leaf = [n.rpartition("/")[2] for n in images]
+        picks = [
+            n for n, f in zip(images, leaf, strict=True) if os.path.splitext(f)[0].lower() == stem
+        ]
+        prefixed = [
+            n for n, f in zip(images, leaf, strict=True) if f.lower().startswith(stem + "__")
+        ]
+        for choice in (
+            picks[:1],
+            prefixed if len(prefixed) == 1 else [],
+            images if len(images) == 1 else [],
+        ):
+            if choice:
+                return self.find(choice[0])
+        return None
+
+    def image(self, names: Sequence[str], model_name: str | None) -> tuple[str, bytes] | None:
+        """(label, bytes) of :meth:`find_image`'s hit: core.skins' ImageSource protocol."""
+        found = self.find_image(names, model_name)
+        if found is None:
+            return None
+        label = found.file if found.file is not None else found.source.path / found.name
+        return str(label), self.read_found(found)
+
+    def names(self) -> list[str]:
+        """Every visible name (each once, as stored where it wins), sorted."""
+        return [found.name for found, _ in self.listing()]
+
+    def describe(self) -> str:
+        return "[" + ", ".join(str(s) for s in self.sources) + "]"
+
+    # -- lifetime ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        for s in self.sources:
+            if s.archive is not None:
+                s.archive.close()
+
+    def __repr__(self) -> str:
+        return f"<GameFS {self.engine} {self.describe()}>"

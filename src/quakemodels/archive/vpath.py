@@ -1,0 +1,136 @@
+"""Paths that pass through an archive as if it were a folder: ``baseq2/pak0.pak/models/a/tris.md2``.
+
+``split_archive_path`` finds the archive in such a path; ``read_path`` reads the bytes of a
+plain file or of an archive entry; ``game_roots`` infers the game folder a model belongs to
+(the folder of its archive, or the nearest folder above it holding ``pakN.pak`` or ``*.pk3``),
+so that skins are looked up through the same search path the engine would use.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from pathlib import Path
+
+from .gamefs import GameFS, _sniff, open_archive
+
+_GAME_ARCHIVE = re.compile(r"(pak\d+\.pak|.+\.pk3)", re.IGNORECASE)
+# How many folders above a model to look for its game folder.
+MAX_GAME_DEPTH = 8
+
+
+def split_archive_path(path: str | os.PathLike[str]) -> tuple[Path, str] | None:
+    """(archive file, inner name) when ``path`` runs through a .pak/.pk3, else None.
+
+    A path that exists on disk is never split. The inner name is ``/``-joined.
+    """
+    p = Path(path)
+    if os.path.lexists(p):
+        return None
+    parts = p.parts
+    for i in range(1, len(parts)):
+        head = Path(*parts[:i])
+        if head.is_file():
+            return (head, "/".join(parts[i:])) if _sniff(head) is not None else None
+        if not head.is_dir():
+            return None
+    return None
+
+
+def read_path(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a file, or of an archive entry named through its archive (see above).
+
+    FileNotFoundError when neither exists; ArchiveError when the archive is broken.
+    """
+    split = split_archive_path(path)
+    if split is None:
+        return Path(path).read_bytes()
+    archive_path, inner = split
+    with open_archive(archive_path) as a:
+        entry = a.find(inner)
+        if entry is None:
+            raise FileNotFoundError(f"{archive_path} has no entry {inner!r}")
+        return a.read(entry)
+
+
+def is_game_folder(folder: Path) -> bool:
+    """True when ``folder`` holds ``pakN.pak`` or ``*.pk3`` files (a game folder's mark)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return any(_GAME_ARCHIVE.fullmatch(n) for n in names)
+
+
+def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
+    """(GameFS roots, the model's name inside them) for a model path, or None.
+
+    Inside an archive: the archive's folder (and the archive itself when that folder's rules
+    would not load it, e.g. ``mymodels.pak``). On disk: the nearest folder above the model
+    holding ``pakN.pak`` or ``*.pk3``, within MAX_GAME_DEPTH levels.
+    """
+    split = split_archive_path(path)
+    if split is not None:
+        archive_path, inner = split
+        roots = [archive_path.parent]
+        if not _GAME_ARCHIVE.fullmatch(archive_path.name):
+            roots.append(archive_path)
+        return roots, inner
+    p = Path(path)
+    folder = p.parent
+    for _ in range(MAX_GAME_DEPTH):
+        if is_game_folder(folder):
+            return [folder], p.relative_to(folder).as_posix()
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def shared_gamefs(roots: tuple[Path, ...]) -> GameFS:
+    """One GameFS per set of roots in this process (a batch exports many models of one game;
+    the archives' directories are read once and stay open until the process ends)."""
+    return GameFS(list(roots))
+
+
+def game_context(
+    model_path: str | os.PathLike[str] | None, game_dir: str | os.PathLike[str] | None = None
+) -> tuple[GameFS, str | None] | None:
+    """The search path a model's skins are looked up through, and the model's name in it.
+
+    ``game_dir`` (``--game-dir``) when given, else inferred by :func:`game_roots`; None when
+    the model belongs to no game folder.
+    """
+    if game_dir is not None:
+        base = Path(game_dir)
+        inner = None
+        if model_path is not None:
+            split = split_archive_path(model_path)
+            where = split[0] if split is not None else Path(model_path)
+            try:
+                rel = where.resolve().relative_to(base.resolve())
+            except (ValueError, OSError):
+                rel = None
+            if rel is not None:
+                inner = split[1] if split is not None else rel.as_posix()
+        return shared_gamefs((base,)), inner
+    if model_path is None:
+        return None
+    found = game_roots(model_path)
+    if found is None:
+        return None
+    roots, inner = found
+    return shared_gamefs(tuple(roots)), inner
+
+
+__all__ = [
+    "game_context",
+    "game_roots",
+    "is_game_folder",
+    "open_archive",
+    "read_path",
+    "shared_gamefs",
+    "split_archive_path",
+]

@@ -1,0 +1,51 @@
+"""``quakemodels formats``: the model formats read, and what each verb writes."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..registry import FORMATS
+
+HELP = "list the model formats quakemodels reads and the files each verb writes"
+EXAMPLES = """\
+  quakemodels formats
+  quakemodels formats --json
+"""
+
+# What each writing verb writes, by output suffix (the verbs refuse any other suffix).
+WRITES: dict[str, tuple[str, ...]] = {
+    "export": (".glb", ".gltf", ".obj"),
+    "convert": (".glb", ".gltf", ".obj", ".md2"),
+    "render": (".png", ".jpg", ".jpeg", ".gif"),
+    "dump": (".json",),
+}
+
+
+def add_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the lists as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    formats = [
+        {
+            "name": f.name,
+            "title": f.title,
+            "magic": f.magic.decode("latin-1"),
+            "suffixes": list(f.suffixes),
+        }
+        for f in FORMATS
+    ]
+    if args.json:
+        json.dump({"read": formats, "write": {k: list(v) for k, v in WRITES.items()}}, sys.stdout)
+        sys.stdout.write("\n")
+        return 0
+    print("reads (by magic, whatever the file is called):")
+    for f in formats:
+        print(f"  {f['name']:<6} {f['title']:<16} magic {f['magic']:<6} {', '.join(f['suffixes'])}")
+    print("  also .glb/.gltf (morph targets) and .obj sequences, as convert's input")
+    print("writes:")
+    for verb, suffixes in WRITES.items():
+        print(f"  {verb:<8} {', '.join(suffixes)}")
+    return 0

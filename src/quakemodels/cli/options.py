@@ -1,0 +1,129 @@
+"""Options the writing verbs share (``--skin``, ``--skin-dir``, ``--scale``, ``--fps``,
+``--no-clobber``) and the scene they produce for one model file."""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ..core.names import plural
+from ..core.scene import FPS, ExportModel
+
+__all__ = ["add_scene_args", "frame_number", "load_scene", "plural", "positive", "scene_options"]
+
+
+def positive(text: str) -> float:
+    """argparse type: a finite number above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} must be above zero")
+    return value
+
+
+def frame_number(text: str) -> int:
+    """argparse type: a frame index, 0 or more (``-1`` is not "the last frame")."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a frame number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"frame {value}: frames count from 0")
+    return value
+
+
+def add_scene_args(parser: argparse.ArgumentParser, *, fps: bool = True) -> None:
+    """``--skin``, ``--skin-dir``, ``--scale``, ``--fps`` and ``--no-clobber``."""
+    parser.add_argument(
+        "--skin",
+        default=None,
+        metavar="N|NAME",
+        help="the skin to use: the model's skin number N (from 0, as `info` lists them) or an"
+        " image NAME looked up beside the model or under --skin-dir (default: the first found)",
+    )
+    parser.add_argument(
+        "--skin-dir",
+        default=None,
+        metavar="DIR",
+        help="look skins up under DIR (default: the model's own folder)",
+    )
+    parser.add_argument(
+        "--scale",
+        type=positive,
+        default=1.0,
+        metavar="K",
+        help="multiply positions by K (default 1: Quake units, about an inch each;"
+        " 0.0254 gives metres)",
+    )
+    if fps:
+        parser.add_argument(
+            "--fps",
+            type=positive,
+            default=FPS,
+            metavar="N",
+            help=f"clip playback speed in frames per second (default {FPS:g}, as Quake)",
+        )
+    parser.add_argument(
+        "--no-clobber",
+        action="store_true",
+        help="never replace an existing file: stop with exit 3 instead",
+    )
+
+
+def scene_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The picklable options :func:`load_scene` reads."""
+    return {
+        "skin": args.skin,
+        "skin_dir": args.skin_dir,
+        "scale": args.scale,
+        "fps": getattr(args, "fps", FPS),
+        "no_clobber": args.no_clobber,
+        "game_dir": getattr(args, "game_dir", None),
+    }
+
+
+def load_scene(
+    path: str | Path, opts: dict[str, Any], *, frame: int | None = None, clip: str | None = None
+) -> ExportModel:
+    """The scene of the model file ``path`` with ``opts``' skin, scale and fps applied; only
+    ``frame`` or ``clip`` (decoding only those frames) when given (see
+    :func:`quakemodels.registry.scene`)."""
+    from ..registry import load, scene
+
+    model = load(path)
+    em = scene(
+        model, skin_dir=opts["skin_dir"], game_dir=opts.get("game_dir"), frame=frame, clip=clip
+    )
+    if opts.get("skin") is not None:
+        em = _with_skin(model, em, str(opts["skin"]), opts["skin_dir"])
+    em = em.scaled(float(opts.get("scale", 1.0)))
+    return replace(em, fps=float(opts.get("fps", FPS)))
+
+
+def _with_skin(model: Any, em: ExportModel, skin: str, skin_dir: str | None) -> ExportModel:
+    from ..core.skins import find_skin
+
+    names = [n for n in getattr(model, "skins", []) if isinstance(n, str)]
+    if skin.isdigit():
+        k = int(skin)
+        if k >= len(names):
+            listed = ", ".join(f"{i}: {n}" for i, n in enumerate(names)) or "none"
+            raise ValueError(f"--skin {k}: the model names {plural(len(names), 'skin')} ({listed})")
+        name = names[k]
+    else:
+        name = skin
+    found = find_skin([name], model.name, skin_dir)
+    wanted = Path(name.replace("\\", "/")).stem.lower()
+    if found is None or wanted not in found.path.stem.lower():
+        where = skin_dir or (str(Path(model.name).parent) if model.name else "the skin folder")
+        raise ValueError(f"--skin {skin}: no image {name!r} in {where}")
+    return replace(em, surfaces=[replace(s, skin=found) for s in em.surfaces])
+
+
+def skin_label(em: ExportModel) -> str:
+    """The embedded skin's file name, or ``none``."""
+    return next((s.skin.path.name for s in em.surfaces if s.skin is not None), "none")

@@ -1,0 +1,130 @@
+"""Where a verb writes: ``-o`` as a file, a folder or ``-`` (stdout), and output failures.
+
+The rules every writing verb follows (README, "Command-line conventions"):
+
+* ``-o`` with a suffix the verb writes (``.glb``, ``.png``...) is a file; ``-o`` that is an
+  existing folder, ends with ``/`` or has no suffix is a folder, created (with its parents)
+  when missing; any other suffix is a usage error listing the suffixes the verb writes.
+* ``-o -`` writes to stdout where one stream makes sense, else it is a usage error.
+* A failure to write (permission, full disk, a file where a folder should be) exits 3 with a
+  message naming the user's path, never the hidden temporary file beside it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_USAGE = 2
+EXIT_OUTPUT = 3
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by the pipe
+EXIT_INTERRUPTED = 130  # 128 + SIGINT
+
+
+class UsageError(Exception):
+    """A command line that cannot run (exit 2); the message says why."""
+
+
+class OutputError(Exception):
+    """An output that cannot be written (exit 3); the message names the user's path."""
+
+
+def output_error(path: str | os.PathLike[str], e: OSError) -> OutputError:
+    """The message for ``e`` raised while writing ``path``: the user's path and the reason."""
+    reason = e.strerror or str(e)
+    if isinstance(e, (FileNotFoundError, NotADirectoryError)):
+        reason += f" (is {Path(path).parent or '.'} a folder?)"
+    return OutputError(f"cannot write {os.fspath(path)}: {reason}")
+
+
+@contextlib.contextmanager
+def writing(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Make ``path``'s folder, and turn an OSError raised while writing ``path`` into an
+    :class:`OutputError`."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        yield
+    except OSError as e:
+        if isinstance(e, BrokenPipeError):
+            raise
+        raise output_error(path, e) from e
+
+
+@dataclass(frozen=True)
+class Target:
+    """What ``-o`` names: ``kind`` is ``"file"``, ``"folder"`` or ``"stdout"``."""
+
+    kind: str
+    path: Path
+
+    @property
+    def is_file(self) -> bool:
+        return self.kind == "file"
+
+
+def resolve(
+    verb: str,
+    output: str,
+    suffixes: Sequence[str],
+    num_models: int,
+    *,
+    stdout_ok: bool = False,
+    no_clobber: bool = False,
+) -> Target:
+    """The :class:`Target` ``-o output`` names, its folder created; UsageError (exit 2) for an
+    unknown suffix, ``-`` where stdout makes no sense or one file for several models;
+    OutputError (exit 3) when the folder cannot be made or, with ``no_clobber``, the file
+    exists."""
+    if output == "-":
+        if not stdout_ok:
+            raise UsageError(f"-o -: {verb} cannot write this to stdout; give a file or folder")
+        if num_models > 1:
+            raise UsageError(f"-o - takes one model, {num_models} were given")
+        return Target("stdout", Path("-"))
+    out = Path(output)
+    suffix = out.suffix.lower()
+    folder = out.is_dir() or output.endswith(("/", os.sep)) or not suffix
+    if not folder and suffix not in suffixes:
+        raise UsageError(
+            f"-o {output}: {verb} does not write {suffix} files; it writes"
+            f" {', '.join(suffixes)}, or into a folder (a path ending with /)"
+        )
+    if not folder and num_models > 1:
+        raise UsageError(f"-o {output} is a file but {num_models} models were given; pass a folder")
+    where = out if folder else out.parent
+    try:
+        where.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create folder {where}: {e.strerror or e}") from e
+    if not folder and no_clobber and out.exists():
+        raise OutputError(f"{output} exists (--no-clobber)")
+    return Target("folder" if folder else "file", out)
+
+
+def refuse_existing(paths: Sequence[Path], no_clobber: bool) -> None:
+    """With ``no_clobber``, an OutputError when any of ``paths`` exists."""
+    if no_clobber:
+        for p in paths:
+            if p.exists():
+                raise OutputError(f"{p} exists (--no-clobber)")
+
+
+def missing_dependency(e: ImportError) -> str:
+    """The message for a dependency that cannot be imported: its name and the fix."""
+    name = (e.name or str(e)).split(".")[0]
+    package = {"PIL": "Pillow"}.get(name, name)
+    return (
+        f"the {package} package is missing ({e}); it comes with quakemodels:"
+        f" pip install --force-reinstall quakemodels, or pip install {package}"
+    )
+
+
+def error(verb: str, message: str) -> None:
+    """Print ``quakemodels VERB: error: message`` on stderr."""
+    print(f"quakemodels {verb}: error: {message}", file=sys.stderr)

@@ -1,0 +1,366 @@
+"""glTF 2.0 export of a whole Quake III player: three parts, joined by tags, clips from the cfg.
+
+The scene is one node tree, built as plain glTF JSON (dicts and lists)::
+
+    <player>                      root
+      lower                       the legs' surfaces (one mesh each)
+      tag_torso                   the legs' tag, animated by the legs' frames
+        upper                     the torso's surfaces
+        tag_head                  the torso's tag, animated by the torso's frames
+          head                    the head's surfaces
+        tag_weapon                the torso's weapon tag: an empty node to parent weapons to
+
+Every frame of a part is a morph target of each of the part's meshes (POSITION and NORMAL
+deltas from frame 0, named ``frame<N>``). With no animation applied (the rest pose) every part
+shows frame 0 and every tag its frame-0 transform. A tag node's translation is the tag's
+origin and its rotation the tag's axes (snapped to the nearest rotation, as for single MD3s),
+so a child placed under it lands where ``CG_PositionRotatedEntityOnTag`` draws it.
+
+One animation per clip of ``animation.cfg``, named as the clip. A ``LEGS_*`` clip drives the
+legs' weights and ``tag_torso``; a ``TORSO_*`` clip the torso's weights, ``tag_head`` and
+``tag_weapon``; a ``BOTH_*`` clip all of them. So a legs clip and a torso clip can play at
+once (three.js AnimationMixer, Blender NLA strips). Keys are ``frame_lerp`` ms apart (the
+engine's ``1000 / fps``, truncated) with LINEAR interpolation, which for one-hot weights is the
+engine's lerp between frames; a looping clip gets a closing key on the frame it loops back to,
+so it repeats seamlessly. ``extras`` of each animation: ``part`` (legs, torso, both), ``fps``,
+``loop`` and ``loopFrames``, ``firstFrame`` and ``numFrames`` (after the legs offset),
+``reversed``.
+
+Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once as
+a PNG. Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.atomic import write_bytes_atomic
+from ...core.scene import to_y_up
+from ...core.skins import Skin, _open
+from ...errors import BadValueError
+from ...interchange.gltf_write import Doc, _quaternions, glb_bytes, gltf_bytes, png_bytes
+from ..md3 import Md3
+from .animcfg import Clip
+from .player import Player
+
+FLOAT, UNSIGNED_SHORT, UNSIGNED_INT = 5126, 5123, 5125
+ARRAY_BUFFER, ELEMENT_ARRAY_BUFFER = 34962, 34963
+# which tags each part's frames animate, and which part sits under which tag
+PART_TAGS = {"lower": ("tag_torso",), "upper": ("tag_head", "tag_weapon")}
+CHILD_OF_TAG = {"tag_torso": "upper", "tag_head": "head"}
+
+
+class _Doc:
+    """The glTF JSON being built and its binary buffer."""
+
+    def __init__(self) -> None:
+        self.json: dict[str, Any] = {
+            "asset": {"version": "2.0", "generator": "quakemodels"},
+            "scene": 0,
+            "scenes": [],
+            "nodes": [],
+            "meshes": [],
+            "materials": [],
+            "textures": [],
+            "images": [],
+            "samplers": [],
+            "animations": [],
+            "accessors": [],
+            "bufferViews": [],
+            "buffers": [],
+        }
+        self.pieces: list[bytes] = []
+        self.size = 0
+
+    def add(self, key: str, item: dict[str, Any]) -> int:
+        self.json[key].append(item)
+        return len(self.json[key]) - 1
+
+    def view(self, data: bytes, *, target: int | None = None, stride: int | None = None) -> int:
+        view: dict[str, Any] = {"buffer": 0, "byteOffset": self.size, "byteLength": len(data)}
+        if target is not None:
+            view["target"] = target
+        if stride is not None:
+            view["byteStride"] = stride
+        pad = -len(data) % 4
+        self.pieces.append(data + b"\0" * pad)
+        self.size += len(data) + pad
+        return self.add("bufferViews", view)
+
+    def accessor(
+        self,
+        view: int,
+        count: int,
+        kind: str,
+        component: int = FLOAT,
+        *,
+        offset: int = 0,
+        minmax: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None,
+    ) -> int:
+        acc: dict[str, Any] = {
+            "bufferView": view,
+            "componentType": component,
+            "count": count,
+            "type": kind,
+        }
+        if offset:
+            acc["byteOffset"] = offset
+        if minmax is not None:
+            acc["min"] = [float(v) for v in np.asarray(minmax[0], np.float32).reshape(-1)]
+            acc["max"] = [float(v) for v in np.asarray(minmax[1], np.float32).reshape(-1)]
+        return self.add("accessors", acc)
+
+    def floats(self, array: npt.NDArray[Any], kind: str, *, minmax: bool = False) -> int:
+        a = np.ascontiguousarray(array, dtype=np.float32)
+        mm = (a.min(axis=0), a.max(axis=0)) if minmax else None
+        target = ARRAY_BUFFER if kind in ("VEC2", "VEC3") else None
+        return self.accessor(self.view(a.tobytes(), target=target), len(a), kind, minmax=mm)
+
+    def finish(self) -> tuple[Doc, bytes]:
+        """The document as plain JSON data and the binary buffer.
+
+        The document goes once through pygltflib's object model, which fills in glTF's
+        defaults (``normalized``, ``mode``, material factors...) as the player export always
+        has; a player export is one file, so its cost does not matter here."""
+        import pygltflib as g  # only a player export pays for it
+
+        blob = b"".join(self.pieces)
+        if blob:
+            self.json["buffers"] = [{"byteLength": len(blob)}]
+        data = {k: v for k, v in self.json.items() if v != []}
+        with warnings.catch_warnings():
+            # dataclasses_json complains that embedded images have no uri, which is right
+            warnings.filterwarnings("ignore", "'NoneType' object value", RuntimeWarning)
+            text = g.GLTF2.from_dict(data).gltf_to_json(separators=(",", ":"), indent=None)
+        doc: Doc = {k: v for k, v in json.loads(text).items() if v != [] and v != {}}
+        return doc, blob
+
+
+class _Textures:
+    """One image, texture and material per texture file, shared by the surfaces using it."""
+
+    def __init__(self, doc: _Doc) -> None:
+        self.doc = doc
+        self.materials: dict[Path, int | None] = {}
+
+    def material(self, path: Path) -> int | None:
+        if path in self.materials:
+            return self.materials[path]
+        skin: Skin | None = _open(path)
+        material = None
+        if skin is not None:
+            doc = self.doc
+            image = doc.add(
+                "images",
+                {
+                    "bufferView": doc.view(png_bytes(skin)),
+                    "mimeType": "image/png",
+                    "name": path.name,
+                },
+            )
+            if not doc.json["samplers"]:
+                doc.add(
+                    "samplers",
+                    {"magFilter": 9729, "minFilter": 9987, "wrapS": 10497, "wrapT": 10497},
+                )
+            texture = doc.add("textures", {"sampler": 0, "source": image})
+            mat: dict[str, Any] = {
+                "name": path.stem,
+                "pbrMetallicRoughness": {
+                    "baseColorTexture": {"index": texture},
+                    "metallicFactor": 0.0,
+                    "roughnessFactor": 1.0,
+                },
+            }
+            if getattr(skin.image, "mode", "RGB") == "RGBA":
+                mat["alphaMode"] = "MASK"
+            material = doc.add("materials", mat)
+        self.materials[path] = material
+        return material
+
+
+def _part_meshes(
+    doc: _Doc, part: str, model: Md3, textures: dict[str, Path], shared: _Textures
+) -> list[int]:
+    """One node per surface of ``part``, every frame a morph target; their node indices."""
+    names = [f"frame{f}" for f in range(model.num_frames)]
+    nodes = []
+    for s in model.surfaces:
+        pos = to_y_up(s.positions)
+        nrm = to_y_up(s.normals)
+        if not (np.isfinite(pos).all() and np.isfinite(s.texcoords).all()):
+            raise BadValueError(f"{part}: surface {s.name!r} has non-finite positions or uvs")
+        n = pos.shape[1]
+        attributes = {
+            "POSITION": doc.floats(pos[0], "VEC3", minmax=True),
+            "NORMAL": doc.floats(nrm[0], "VEC3"),
+            "TEXCOORD_0": doc.floats(s.texcoords, "VEC2"),
+        }
+        idx = s.triangles.reshape(-1)
+        wide = int(idx.max()) >= 65535
+        indices = doc.accessor(
+            doc.view(
+                idx.astype(np.uint32 if wide else np.uint16).tobytes(), target=ELEMENT_ARRAY_BUFFER
+            ),
+            int(idx.size),
+            "SCALAR",
+            UNSIGNED_INT if wide else UNSIGNED_SHORT,
+        )
+        dpos, dnrm = pos - pos[0], nrm - nrm[0]
+        pos_view = doc.view(dpos.tobytes(), target=ARRAY_BUFFER, stride=12)
+        nrm_view = doc.view(dnrm.tobytes(), target=ARRAY_BUFFER, stride=12)
+        lo, hi = dpos.min(axis=1), dpos.max(axis=1)
+        targets = [
+            {
+                "POSITION": doc.accessor(
+                    pos_view, n, "VEC3", offset=f * n * 12, minmax=(lo[f], hi[f])
+                ),
+                "NORMAL": doc.accessor(nrm_view, n, "VEC3", offset=f * n * 12),
+            }
+            for f in range(model.num_frames)
+        ]
+        primitive: dict[str, Any] = {
+            "attributes": attributes,
+            "indices": indices,
+            "targets": targets,
+        }
+        if s.name in textures:
+            material = shared.material(textures[s.name])
+            if material is not None:
+                primitive["material"] = material
+        mesh = doc.add(
+            "meshes",
+            {
+                "name": s.name,
+                "primitives": [primitive],
+                "weights": [0.0] * model.num_frames,
+                "extras": {"targetNames": names},
+            },
+        )
+        nodes.append(doc.add("nodes", {"name": s.name, "mesh": mesh}))
+    return nodes
+
+
+def _tag_track(model: Md3, name: str) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """(F,3) Y-up translations and (F,4) rotations of tag ``name`` (identity when absent)."""
+    f = model.num_frames
+    origins = np.zeros((f, 3), np.float32)
+    axes = np.broadcast_to(np.eye(3, dtype=np.float32), (f, 3, 3)).copy()
+    for i, names in enumerate(model.tags.names_per_frame):
+        if name in names:
+            k = names.index(name)
+            origins[i], axes[i] = model.tags.origins[i, k], model.tags.axes[i, k]
+    if not (np.isfinite(origins).all() and np.isfinite(axes).all()):
+        raise BadValueError(f"tag {name!r} has a non-finite origin or axis")
+    return to_y_up(origins), _quaternions(axes)
+
+
+def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], list[int]]:
+    """Key times (s) and the part's frame at each key, clamped to ``num_frames``."""
+    steps = clip.num_frames + 1 if clip.looping else clip.num_frames
+    frames = [min(max(clip.step(k), 0), num_frames - 1) for k in range(steps)]
+    times = np.arange(steps, dtype=np.float64) * clip.frame_lerp / 1000.0
+    return times.astype(np.float32), frames
+
+
+def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes]:
+    """The glTF document and binary buffer of ``player`` with textures from ``skin``."""
+    doc = _Doc()
+    shared = _Textures(doc)
+    textures = player.skin_textures(skin)
+    meshes = {
+        part: _part_meshes(doc, part, model, textures[part], shared)
+        for part, model in player.parts.items()
+    }
+    tracks: dict[str, tuple[str, int, Any, Any]] = {}  # tag → (part, node, origins, rotations)
+    part_nodes: dict[str, int] = {}
+    for part in ("head", "upper", "lower"):  # children first, so parents can list them
+        children = list(meshes[part])
+        for tag in PART_TAGS.get(part, ()):
+            origins, rotations = _tag_track(player.parts[part], tag)
+            tag_node: dict[str, Any] = {
+                "name": tag,
+                "translation": [float(v) for v in origins[0]],
+                "rotation": [float(v) for v in rotations[0]],
+            }
+            if tag in CHILD_OF_TAG:
+                tag_node["children"] = [part_nodes[CHILD_OF_TAG[tag]]]
+            node = doc.add("nodes", tag_node)
+            tracks[tag] = (part, node, origins, rotations)
+            children.append(node)
+        part_nodes[part] = doc.add("nodes", {"name": part, "children": children})
+    root = doc.add("nodes", {"name": player.name, "children": [part_nodes["lower"]]})
+    doc.add("scenes", {"name": player.name, "nodes": [root]})
+
+    for clip in player.animations:
+        parts = player.clip_parts(clip)
+        samplers: list[dict[str, Any]] = []
+        channels: list[dict[str, Any]] = []
+        for part in parts:
+            model = player.parts[part]
+            times, frames = _clip_keys(clip, model.num_frames)
+            t_acc = doc.accessor(
+                doc.view(times.tobytes()), len(times), "SCALAR", minmax=(times[:1], times[-1:])
+            )
+            if meshes[part]:
+                weights = np.zeros((len(frames), model.num_frames), np.float32)
+                weights[np.arange(len(frames)), frames] = 1.0
+                w_acc = doc.accessor(doc.view(weights.tobytes()), weights.size, "SCALAR")
+                samplers.append({"input": t_acc, "output": w_acc, "interpolation": "LINEAR"})
+                channels += [
+                    {"sampler": len(samplers) - 1, "target": {"node": node, "path": "weights"}}
+                    for node in meshes[part]
+                ]
+            for tag in PART_TAGS[part]:
+                _, node, origins, rotations = tracks[tag]
+                for path, values, kind in (
+                    ("translation", origins[frames], "VEC3"),
+                    ("rotation", rotations[frames], "VEC4"),
+                ):
+                    acc = doc.accessor(
+                        doc.view(np.ascontiguousarray(values).tobytes()), len(frames), kind
+                    )
+                    samplers.append({"input": t_acc, "output": acc, "interpolation": "LINEAR"})
+                    channels.append(
+                        {"sampler": len(samplers) - 1, "target": {"node": node, "path": path}}
+                    )
+        doc.add(
+            "animations",
+            {
+                "name": clip.name,
+                "samplers": samplers,
+                "channels": channels,
+                "extras": {
+                    "part": clip.kind,
+                    "fps": clip.fps,
+                    "loop": clip.looping,
+                    "loopFrames": clip.loop_frames,
+                    "firstFrame": clip.first_frame,
+                    "numFrames": clip.num_frames,
+                    "reversed": clip.reversed,
+                },
+            },
+        )
+    return doc.finish()
+
+
+def export_player_gltf(
+    player: Player,
+    path: str | os.PathLike[str],
+    *,
+    skin: str = "default",
+    binary: bool | None = None,
+) -> None:
+    """Write ``player`` to ``path`` (``.glb`` unless ``binary`` or a ``.gltf`` suffix says)."""
+    if binary is None:
+        binary = not os.fspath(path).lower().endswith(".gltf")
+    doc, blob = build_player_gltf(player, skin)
+    data = glb_bytes(doc, blob) if binary else gltf_bytes(doc, blob)
+    write_bytes_atomic(path, data)

@@ -1,0 +1,125 @@
+"""Build .pak and .pk3 archives for tests, fuzz seeds and benchmarks (no corpus bytes kept).
+
+``pak_bytes`` writes the layout of Quake II's ``qfiles.h`` (``dpackheader_t`` then the file
+bodies then 64-byte ``dpackfile_t`` entries) with struct, independently of the Kaitai spec;
+``pak_listing`` reads one back the same way, to compare with the generated parser.
+"""
+
+from __future__ import annotations
+
+import io
+import struct
+import zipfile
+from collections.abc import Sequence
+
+HEADER = struct.Struct("<4sii")
+ENTRY = struct.Struct("<56sii")
+
+
+def _raw(name: str | bytes) -> bytes:
+    return name.encode("ascii") if isinstance(name, str) else name
+
+
+def pak_bytes(
+    files: Sequence[tuple[str | bytes, bytes]],
+    *,
+    dir_first: bool = False,
+    dirlen_extra: int = 0,
+) -> bytes:
+    """A pak holding ``files`` (name, data) in order; the directory at the end (or first).
+
+    ``dirlen_extra`` adds that many zero bytes to the directory and to ``dirlen`` (a remainder
+    shorter than an entry, which the engine ignores).
+    """
+    directory_size = ENTRY.size * len(files) + dirlen_extra
+    body_start = HEADER.size + (directory_size if dir_first else 0)
+    bodies = bytearray()
+    entries = bytearray()
+    for name, data in files:
+        entries += ENTRY.pack(_raw(name), body_start + len(bodies), len(data))
+        bodies += data
+    entries += bytes(dirlen_extra)
+    dirofs = HEADER.size if dir_first else HEADER.size + len(bodies)
+    head = HEADER.pack(b"PACK", dirofs, directory_size)
+    if dir_first:
+        return head + bytes(entries) + bytes(bodies)
+    return head + bytes(bodies) + bytes(entries)
+
+
+def pak_listing(data: bytes) -> list[tuple[str, int, int]]:
+    """(name, offset, size) of every entry, read with struct (``dirlen // 64`` entries)."""
+    magic, dirofs, dirlen = HEADER.unpack_from(data)
+    assert magic == b"PACK"
+    out = []
+    for i in range(dirlen // ENTRY.size):
+        name, ofs, size = ENTRY.unpack_from(data, dirofs + i * ENTRY.size)
+        out.append((name.split(b"\0", 1)[0].decode("ascii"), ofs, size))
+    return out
+
+
+def set_entry(
+    data: bytes,
+    index: int,
+    *,
+    name: str | bytes | None = None,
+    ofs: int | None = None,
+    size: int | None = None,
+) -> bytes:
+    """``data`` with directory entry ``index`` changed."""
+    _, dirofs, _ = HEADER.unpack_from(data)
+    at = dirofs + index * ENTRY.size
+    old_name, old_ofs, old_size = ENTRY.unpack_from(data, at)
+    new = ENTRY.pack(
+        _raw(name) if name is not None else old_name,
+        old_ofs if ofs is None else ofs,
+        old_size if size is None else size,
+    )
+    return data[:at] + new + data[at + ENTRY.size :]
+
+
+def set_header(data: bytes, *, dirofs: int | None = None, dirlen: int | None = None) -> bytes:
+    """``data`` with the header's ``dirofs`` / ``dirlen`` changed."""
+    magic, old_ofs, old_len = HEADER.unpack_from(data)
+    head = HEADER.pack(
+        magic, old_ofs if dirofs is None else dirofs, old_len if dirlen is None else dirlen
+    )
+    return head + data[HEADER.size :]
+
+
+def pk3_bytes(
+    files: Sequence[tuple[str, bytes]],
+    *,
+    method: int = zipfile.ZIP_DEFLATED,
+    folders: bool = True,
+) -> bytes:
+    """A zip holding ``files``, with folder entries for their folders when ``folders``."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", compression=method) as zf:
+        seen: set[str] = set()
+        for name, data in files:
+            if folders:
+                parts = name.split("/")[:-1]
+                for i in range(1, len(parts) + 1):
+                    folder = "/".join(parts[:i]) + "/"
+                    if folder not in seen:
+                        seen.add(folder)
+                        zf.writestr(zipfile.ZipInfo(folder), b"")
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def pk3_patch_sizes(data: bytes, name: str, *, file_size: int | None = None) -> bytes:
+    """``data`` with the declared uncompressed size of ``name`` changed (central + local)."""
+    out = bytearray(data)
+    raw = name.encode()
+    # central directory header: signature PK\1\2, uncompressed size at +24, name length at +28
+    i = out.find(b"PK\x01\x02")
+    while i >= 0:
+        n = struct.unpack_from("<H", out, i + 28)[0]
+        if out[i + 46 : i + 46 + n] == raw:
+            local = struct.unpack_from("<I", out, i + 42)[0]
+            if file_size is not None:
+                struct.pack_into("<I", out, i + 24, file_size)
+                struct.pack_into("<I", out, local + 22, file_size)
+        i = out.find(b"PK\x01\x02", i + 4)
+    return bytes(out)
