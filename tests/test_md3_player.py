@@ -31,7 +31,6 @@ from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player
 from quakemodels.formats.q3player.animcfg import Clip
 from quakemodels.formats.q3player.fromgltf import config_text, player_from_gltf, save_player
-from quakemodels.formats.q3player.gltf import export_player_gltf
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
 from quakemodels.registry import scene
 
@@ -54,7 +53,8 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     found = {}
     for name in NAMES:
         found[name] = out / f"{name}.glb"
-        export_player_gltf(_player(PLAYERS / name), found[name])
+        # what a modder runs: `quakemodels export <player folder> -o x.glb`
+        assert main(["export", str(PLAYERS / name), "-o", str(found[name])]) == 0
     return found
 
 

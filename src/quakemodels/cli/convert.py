@@ -139,15 +139,12 @@ def _obj_frame_names(args: argparse.Namespace, count: int) -> list[str] | None:
 def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..formats.md2 import Md2
     from ..interchange.gltf_read import read_gltf
-    from ..interchange.imported import DEFAULT_LIMITS
+    from ..interchange.imported import frame_limited
     from ..interchange.obj_read import read_obj_sequence
 
     limits = FORMAT_LIMITS if args.no_limits else VANILLA
     skin_size = _skin_size(args.skin_size)
-    # The engine's frame limit is checked by the readers before they decode any frame.
-    read_limits = replace(
-        DEFAULT_LIMITS, max_frames=min(DEFAULT_LIMITS.max_frames, limits.max_frames)
-    )
+    read_limits = frame_limited(limits.max_frames)
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
         mesh = read_gltf(inputs[0], limits=read_limits)
@@ -177,15 +174,12 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..formats.md3 import Md3
     from ..formats.md3 import write as md3_write
     from ..interchange.gltf_read import read_gltf_scene
-    from ..interchange.imported import DEFAULT_LIMITS
+    from ..interchange.imported import frame_limited
     from ..interchange.obj_read import read_obj_sequence
     from ..registry import load, scene
 
     limits = md3_write.FORMAT_LIMITS if args.no_limits else md3_write.VANILLA
-    # The engine's frame limit is checked by the readers before they decode any frame.
-    read_limits = replace(
-        DEFAULT_LIMITS, max_frames=min(DEFAULT_LIMITS.max_frames, limits.max_frames)
-    )
+    read_limits = frame_limited(limits.max_frames)
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
         view = read_gltf_scene(inputs[0], limits=read_limits)

@@ -36,7 +36,7 @@ from ...core.atomic import write_files_atomic
 from ...core.scene import safe_name
 from ...errors import BadValueError
 from ...interchange.gltf_read import GltfAnimation, read_gltf_scenes
-from ...interchange.imported import DEFAULT_LIMITS
+from ...interchange.imported import frame_limited
 from ..md3 import VANILLA, Limits, Md3
 from .animcfg import QUAKE3_ANIMATIONS, Clip, parse
 
@@ -206,10 +206,7 @@ def player_from_gltf(
     (see the module doc). Nothing is written; every problem is a ModelFormatError."""
     p = Path(path)
     name = safe_name(name, "player")
-    read_limits = replace(
-        DEFAULT_LIMITS, max_frames=min(DEFAULT_LIMITS.max_frames, limits.max_frames)
-    )
-    read = read_gltf_scenes(p, PART_TREE, limits=read_limits)
+    read = read_gltf_scenes(p, PART_TREE, limits=frame_limited(limits.max_frames))
     textures, files = _images(p, name, read.images)
     parts: dict[str, Md3] = {}
     errors: dict[str, float] = {}
