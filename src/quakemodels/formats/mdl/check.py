@@ -32,6 +32,9 @@ from ...core.sections import offset_of
 from ...errors import ModelFormatError
 from .layout import (
     HEADER_OFFSETS,
+    LIMITS,
+    MAX_SKIN_HEIGHT,
+    MAX_SKINS,
     NORMAL_INDEX,
     NUM_ANORMS,
     ONSEAM,
@@ -48,11 +51,6 @@ OTHER_FORMATS = {
     "q2pro": "Q2PRO loads MD2 and MD3",
     "quake3": "Quake III loads MD3",
 }
-
-MAX_SKIN_HEIGHT = 480  # MAX_LBM_HEIGHT
-MAX_SKINS = 32
-# (vertices, triangles, poses) per engine: gl_model.h of GLQuake and QuakeSpasm.
-LIMITS = {"quake": (1024, 2048, 256), "quakespasm": (2000, 4096, 256)}
 
 
 def _limit(r: Report, engine: str, code: str, field: str, offset: int | None, msg: str) -> None:
