@@ -7,7 +7,8 @@ Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primit
   frame 0 (target 0 is all zeros), named by ``mesh.extras.targetNames`` (frame names), which
   three.js turns into ``morphTargetDictionary`` and Blender into shape key names.
 * one animation per clip, named as the clip, at 10 frames per second: key ``k`` at ``k / 10`` s
-  with weight 1 on the clip's ``k``-th frame and 0 elsewhere, a ``weights`` channel with a
+  (or at the clip's ``ExportModel.clip_times``, from an MDL frame group's intervals) with
+  weight 1 on the clip's ``k``-th frame and 0 elsewhere, a ``weights`` channel with a
   LINEAR sampler. LINEAR blending of two one-hot weight vectors is exactly Quake's
   ``lerp(frame a, frame b, t)``; three.js (GLTFLoader → NumberKeyframeTrack on
   ``morphTargetInfluences``) and Blender (shape key value F-curves) both play it as such, while
@@ -291,7 +292,7 @@ def build_gltf(model: ExportModel) -> tuple[g.GLTF2, bytes]:
         if not frames or (not mesh_nodes and not tag_nodes):
             continue
         k = len(frames)
-        times = np.arange(k, dtype=np.float32) / np.float32(model.fps)
+        times = model.key_times(clip_name, k)
         time_view = b.blob.add(times.tobytes())
         t_acc = b.accessor(time_view, k, "SCALAR", minmax=(times[:1], times[-1:]))
         samplers_a: list[g.AnimationSampler] = []
