@@ -93,8 +93,9 @@ QUAKESPASM = Limits(
     max_vertices=LIMITS["quakespasm"][0],
     max_triangles=LIMITS["quakespasm"][1],
     max_poses=LIMITS["quakespasm"][2],
+    max_skin_height=2**31 - 1,  # a taller skin is only a developer warning there
 )
-"""QuakeSpasm: 2000 vertices, 4096 triangles, 256 poses, 32 skins."""
+"""QuakeSpasm: 2000 vertices, 4096 triangles, 256 poses, 32 skins, any skin height."""
 
 FORMAT_LIMITS = Limits(
     max_vertices=2**31 - 1,
