@@ -68,6 +68,16 @@ def _check_header(r: Report, m: MdlReader) -> None:
     ):
         if value <= 0:
             r.error("empty", field, ofs[field], f"{field}={value}: the model has {what}")
+    for field in ("scale", "origin"):
+        values = np.array(m.header[field], np.float64)
+        if not np.all(np.isfinite(values)) or np.any(255 * np.abs(values) > 3e38):
+            r.error(
+                "not-finite",
+                field,
+                ofs[field],
+                f"{field}={tuple(values.tolist())}: vertices decode to values that are not"
+                " finite in float32",
+            )
     for engine, (max_v, max_t, max_p) in LIMITS.items():
         if m.num_vertices > max_v:
             _limit(
