@@ -39,9 +39,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
-from ...core.build import as_array, check_limit, encode_name, vertex_normals
+from ...core.build import as_array, check_limit, encode_name
 from ...errors import BadValueError, ModelFormatError
-from ..md2 import nearest_anorms, quantize
+from ..md2 import anorm_indices, quantize
 from .layout import (
     FACES_FRONT,
     FIRST_FULLBRIGHT,
@@ -53,7 +53,6 @@ from .layout import (
     MAGIC,
     MAX_SKIN_HEIGHT,
     MAX_SKINS,
-    NUM_ANORMS,
     ONSEAM,
     POSE_HEADER_SIZE,
     SKIN_WIDTH_MULTIPLE,
@@ -594,21 +593,7 @@ def build(
         len(seams.vertex_of), limits.max_vertices, "vertices (after seam splits)", "num_verts"
     )
 
-    if normals is None:
-        normal_indices = nearest_anorms(vertex_normals(pos, tri))
-    else:
-        given = np.asarray(normals)
-        if given.shape == (num_poses, num_vertices) and given.dtype.kind in "iu":
-            if np.any((given < 0) | (given >= NUM_ANORMS)):
-                raise BadValueError("normal indices must be below 162", field="normal_index")
-            normal_indices = given.astype(np.uint8)
-        elif given.shape == (num_poses, num_vertices, 3):
-            normal_indices = nearest_anorms(given)
-        else:
-            raise BadValueError(
-                f"normals must be (P,V,3) vectors or (P,V) indices, got {given.shape}",
-                field="normals",
-            )
+    normal_indices = anorm_indices(normals, pos, tri)
     # One grid for every pose: quantize all poses' vertices as one frame.
     compressed, scales, origins, _ = quantize(pos.reshape(1, -1, 3))
     scale, origin = scales[0], origins[0]
