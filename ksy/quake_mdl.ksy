@@ -256,11 +256,11 @@ types:
         type: u1
     instances:
       x:
-        value: values[0] * _root.header.scale.x + _root.header.origin.x
+        value: (values[0] + 0.0) * _root.header.scale.x + _root.header.origin.x
       y:
-        value: values[1] * _root.header.scale.y + _root.header.origin.y
+        value: (values[1] + 0.0) * _root.header.scale.y + _root.header.origin.y
       z:
-        value: values[2] * _root.header.scale.z + _root.header.origin.z
+        value: (values[2] + 0.0) * _root.header.scale.z + _root.header.origin.z
   mdl_simple_frame:
     -orig-id: daliasframe_t
     doc: One pose, with its bounding box, its name and every vertex.

@@ -419,7 +419,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_x'):
                 return self._m_x
 
-            self._m_x = self.values[0] * self._root.header.scale.x + self._root.header.origin.x
+            self._m_x = (self.values[0] + 0.0) * self._root.header.scale.x + self._root.header.origin.x
             return getattr(self, '_m_x', None)
 
         @property
@@ -427,7 +427,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_y'):
                 return self._m_y
 
-            self._m_y = self.values[1] * self._root.header.scale.y + self._root.header.origin.y
+            self._m_y = (self.values[1] + 0.0) * self._root.header.scale.y + self._root.header.origin.y
             return getattr(self, '_m_y', None)
 
         @property
@@ -435,7 +435,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_z'):
                 return self._m_z
 
-            self._m_z = self.values[2] * self._root.header.scale.z + self._root.header.origin.z
+            self._m_z = (self.values[2] + 0.0) * self._root.header.scale.z + self._root.header.origin.z
             return getattr(self, '_m_z', None)
 
 
