@@ -290,10 +290,13 @@ types:
     seq:
       - id: type
         type: s4
-      - id: num_frames
+      - id: num_time
+        -orig-id: numframes
         type: s4
         if: type != 0
-        doc: daliasgroup_t.numframes, the number of poses in the group.
+        doc: |
+          daliasgroup_t.numframes: the number of poses in the group, and so
+          of `time` intervals and of `frames`.
       - id: min
         type: mdl_vertex
         if: type != 0
@@ -303,7 +306,7 @@ types:
       - id: time
         type: f4
         repeat: expr
-        repeat-expr: num_frames
+        repeat-expr: num_time
         if: type != 0
         doc: daliasinterval_t, seconds each pose is shown.
       - id: frames
@@ -312,4 +315,4 @@ types:
         repeat-expr: num_simple_frames
     instances:
       num_simple_frames:
-        value: '(type == 0 ? 1 : num_frames)'
+        value: '(type == 0 ? 1 : num_time)'

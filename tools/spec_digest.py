@@ -226,7 +226,7 @@ def mdl(r: Any) -> list[str]:
         s.n += 1
         s.num(f.type)
         if f.type != 0:
-            s.num(f.num_frames)
+            s.num(f.num_time)
             mdl_vertex(s, f.min)
             mdl_vertex(s, f.max)
             s.nums(f.time)

@@ -130,7 +130,7 @@ class QuakeMdl(KaitaiStruct):
             self.type = self._io.read_s4le()
             if self.type != 0:
                 pass
-                self.num_frames = self._io.read_s4le()
+                self.num_time = self._io.read_s4le()
 
             if self.type != 0:
                 pass
@@ -143,7 +143,7 @@ class QuakeMdl(KaitaiStruct):
             if self.type != 0:
                 pass
                 self.time = []
-                for i in range(self.num_frames):
+                for i in range(self.num_time):
                     self.time.append(self._io.read_f4le())
 
 
@@ -182,7 +182,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_num_simple_frames'):
                 return self._m_num_simple_frames
 
-            self._m_num_simple_frames = (1 if self.type == 0 else self.num_frames)
+            self._m_num_simple_frames = (1 if self.type == 0 else self.num_time)
             return getattr(self, '_m_num_simple_frames', None)
 
 

@@ -72,7 +72,7 @@ static std::vector<std::string> digest(kaitai::kstream* io) {
         s.n++;
         s.num(f->type());
         if (f->type() != 0) {
-            s.num(f->num_frames());
+            s.num(f->num_time());
             vertex(s, f->min());
             vertex(s, f->max());
             s.nums(f->time());

@@ -274,7 +274,7 @@ public class Digest {
             s.n++;
             s.num(f.type());
             if (f.type() != 0) {
-                s.num(f.numFrames());
+                s.num(f.numTime());
                 mdlVertex(s, f.min());
                 mdlVertex(s, f.max());
                 s.nums(f.time());
