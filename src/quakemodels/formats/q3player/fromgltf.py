@@ -212,7 +212,7 @@ def player_from_gltf(
         if e.field != "nodes":
             raise
         raise BadValueError(
-            f"{e} — not a player glTF (`quakemodels export <player folder> x.glb` writes one:"
+            f"{e} — not a player glTF (`quakemodels export <player folder> -o x.glb` writes one:"
             " nodes lower, upper and head); to convert one model give an .md3 output",
             field="nodes",
         ) from e
