@@ -54,6 +54,7 @@ VIEW_FIELDS = ("buffer", "byteOffset", "byteLength", "byteStride")
 URIS = ("x.bin", "http://h/x", "file:///etc/passwd", "../x", "%2e%2e/x", "data:,x",
         "data:application/octet-stream;base64,AAAA")  # fmt: skip
 TYPES = ("SCALAR", "VEC2", "VEC3", "VEC4", "MAT4", "vec3")
+NODE_FIELDS = ("mesh", "children", "translation", "rotation", "scale", "name", "extras")
 
 
 def gltf_case(rng: random.Random) -> tuple[str, bytes]:
@@ -61,10 +62,27 @@ def gltf_case(rng: random.Random) -> tuple[str, bytes]:
     view, buffer or primitive fields set to hostile values."""
     targets = rng.choice((0, 0, 1, 3, 40))
     document, blob = doc(targets=targets, vertices=rng.choice((3, 3, 6, 300)))
+    # a node tree for read_gltf_scene (read_gltf ignores nodes): a mesh node, a tag node with
+    # per-frame extras, and a part node holding the tag
+    document["nodes"] = [
+        {"name": "body", "mesh": 0},
+        {"name": "tag_x", "translation": [0, 0, 1], "rotation": [0, 0, 0, 1],
+         "extras": {"frames": {"translation": [[0, 0, 1]] * max(targets, 1),
+                               "rotation": [[0, 0, 0, 1]] * max(targets, 1)}}},
+        {"name": "part", "children": [0, 1]},
+    ]  # fmt: skip
+    document["scenes"] = [{"nodes": [2]}]
     labels = []
     for _ in range(rng.randint(1, 4)):
-        kind = rng.randrange(5)
+        kind = rng.randrange(6)
         value = rng.choice(JSON_SPECIAL)
+        if kind == 5:
+            node = rng.choice(document["nodes"])
+            field = rng.choice(NODE_FIELDS)
+            target = node["extras"]["frames"] if field == "rotation" and "extras" in node else node
+            target[field] = copy.deepcopy(value)
+            labels.append(f"node {field}={value!r}")
+            continue
         if kind == 0:
             field = rng.choice(ACCESSOR_FIELDS)
             value = rng.choice(TYPES) if field == "type" and rng.random() < 0.5 else value

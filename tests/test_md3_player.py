@@ -137,7 +137,9 @@ def test_player_convert_refuses_to_clobber_and_writes_all_or_nothing(
     single = tmp_path / "single.glb"
     assert main(["export", str(CORPUS / "md3" / "sauer_rocket.md3"), "-o", str(single)]) == 0
     assert main(["convert", str(single), str(tmp_path / "none") + "/"]) == 1
-    assert "no node named 'lower'" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "nodes have no node named 'lower' — not a player glTF" in said
+    assert "to convert one model give an .md3 output" in said
     assert not (tmp_path / "none").exists()
 
 

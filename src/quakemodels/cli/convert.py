@@ -45,7 +45,7 @@ EXAMPLES = """\
   quakemodels convert frames/*.obj run.md2 --frame-prefix run --skin-size 256x256
   quakemodels convert model.glb model.md3 --shader models/mapobjects/thing/thing.tga
   quakemodels convert tris.md2 tris.md3           # any model to MD3 (positions within 1/64)
-  quakemodels export models/players/guy guy.glb   # a player: one glTF, clips, tags
+  quakemodels export models/players/guy -o guy.glb  # a player: one glTF, clips, tags
   quakemodels convert guy.glb models/players/guy2/  # ... and back to a player folder
   quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.png...
   quakemodels convert tris.md2 tris.mdl --skin-dir skins/   # skin quantized to the palette
@@ -238,7 +238,7 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
 
 
 def _to_player(args: argparse.Namespace, source: Path, out: Path) -> int:
-    """A player glTF (``quakemodels export <player folder> x.glb``) → a player folder."""
+    """A player glTF (``quakemodels export <player folder> -o x.glb``) → a player folder."""
     from ..formats.md3.write import FORMAT_LIMITS as MD3_FORMAT_LIMITS
     from ..formats.md3.write import VANILLA as MD3_VANILLA
     from ..formats.q3player.fromgltf import player_from_gltf, save_player

@@ -206,7 +206,16 @@ def player_from_gltf(
     (see the module doc). Nothing is written; every problem is a ModelFormatError."""
     p = Path(path)
     name = safe_name(name, "player")
-    read = read_gltf_scenes(p, PART_TREE, limits=frame_limited(limits.max_frames))
+    try:
+        read = read_gltf_scenes(p, PART_TREE, limits=frame_limited(limits.max_frames))
+    except BadValueError as e:
+        if e.field != "nodes":
+            raise
+        raise BadValueError(
+            f"{e} — not a player glTF (`quakemodels export <player folder> -o x.glb` writes one:"
+            " nodes lower, upper and head); to convert one model give an .md3 output",
+            field="nodes",
+        ) from e
     textures, files = _images(p, name, read.images)
     parts: dict[str, Md3] = {}
     errors: dict[str, float] = {}
