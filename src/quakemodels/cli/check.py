@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core.findings import ENGINES, Finding
 from ..registry import check
-from .batch import Progress, add_batch_args, expand, iter_outcomes
+from .batch import Progress, add_batch_args, add_game_dir_arg, expand, iter_outcomes
 
 HELP = "check models against an engine's limits and for common mistakes; exit 1 on errors"
 EXAMPLES = """\
@@ -17,6 +17,7 @@ EXAMPLES = """\
   quakemodels check --engine quake2 models/*.md2
   quakemodels check --engine q2pro -j 4 baseq2/players/
   quakemodels check --engine q2pro --json tris.md2 > findings.json
+  quakemodels check --engine quake3 baseq3/pak0.pk3       # every model and player in it
 """
 
 
@@ -34,6 +35,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 on warnings too, not only on errors"
     )
+    add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
@@ -43,7 +45,7 @@ def _counts(findings: list[Finding]) -> tuple[int, int]:
 
 
 def _check_one(path: str, opts: dict[str, Any]) -> list[Finding]:
-    return check(path, engine=opts["engine"])
+    return check(path, engine=opts["engine"], game_dir=opts["game_dir"])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
         o.path: [Finding("error", None, None, o.error, "io")] for o in unmatched
     }
     progress = Progress(len(files))
-    outcomes = list(iter_outcomes(files, _check_one, {"engine": args.engine}, args.jobs, progress))
+    opts = {"engine": args.engine, "game_dir": args.game_dir}
+    outcomes = list(iter_outcomes(files, _check_one, opts, args.jobs, progress))
     progress.clear()
     by_path = {o.path: o for o in outcomes}
     for path in files:  # in input order, whatever order the workers finished in

@@ -78,11 +78,10 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     from ..interchange.export import check_frame, pick_frames
     from ..registry import Player, load
 
-    if os.path.isdir(path) and fmt_of(opts) != "obj":
-        model = load(path)
-        if isinstance(model, Player):
-            return _export_player(path, model, opts)
-    em = load_scene(path, opts)
+    model = load(path, game_dir=opts.get("game_dir"))
+    if isinstance(model, Player) and fmt_of(opts) != "obj":
+        return _export_player(path, model, opts)
+    em = load_scene(path, opts, model)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]

@@ -86,11 +86,13 @@ def scene_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def load_scene(path: str | Path, opts: dict[str, Any]) -> ExportModel:
-    """The scene of the model file ``path`` with ``opts``' skin, scale and fps applied."""
+def load_scene(path: str | Path, opts: dict[str, Any], model: Any = None) -> ExportModel:
+    """The scene of the model file ``path`` (``model`` when already loaded) with ``opts``'
+    skin, scale and fps applied."""
     from ..registry import load, scene
 
-    model = load(path)
+    if model is None:
+        model = load(path, game_dir=opts.get("game_dir"))
     em = scene(model, skin_dir=opts["skin_dir"], game_dir=opts.get("game_dir"))
     if opts.get("skin") is not None:
         em = _with_skin(model, em, str(opts["skin"]), opts["skin_dir"])
