@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{size:>10}  {'player':<5} {folder}/  [{', '.join(wheres)}]")
         noun = "models" if args.models else "files"
         print(
-            f"{rows} {noun} ({models} models, {len(players)} players) from"
+            f"{rows} {noun} ({models} models{f', {len(players)} players' if players else ''}) from"
             f" {len(fs.sources)} sources, {fs.engine} order",
             file=sys.stderr,
         )

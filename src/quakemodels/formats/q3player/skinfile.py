@@ -248,9 +248,14 @@ def find_skin_file(folder: Path, part: str, skin: str) -> Path | None:
     return _find_ci(folder, [f"{part}_{skin}.skin"])
 
 
-def skin_names(entries: Iterable[str], parts: Iterable[str] = PARTS) -> list[str]:
-    """The skin names with a ``<part>_<name>.skin`` file among a player folder's ``entries``:
-    ``default`` first, then the rest sorted (lower-case)."""
+def skin_names(
+    entries: Iterable[str] | str | os.PathLike[str], parts: Iterable[str] = PARTS
+) -> list[str]:
+    """The skin names with a ``<part>_<name>.skin`` file among a player folder's ``entries``
+    (or in the folder on disk ``entries`` names): ``default`` first, then the rest sorted
+    (lower-case)."""
+    if isinstance(entries, (str, os.PathLike)):
+        entries = _listdir(Path(entries))
     wanted = tuple(p.lower() + "_" for p in parts)
     names: set[str] = set()
     for entry in entries:
