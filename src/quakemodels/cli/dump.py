@@ -13,7 +13,7 @@ from typing import IO
 from ..archive.vpath import read_path
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
-from ..errors import ModelFormatError
+from ..errors import ArchiveError, ModelFormatError
 from ..formats.q3player.player import find_parts
 from ..registry import explain, is_player, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
@@ -60,6 +60,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(name: str) -> bytes:
+    """stdin, a file, or an entry read through its archive (``pak0.pak/models/a/tris.md2``)."""
     if name == "-":
         return sys.stdin.buffer.read()
     return read_path(name)  # a file, or an entry named through its archive
@@ -121,7 +122,7 @@ def _dump_file(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"{args.file}: error: {e.strerror or e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except ModelFormatError as e:  # a broken archive the path runs through
+    except ArchiveError as e:
         print(f"{args.file}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     target: Path | None = None

@@ -33,7 +33,8 @@ Y_UP = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=np.float32)
 
 def to_y_up(v: npt.NDArray[Any]) -> FloatArray:
     """(..., 3) Quake Z-up vectors as glTF Y-up vectors: (x, y, z) → (y, z, x), float32."""
-    return np.ascontiguousarray(np.asarray(v, dtype=np.float32)[..., [1, 2, 0]])
+    out: FloatArray = np.take(np.asarray(v, dtype=np.float32), [1, 2, 0], axis=-1)  # 2x [..., i]
+    return out
 
 
 @dataclass(frozen=True)

@@ -537,13 +537,9 @@ class MdlReader(SingleSurface):
         """(P,V,3) float32 vertex positions of every pose, bit-identical to the spec's value."""
         return self._decode(self._pose_records["vertices"][:, :, _POSITION])
 
-    def frame_positions(self, pose: int) -> FloatArray:
-        """(V,3) float32 positions of one pose, decoding only that pose unless all are cached."""
-        p = self._frame_index(pose)
-        cached = self.__dict__.get("positions")
-        if cached is not None:
-            return cached[p]  # type: ignore[no-any-return]
-        return self._decode(self._pose_records[p]["vertices"][:, _POSITION])
+    def _decode_positions(self, poses: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 positions of ``poses`` only (see :class:`PerFrame`)."""
+        return self._decode(self._pose_records[poses]["vertices"][:, :, _POSITION])
 
     @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
@@ -553,10 +549,24 @@ class MdlReader(SingleSurface):
     @decoded
     def normals(self) -> FloatArray:
         """(P,V,3) float32 unit normals from the table Quake shares with Quake II."""
-        idx = self.normal_indices
+        return self._normals_of(self.normal_indices, None)
+
+    def _decode_normals(self, poses: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 normals of ``poses`` only (see :class:`PerFrame`)."""
+        cached = self.__dict__.get("normal_indices")
+        if cached is not None:
+            return self._normals_of(cached[poses], poses)
+        return self._normals_of(self._pose_records[poses]["vertices"][:, :, NORMAL_INDEX], poses)
+
+    def _normals_of(
+        self, idx: npt.NDArray[np.uint8], poses: npt.NDArray[np.intp] | None
+    ) -> FloatArray:
+        """Normals of (k,V) normal indices, each checked below 162; ``poses`` the pose of each
+        row (None: row k is pose k), for the error's offset."""
         bad = np.flatnonzero(idx >= NUM_ANORMS)
         if bad.size:
-            pose, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            pose = row if poses is None else int(poses[row])
             at = POSE_HEADER_SIZE + VERTEX.itemsize * vertex + NORMAL_INDEX
             offset = self._layout.pose_offsets[pose] + at
             raise BadValueError(
@@ -565,7 +575,8 @@ class MdlReader(SingleSurface):
                 field="normal_index",
                 offset=offset,
             )
-        return np.take(anorms(), idx, axis=0)
+        out: FloatArray = np.take(anorms(), idx, axis=0)
+        return out
 
     @decoded
     def bboxes(self) -> FloatArray:
@@ -784,7 +795,9 @@ class MdlReader(SingleSurface):
     def mesh(self, pose: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``."""
         p = self._frame_index(pose)
-        return corner_mesh(self.positions[p], self.normals[p], self.texcoords, self._mesh_corners)
+        return corner_mesh(
+            self.frame_positions(p), self.frame_normals(p), self.texcoords, self._mesh_corners
+        )
 
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:

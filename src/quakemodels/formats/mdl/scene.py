@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -26,10 +27,16 @@ def skin_image(m: MdlReader, index: int = 0) -> Skin | None:
     return Skin(path=Path(f"{stem}_skin{index}.png"), image=image)
 
 
-def scene(m: MdlReader, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
+def scene(
+    m: MdlReader,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    frames: Sequence[int] | None = None,
+) -> ExportModel:
     """One surface over every pose, seam vertices duplicated; clips from ``animations`` (each
     frame group is a clip); the first skin image, decoded through the model's palette (MDL
-    skins are inside the file: ``skin_dir`` is not used)."""
+    skins are inside the file: ``skin_dir`` is not used). With ``frames``, only those poses
+    (decoding only those), in that order and without clips."""
     if m.num_poses < 1:
         offset = HEADER_OFFSETS["num_frames"]
         raise BadValueError(
@@ -38,12 +45,14 @@ def scene(m: MdlReader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
             field="num_frames",
             offset=offset,
         )
-    mesh = m.mesh(0)
+    positions = m.positions if frames is None else m.frames_positions(frames)
+    normals = m.normals if frames is None else m.frames_normals(frames)
+    mesh = m.mesh(0 if frames is None else frames[0])
     vids = mesh.vertex_ids
     surface = Surface(
         name="mesh",
-        positions=np.ascontiguousarray(m.positions[:, vids]),
-        normals=np.ascontiguousarray(m.normals[:, vids]),
+        positions=np.take(positions, vids, axis=1),  # take: ~10x faster than [:, vids]
+        normals=np.take(normals, vids, axis=1),
         uvs=mesh.uvs,
         indices=mesh.indices,
         skin=skin_image(m, 0),
@@ -51,7 +60,7 @@ def scene(m: MdlReader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
     return ExportModel(
         name=model_stem(m.name),
         surfaces=[surface],
-        clips=dict(m.animations),
+        clips=dict(m.animations) if frames is None else {},
         source=Path(m.name) if m.name else None,
-        frame_names=list(m.frame_names),
+        frame_names=list(m.frame_names) if frames is None else [m.frame_names[f] for f in frames],
     )

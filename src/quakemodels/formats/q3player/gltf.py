@@ -32,6 +32,7 @@ a PNG. Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from pathlib import Path
@@ -39,13 +40,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pygltflib as g
 
 from ...core.atomic import write_bytes_atomic
 from ...core.scene import to_y_up
 from ...core.skins import Skin
 from ...errors import BadValueError
-from ...interchange.gltf_write import _quaternions, glb_bytes, gltf_bytes
+from ...interchange.gltf_write import Doc, _quaternions, glb_bytes, gltf_bytes, png_bytes
 from ..md3 import Md3
 from .animcfg import Clip
 from .player import Player
@@ -123,7 +123,14 @@ class _Doc:
         target = ARRAY_BUFFER if kind in ("VEC2", "VEC3") else None
         return self.accessor(self.view(a.tobytes(), target=target), len(a), kind, minmax=mm)
 
-    def finish(self) -> tuple[g.GLTF2, bytes]:
+    def finish(self) -> tuple[Doc, bytes]:
+        """The document as plain JSON data and the binary buffer.
+
+        The document goes once through pygltflib's object model, which fills in glTF's
+        defaults (``normalized``, ``mode``, material factors...) as the player export always
+        has; a player export is one file, so its cost does not matter here."""
+        import pygltflib as g  # only a player export pays for it
+
         blob = b"".join(self.pieces)
         if blob:
             self.json["buffers"] = [{"byteLength": len(blob)}]
@@ -131,7 +138,8 @@ class _Doc:
         with warnings.catch_warnings():
             # dataclasses_json complains that embedded images have no uri, which is right
             warnings.filterwarnings("ignore", "'NoneType' object value", RuntimeWarning)
-            doc = g.GLTF2.from_dict(data)
+            text = g.GLTF2.from_dict(data).gltf_to_json(separators=(",", ":"), indent=None)
+        doc: Doc = {k: v for k, v in json.loads(text).items() if v != [] and v != {}}
         return doc, blob
 
 
@@ -153,7 +161,7 @@ class _Textures:
             image = doc.add(
                 "images",
                 {
-                    "bufferView": doc.view(skin.png_bytes()),
+                    "bufferView": doc.view(png_bytes(skin)),
                     "mimeType": "image/png",
                     "name": path.name,
                 },
@@ -263,7 +271,7 @@ def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], li
     return times.astype(np.float32), frames
 
 
-def build_player_gltf(player: Player, skin: str = "default") -> tuple[g.GLTF2, bytes]:
+def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes]:
     """The glTF document and binary buffer of ``player`` with textures from ``skin``."""
     doc = _Doc()
     shared = _Textures(doc, player)
