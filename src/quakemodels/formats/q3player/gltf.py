@@ -49,7 +49,7 @@ import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
 from ...core.scene import to_y_up
-from ...core.skins import Skin, _open
+from ...core.skins import Skin
 from ...errors import BadValueError
 from ...interchange.gltf_write import Doc, _quaternions, glb_bytes, gltf_bytes, png_bytes
 from ..md3 import Md3
@@ -152,14 +152,15 @@ class _Doc:
 class _Textures:
     """One image, texture and material per texture file, shared by the surfaces using it."""
 
-    def __init__(self, doc: _Doc) -> None:
+    def __init__(self, doc: _Doc, player: Player) -> None:
         self.doc = doc
+        self.player = player
         self.materials: dict[Path, int | None] = {}
 
     def material(self, path: Path) -> int | None:
         if path in self.materials:
             return self.materials[path]
-        skin: Skin | None = _open(path)
+        skin: Skin | None = self.player.texture(path)
         material = None
         if skin is not None:
             doc = self.doc
@@ -288,7 +289,7 @@ def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], li
 def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes]:
     """The glTF document and binary buffer of ``player`` with textures from ``skin``."""
     doc = _Doc()
-    shared = _Textures(doc)
+    shared = _Textures(doc, player)
     textures = player.skin_textures(skin)
     meshes = {
         part: _part_meshes(doc, part, model, textures[part], shared)
