@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr
 
 all: test
 
@@ -88,9 +88,17 @@ images: venv
 	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy_run.gif --clip run --size 240x240
 	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy_sheet.png --sheet --size 128x128
 
+# The benchmark tables, peers included (assimp via `pip install impasse` + apt's libassimp5 and
+# the `assimp` command from assimp-utils, three.js in node, vgio); missing peers are skipped.
 bench: setup
 	$(PY) tools/bench.py
 	$(PY) tools/bench_archive.py
+
+# What start-up imports, slowest first (tests/test_startup.py keeps pygltflib, PIL and the
+# process pool out of it).
+importtime: venv
+	$(PY) -X importtime -c "from quakemodels.cli import main; main(['--help'])" 2>&1 >/dev/null \
+	  | sort -t'|' -k2 -n | tail -25
 
 # The Python dump against the Kaitai Web IDE's engine (pinned compiler + JS runtime, in node) on
 # every corpus model and the synthetic edge files; fails on any difference in values.

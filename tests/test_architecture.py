@@ -33,7 +33,11 @@ FORMAT_LAYERS = [
 # Packages under formats/ that are not model formats have their own order. A Quake III player
 # folder: the cfg and skin parsers ← the Player ← what is built on it.
 PACKAGE_LAYERS = {
-    "q3player": [("animcfg", "skinfile"), ("player",), ("check", "describe", "scene", "gltf")],
+    "q3player": [
+        ("animcfg", "skinfile"),
+        ("player",),
+        ("check", "describe", "scene", "gltf", "fromgltf"),
+    ],
 }
 
 

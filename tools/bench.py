@@ -71,35 +71,6 @@ def check_floor(data: bytes) -> None:
     assert np.array_equal(floor_positions(data), Md2.from_bytes(data).positions)
 
 
-def bench_export_corpus(jobs: int = 2) -> float | None:
-    """Seconds to export the whole shared corpus (MD2 and MD3) to .glb with the batch CLI.
-
-    Runs ``quakemodels export CORPUS -o TMP --format glb -j JOBS`` end to end (process pool,
-    skins, atomic writes); prints the figure against the target (<= 10 s on 2 cores).
-    """
-    import contextlib
-    import tempfile
-
-    from quakemodels.cli import main as cli
-
-    if not CORPUS.is_dir():
-        print(f"no corpus at {CORPUS}: export benchmark skipped", file=sys.stderr)
-        return None
-    n = sum(1 for p in CORPUS.rglob("*") if p.suffix.lower() in (".md2", ".md3"))
-    with tempfile.TemporaryDirectory() as out:
-        sink = io.StringIO()
-        t0 = time.perf_counter()
-        with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
-            code = cli(["export", str(CORPUS), "-o", out, "--format", "glb", "-j", str(jobs)])
-        seconds = time.perf_counter() - t0
-    status = "ok" if code == 0 else f"exit code {code}"
-    print(
-        f"  export the corpus to .glb ({n} files, -j {jobs}): {seconds:.2f} s"
-        f"   (target <= 10 s on 2 cores; {status})"
-    )
-    return seconds
-
-
 def bench_dump(name: str = "ppm_drfreak.md2", runs: int = 3) -> tuple[float, float] | None:
     """``quakemodels dump`` (webide JSON) of the largest 198-frame corpus model, as a user runs it.
 
@@ -167,11 +138,33 @@ def bench_md3_corpus() -> None:
         )
 
 
+def machine() -> str:
+    """One line naming the machine, the date and the versions the figures come from."""
+    import datetime
+    import os
+    import platform
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (
+        f"{datetime.date.today()}: {cpu}, {os.cpu_count()} CPUs (load {load:.1f}),"
+        f" {platform.system()} {platform.release()}, Python {platform.python_version()},"
+        f" numpy {np.__version__}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, help="MD2 files (default: the corpus)")
     parser.add_argument("--no-vgio", action="store_true", help="skip vgio")
     args = parser.parse_args(argv)
+    print(machine())
+    print()
     files = args.files or sorted((CORPUS / "md2").glob("*.md2"))
     if not files:
         print(f"no MD2 files given and no corpus at {CORPUS}", file=sys.stderr)
@@ -222,7 +215,13 @@ def main(argv: list[str] | None = None) -> int:
         print()
         bench_mdl_table([])
         bench_dump()
-        bench_export_corpus()
+        print()
+        print("Peers, measured side by side in this run (tools/bench_peers.py):")
+        print()
+        from bench_peers import report
+
+        for line in report():
+            print(line)
     return 0
 
 

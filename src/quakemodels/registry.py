@@ -11,6 +11,7 @@ serve too.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Any
 
 from .archive.vpath import game_context, read_path, split_archive_path
@@ -24,7 +25,9 @@ from .formats import FORMATS
 from .formats.q3player import Player, is_player_folder
 from .formats.q3player.check import check_player, check_player_model
 from .formats.q3player.describe import describe_player
+from .formats.q3player.scene import player_clips
 from .formats.q3player.scene import scene as player_scene
+from .interchange.export import select_frames
 
 __all__ = [
     "FORMATS",
@@ -152,6 +155,8 @@ def scene(
     skin_dir: str | os.PathLike[str] | None = None,
     game_dir: str | os.PathLike[str] | None = None,
     skin: str = "default",
+    frame: int | None = None,
+    clip: str | None = None,
 ) -> ExportModel:
     """The exporters' view of a loaded model (surfaces, clips, tags, skins).
 
@@ -160,16 +165,40 @@ def scene(
     when ``game_dir`` is given; an explicit ``skin_dir`` searches only that folder. A
     player's scene is assembled: its rest pose, then every cfg clip, textured from the
     ``.skin`` set ``skin`` (``skin_dir`` is for single models).
+
+    With ``frame`` (0..F-1, IndexError else) or ``clip`` (KeyError naming the clips), the
+    scene holds only that frame (no clips) or that clip's frames (the one clip), and only
+    those frames are decoded: the same scene as :meth:`ExportModel.select` on the full one.
     """
+    frames: list[int] | None = None
+    clips: dict[str, range] = {}
+    if frame is not None or clip is not None:
+        table, count = scene_frames(model)
+        frames, clips = select_frames(table, count, frame, clip)
     if isinstance(model, Player):
-        return player_scene(model, skin=skin)
-    fmt = for_model(model)
-    name = getattr(model, "name", None)
-    context = None if skin_dir is not None else game_context(name, game_dir)
-    if context is None:
-        return fmt.scene(model, skin_dir=skin_dir)
-    with game_images(*context):
-        return fmt.scene(model, skin_dir=skin_dir)
+        em = player_scene(model, skin=skin, frames=frames)
+    else:
+        fmt = for_model(model)
+        name = getattr(model, "name", None)
+        context = None if skin_dir is not None else game_context(name, game_dir)
+        kwargs: dict[str, Any] = {"skin_dir": skin_dir}
+        if frames is not None:
+            kwargs["frames"] = frames
+        if context is None:
+            em = fmt.scene(model, **kwargs)
+        else:
+            with game_images(*context):
+                em = fmt.scene(model, **kwargs)
+    return em if frames is None else replace(em, clips=clips)
+
+
+def scene_frames(model: object) -> tuple[dict[str, range], int]:
+    """The clip table and frame count of ``model``'s scene, without decoding any frame."""
+    if isinstance(model, Player):
+        return player_clips(model)
+    animations: dict[str, range] = getattr(model, "animations")  # noqa: B009
+    # frame_names has one name per frame of the scene (MDL: per pose)
+    return dict(animations), len(getattr(model, "frame_names"))  # noqa: B009
 
 
 def spec_id(data: bytes) -> str | None:

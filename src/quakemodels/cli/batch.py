@@ -5,12 +5,14 @@ glob patterns, paths through archives (``pak0.pak/models/a/tris.md2``), and arch
 folders (holding ``pakN.pak``/``*.pk3``), which stand for every model the engine sees in them.
 A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) is one input, named or
 found in a search, and its three parts are not inputs of their own.
-Each input is handled by a worker function in its own process (a
-``ProcessPoolExecutor`` with ``-j N`` workers, default the CPU count; one input or ``-j 1`` runs
-in-process). A bad file never stops the batch: its error is printed and counted. A progress
-bar is drawn on stderr only when stderr is a terminal; the summary line
-``N files: X ok, Y failed`` ends the run (``--quiet`` leaves it out, with the per-file lines).
-The exit code is 3 if any output could not be written, else 1 if any file failed.
+Each input is handled by a worker function in a pool of ``-j N`` worker processes (default the
+CPU count; one input or ``-j 1`` runs in-process). The workers start once and are reused: each
+receives the verb's function and options once, then chunks of inputs, the largest files first
+so the last chunks are short and the workers finish together. A bad file never stops the
+batch: its error is printed and counted. A progress bar is drawn on stderr only when stderr is
+a terminal; the summary line ``N files: X ok, Y failed`` ends the run (``--quiet`` leaves it
+out, with the per-file lines). The exit code is 3 if any output could not be written, else 1
+if any file failed.
 
 Ctrl-C (or the output pipe closing) stops the batch at once: pending files are cancelled and the
 worker processes terminated; a terminated worker removes the temporary file it was writing.
@@ -25,16 +27,18 @@ import signal
 import sys
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..archive import GameFS
 from ..archive.vpath import is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..registry import FORMATS, is_player_folder
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 MODEL_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
 
@@ -248,6 +252,25 @@ def _report(outcome: Outcome, progress: Progress, quiet: bool = False) -> None:
         print(f"{outcome.path}: error: {outcome.error}", file=sys.stderr)
 
 
+# What a pool worker process runs: the verb's function and options, set once per process.
+_JOB: tuple[Worker, dict[str, Any]] | None = None
+
+
+def _chunks(files: Sequence[str], workers: int) -> list[list[str]]:
+    """``files`` in chunks for ``workers`` processes, largest files first: about four chunks
+    per worker, so the progress bar moves and no worker is left with a long tail."""
+
+    def size(path: str) -> int:
+        try:
+            return os.stat(path).st_size
+        except OSError:
+            return 0  # the worker reports the error
+
+    ordered = sorted(files, key=size, reverse=True)
+    per_chunk = max(1, -(-len(ordered) // (4 * workers)))
+    return [ordered[i : i + per_chunk] for i in range(0, len(ordered), per_chunk)]
+
+
 def iter_outcomes(
     files: Sequence[str],
     worker: Worker,
@@ -256,24 +279,31 @@ def iter_outcomes(
     progress: Progress,
 ) -> Iterator[Outcome]:
     """``worker`` over ``files`` (in-process for one worker, else a process pool), each
-    outcome as it completes; the progress bar steps after each."""
+    outcome as its chunk completes; the progress bar steps after each."""
     workers = max(1, min(jobs or os.cpu_count() or 1, len(files)))
     if workers == 1:
         for path in files:
             yield _call(worker, path, options)
             progress.step()
         return
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_signals)
-    futures: dict[Future[Outcome], str] = {}
+    # Imported here: multiprocessing and concurrent.futures are a tenth of the start-up of a
+    # one-file run, which never needs them.
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    pool = ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(worker, options)
+    )
+    futures: dict[Future[list[Outcome]], list[str]] = {}
     try:
-        futures = {pool.submit(_in_worker, worker, path, options): path for path in files}
+        futures = {pool.submit(_call_chunk, chunk): chunk for chunk in _chunks(files, workers)}
         for future in as_completed(futures):
             try:
-                outcome = future.result()
+                outcomes = future.result()
             except Exception as e:  # the worker process died (e.g. killed for memory)
-                outcome = Outcome(futures[future], False, error=f"worker failed: {e}")
-            yield outcome
-            progress.step()
+                outcomes = [Outcome(p, False, error=f"worker failed: {e}") for p in futures[future]]
+            for outcome in outcomes:
+                yield outcome
+                progress.step()
     except BaseException:  # Ctrl-C, a closed pipe, or the caller stopped early
         _stop(pool)
         raise
@@ -302,6 +332,21 @@ def _worker_signals() -> None:
     file) without a traceback; the worker then skips whatever it is still given."""
     signal.signal(signal.SIGINT, _on_signal)
     signal.signal(signal.SIGTERM, _on_signal)
+
+
+def _start_worker(worker: Worker, options: dict[str, Any]) -> None:
+    """Pool initializer: the signal handlers above, and the verb's worker and options kept
+    for every chunk this process gets."""
+    global _JOB
+    _JOB = (worker, options)
+    _worker_signals()
+
+
+def _call_chunk(paths: list[str]) -> list[Outcome]:
+    """Run the process's worker over ``paths`` (in a pool worker)."""
+    assert _JOB is not None, "pool worker started without _start_worker"
+    worker, options = _JOB
+    return [_in_worker(worker, path, options) for path in paths]
 
 
 def _in_worker(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:

@@ -17,12 +17,16 @@ EXAMPLES = """\
   quakemodels check --engine quake2 models/*.md2
   quakemodels check --engine q2pro -j 4 baseq2/players/
   quakemodels check --engine q2pro --json tris.md2 > findings.json
+  cat tris.md2 | quakemodels check --engine quake2 -         # stdin
 """
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "files", nargs="+", metavar="FILE", help="model files, folders (searched) or globs"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="model files, folders (searched), globs, or - for stdin",
     )
     parser.add_argument(
         "--engine",
@@ -43,17 +47,23 @@ def _counts(findings: list[Finding]) -> tuple[int, int]:
 
 
 def _check_one(path: str, opts: dict[str, Any]) -> list[Finding]:
-    return check(path, engine=opts["engine"])
+    source = opts["stdin"] if path == "-" else path
+    return check(source, engine=opts["engine"])
 
 
 def run(args: argparse.Namespace) -> int:
-    files, unmatched = expand(args.files)
+    stdin = sys.stdin.buffer.read() if "-" in args.files else None
+    files, unmatched = expand([f for f in args.files if f != "-"])
+    if stdin is not None:
+        files = ["-", *files]
     # Names that match nothing are reported like unreadable files: an error finding.
     per_file: dict[str, list[Finding]] = {
         o.path: [Finding("error", None, None, o.error, "io")] for o in unmatched
     }
     progress = Progress(len(files))
-    outcomes = list(iter_outcomes(files, _check_one, {"engine": args.engine}, args.jobs, progress))
+    opts = {"engine": args.engine, "stdin": stdin}
+    jobs = 1 if stdin is not None else args.jobs  # stdin's bytes stay in this process
+    outcomes = list(iter_outcomes(files, _check_one, opts, jobs, progress))
     progress.clear()
     by_path = {o.path: o for o in outcomes}
     for path in files:  # in input order, whatever order the workers finished in

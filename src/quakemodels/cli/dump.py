@@ -12,7 +12,7 @@ from typing import IO
 
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
-from ..errors import ModelFormatError
+from ..errors import ArchiveError, ModelFormatError
 from ..formats.q3player.player import find_parts
 from ..registry import explain, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
@@ -58,10 +58,12 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(name: str) -> bytes:
+    """stdin, a file, or an entry read through its archive (``pak0.pak/models/a/tris.md2``)."""
     if name == "-":
         return sys.stdin.buffer.read()
-    with open(name, "rb") as f:
-        return f.read()
+    from ..archive.vpath import read_path
+
+    return read_path(name)
 
 
 def _better(error: ModelFormatError, data: bytes) -> ModelFormatError:
@@ -119,6 +121,9 @@ def _dump_file(args: argparse.Namespace) -> int:
         data = _read(args.file)
     except OSError as e:
         print(f"{args.file}: error: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ArchiveError as e:
+        print(f"{args.file}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     target: Path | None = None
     if args.output and args.output != "-":

@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.scene import ExportModel
 from .batch import add_batch_args, add_game_dir_arg, expand, inner_name, run_batch
 from .options import (
     add_scene_args,
@@ -75,23 +74,23 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from ..interchange.export import check_frame, pick_frames
     from ..registry import Player, load
 
     if os.path.isdir(path) and fmt_of(opts) != "obj":
         model = load(path)
         if isinstance(model, Player):
             return _export_player(path, model, opts)
-    em = load_scene(path, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
     target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
+    # One frame or one clip: the scene holds (and the reader decodes) only those frames. An
+    # OBJ holds one frame, 0 unless --frame says.
+    if frame is None and clip is None and fmt == "obj":
+        em = load_scene(path, opts, frame=0)
+    else:
+        em = load_scene(path, opts, frame=frame, clip=clip)
     target.parent.mkdir(parents=True, exist_ok=True)
-    if clip is not None and clip not in em.clips:
-        raise KeyError(f"no clip {clip!r}; clips: {', '.join(em.clips)}")
-    if frame is not None:
-        check_frame(frame, em.num_frames)
     skin = skin_label(em)
     if fmt == "obj":
         from ..interchange.obj_write import export_obj, export_obj_clip
@@ -105,13 +104,12 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
         out = target if opts["file"] else target.with_suffix(".obj")
         refuse_existing([out], opts["no_clobber"])
         with writing(out):
-            export_obj(em, out, frame or 0)
+            export_obj(em, out, 0, number=frame or 0)  # the scene holds that frame only
         return [f"{path} -> {out} (frame {frame or 0}, skin: {skin})"]
     from ..interchange.gltf_write import export_gltf
 
     out = target if opts["file"] else target.with_suffix(f".{fmt}")
     refuse_existing([out], opts["no_clobber"])
-    em = pick_frames(em, frame, clip)
     with writing(out):
         export_gltf(em, out, binary=fmt == "glb")
     targets = plural(em.num_frames, "morph target")
@@ -173,7 +171,7 @@ def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
     from ..interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes
 
     try:
-        em = pick_frames_for(load_scene(path, opts), opts)
+        em = load_scene(path, opts, frame=opts["frame"], clip=opts["clip"])
         doc, blob = build_gltf(em)
     except ModelFormatError as e:
         print(f"{path}: error: {e}", file=sys.stderr)
@@ -190,12 +188,6 @@ def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
     return EXIT_OK
-
-
-def pick_frames_for(em: ExportModel, opts: dict[str, Any]) -> ExportModel:
-    from ..interchange.export import pick_frames
-
-    return pick_frames(em, opts["frame"], opts["clip"])
 
 
 def run(args: argparse.Namespace) -> int:

@@ -87,17 +87,20 @@ def clip_lines(model: Any, name: str) -> list[str]:
     from ..registry import Player
 
     lines = [f"{name}: {plural(len(model.animations), 'clip')}"]
+    # Names are padded to 14 or the longest so the columns line up (Team Arena names run to 21).
     if isinstance(model, Player):
+        width = max([14, *(len(c.name) for c in model.animations)])
         for c in model.animations:
             span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
             lines.append(
-                f"  {c.name:<14} {c.kind:<5} frames {span:<9}"
+                f"  {c.name:<{width}} {c.kind:<5} frames {span:<9}"
                 f" ({plural(c.num_frames, 'frame')}, {c.fps:g} fps)"
             )
         return lines
+    width = max([14, *(len(c) for c in model.animations)])
     for clip, frames in model.animations.items():
         span = f"{frames.start}-{frames.stop - 1}" if len(frames) else "-"
-        lines.append(f"  {clip:<14} frames {span:<9} ({plural(len(frames), 'frame')})")
+        lines.append(f"  {clip:<{width}} frames {span:<9} ({plural(len(frames), 'frame')})")
     return lines
 
 

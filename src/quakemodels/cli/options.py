@@ -86,12 +86,18 @@ def scene_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def load_scene(path: str | Path, opts: dict[str, Any]) -> ExportModel:
-    """The scene of the model file ``path`` with ``opts``' skin, scale and fps applied."""
+def load_scene(
+    path: str | Path, opts: dict[str, Any], *, frame: int | None = None, clip: str | None = None
+) -> ExportModel:
+    """The scene of the model file ``path`` with ``opts``' skin, scale and fps applied; only
+    ``frame`` or ``clip`` (decoding only those frames) when given (see
+    :func:`quakemodels.registry.scene`)."""
     from ..registry import load, scene
 
     model = load(path)
-    em = scene(model, skin_dir=opts["skin_dir"], game_dir=opts.get("game_dir"))
+    em = scene(
+        model, skin_dir=opts["skin_dir"], game_dir=opts.get("game_dir"), frame=frame, clip=clip
+    )
     if opts.get("skin") is not None:
         em = _with_skin(model, em, str(opts["skin"]), opts["skin_dir"])
     em = em.scaled(float(opts.get("scale", 1.0)))

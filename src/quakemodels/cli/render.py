@@ -102,7 +102,6 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Render one model file as ``opts`` say; returns the lines to print."""
     from ..core.scene import safe_name
     from ..interchange import render as r
-    from ..interchange.export import check_frame
     from ..registry import Player, load
 
     pair = opts["legs"] is not None or opts["torso"] is not None
@@ -111,10 +110,10 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
         if not isinstance(model, Player):
             raise ValueError("--legs, --torso and --time apply to Quake III player folders")
         return _render_pair(path, model, opts)
-    em = load_scene(path, opts)
     stem = opts["names"][path]
     folder = Path(opts["dir"])
     if opts["sheet"]:
+        em = load_scene(path, opts)
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_sheet.png"
         refuse_existing([out], opts["no_clobber"])
         sheet = r.contact_sheet(em, opts["size"] or (160, 160))
@@ -124,16 +123,18 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     size = opts["size"] or (256, 256)
     if opts["clip"] is not None:
         clip = opts["clip"]
+        em = load_scene(path, opts, clip=clip)  # only the clip's frames are decoded
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_{safe_name(clip)}.gif"
         refuse_existing([out], opts["no_clobber"])
         frames = r.render_clip(em, clip, size)
         with writing(out):
             r.save_gif(frames, out, em.fps)
         return [f"{path} -> {out} ({plural(len(frames), 'frame')} of clip {clip})"]
-    frame = check_frame(opts["frame"] or 0, em.num_frames)
+    frame = opts["frame"] or 0
+    em = load_scene(path, opts, frame=frame)  # that frame only
     out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
     refuse_existing([out], opts["no_clobber"])
-    picture = r.render_frame(em, frame, size)
+    picture = r.render_frame(em, 0, size)
     with writing(out):
         r.save_image(picture, out)
     return [f"{path} -> {out} (frame {frame})"]

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import BadMagicError, BadVersionError, ModelFormatError, TruncatedError
+from .frames import PerFrame, lerp_between
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -117,10 +118,7 @@ def frame_index(frame: int, num_frames: int) -> int:
 def lerp(positions: FloatArray, a: int, b: int, t: float) -> FloatArray:
     """(V,3) float32 between ``positions[a]`` (t=0) and ``positions[b]`` (t=1)."""
     n = len(positions)
-    pa: FloatArray = positions[frame_index(a, n)]
-    pb: FloatArray = positions[frame_index(b, n)]
-    out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
-    return out
+    return lerp_between(positions[frame_index(a, n)], positions[frame_index(b, n)], t)
 
 
 def parse_header(
@@ -207,16 +205,13 @@ class ModelFile:
         return {name: getattr(self._spec, name) for name in self.HEADER_FIELDS}
 
 
-class SingleSurface(ModelFile):
+class SingleSurface(PerFrame, ModelFile):
     """A format whose model is one surface with (F,V,3) ``positions`` and an ``animations``
-    clip table (MD2, MDL): frame lerp and clip sampling over those."""
+    clip table (MD2, MDL): per-frame decoding and frame lerp (:class:`PerFrame`, which decode
+    only the frames asked for) and clip sampling over those."""
 
     positions: Any
     animations: Any
-
-    def lerp(self, a: int, b: int, t: float) -> FloatArray:
-        """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
-        return lerp(self.positions, a, b, t)
 
     def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
         """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.

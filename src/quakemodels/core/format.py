@@ -20,7 +20,8 @@ Checker = Callable[..., list[Finding]]
 Describer = Callable[[Any], str]
 """``describe(model) -> text`` for ``quakemodels info``."""
 Scener = Callable[..., ExportModel]
-"""``scene(model, *, skin_dir=None) -> ExportModel`` for the exporters."""
+"""``scene(model, *, skin_dir=None, frames=None) -> ExportModel`` for the exporters; ``frames``
+(a sequence of frame indices) limits the scene to those frames, decoding only them."""
 
 
 @dataclass(frozen=True)

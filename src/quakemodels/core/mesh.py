@@ -122,10 +122,15 @@ def corner_mesh(
     """One frame's (V,3) ``positions`` and ``normals`` and the (S,2) ``texcoords`` gathered
     through a :func:`corner_table`."""
     vertex_ids, texcoord_ids, indices = corners
-    uvs = texcoords[texcoord_ids] if texcoord_ids.size else np.zeros((0, 2), np.float32)
+    # take: a few times faster than fancy indexing on these small gathers
+    uvs = (
+        np.take(texcoords, texcoord_ids, axis=0)
+        if texcoord_ids.size
+        else np.zeros((0, 2), np.float32)
+    )
     return Mesh(
-        positions=positions[vertex_ids],
-        normals=normals[vertex_ids],
+        positions=np.take(positions, vertex_ids, axis=0),
+        normals=np.take(normals, vertex_ids, axis=0),
         uvs=uvs,
         indices=indices,
         vertex_ids=vertex_ids,

@@ -55,13 +55,15 @@ def terminated_name(raw: bytes, what: str, field: str, offset: int) -> str:
 
 
 def terminated_names(
-    fields: npt.NDArray[Any], what: str, offset: int, stride: int
+    fields: npt.NDArray[Any], what: str, offset: int, stride: int, *, raws: bool = True
 ) -> tuple[list[str], list[bytes]]:
     """Names and raw bytes of ``fields`` ((n,) fixed-size bytes or (n, size) uint8), item i at
-    ``offset + stride * i``; each must hold a NUL (see :func:`terminated_name`).
+    ``offset + stride * i``; each must hold a NUL (see :func:`terminated_name`). With
+    ``raws=False`` the raw list is empty (callers that only want the text skip building it).
 
-    Vectorized: the NUL check runs in numpy and each distinct name is decoded once (tag names
-    repeat in every frame).
+    Vectorized: the NUL check runs in numpy, the names come out as one list of bytes objects
+    (numpy's ``S`` items: the field minus trailing NULs, so equal fields give equal keys) and
+    each distinct name is decoded once (tag names repeat in every frame).
     """
     if fields.dtype.kind in "SV":
         size = fields.dtype.itemsize
@@ -72,18 +74,21 @@ def terminated_names(
     if missing.size:
         i = int(missing[0])
         terminated_name(block[i].tobytes(), f"{what}[{i}].name", "name", offset + stride * i)
-    flat = block.tobytes()
-    raws = [flat[i * size : (i + 1) * size] for i in range(n)]
-    decoded: dict[bytes, str] = {}
-    names = []
-    for i, raw in enumerate(raws):
-        name = decoded.get(raw)
-        if name is None:
-            name = decoded[raw] = terminated_name(
-                raw, f"{what}[{i}].name", "name", offset + stride * i
+    if n == 0 or size == 0:
+        return [], []
+    keys: list[bytes] = block.view(f"S{size}").reshape(n).tolist()
+    texts = dict.fromkeys(keys, "")
+    for key in texts:
+        text = key.partition(b"\0")[0]
+        if text.isascii():
+            texts[key] = text.decode("ascii")
+        else:  # the warning names the first item that has it
+            i = keys.index(key)
+            texts[key] = terminated_name(
+                key.ljust(size, b"\0"), f"{what}[{i}].name", "name", offset + stride * i
             )
-        names.append(name)
-    return names, raws
+    names = list(map(texts.__getitem__, keys))
+    return names, [key.ljust(size, b"\0") for key in keys] if raws else []
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -8,12 +8,12 @@ thing in the same words.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-from numpy.lib import recfunctions
 
 from ..errors import BadValueError, ModelFormatError, TruncatedError
 
@@ -113,9 +113,28 @@ def unstructured(values: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
     """A record field as a plain array of ``dtype`` (a copy, never a view of the file): a
     nested struct of same-typed members (the spec's ``vec3f``: x, y, z) gains a last axis; a
     plain field is only cast."""
-    if values.dtype.names:
-        return np.array(recfunctions.structured_to_unstructured(values, dtype=dtype), copy=True)
-    return np.array(values, dtype=dtype, copy=True)
+    if not values.dtype.names:
+        return np.array(values, dtype=dtype, copy=True)
+    leaves = _leaf_types(values.dtype)
+    if len(set(leaves)) != 1 or len(leaves) * leaves[0].itemsize != values.dtype.itemsize:
+        raise TypeError(f"record {values.dtype} is not a packed struct of one scalar type")
+    # The packed members read as one array of their scalar type: no per-field copies, and no
+    # numpy.lib.recfunctions (it imports numpy.ma, a tenth of numpy's import time).
+    packed = np.ascontiguousarray(values).view(leaves[0])
+    return packed.reshape(*values.shape, len(leaves)).astype(dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _leaf_types(dtype: np.dtype[Any]) -> tuple[np.dtype[Any], ...]:
+    """The scalar type of every member of a record dtype, nested records and sub-arrays
+    flattened, in memory order (cached: the layouts are a few fixed dtypes)."""
+    if dtype.subdtype is not None:
+        base, shape = dtype.subdtype
+        return _leaf_types(base) * int(np.prod(shape))
+    if not dtype.names:
+        return (dtype,)
+    members = sorted((dtype.fields or {}).values(), key=lambda f: f[1])
+    return tuple(leaf for member in members for leaf in _leaf_types(member[0]))
 
 
 def columns(offsets: list[int]) -> slice | list[int]:

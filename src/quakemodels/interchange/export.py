@@ -7,6 +7,7 @@ module is, so that importing :mod:`quakemodels` stays fast.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..core.scene import ExportModel
@@ -15,21 +16,32 @@ EXPORT_SUFFIXES = (".glb", ".gltf", ".obj")
 """What :func:`export_scene` writes, by the output's suffix."""
 
 
-def pick_frames(model: ExportModel, frame: int | None, clip: str | None) -> ExportModel:
-    """``model`` cut to one ``frame`` (0..F-1; negative numbers are an IndexError, not "from
-    the end") or to one ``clip`` (KeyError naming the clips there are); unchanged when both
-    are None."""
+def select_frames(
+    clips: Mapping[str, range], num_frames: int, frame: int | None, clip: str | None
+) -> tuple[list[int], dict[str, range]]:
+    """The frames ``frame`` (0..F-1; negative numbers are an IndexError, not "from the end")
+    or ``clip`` (KeyError naming the clips there are) stand for, and the clip table over
+    them: ``[frame], {}`` or the clip's frames and ``{clip: range(len(frames))}``."""
     if frame is not None and clip is not None:
         raise ValueError("give a frame or a clip, not both")
     if clip is not None:
-        if clip not in model.clips:
-            raise KeyError(f"no clip {clip!r}; clips: {', '.join(model.clips)}")
-        frames = model.clips[clip]
-        return model.select(list(frames), {clip: range(len(frames))})
-    if frame is not None:
-        check_frame(frame, model.num_frames)
-        return model.select([frame], {})
-    return model
+        if clip not in clips:
+            raise KeyError(f"no clip {clip!r}; clips: {', '.join(clips)}")
+        frames = list(clips[clip])
+        return frames, {clip: range(len(frames))}
+    if frame is None:
+        raise ValueError("give a frame or a clip")
+    check_frame(frame, num_frames)
+    return [frame], {}
+
+
+def pick_frames(model: ExportModel, frame: int | None, clip: str | None) -> ExportModel:
+    """``model`` cut to one ``frame`` or one ``clip`` (see :func:`select_frames`); unchanged
+    when both are None."""
+    if frame is None and clip is None:
+        return model
+    frames, clips = select_frames(model.clips, model.num_frames, frame, clip)
+    return model.select(frames, clips)
 
 
 def check_frame(frame: int, num_frames: int) -> int:

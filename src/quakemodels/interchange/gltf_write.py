@@ -1,4 +1,4 @@
-"""glTF 2.0 export (``.glb`` binary or ``.gltf`` with the buffer embedded), built with pygltflib.
+"""glTF 2.0 export (``.glb`` binary or ``.gltf`` with the buffer embedded), built as plain data.
 
 Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primitive:
 
@@ -6,21 +6,38 @@ Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primit
   indices); every frame ``f`` is morph target ``f`` holding POSITION and NORMAL deltas from
   frame 0 (target 0 is all zeros), named by ``mesh.extras.targetNames`` (frame names), which
   three.js turns into ``morphTargetDictionary`` and Blender into shape key names.
-* one animation per clip, named as the clip, at 10 frames per second: key ``k`` at ``k / 10`` s
-  with weight 1 on the clip's ``k``-th frame and 0 elsewhere, a ``weights`` channel with a
+* one animation per clip, named as the clip, at the model's ``fps`` (10 frames per second
+  unless ``--fps`` says): key ``k`` at ``k / fps`` s (or at the clip's
+  ``ExportModel.clip_times``, from an MDL frame group's intervals) with weight 1 on the
+  clip's ``k``-th frame and 0 elsewhere, a ``weights`` channel with a
   LINEAR sampler. LINEAR blending of two one-hot weight vectors is exactly Quake's
   ``lerp(frame a, frame b, t)``; three.js (GLTFLoader → NumberKeyframeTrack on
   ``morphTargetInfluences``) and Blender (shape key value F-curves) both play it as such, while
-  STEP would show Quake's 10 fps judder. A clip of n frames lasts (n - 1) / 10 s and ends on its
+  STEP would show Quake's 10 fps judder. A clip of n frames lasts (n - 1) / fps s and ends on its
   last frame; one-frame clips have one key.
 * MD3 tags are nodes whose translation and rotation are animated per frame (LINEAR; glTF
   slerps rotations) in the same animations, so attached models can be parented to them.
-* the skin, when :mod:`quakemodels.skins` finds one, is embedded as a PNG texture.
+* the skin, when :mod:`quakemodels.core.skins` finds one, is embedded as a PNG texture.
 
 Quake's Z-up space becomes glTF's Y-up by the rotation (x, y, z) → (y, z, x) (see
-:func:`quakemodels.export.to_y_up`): a Quake model faces +X, a glTF asset faces +Z.
+:func:`quakemodels.core.scene.to_y_up`): a Quake model faces +X, a glTF asset faces +Z.
 Texcoords need no flip: MD2 stores (s / w, t / h) with t growing downwards, which is glTF's
 convention (UV (0, 0) is the image's top-left corner).
+
+The document is plain dicts and lists (no glTF object model): writing the JSON of a 198-frame
+model costs a millisecond or two, well below copying its binary chunk. Keys are emitted in the
+order pygltflib used to write them, so the JSON is unchanged from the pygltflib-built exports.
+
+Building blocks (also used by other writers, e.g. a player export; keep them stable):
+
+* :class:`GltfBuilder` accumulates one document and its binary buffer: ``view(bytes)`` adds a
+  bufferView, ``accessor(...)``/``data(array, kind)`` add accessors, ``add(kind, item)``
+  appends to any top-level array (``"nodes"``, ``"meshes"``, ``"animations"``...) and returns
+  its index, ``material(skin)`` embeds a skin once per image, ``surface(...)``, ``tag(...)``
+  and ``clip(...)`` add the pieces described above, ``finish(name, children)`` returns
+  ``(doc, blob)``.
+* :func:`build_gltf` is those steps for one :class:`ExportModel`; :func:`glb_bytes` and
+  :func:`gltf_bytes` serialize ``(doc, blob)``; :func:`export_gltf` writes a file atomically.
 """
 
 from __future__ import annotations
@@ -29,61 +46,113 @@ import base64
 import json
 import os
 import struct
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import pygltflib as g
 
 from ..core.atomic import write_bytes_atomic
-from ..core.scene import ExportModel, Tag, to_y_up
+from ..core.scene import FPS, ExportModel, Surface, Tag, to_y_up
+from ..core.skins import Skin
 from ..errors import BadValueError
+from .png import encode_png
 
 FLOAT = 5126
 UNSIGNED_SHORT = 5123
 UNSIGNED_INT = 5125
 ARRAY_BUFFER = 34962
 ELEMENT_ARRAY_BUFFER = 34963
+LINEAR = 9729
+LINEAR_MIPMAP_LINEAR = 9987
+REPEAT = 10497
 
+# The top-level arrays and values in the order they are written (pygltflib's field order).
+_TOP_LEVEL = (
+    "accessors",
+    "animations",
+    "asset",
+    "bufferViews",
+    "buffers",
+    "images",
+    "materials",
+    "meshes",
+    "nodes",
+    "samplers",
+    "scene",
+    "scenes",
+    "textures",
+)
 
-@dataclass
-class _Blob:
-    """The binary buffer being built: 4-byte aligned pieces, and the bufferViews over them."""
+_GLB_HEADER = struct.Struct("<4sII")
+_CHUNK_HEADER = struct.Struct("<I4s")
 
-    pieces: list[bytes] = field(default_factory=list)
-    size: int = 0
-    views: list[g.BufferView] = field(default_factory=list)
+Doc = dict[str, Any]
+"""A glTF document as plain JSON data."""
 
-    def add(self, data: bytes, *, target: int | None = None, stride: int | None = None) -> int:
-        """Append ``data`` as a new bufferView; returns its index."""
-        self.views.append(
-            g.BufferView(
-                buffer=0,
-                byteOffset=self.size,
-                byteLength=len(data),
-                target=target,
-                byteStride=stride,
-            )
-        )
-        pad = -len(data) % 4
-        self.pieces.append(data + b"\0" * pad)
-        self.size += len(data) + pad
-        return len(self.views) - 1
+FloatArray = npt.NDArray[np.float32]
 
-    def bytes(self) -> bytes:
-        return b"".join(self.pieces)
+# Recently embedded skins: (mode, size, hash of pixels) → (pixels, PNG bytes). A batch worker
+# exporting several models that share a skin encodes it once; the pixels are compared on a hit.
+_PNG_CACHE: dict[tuple[str, tuple[int, int], int], tuple[bytes, bytes]] = {}
+_PNG_CACHE_SIZE = 16
 
 
 def _floats(values: npt.NDArray[Any]) -> list[float]:
-    # float32 → Python float is exact, so the JSON min/max equal the stored values bit for bit
-    return [float(v) for v in np.asarray(values, dtype=np.float32).reshape(-1)]
+    """float32 values as Python floats (exact), so the JSON holds the stored values bit for bit."""
+    out: list[float] = np.asarray(values, dtype=np.float32).astype(np.float64).ravel().tolist()
+    return out
 
 
-class _Builder:
+def png_bytes(skin: Skin) -> bytes:
+    """The skin's image as PNG, encoded once per distinct image (see ``_PNG_CACHE``) by
+    :func:`~quakemodels.interchange.png.encode_png` (RGB and RGBA; Pillow for other modes)."""
+    image: Any = skin.image
+    mode, size = str(getattr(image, "mode", "")), tuple(getattr(image, "size", (0, 0)))
+    if mode not in ("RGB", "RGBA") or not callable(getattr(image, "tobytes", None)):
+        return skin.png_bytes()
+    pixels = image.tobytes()
+    key = (mode, (int(size[0]), int(size[1])), hash(pixels))
+    hit = _PNG_CACHE.get(key)
+    if hit is not None and hit[0] == pixels:
+        return hit[1]
+    array = np.frombuffer(pixels, np.uint8).reshape(key[1][1], key[1][0], len(mode))
+    data = encode_png(array)
+    if len(_PNG_CACHE) >= _PNG_CACHE_SIZE:
+        del _PNG_CACHE[next(iter(_PNG_CACHE))]
+    _PNG_CACHE[key] = (pixels, data)
+    return data
+
+
+class GltfBuilder:
+    """One glTF document being built: top-level arrays of plain dicts, and the binary buffer
+    (4-byte aligned pieces) their bufferViews point into."""
+
     def __init__(self) -> None:
-        self.blob = _Blob()
-        self.accessors: list[g.Accessor] = []
+        self.doc: Doc = {}
+        self._pieces: list[bytes] = []
+        self._size = 0
+        self._materials: dict[str, int] = {}
+
+    def add(self, kind: str, item: dict[str, Any]) -> int:
+        """Append ``item`` to the top-level array ``kind`` (``"nodes"``...); returns its index."""
+        items: list[dict[str, Any]] = self.doc.setdefault(kind, [])
+        items.append(item)
+        return len(items) - 1
+
+    def view(self, data: bytes, *, target: int | None = None, stride: int | None = None) -> int:
+        """Append ``data`` to the buffer as a new bufferView; returns its index."""
+        view: dict[str, Any] = {"buffer": 0, "byteOffset": self._size, "byteLength": len(data)}
+        if stride is not None:
+            view["byteStride"] = stride
+        if target is not None:
+            view["target"] = target
+        pad = -len(data) % 4
+        self._pieces.append(data)
+        if pad:
+            self._pieces.append(b"\0" * pad)
+        self._size += len(data) + pad
+        return self.add("bufferViews", view)
 
     def accessor(
         self,
@@ -93,32 +162,213 @@ class _Builder:
         component: int = FLOAT,
         *,
         offset: int = 0,
-        minmax: tuple[npt.NDArray[Any], npt.NDArray[Any]] | None = None,
+        minmax: tuple[list[Any], list[Any]] | None = None,
     ) -> int:
-        acc = g.Accessor(
-            bufferView=view,
-            byteOffset=offset or None,
-            componentType=component,
-            count=count,
-            type=kind,
-        )
+        """An accessor of ``count`` ``kind`` items (``"VEC3"``...) in bufferView ``view`` from
+        byte ``offset``; ``minmax`` the (min, max) lists, JSON-ready. Returns its index."""
+        acc: dict[str, Any] = {"bufferView": view}
+        if offset:
+            acc["byteOffset"] = offset
+        acc["componentType"] = component
+        acc["normalized"] = False
+        acc["count"] = count
+        acc["type"] = kind
         if minmax is not None:
-            if component == FLOAT:
-                acc.min, acc.max = _floats(minmax[0]), _floats(minmax[1])
-            else:
-                acc.min = [int(v) for v in np.asarray(minmax[0]).reshape(-1)]
-                acc.max = [int(v) for v in np.asarray(minmax[1]).reshape(-1)]
-        self.accessors.append(acc)
-        return len(self.accessors) - 1
+            acc["max"] = minmax[1]
+            acc["min"] = minmax[0]
+        return self.add("accessors", acc)
 
     def data(
-        self, array: npt.NDArray[Any], kind: str, *, target: int | None = None, minmax: bool = False
+        self,
+        array: npt.NDArray[Any],
+        kind: str,
+        *,
+        target: int | None = None,
+        minmax: bool = False,
     ) -> int:
-        """One bufferView + accessor for a float32 (count, k) array."""
+        """One bufferView and accessor for a (count, k) float32 array; returns the accessor."""
         a = np.ascontiguousarray(array, dtype=np.float32)
-        view = self.blob.add(a.tobytes(), target=target)
-        mm = (a.min(axis=0), a.max(axis=0)) if minmax else None
+        view = self.view(a.tobytes(), target=target)
+        mm = (_floats(a.min(axis=0)), _floats(a.max(axis=0))) if minmax else None
         return self.accessor(view, int(a.shape[0]), kind, minmax=mm)
+
+    def material(self, skin: Skin) -> int:
+        """The material showing ``skin`` (image, texture and material added once per skin
+        file; the PNG encoded once per image); returns its index."""
+        key = os.fspath(skin.path)
+        if key in self._materials:
+            return self._materials[key]
+        image = self.add(
+            "images",
+            {
+                "mimeType": "image/png",
+                "bufferView": self.view(png_bytes(skin)),
+                "name": skin.path.name,
+            },
+        )
+        if "samplers" not in self.doc:
+            self.add(
+                "samplers",
+                {
+                    "magFilter": LINEAR,
+                    "minFilter": LINEAR_MIPMAP_LINEAR,
+                    "wrapS": REPEAT,
+                    "wrapT": REPEAT,
+                },
+            )
+        texture = self.add("textures", {"sampler": 0, "source": image})
+        material: dict[str, Any] = {
+            "pbrMetallicRoughness": {
+                "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
+                "metallicFactor": 0.0,
+                "roughnessFactor": 1.0,
+                "baseColorTexture": {"index": texture, "texCoord": 0},
+            },
+            "emissiveFactor": [0.0, 0.0, 0.0],
+        }
+        if getattr(skin.image, "mode", "RGB") == "RGBA":
+            material["alphaMode"] = "MASK"
+        material["doubleSided"] = False
+        material["name"] = skin.path.stem
+        index = self.add("materials", material)
+        self._materials[key] = index
+        return index
+
+    def surface(self, surface: Surface, target_names: Sequence[str]) -> int | None:
+        """A mesh and its node for ``surface``: frame 0 as the base, every frame a morph target
+        (deltas from frame 0), its skin as material. Returns the node, or None for a surface
+        with no triangles or vertices (glTF accessors cannot be empty)."""
+        if surface.indices.size == 0 or surface.positions.shape[1] == 0:
+            return None
+        pos = to_y_up(surface.positions)  # (F,N,3)
+        nrm = to_y_up(surface.normals)
+        num_frames, n = pos.shape[:2]
+        attributes = {
+            "POSITION": self.data(pos[0], "VEC3", target=ARRAY_BUFFER, minmax=True),
+            "NORMAL": self.data(nrm[0], "VEC3", target=ARRAY_BUFFER),
+        }
+        if surface.uvs.shape[0] == n:
+            attributes["TEXCOORD_0"] = self.data(surface.uvs, "VEC2", target=ARRAY_BUFFER)
+        idx = surface.indices.reshape(-1)
+        wide = int(idx.max()) >= 65535  # 65535 is the uint16 primitive-restart value
+        idx_view = self.view(
+            idx.astype(np.uint32 if wide else np.uint16).tobytes(), target=ELEMENT_ARRAY_BUFFER
+        )
+        indices = self.accessor(
+            idx_view, int(idx.size), "SCALAR", UNSIGNED_INT if wide else UNSIGNED_SHORT
+        )
+        dpos = pos - pos[0]
+        dnrm = nrm - nrm[0]
+        # All targets of one attribute share a bufferView (so it needs byteStride).
+        pos_view = self.view(dpos.tobytes(), target=ARRAY_BUFFER, stride=12)
+        nrm_view = self.view(dnrm.tobytes(), target=ARRAY_BUFFER, stride=12)
+        # (F,3,N) contiguous first: reducing N with a long inner loop is ~8x faster than
+        # reducing the middle axis of (F,N,3) three values at a time.
+        by_axis = np.ascontiguousarray(dpos.transpose(0, 2, 1))
+        lows = by_axis.min(axis=2).astype(np.float64).tolist()
+        highs = by_axis.max(axis=2).astype(np.float64).tolist()
+        targets = []
+        for f in range(num_frames):
+            at = f * n * 12
+            targets.append(
+                {
+                    "POSITION": self.accessor(
+                        pos_view, n, "VEC3", offset=at, minmax=(lows[f], highs[f])
+                    ),
+                    "NORMAL": self.accessor(nrm_view, n, "VEC3", offset=at),
+                }
+            )
+        primitive: dict[str, Any] = {"attributes": attributes, "indices": indices, "mode": 4}
+        if surface.skin is not None:
+            primitive["material"] = self.material(surface.skin)
+        primitive["targets"] = targets
+        mesh = self.add(
+            "meshes",
+            {
+                "extras": {"targetNames": list(target_names)},
+                "primitives": [primitive],
+                "weights": [0.0] * num_frames,
+                "name": surface.name,
+            },
+        )
+        return self.add("nodes", {"mesh": mesh, "name": surface.name})
+
+    def tag(self, tag: Tag) -> tuple[int, FloatArray, FloatArray]:
+        """A node for ``tag`` posed as in frame 0; returns it with the (F,3) Y-up origins and
+        (F,4) rotations its animation channels key."""
+        origins = to_y_up(tag.origins)
+        rotations = _quaternions(tag.axes)
+        node = self.add(
+            "nodes",
+            {
+                "rotation": _floats(rotations[0]),
+                "translation": _floats(origins[0]),
+                "name": tag.name,
+            },
+        )
+        return node, origins, rotations
+
+    def clip(
+        self,
+        name: str,
+        frames: Sequence[int],
+        num_frames: int,
+        mesh_nodes: Sequence[int],
+        tag_tracks: Sequence[tuple[int, FloatArray, FloatArray]],
+        fps: float = FPS,
+        times: FloatArray | None = None,
+    ) -> int:
+        """One animation playing ``frames`` at ``fps``, or keyed at ``times`` (k,) float32
+        seconds when given: a one-hot morph weight per key on every node of ``mesh_nodes`` (one
+        shared sampler), and for each (node, origins, rotations) of ``tag_tracks``
+        translation and rotation keys. Returns the animation's index."""
+        k = len(frames)
+        if times is None or len(times) != k:
+            times = np.arange(k, dtype=np.float32) / np.float32(fps)
+        t_acc = self.accessor(
+            self.view(times.tobytes()),
+            k,
+            "SCALAR",
+            minmax=(_floats(times[:1]), _floats(times[-1:])),
+        )
+        samplers: list[dict[str, Any]] = []
+        channels: list[dict[str, Any]] = []
+        if mesh_nodes:
+            weights = np.zeros((k, num_frames), dtype=np.float32)
+            weights[np.arange(k), frames] = 1.0
+            w_acc = self.accessor(self.view(weights.tobytes()), k * num_frames, "SCALAR")
+            samplers.append({"input": t_acc, "interpolation": "LINEAR", "output": w_acc})
+            channels.extend(
+                {"sampler": 0, "target": {"node": node, "path": "weights"}} for node in mesh_nodes
+            )
+        for node, origins, rotations in tag_tracks:
+            for path, values, kind in (
+                ("translation", origins[frames], "VEC3"),
+                ("rotation", rotations[frames], "VEC4"),
+            ):
+                acc = self.accessor(self.view(np.ascontiguousarray(values).tobytes()), k, kind)
+                samplers.append({"input": t_acc, "interpolation": "LINEAR", "output": acc})
+                channels.append(
+                    {"sampler": len(samplers) - 1, "target": {"node": node, "path": path}}
+                )
+        return self.add("animations", {"name": name, "channels": channels, "samplers": samplers})
+
+    def finish(self, name: str, children: Sequence[int]) -> tuple[Doc, bytes]:
+        """The document, with a root node ``name`` over ``children`` as its one scene, and the
+        binary buffer (buffer 0, no uri yet)."""
+        root: dict[str, Any] = {"children": list(children)} if children else {}
+        root["name"] = name
+        root_node = self.add("nodes", root)
+        blob = b"".join(self._pieces)
+        doc = self.doc
+        doc["asset"] = {"generator": "quakemodels", "version": "2.0"}
+        if blob:
+            doc["buffers"] = [{"byteLength": len(blob)}]
+        doc["scene"] = 0
+        doc["scenes"] = [{"name": name, "nodes": [root_node]}]
+        ordered = {key: doc[key] for key in _TOP_LEVEL if key in doc}
+        ordered.update((key, value) for key, value in doc.items() if key not in ordered)
+        return ordered, blob
 
 
 def _quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
@@ -181,199 +431,58 @@ def _require_finite(model: ExportModel) -> None:
             raise BadValueError(f"tag {t.name!r} has a non-finite origin or axis")
 
 
-def build_gltf(model: ExportModel) -> tuple[g.GLTF2, bytes]:
-    """The glTF document and its binary buffer for ``model`` (buffer 0 has no uri yet)."""
-    _require_finite(model)
-    b = _Builder()
-    num_frames = model.num_frames
+def target_names(model: ExportModel) -> list[str]:
+    """Morph target names: the frame names, or ``frame0``, ``frame1``... when they are not
+    unique (three.js keys ``morphTargetDictionary`` by name; MD3 frame names are usually the
+    exporting tool's name, the same for every frame)."""
     names = list(model.frame_names)
-    if len(names) != num_frames or len(set(names)) != num_frames:
-        # three.js keys morphTargetDictionary by name: names must be unique (MD3 frame names
-        # are usually the exporting tool's name, the same for every frame)
-        names = [f"frame{f}" for f in range(num_frames)]
-    nodes: list[g.Node] = []
-    meshes: list[g.Mesh] = []
-    materials: list[g.Material] = []
-    textures: list[g.Texture] = []
-    images: list[g.Image] = []
-    samplers: list[g.Sampler] = []
-    mesh_nodes: list[int] = []
-    children: list[int] = []
+    if len(names) != model.num_frames or len(set(names)) != model.num_frames:
+        names = [f"frame{f}" for f in range(model.num_frames)]
+    return names
 
-    for surface in model.surfaces:
-        if surface.indices.size == 0 or surface.positions.shape[1] == 0:
-            continue  # glTF accessors cannot be empty; a surface without triangles has nothing
-        pos = to_y_up(surface.positions)  # (F,N,3)
-        nrm = to_y_up(surface.normals)
-        n = pos.shape[1]
-        attributes = g.Attributes(
-            POSITION=b.data(pos[0], "VEC3", target=ARRAY_BUFFER, minmax=True),
-            NORMAL=b.data(nrm[0], "VEC3", target=ARRAY_BUFFER),
-        )
-        if surface.uvs.shape[0] == n:
-            attributes.TEXCOORD_0 = b.data(surface.uvs, "VEC2", target=ARRAY_BUFFER)
-        idx = surface.indices.reshape(-1)
-        wide = int(idx.max()) >= 65535  # 65535 is the uint16 primitive-restart value
-        idx_bytes = idx.astype(np.uint32 if wide else np.uint16).tobytes()
-        idx_view = b.blob.add(idx_bytes, target=ELEMENT_ARRAY_BUFFER)
-        indices = b.accessor(
-            idx_view,
-            int(idx.size),
-            "SCALAR",
-            UNSIGNED_INT if wide else UNSIGNED_SHORT,
-        )
-        dpos = pos - pos[0]
-        dnrm = nrm - nrm[0]
-        # All targets of one attribute share a bufferView (so it needs byteStride).
-        pos_view = b.blob.add(dpos.tobytes(), target=ARRAY_BUFFER, stride=12)
-        nrm_view = b.blob.add(dnrm.tobytes(), target=ARRAY_BUFFER, stride=12)
-        lo, hi = dpos.min(axis=1), dpos.max(axis=1)
-        targets = []
-        for f in range(num_frames):
-            targets.append(
-                {
-                    "POSITION": b.accessor(
-                        pos_view, n, "VEC3", offset=f * n * 12, minmax=(lo[f], hi[f])
-                    ),
-                    "NORMAL": b.accessor(nrm_view, n, "VEC3", offset=f * n * 12),
-                }
-            )
-        material = None
-        if surface.skin is not None:
-            image_view = b.blob.add(surface.skin.png_bytes())
-            images.append(
-                g.Image(bufferView=image_view, mimeType="image/png", name=surface.skin.path.name)
-            )
-            if not samplers:
-                samplers.append(g.Sampler(magFilter=9729, minFilter=9987, wrapS=10497, wrapT=10497))
-            textures.append(g.Texture(sampler=0, source=len(images) - 1))
-            has_alpha = getattr(surface.skin.image, "mode", "RGB") == "RGBA"
-            materials.append(
-                g.Material(
-                    name=surface.skin.path.stem,
-                    pbrMetallicRoughness=g.PbrMetallicRoughness(
-                        baseColorTexture=g.TextureInfo(index=len(textures) - 1),
-                        metallicFactor=0.0,
-                        roughnessFactor=1.0,
-                    ),
-                    alphaMode="MASK" if has_alpha else None,
-                )
-            )
-            material = len(materials) - 1
-        prim = g.Primitive(
-            attributes=attributes, indices=indices, targets=targets, material=material
-        )
-        meshes.append(
-            g.Mesh(
-                name=surface.name,
-                primitives=[prim],
-                weights=[0.0] * num_frames,
-                extras={"targetNames": names},
-            )
-        )
-        nodes.append(g.Node(name=surface.name, mesh=len(meshes) - 1))
-        mesh_nodes.append(len(nodes) - 1)
-        children.append(len(nodes) - 1)
 
-    tag_nodes: list[tuple[int, Tag, npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
-    for tag in model.tags:
-        origins = to_y_up(tag.origins)
-        rotations = _quaternions(tag.axes)
-        nodes.append(
-            g.Node(name=tag.name, translation=_floats(origins[0]), rotation=_floats(rotations[0]))
-        )
-        tag_nodes.append((len(nodes) - 1, tag, origins, rotations))
-        children.append(len(nodes) - 1)
-
-    animations: list[g.Animation] = []
+def build_gltf(model: ExportModel) -> tuple[Doc, bytes]:
+    """The glTF document (plain data) and its binary buffer for ``model`` (buffer 0 has no uri
+    yet)."""
+    _require_finite(model)
+    b = GltfBuilder()
+    num_frames = model.num_frames
+    names = target_names(model)
+    mesh_nodes = [node for s in model.surfaces if (node := b.surface(s, names)) is not None]
+    tag_tracks = [b.tag(tag) for tag in model.tags]
     for clip_name, clip_range in model.clips.items():
         frames = [f for f in clip_range if 0 <= f < num_frames]
-        if not frames or (not mesh_nodes and not tag_nodes):
-            continue
-        k = len(frames)
-        times = np.arange(k, dtype=np.float32) / np.float32(model.fps)
-        time_view = b.blob.add(times.tobytes())
-        t_acc = b.accessor(time_view, k, "SCALAR", minmax=(times[:1], times[-1:]))
-        samplers_a: list[g.AnimationSampler] = []
-        channels: list[g.AnimationChannel] = []
-        if mesh_nodes:
-            weights = np.zeros((k, num_frames), dtype=np.float32)
-            weights[np.arange(k), frames] = 1.0
-            w_view = b.blob.add(weights.tobytes())
-            w_acc = b.accessor(w_view, k * num_frames, "SCALAR")
-            samplers_a.append(g.AnimationSampler(input=t_acc, output=w_acc, interpolation="LINEAR"))
-            for node in mesh_nodes:
-                channels.append(
-                    g.AnimationChannel(
-                        sampler=0, target=g.AnimationChannelTarget(node=node, path="weights")
-                    )
-                )
-        for node, _tag, origins, rotations in tag_nodes:
-            for path, values, kind in (
-                ("translation", origins[frames], "VEC3"),
-                ("rotation", rotations[frames], "VEC4"),
-            ):
-                view = b.blob.add(np.ascontiguousarray(values).tobytes())
-                acc = b.accessor(view, k, kind)
-                samplers_a.append(
-                    g.AnimationSampler(input=t_acc, output=acc, interpolation="LINEAR")
-                )
-                channels.append(
-                    g.AnimationChannel(
-                        sampler=len(samplers_a) - 1,
-                        target=g.AnimationChannelTarget(node=node, path=path),
-                    )
-                )
-        animations.append(g.Animation(name=clip_name, samplers=samplers_a, channels=channels))
-
-    nodes.append(g.Node(name=model.name, children=children))
-    blob = b.blob.bytes()
-    doc = g.GLTF2(
-        asset=g.Asset(version="2.0", generator="quakemodels"),
-        scene=0,
-        scenes=[g.Scene(name=model.name, nodes=[len(nodes) - 1])],
-        nodes=nodes,
-        meshes=meshes,
-        materials=materials,
-        textures=textures,
-        images=images,
-        samplers=samplers,
-        animations=animations,
-        accessors=b.accessors,
-        bufferViews=b.blob.views,
-        buffers=[g.Buffer(byteLength=len(blob))] if blob else [],
-    )
-    return doc, blob
+        if frames and (mesh_nodes or tag_tracks):
+            times = model.key_times(clip_name, len(frames))
+            b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks, model.fps, times)
+    return b.finish(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
 
 
-def _json_bytes(doc: g.GLTF2) -> bytes:
-    text = doc.gltf_to_json(separators=(",", ":"), indent=None)
-    # pygltflib drops None fields but keeps empty lists; glTF requires arrays to be non-empty
-    data = json.loads(text)
-    for key in [k for k, v in data.items() if v == [] or v == {}]:
-        del data[key]
-    return json.dumps(data, separators=(",", ":")).encode("utf-8")
+def json_bytes(doc: Doc) -> bytes:
+    """The document as compact JSON (UTF-8, non-ASCII escaped; NaN refused)."""
+    return json.dumps(doc, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-def glb_bytes(doc: g.GLTF2, blob: bytes) -> bytes:
+def glb_bytes(doc: Doc, blob: bytes) -> bytes:
     """The GLB container: 12-byte header, JSON chunk (space padded), BIN chunk (zero padded)."""
-    js = _json_bytes(doc)
+    js = json_bytes(doc)
     js += b" " * (-len(js) % 4)
-    out = [struct.pack("<4sII", b"glTF", 2, 0), struct.pack("<I4s", len(js), b"JSON"), js]
+    pad = b"\0" * (-len(blob) % 4)
+    total = _GLB_HEADER.size + _CHUNK_HEADER.size + len(js)
     if blob:
-        blob += b"\0" * (-len(blob) % 4)
-        out += [struct.pack("<I4s", len(blob), b"BIN\0"), blob]
-    data = b"".join(out)
-    return data[:8] + struct.pack("<I", len(data)) + data[12:]
+        total += _CHUNK_HEADER.size + len(blob) + len(pad)
+    out = [_GLB_HEADER.pack(b"glTF", 2, total), _CHUNK_HEADER.pack(len(js), b"JSON"), js]
+    if blob:
+        out += [_CHUNK_HEADER.pack(len(blob) + len(pad), b"BIN\0"), blob, pad]
+    return b"".join(out)
 
 
-def gltf_bytes(doc: g.GLTF2, blob: bytes) -> bytes:
+def gltf_bytes(doc: Doc, blob: bytes) -> bytes:
     """A self-contained ``.gltf``: the buffer embedded as a base64 data URI."""
-    if doc.buffers:
-        doc.buffers[0].uri = "data:application/octet-stream;base64," + base64.b64encode(
-            blob
-        ).decode("ascii")
-    return _json_bytes(doc)
+    if "buffers" in doc:
+        uri = "data:application/octet-stream;base64," + base64.b64encode(blob).decode("ascii")
+        doc = {**doc, "buffers": [{"uri": uri, **doc["buffers"][0]}, *doc["buffers"][1:]]}
+    return json_bytes(doc)
 
 
 def export_gltf(

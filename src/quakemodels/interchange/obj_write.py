@@ -27,9 +27,13 @@ def _rows(prefix: str, values: np.ndarray) -> str:
     return buf.getvalue()
 
 
-def obj_text(model: ExportModel, frame: int, mtl_name: str | None) -> str:
-    """The OBJ text of ``frame`` (an index into ``model``'s frames)."""
-    out = [f"# {model.name} frame {frame} exported by quakemodels (Y up)\n"]
+def obj_text(
+    model: ExportModel, frame: int, mtl_name: str | None, *, number: int | None = None
+) -> str:
+    """The OBJ text of ``frame`` (an index into ``model``'s frames); the header comment names
+    it as frame ``number`` (default ``frame``: a scene of one frame names the source's)."""
+    label = frame if number is None else number
+    out = [f"# {model.name} frame {label} exported by quakemodels (Y up)\n"]
     if mtl_name:
         out.append(f"mtllib {mtl_name}\n")
     base = 1
@@ -75,14 +79,18 @@ def _write_materials(model: ExportModel, folder: Path, stem: str) -> str:
     return mtl
 
 
-def export_obj(model: ExportModel, path: str | os.PathLike[str], frame: int = 0) -> list[Path]:
-    """Write ``frame`` to ``path`` (.obj) with ``<stem>.mtl`` beside it; returns the OBJ path."""
+def export_obj(
+    model: ExportModel, path: str | os.PathLike[str], frame: int = 0, *, number: int | None = None
+) -> list[Path]:
+    """Write ``frame`` to ``path`` (.obj) with ``<stem>.mtl`` beside it; returns the OBJ path.
+    ``number`` is the frame number the header names (default ``frame``)."""
     target = Path(path)
     num = model.num_frames
     if not -num <= frame < num:
         raise IndexError(f"frame {frame} out of range for {num} frames")
     mtl = _write_materials(model, target.parent, target.stem)
-    write_bytes_atomic(target, obj_text(model, frame % num, mtl).encode("utf-8"))
+    text = obj_text(model, frame % num, mtl, number=number)
+    write_bytes_atomic(target, text.encode("utf-8"))
     return [target]
 
 

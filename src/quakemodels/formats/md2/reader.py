@@ -254,6 +254,8 @@ class Md2Reader(SingleSurface):
     * ``texcoords_px`` (S,2) int16 pixels; ``texcoords`` (S,2) float32 normalized, no V flip
 
     Lists: ``frame_names``, ``skins``, ``gl_commands``; ``animations`` maps clip → frame range.
+    Per frame (decoding only the frames asked for): ``frame_positions``, ``frame_normals``,
+    ``frames_positions``, ``frames_normals``, ``lerp``, ``sample`` and ``mesh``.
     """
 
     HEADER_FIELDS = HEADER_FIELDS
@@ -431,23 +433,19 @@ class Md2Reader(SingleSurface):
     @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
-        compressed = self.frame_records["vertices"][:, :, POSITION].astype(np.float64)
+        return self._positions_of(self.frame_records)
+
+    def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
+        return self._positions_of(self.frame_records[frames])
+
+    @staticmethod
+    def _positions_of(records: npt.NDArray[np.void]) -> FloatArray:
+        compressed = records["vertices"][:, :, POSITION].astype(np.float64)
         # Two separate double operations, as the spec's expression evaluates (no fused
         # multiply-add), then one rounding to float32.
-        compressed *= self.scales.astype(np.float64)[:, None, :]
-        compressed += self.translates.astype(np.float64)[:, None, :]
-        return compressed.astype(np.float32)
-
-    def frame_positions(self, frame: int) -> FloatArray:
-        """(V,3) float32 positions of one frame, decoding only that frame unless all are cached."""
-        f = self._frame_index(frame)
-        cached = self.__dict__.get("positions")
-        if cached is not None:
-            return cached[f]  # type: ignore[no-any-return]
-        rec = self.frame_records[f : f + 1]
-        compressed = rec["vertices"][0][:, POSITION].astype(np.float64)
-        compressed *= unstructured(rec["scale"], np.float64)[0]
-        compressed += unstructured(rec["translate"], np.float64)[0]
+        compressed *= unstructured(records["scale"], np.float64)[:, None, :]
+        compressed += unstructured(records["translate"], np.float64)[:, None, :]
         out: FloatArray = compressed.astype(np.float32)
         return out
 
@@ -459,10 +457,23 @@ class Md2Reader(SingleSurface):
     @decoded
     def normals(self) -> FloatArray:
         """(F,V,3) float32 unit normals from the spec's anorms table."""
-        idx = self.normal_indices
+        return self._normals_of(self.normal_indices, None)
+
+    def _decode_normals(self, frames: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 normals of ``frames`` only (see :class:`PerFrame`)."""
+        cached = self.__dict__.get("normal_indices")
+        idx = cached[frames] if cached is not None else self.frame_records[frames]["vertices"]
+        return self._normals_of(idx if cached is not None else idx[:, :, NORMAL_INDEX], frames)
+
+    def _normals_of(
+        self, idx: npt.NDArray[np.uint8], frames: npt.NDArray[np.intp] | None
+    ) -> FloatArray:
+        """Normals of (k,V) normal indices, each checked below 162; ``frames`` the frame of
+        each row (None: row k is frame k), for the error's offset."""
         bad = np.flatnonzero(idx >= NUM_ANORMS)
         if bad.size:
-            frame, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            frame = row if frames is None else int(frames[row])
             offset = (
                 self.ofs_frames
                 + frame * self.framesize
@@ -476,7 +487,8 @@ class Md2Reader(SingleSurface):
                 field="normal_index",
                 offset=offset,
             )
-        return np.take(anorms(self._spec), idx, axis=0)  # take: ~4x faster than indexing
+        out: FloatArray = np.take(anorms(self._spec), idx, axis=0)  # ~4x faster than indexing
+        return out
 
     @decoded
     def frame_names_raw(self) -> list[bytes]:
@@ -654,9 +666,12 @@ class Md2Reader(SingleSurface):
         return [self.mesh(frame)]
 
     def mesh(self, frame: int = 0) -> Mesh:
-        """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`)."""
+        """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`); decodes that frame
+        only."""
         f = self._frame_index(frame)
-        return corner_mesh(self.positions[f], self.normals[f], self.texcoords, self._mesh_corners)
+        return corner_mesh(
+            self.frame_positions(f), self.frame_normals(f), self.texcoords, self._mesh_corners
+        )
 
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:

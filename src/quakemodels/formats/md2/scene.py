@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -23,16 +24,16 @@ texcoord, which multiplies the corners far beyond the vertices, is refused befor
 allocated."""
 
 
-def _check_budget(m: Md2Reader) -> None:
-    """Refuse an export whose corners × frames would exceed the budget above (counted from the
-    triangle list alone, before any per-frame array exists)."""
+def _check_budget(m: Md2Reader, num_frames: int) -> None:
+    """Refuse an export of ``num_frames`` frames whose corners × frames would exceed the budget
+    above (counted from the triangle list alone, before any per-frame array exists)."""
     corners = len(m._mesh_corners[0])
-    need = 24 * corners * m.num_frames
+    need = 24 * corners * num_frames
     budget = max(EXPORT_FLOOR, EXPORT_PER_INPUT_BYTE * len(m.data))
     if need > budget:
         offset = HEADER_OFFSETS["num_triangles"]
         raise LimitExceededError(
-            f"exporting {m.num_frames} frames × {corners} distinct (vertex, texcoord) corners"
+            f"exporting {num_frames} frames × {corners} distinct (vertex, texcoord) corners"
             f" needs {need / 2**20:.0f} MiB of positions and normals, over the budget of"
             f" {budget / 2**20:.0f} MiB for a {len(m.data)}-byte file (the triangles at offset"
             f" {m.ofs_triangles} pair {m.num_vertices} vertices with {m.num_texcoords}"
@@ -48,8 +49,14 @@ def _lookup_names(m: Md2Reader) -> list[str]:
     return [os.fsdecode(raw.split(b"\0", 1)[0]) for raw in m.skins_raw]
 
 
-def scene(m: Md2Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
-    """An MD2 as one surface; every frame's positions and normals over its unique corners."""
+def scene(
+    m: Md2Reader,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    frames: Sequence[int] | None = None,
+) -> ExportModel:
+    """An MD2 as one surface; every frame's positions and normals over its unique corners
+    (only ``frames``, decoding only those, in that order and without clips, when given)."""
     if m.num_frames < 1:  # a ModelFormatError (a ValueError): found by fuzzing
         offset = HEADER_OFFSETS["num_frames"]
         raise BadValueError(
@@ -58,13 +65,15 @@ def scene(m: Md2Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
             field="num_frames",
             offset=offset,
         )
-    _check_budget(m)
-    mesh = m.mesh(0)
+    _check_budget(m, m.num_frames if frames is None else len(frames))
+    positions = m.positions if frames is None else m.frames_positions(frames)
+    normals = m.normals if frames is None else m.frames_normals(frames)
+    mesh = m.mesh(0 if frames is None else frames[0])
     vids = mesh.vertex_ids
     surface = Surface(
         name="mesh",
-        positions=np.ascontiguousarray(m.positions[:, vids]),
-        normals=np.ascontiguousarray(m.normals[:, vids]),
+        positions=np.take(positions, vids, axis=1),  # take: ~10x faster than [:, vids]
+        normals=np.take(normals, vids, axis=1),
         uvs=mesh.uvs,
         indices=mesh.indices,
         skin_names=tuple(m.skins),
@@ -73,7 +82,7 @@ def scene(m: Md2Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
     return ExportModel(
         name=model_stem(m.name),
         surfaces=[surface],
-        clips=dict(m.animations),
+        clips=dict(m.animations) if frames is None else {},
         source=Path(m.name) if m.name else None,
-        frame_names=list(m.frame_names),
+        frame_names=list(m.frame_names) if frames is None else [m.frame_names[f] for f in frames],
     )

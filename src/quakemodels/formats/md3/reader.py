@@ -55,7 +55,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...core.facade import ModelFile, decoded, frame_index, lerp, parse_header, read_only
+from ...core.facade import ModelFile, decoded, frame_index, parse_header, read_only
+from ...core.frames import PerFrame
 from ...core.mesh import Mesh
 from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
@@ -100,6 +101,12 @@ MIN_VERTICES = 3
 MAX_VERTICES = 4096
 MIN_TRIANGLES = 1
 MAX_TRIANGLES = 6144
+# Engine limits the reader accepts, reported by check.py and enforced by write.py's build:
+# ioquake3's R_LoadMD3 drops a surface with ≥ SHADER_MAX_VERTEXES (1000) vertices or with
+# 3 × triangles ≥ SHADER_MAX_INDEXES (6000); qfiles.h's MD3_MAX_TAGS binds id's tools only.
+Q3_MAX_SURFACE_VERTS = 999
+Q3_MAX_SURFACE_TRIANGLES = 1999
+MD3_MAX_TAGS = 16
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -171,7 +178,7 @@ class Md3Shader:
     shader_index: int
 
 
-class Md3Surface:
+class Md3Surface(PerFrame):
     """One MD3 surface: a mesh with its own vertices, animated by frames.
 
     ``N`` vertices, ``T`` triangles, ``F`` frames. Arrays (decoded on first use, cached):
@@ -180,6 +187,9 @@ class Md3Surface:
     * ``texcoords`` (N,2) float32 (s, t), t down, no V flip
     * ``positions`` (F,N,3) float32; ``positions_raw`` (F,N,3) int16 (units of 1/64)
     * ``normals`` (F,N,3) float32; ``normal_angles`` (F,N,2) uint8 (lng, lat) as stored
+
+    Per frame, decoding only the frames asked for: ``frame_positions``, ``frame_normals``,
+    ``frames_positions``, ``frames_normals``, ``lerp`` and ``mesh``.
 
     ``offset`` is the surface's absolute start; ``ofs_*`` are relative to it, as in the file.
     """
@@ -227,7 +237,11 @@ class Md3Surface:
         base = self.offset + self.ofs_shaders
         rec = read_section(self._data, SHADER, self.num_shaders, base)
         names, _ = terminated_names(
-            rec["name"], self._where("shaders"), base + offset_of(SHADER, "name"), SHADER.itemsize
+            rec["name"],
+            self._where("shaders"),
+            base + offset_of(SHADER, "name"),
+            SHADER.itemsize,
+            raws=False,
         )
         return [
             Md3Shader(name=name, shader_index=int(index))
@@ -279,9 +293,16 @@ class Md3Surface:
     @decoded
     def positions(self) -> FloatArray:
         """(F,N,3) float32 positions in model units (stored value / 64, exact)."""
+        return self._positions_of(self._vertex_words)
+
+    def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,N,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
+        return self._positions_of(self._vertex_words[frames])
+
+    @staticmethod
+    def _positions_of(words: npt.NDArray[np.int16]) -> FloatArray:
         # int16 → float32 is exact and so is scaling by a power of two: no double needed, and
         # one ufunc pass into the result avoids a temporary.
-        words = self._vertex_words
         out = np.empty((*words.shape[:2], 3), dtype=np.float32)
         np.multiply(words[:, :, POSITION_WORDS], np.float32(XYZ_SCALE), out=out)
         return out
@@ -295,25 +316,30 @@ class Md3Surface:
     @decoded
     def normals(self) -> FloatArray:
         """(F,N,3) float32 unit normals decoded as Quake III's renderer does."""
-        packed = self._vertex_words[:, :, NORMAL_WORD].view(np.uint16)
-        return np.take(normal_table(), packed, axis=0)
+        return self._normals_of(self._vertex_words)
+
+    def _decode_normals(self, frames: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,N,3) float32 normals of ``frames`` only (see :class:`PerFrame`)."""
+        return self._normals_of(self._vertex_words[frames])
+
+    @staticmethod
+    def _normals_of(words: npt.NDArray[np.int16]) -> FloatArray:
+        packed = words[:, :, NORMAL_WORD].view(np.uint16)
+        out: FloatArray = np.take(normal_table(), packed, axis=0)
+        return out
 
     def _frame_index(self, frame: int) -> int:
         return frame_index(frame, self.num_frames)
 
-    def lerp(self, a: int, b: int, t: float) -> FloatArray:
-        """(N,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1)."""
-        return lerp(self.positions, a, b, t)
-
     def mesh(self, frame: int = 0) -> Mesh:
-        """Render-ready indexed arrays for ``frame``: MD3 vertices already carry one texcoord
-        each, so vertices, uvs and indices are the surface's own (``vertex_ids`` and
-        ``texcoord_ids`` are both 0..N-1)."""
+        """Render-ready indexed arrays for ``frame`` (decoding that frame only): MD3 vertices
+        already carry one texcoord each, so vertices, uvs and indices are the surface's own
+        (``vertex_ids`` and ``texcoord_ids`` are both 0..N-1)."""
         f = self._frame_index(frame)
         ids = np.arange(self.num_vertices, dtype=np.int32)
         return Mesh(
-            positions=self.positions[f],
-            normals=self.normals[f],
+            positions=self.frame_positions(f),
+            normals=self.frame_normals(f),
             uvs=self.texcoords,
             indices=self.triangles.astype(np.uint32),
             vertex_ids=ids,
@@ -572,7 +598,7 @@ class Md3Reader(ModelFile):
         f, k = self.num_frames, self.num_tags
         rec = read_section(self._data, TAG, f * k, self.ofs_tags)
         flat_names, _ = terminated_names(
-            rec["name"], "tags", self.ofs_tags + offset_of(TAG, "name"), TAG.itemsize
+            rec["name"], "tags", self.ofs_tags + offset_of(TAG, "name"), TAG.itemsize, raws=False
         )
         names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
         rec = rec.reshape(f, k)

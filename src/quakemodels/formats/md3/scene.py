@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +13,14 @@ from ...core.skins import Listings, find_skin
 from .reader import Md3Reader
 
 
-def scene(m: Md3Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
-    """An MD3: one surface per MD3 surface (skin from its shader names), tags as tags."""
+def scene(
+    m: Md3Reader,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    frames: Sequence[int] | None = None,
+) -> ExportModel:
+    """An MD3: one surface per MD3 surface (skin from its shader names), tags as tags (only
+    ``frames``, decoding only those, in that order and without clips, when given)."""
     surfaces = []
     listings = Listings()  # one directory listing per folder for every surface's lookup
     for s in m.surfaces:
@@ -21,23 +28,28 @@ def scene(m: Md3Reader, *, skin_dir: str | os.PathLike[str] | None = None) -> Ex
         surfaces.append(
             Surface(
                 name=s.name,
-                positions=np.ascontiguousarray(s.positions, dtype=np.float32),
-                normals=np.ascontiguousarray(s.normals, dtype=np.float32),
+                positions=np.ascontiguousarray(
+                    s.positions if frames is None else s.frames_positions(frames), np.float32
+                ),
+                normals=np.ascontiguousarray(
+                    s.normals if frames is None else s.frames_normals(frames), np.float32
+                ),
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
                 indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
                 skin_names=shaders,
                 skin=find_skin([n for n in shaders if n], m.name, skin_dir, listings),
             )
         )
+    pick = slice(None) if frames is None else [m._frame_index(f) for f in frames]
     tags = [
-        Tag(name=name, origins=m.tags.origins[:, k], axes=m.tags.axes[:, k])
+        Tag(name=name, origins=m.tags.origins[pick, k], axes=m.tags.axes[pick, k])
         for k, name in enumerate(m.tags.names)
     ]
     return ExportModel(
         name=model_stem(m.name),
         surfaces=surfaces,
-        clips=dict(m.animations),
+        clips=dict(m.animations) if frames is None else {},
         tags=tags,
         source=Path(m.name) if m.name else None,
-        frame_names=list(m.frame_names),
+        frame_names=list(m.frame_names) if frames is None else [m.frame_names[f] for f in frames],
     )

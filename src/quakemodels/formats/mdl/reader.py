@@ -527,23 +527,43 @@ class MdlReader(SingleSurface):
     def _decode(self, compressed: npt.NDArray[np.uint8]) -> FloatArray:
         """float32 of ``v * scale + origin`` in double (two roundings in double, as the spec's
         expression evaluates, then one to float32)."""
+        if self._grid_fits:
+            return self._scaled(compressed).astype(np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            result = self._scaled(compressed).astype(np.float32)
+        if not np.isfinite(result).all():
+            scale, origin = tuple(self._vec("scale").tolist()), tuple(self._vec("origin").tolist())
+            raise BadValueError(
+                f"scale={scale} at offset {HEADER_OFFSETS['scale']} and origin={origin} at"
+                f" offset {HEADER_OFFSETS['origin']} put vertices at values that are not finite"
+                " in float32",
+                field="scale",
+                offset=HEADER_OFFSETS["scale"],
+            )
+        return result
+
+    def _scaled(self, compressed: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         out = compressed.astype(np.float64)
         out *= self._vec("scale").astype(np.float64)
         out += self._vec("origin").astype(np.float64)
-        return out.astype(np.float32)
+        return out
+
+    @cached_property
+    def _grid_fits(self) -> bool:
+        """True when every ``v * scale + origin`` (v in 0..255) is a finite float32, so the
+        decode needs no check."""
+        bound = 255.0 * np.abs(self._vec("scale").astype(np.float64))
+        bound += np.abs(self._vec("origin").astype(np.float64))
+        return bool(np.all(bound < float(np.finfo(np.float32).max) / 2))
 
     @decoded
     def positions(self) -> FloatArray:
         """(P,V,3) float32 vertex positions of every pose, bit-identical to the spec's value."""
         return self._decode(self._pose_records["vertices"][:, :, _POSITION])
 
-    def frame_positions(self, pose: int) -> FloatArray:
-        """(V,3) float32 positions of one pose, decoding only that pose unless all are cached."""
-        p = self._frame_index(pose)
-        cached = self.__dict__.get("positions")
-        if cached is not None:
-            return cached[p]  # type: ignore[no-any-return]
-        return self._decode(self._pose_records[p]["vertices"][:, _POSITION])
+    def _decode_positions(self, poses: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 positions of ``poses`` only (see :class:`PerFrame`)."""
+        return self._decode(self._pose_records[poses]["vertices"][:, :, _POSITION])
 
     @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
@@ -553,10 +573,24 @@ class MdlReader(SingleSurface):
     @decoded
     def normals(self) -> FloatArray:
         """(P,V,3) float32 unit normals from the table Quake shares with Quake II."""
-        idx = self.normal_indices
+        return self._normals_of(self.normal_indices, None)
+
+    def _decode_normals(self, poses: npt.NDArray[np.intp]) -> FloatArray:
+        """(k,V,3) float32 normals of ``poses`` only (see :class:`PerFrame`)."""
+        cached = self.__dict__.get("normal_indices")
+        if cached is not None:
+            return self._normals_of(cached[poses], poses)
+        return self._normals_of(self._pose_records[poses]["vertices"][:, :, NORMAL_INDEX], poses)
+
+    def _normals_of(
+        self, idx: npt.NDArray[np.uint8], poses: npt.NDArray[np.intp] | None
+    ) -> FloatArray:
+        """Normals of (k,V) normal indices, each checked below 162; ``poses`` the pose of each
+        row (None: row k is pose k), for the error's offset."""
         bad = np.flatnonzero(idx >= NUM_ANORMS)
         if bad.size:
-            pose, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
+            pose = row if poses is None else int(poses[row])
             at = POSE_HEADER_SIZE + VERTEX.itemsize * vertex + NORMAL_INDEX
             offset = self._layout.pose_offsets[pose] + at
             raise BadValueError(
@@ -565,7 +599,8 @@ class MdlReader(SingleSurface):
                 field="normal_index",
                 offset=offset,
             )
-        return np.take(anorms(), idx, axis=0)
+        out: FloatArray = np.take(anorms(), idx, axis=0)
+        return out
 
     @decoded
     def bboxes(self) -> FloatArray:
@@ -784,7 +819,9 @@ class MdlReader(SingleSurface):
     def mesh(self, pose: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``."""
         p = self._frame_index(pose)
-        return corner_mesh(self.positions[p], self.normals[p], self.texcoords, self._mesh_corners)
+        return corner_mesh(
+            self.frame_positions(p), self.frame_normals(p), self.texcoords, self._mesh_corners
+        )
 
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:

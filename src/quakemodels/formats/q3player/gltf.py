@@ -26,12 +26,19 @@ so it repeats seamlessly. ``extras`` of each animation: ``part`` (legs, torso, b
 ``loop`` and ``loopFrames``, ``firstFrame`` and ``numFrames`` (after the legs offset),
 ``reversed``.
 
+Every tag node's ``extras.frames`` holds its translation and rotation at every frame of its
+part (``translation`` (F,3), ``rotation`` (F,4)), a part node's ``extras.tags`` the same for
+the part's tags that place nothing (upper's own ``tag_torso``, head's ``tag_head``), and the
+scene's ``extras.animationKeys`` the cfg's keys before the table (``sex``, ``footsteps``...):
+what converting back to a player folder needs that the clips do not key.
+
 Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once as
 a PNG. Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import warnings
 from pathlib import Path
@@ -39,13 +46,12 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-import pygltflib as g
 
 from ...core.atomic import write_bytes_atomic
 from ...core.scene import to_y_up
 from ...core.skins import Skin, _open
 from ...errors import BadValueError
-from ...interchange.gltf_write import _quaternions, glb_bytes, gltf_bytes
+from ...interchange.gltf_write import Doc, _quaternions, glb_bytes, gltf_bytes, png_bytes
 from ..md3 import Md3
 from .animcfg import Clip
 from .player import Player
@@ -123,7 +129,14 @@ class _Doc:
         target = ARRAY_BUFFER if kind in ("VEC2", "VEC3") else None
         return self.accessor(self.view(a.tobytes(), target=target), len(a), kind, minmax=mm)
 
-    def finish(self) -> tuple[g.GLTF2, bytes]:
+    def finish(self) -> tuple[Doc, bytes]:
+        """The document as plain JSON data and the binary buffer.
+
+        The document goes once through pygltflib's object model, which fills in glTF's
+        defaults (``normalized``, ``mode``, material factors...) as the player export always
+        has; a player export is one file, so its cost does not matter here."""
+        import pygltflib as g  # only a player export pays for it
+
         blob = b"".join(self.pieces)
         if blob:
             self.json["buffers"] = [{"byteLength": len(blob)}]
@@ -131,7 +144,8 @@ class _Doc:
         with warnings.catch_warnings():
             # dataclasses_json complains that embedded images have no uri, which is right
             warnings.filterwarnings("ignore", "'NoneType' object value", RuntimeWarning)
-            doc = g.GLTF2.from_dict(data)
+            text = g.GLTF2.from_dict(data).gltf_to_json(separators=(",", ":"), indent=None)
+        doc: Doc = {k: v for k, v in json.loads(text).items() if v != [] and v != {}}
         return doc, blob
 
 
@@ -152,7 +166,7 @@ class _Textures:
             image = doc.add(
                 "images",
                 {
-                    "bufferView": doc.view(skin.png_bytes()),
+                    "bufferView": doc.view(png_bytes(skin)),
                     "mimeType": "image/png",
                     "name": path.name,
                 },
@@ -254,6 +268,15 @@ def _tag_track(model: Md3, name: str) -> tuple[npt.NDArray[np.float32], npt.NDAr
     return to_y_up(origins), _quaternions(axes)
 
 
+def _track_json(origins: npt.NDArray[np.float32], rotations: npt.NDArray[np.float32]) -> Any:
+    """A tag's (F,3) Y-up translations and (F,4) rotations of every frame as JSON lists (the
+    clips key only the frames they play; converting back to MD3 needs all of them)."""
+    return {
+        "translation": np.asarray(origins, np.float64).tolist(),
+        "rotation": np.asarray(rotations, np.float64).tolist(),
+    }
+
+
 def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], list[int]]:
     """Key times (s) and the part's frame at each key, clamped to ``num_frames``."""
     steps = clip.num_frames + 1 if clip.looping else clip.num_frames
@@ -262,7 +285,7 @@ def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], li
     return times.astype(np.float32), frames
 
 
-def build_player_gltf(player: Player, skin: str = "default") -> tuple[g.GLTF2, bytes]:
+def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes]:
     """The glTF document and binary buffer of ``player`` with textures from ``skin``."""
     doc = _Doc()
     shared = _Textures(doc)
@@ -281,15 +304,27 @@ def build_player_gltf(player: Player, skin: str = "default") -> tuple[g.GLTF2, b
                 "name": tag,
                 "translation": [float(v) for v in origins[0]],
                 "rotation": [float(v) for v in rotations[0]],
+                "extras": {"frames": _track_json(origins, rotations)},
             }
             if tag in CHILD_OF_TAG:
                 tag_node["children"] = [part_nodes[CHILD_OF_TAG[tag]]]
             node = doc.add("nodes", tag_node)
             tracks[tag] = (part, node, origins, rotations)
             children.append(node)
-        part_nodes[part] = doc.add("nodes", {"name": part, "children": children})
+        part_node: dict[str, Any] = {"name": part, "children": children}
+        # the part's other tags (upper's own tag_torso, head's tag_head...): no node places
+        # anything by them, so they ride along as extras for the way back to MD3
+        others = [t for t in player.parts[part].tags.names if t not in PART_TAGS.get(part, ())]
+        if others:
+            part_node["extras"] = {
+                "tags": {t: _track_json(*_tag_track(player.parts[part], t)) for t in others}
+            }
+        part_nodes[part] = doc.add("nodes", part_node)
     root = doc.add("nodes", {"name": player.name, "children": [part_nodes["lower"]]})
-    doc.add("scenes", {"name": player.name, "nodes": [root]})
+    scene: dict[str, Any] = {"name": player.name, "nodes": [root]}
+    if player.animations.keys:
+        scene["extras"] = {"animationKeys": dict(player.animations.keys)}
+    doc.add("scenes", scene)
 
     for clip in player.animations:
         parts = player.clip_parts(clip)

@@ -361,8 +361,7 @@ class Player:
             a, b, frac = frames[part]
             per_surface = []
             for s in model.surfaces:
-                pa = s.positions[a].astype(np.float64)
-                pb = s.positions[b].astype(np.float64)
+                pa, pb = s.frames_positions((a, b)).astype(np.float64)  # those two frames only
                 local = pa * (1.0 - frac) + pb * frac
                 per_surface.append(placements[part].apply(local).astype(np.float32))
             surfaces[part] = per_surface

@@ -25,11 +25,23 @@ Pose = tuple[FrameLerp, FrameLerp]  # (legs, torso)
 
 
 def player_scene(
-    player: Player, poses: Sequence[Pose], *, skin: str = "default", name: str | None = None
+    player: Player,
+    poses: Sequence[Pose],
+    *,
+    skin: str = "default",
+    name: str | None = None,
+    frame_names: Sequence[str] | None = None,
 ) -> ExportModel:
-    """An ExportModel with one frame per pose; one clip ``"pose"`` over all of them."""
+    """An ExportModel with one frame per pose (named ``frame_names``, default ``pose<i>``);
+    one clip ``"pose"`` over all of them. Only the part frames the poses show are decoded,
+    unless they are many (then each part's arrays are decoded whole, once)."""
     textures = player.skin_textures(skin)
     images: dict[Path, Skin | None] = {}
+    for part, model in player.parts.items():
+        shown = {f for legs, torso in poses for f in _part_frames(part, legs, torso)}
+        if 4 * len(shown) >= model.num_frames:  # most frames: one decode of each array
+            for s in model.surfaces:
+                s.positions, s.normals  # noqa: B018 - decoded and cached for the poses
     per_pose = [player.pose_frames(legs, torso) for legs, torso in poses]
     surfaces = []
     for part, model in player.parts.items():
@@ -38,7 +50,8 @@ def player_scene(
             normals = []
             for p in per_pose:
                 a, b, frac = p.frames[part]
-                n = s.normals[a].astype(np.float64) * (1 - frac) + s.normals[b] * frac
+                na, nb = s.frames_normals((a, b))
+                n = na.astype(np.float64) * (1 - frac) + nb * frac
                 n = n @ p.placements[part].axis
                 n /= np.maximum(np.linalg.norm(n, axis=1, keepdims=True), 1e-12)
                 normals.append(n)
@@ -61,8 +74,14 @@ def player_scene(
         surfaces=surfaces,
         clips={"pose": range(len(poses))},
         source=player.folder,
-        frame_names=[f"pose{i}" for i in range(len(poses))],
+        frame_names=list(frame_names or (f"pose{i}" for i in range(len(poses)))),
     )
+
+
+def _part_frames(part: str, legs: FrameLerp, torso: FrameLerp) -> tuple[int, ...]:
+    """The frames of ``part`` a pose with ``legs`` and ``torso`` blends."""
+    a, b, _ = {"lower": legs, "upper": torso}.get(part, (0, 0, 0.0))
+    return (a, b)
 
 
 def clip_pair_poses(
@@ -106,14 +125,33 @@ def clip_poses(player: Player, clip: Clip) -> list[Pose]:
     return poses
 
 
-def scene(player: Player, *, skin: str = "default") -> ExportModel:
-    """The exporters' view of a player: frame 0 standing (clip ``stand``), then every cfg
-    clip's frames assembled, one clip each (named as in the cfg)."""
+def scene_poses(player: Player) -> tuple[list[Pose], dict[str, range]]:
+    """The poses of a player's scene: frame 0 standing (clip ``stand``), then every cfg
+    clip's frames (one clip each, named as in the cfg). Only frame numbers: nothing decoded."""
     poses = [stand_pose(player)]
     clips = {"stand": range(1)}
     for clip in player.animations:
         frames = clip_poses(player, clip)
         clips[clip.name] = range(len(poses), len(poses) + len(frames))
         poses += frames
-    model = player_scene(player, poses, skin=skin)
-    return replace(model, clips=clips)
+    return poses, clips
+
+
+def player_clips(player: Player) -> tuple[dict[str, range], int]:
+    """The clip table and frame count of :func:`scene`'s model, without decoding a frame."""
+    poses, clips = scene_poses(player)
+    return clips, len(poses)
+
+
+def scene(
+    player: Player, *, skin: str = "default", frames: Sequence[int] | None = None
+) -> ExportModel:
+    """The exporters' view of a player: frame 0 standing (clip ``stand``), then every cfg
+    clip's frames assembled, one clip each (named as in the cfg). With ``frames``, only those
+    frames of it, in that order and without clips (decoding only the part frames they show)."""
+    poses, clips = scene_poses(player)
+    if frames is not None:
+        picked = [poses[f] for f in frames]
+        names = [f"pose{f}" for f in frames]
+        return replace(player_scene(player, picked, skin=skin, frame_names=names), clips={})
+    return replace(player_scene(player, poses, skin=skin), clips=clips)

@@ -1,0 +1,80 @@
+"""Per-frame decoding shared by every animated format: decode only the frames asked for.
+
+A model's ``positions`` and ``normals`` (F,V,3) decode every frame at once: right for a full
+load or an export of every frame, wasteful when a viewer wants frame 0 (a 198-frame MD2 decodes
+198 frames to show one). :class:`PerFrame` gives a format's reader (or an MD3 surface) the
+per-frame API on top of two methods it implements, decoding a list of frames through the same
+layouts as the full arrays so the values are identical:
+
+* ``_decode_positions(frames)`` and ``_decode_normals(frames)``: (k,V,3) float32 for ``frames``,
+  a (k,) intp array of valid indices in any order, repeats allowed.
+
+When the full array is already decoded (a cached ``positions`` or ``normals``), it is sliced
+instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+FloatArray = npt.NDArray[np.float32]
+IndexArray = npt.NDArray[np.intp]
+
+
+def lerp_between(pa: FloatArray, pb: FloatArray, t: float) -> FloatArray:
+    """(V,3) float32 between ``pa`` (t=0) and ``pb`` (t=1): ``pa + (pb - pa) * t`` in float32."""
+    out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)
+    return out
+
+
+class PerFrame:
+    """Per-frame positions and normals, and lerp between two frames, for a class that has
+    ``_frame_index(frame)``, cached ``positions``/``normals`` properties and the two decoders
+    above."""
+
+    def _frame_index(self, frame: int) -> int:
+        """``frame`` as an index in 0..F-1 (see :func:`~quakemodels.core.facade.frame_index`)."""
+        raise NotImplementedError  # pragma: no cover - every format defines its own
+
+    def _decode_positions(self, frames: IndexArray) -> FloatArray:
+        raise NotImplementedError  # pragma: no cover - every format defines its own
+
+    def _decode_normals(self, frames: IndexArray) -> FloatArray:
+        raise NotImplementedError  # pragma: no cover - every format defines its own
+
+    def _frames(self, name: str, frames: Iterable[int]) -> FloatArray:
+        idx = np.array([self._frame_index(f) for f in frames], dtype=np.intp).reshape(-1)
+        full = self.__dict__.get(name)  # set once the full array has been decoded
+        if full is not None:
+            out: FloatArray = full[idx]
+            return out
+        if name == "positions":
+            return self._decode_positions(idx)
+        return self._decode_normals(idx)
+
+    def frames_positions(self, frames: Iterable[int]) -> FloatArray:
+        """(k,V,3) float32 positions of ``frames`` (in that order), decoding only those."""
+        return self._frames("positions", frames)
+
+    def frames_normals(self, frames: Iterable[int]) -> FloatArray:
+        """(k,V,3) float32 unit normals of ``frames`` (in that order), decoding only those."""
+        return self._frames("normals", frames)
+
+    def frame_positions(self, frame: int) -> FloatArray:
+        """(V,3) float32 positions of one frame, decoding only that frame unless all are."""
+        out: FloatArray = self._frames("positions", (frame,))[0]
+        return out
+
+    def frame_normals(self, frame: int) -> FloatArray:
+        """(V,3) float32 unit normals of one frame, decoding only that frame unless all are."""
+        out: FloatArray = self._frames("normals", (frame,))[0]
+        return out
+
+    def lerp(self, a: int, b: int, t: float) -> FloatArray:
+        """(V,3) float32 positions between frames ``a`` (t=0) and ``b`` (t=1), decoding only
+        those two frames."""
+        pa, pb = self._frames("positions", (a, b))
+        return lerp_between(pa, pb, t)

@@ -1,0 +1,114 @@
+"""The plain-data glTF writer: every corpus export is the document pygltflib's object model
+writes for the same data (the writer used to be built on it), skins are embedded once per file
+and encoded once per image, and the GLB/.gltf containers hold exactly that document."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import struct
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pygltflib
+import pytest
+from conftest import corpus_models, corpus_params
+from PIL import Image
+
+import quakemodels
+from quakemodels.core.skins import Skin
+from quakemodels.interchange import gltf_write
+from quakemodels.interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes, json_bytes
+from quakemodels.interchange.png import encode_png
+from quakemodels.registry import scene
+
+
+def _through_pygltflib(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` read into pygltflib's dataclasses and written back (its empty arrays dropped,
+    as glTF requires): the document the old pygltflib-built writer wrote for the same data."""
+    text = pygltflib.GLTF2.from_json(json.dumps(doc)).to_json()
+    back: dict[str, Any] = json.loads(text)
+    # Reading fills in two spec defaults the writer leaves out, as the old writer did.
+    for accessor in back.get("accessors", []):
+        if accessor.get("byteOffset") == 0:
+            del accessor["byteOffset"]
+    for material in back.get("materials", []):
+        if material.get("alphaMode") == "OPAQUE":
+            del material["alphaMode"]
+    return {k: v for k, v in back.items() if v not in ([], {})}
+
+
+@pytest.mark.parametrize("path", corpus_params("md2")[:6] + corpus_params("md3"))
+def test_corpus_document_is_what_pygltflib_writes(path: Path | None) -> None:
+    assert path is not None
+    doc, blob = build_gltf(scene(quakemodels.load(path)))
+    # Same keys, same values, same order of keys as the pygltflib-built writer produced.
+    assert json.dumps(_through_pygltflib(doc)) == json.dumps(doc)
+    assert doc["buffers"] == [{"byteLength": len(blob)}] and len(blob) % 4 == 0
+    views = doc["bufferViews"]
+    assert views[-1]["byteOffset"] + views[-1]["byteLength"] <= len(blob)
+
+
+def test_glb_and_gltf_containers_hold_the_document(corpus_dir: Path) -> None:
+    em = scene(quakemodels.load(corpus_dir / "md2" / "ppm_drfreak.md2"))
+    doc, blob = build_gltf(em)
+    glb = glb_bytes(doc, blob)
+    magic, version, total = struct.unpack_from("<4sII", glb)
+    js_len, js_kind = struct.unpack_from("<I4s", glb, 12)
+    assert (magic, version, total, js_kind) == (b"glTF", 2, len(glb), b"JSON")
+    assert json.loads(glb[20 : 20 + js_len]) == doc
+    bin_len, bin_kind = struct.unpack_from("<I4s", glb, 20 + js_len)
+    assert (bin_len, bin_kind) == (len(blob), b"BIN\0") and glb[28 + js_len :] == blob
+    text = json.loads(gltf_bytes(doc, blob))
+    uri = text["buffers"][0].pop("uri")
+    assert base64.b64decode(uri.split(",", 1)[1]) == blob
+    assert text == doc and "uri" not in doc["buffers"][0]  # the document was not modified
+    assert json_bytes(doc).isascii()
+
+
+def test_skin_embedded_once_and_encoded_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    models = corpus_models()
+    if not models:
+        pytest.skip("corpus not found")
+    em = scene(quakemodels.load(models[0]))
+    image = Image.new("RGB", (16, 8), (10, 200, 30))
+    image.putpixel((3, 5), (1, 2, 3))
+    skin = Skin(tmp_path / "shared.pcx", image)
+    two = replace(em, surfaces=[replace(em.surfaces[0], skin=skin, name=n) for n in "ab"])
+    encoded: list[tuple[int, ...]] = []
+    real = gltf_write.encode_png
+    monkeypatch.setattr(gltf_write, "encode_png", lambda a: encoded.append(a.shape) or real(a))
+    gltf_write._PNG_CACHE.clear()
+    doc, blob = build_gltf(two)
+    assert len(doc["images"]) == len(doc["textures"]) == len(doc["materials"]) == 1
+    assert [m["primitives"][0]["material"] for m in doc["meshes"]] == [0, 0]
+    build_gltf(two)  # another model with the same pixels: no second encoding
+    other = Skin(tmp_path / "other.pcx", Image.new("RGB", (16, 8), (10, 200, 31)))
+    build_gltf(replace(two, surfaces=[replace(two.surfaces[0], skin=other)]))
+    assert encoded == [(8, 16, 3), (8, 16, 3)]
+    view = doc["bufferViews"][doc["images"][0]["bufferView"]]
+    png = blob[view["byteOffset"] : view["byteOffset"] + view["byteLength"]]
+    with Image.open(io.BytesIO(png)) as back:
+        assert back.mode == "RGB" and np.array_equal(np.asarray(back), np.asarray(image))
+
+
+@pytest.mark.parametrize("shape", [(1, 1, 3), (7, 5, 4), (64, 33, 3)])
+def test_encode_png_round_trips_through_pillow(shape: tuple[int, int, int]) -> None:
+    pixels = np.random.default_rng(sum(shape)).integers(0, 256, shape, dtype=np.uint8)
+    data = encode_png(pixels)
+    with Image.open(io.BytesIO(data)) as back:
+        back.load()
+        assert back.format == "PNG" and back.mode == ("RGB" if shape[2] == 3 else "RGBA")
+        assert np.array_equal(np.asarray(back), pixels)
+
+
+def test_encode_png_refuses_other_pixels() -> None:
+    with pytest.raises(ValueError, match=r"expected \(H,W,3\|4\) uint8 pixels, not uint8 \(2, 2\)"):
+        encode_png(np.zeros((2, 2), np.uint8))
+    with pytest.raises(ValueError, match="not float32"):
+        encode_png(np.zeros((2, 2, 3), np.float32))

@@ -1,0 +1,287 @@
+"""The peers table of ``make bench``: quakemodels against assimp, three.js, vgio and numpy.
+
+Every figure comes from the same run, measured side by side (the machines are shared and noisy:
+compare the ratios, not the absolute times). The corpus is the shared corpus's ``md2/`` and
+``md3/`` folders. Peers that are not installed are skipped, with the line that installs them:
+
+* assimp through Python: ``pip install impasse`` (a cffi binding) over Debian's ``libassimp5``
+  (``apt-get install libassimp5``); the ``assimp`` command from ``apt-get install assimp-utils``
+* three.js's MD2Loader in node: ``make node`` (three is a dev dependency)
+* vgio 1.3.0: the dev extra (``make setup``)
+
+Rows (targets in brackets; "x" is quakemodels' time over the peer's unless said otherwise):
+
+  first mesh     ``load(bytes).meshes(0)``: frame 0 with normals and UVs, render-ready, against
+                 assimp importing the same bytes (``aiImportFileFromMemory``, which builds
+                 frame 0 with normals and UVs); median over the corpus MD2 + MD3 [<= 1x]
+  full load      every array of every frame (``load_all``), median over the animated corpus
+                 MD2s, against three.js's MD2Loader (all frames as morph targets) [>= 10x
+                 faster] and vgio's ``Md2.open`` [>= 20x faster]; and against the numpy floor
+                 (one ``frombuffer`` + the position multiply-add) [MD2 <= 1.5x], MD3 likewise
+                 [<= 1.5x]
+  one-file CLI   ``quakemodels export ppm_drfreak.md2 -o x.glb`` (198 frames, 20 clips, skin) as
+                 a user runs it, a fresh process, best wall time of N, against ``python -c
+                 "import numpy"`` [<= 1.6x] and ``assimp export`` (frame 0 only)
+  batch          ``quakemodels export md2/ md3/ -o OUT -j 2`` (every frame, clip and skin)
+                 against a serial loop of ``assimp export FILE OUT.glb`` over the same files
+                 (frame 0 only, no animation) [<= 1x]
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bench import floor_positions as md2_floor
+from bench_md3 import floor_positions as md3_floor
+from benchutil import CORPUS, REPO, timed
+
+import quakemodels
+from quakemodels import Md2, Md3
+
+INSTALL = {
+    "impasse": "pip install impasse && apt-get install libassimp5",
+    "assimp": "apt-get install assimp-utils",
+    "three": "make node",
+    "vgio": "make setup (vgio==1.3.0 is in the dev extra)",
+}
+
+
+def corpus_files() -> list[Path]:
+    """The corpus MD2s then MD3s (the 28 models the peers are compared on)."""
+    return sorted((CORPUS / "md2").glob("*.md2")) + sorted((CORPUS / "md3").glob("*.md3"))
+
+
+def _impasse() -> Any | None:
+    try:
+        import impasse
+    except (ImportError, OSError):  # the binding or libassimp is missing
+        return None
+    return impasse
+
+
+def first_mesh(files: Sequence[Path]) -> dict[str, Any]:
+    """Per file: quakemodels' first mesh and assimp's import, median seconds of each."""
+    impasse = _impasse()
+    rows = []
+    for path in files:
+        data = path.read_bytes()
+        kind = path.suffix[1:].lower()
+        qm = timed(lambda d=data: quakemodels.load(d).meshes(0))
+        peer = float("nan")
+        if impasse is not None:
+
+            def assimp(d: bytes = data, k: str = kind) -> None:
+                # The C import builds frame 0's vertices, normals and UVs; the binding's lazy
+                # Python views of them are not read (that would only add to assimp's time).
+                scene = impasse.load(io.BytesIO(d), file_type=k)
+                assert len(scene.meshes) > 0
+
+            peer = timed(assimp)
+        rows.append({"file": path.name, "qm": qm, "assimp": peer})
+    return {"rows": rows, "assimp": impasse is not None}
+
+
+def _threejs(files: Sequence[Path]) -> dict[str, float] | None:
+    if shutil.which("node") is None or not (REPO / "node_modules" / "three").is_dir():
+        return None
+    done = subprocess.run(
+        ["node", str(REPO / "tools" / "bench_threejs_md2.mjs"), *map(str, files)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=REPO,
+    )
+    times: dict[str, float] = json.loads(done.stdout)
+    return {Path(k).name: v / 1e3 for k, v in times.items()}
+
+
+def _vgio() -> Callable[[bytes], None] | None:
+    try:
+        from vgio.quake2 import md2 as vgio_md2
+    except ImportError:
+        return None
+
+    def open_md2(data: bytes) -> None:
+        vgio_md2.Md2.open(io.BytesIO(data)).close()
+
+    return open_md2
+
+
+def full_load(files: Sequence[Path]) -> dict[str, Any]:
+    """Per animated file: full load, numpy floor, and (MD2) three.js and vgio, median seconds."""
+    md2 = [p for p in files if p.suffix.lower() == ".md2" and Md2.from_file(p).num_frames > 1]
+    md3 = [p for p in files if p.suffix.lower() == ".md3" and Md3.from_file(p).num_frames > 1]
+    three = _threejs(md2)
+    vgio = _vgio()
+    rows = []
+    for path in md2 + md3:
+        data = path.read_bytes()
+        is_md2 = path.suffix.lower() == ".md2"
+        model = Md2 if is_md2 else Md3
+        floor = md2_floor if is_md2 else md3_floor
+        row = {
+            "file": path.name,
+            "qm": timed(lambda d=data, m=model: m.from_bytes(d).load_all()),
+            "floor": timed(lambda d=data, f=floor: f(d)),
+            "three": three.get(path.name, float("nan")) if three and is_md2 else float("nan"),
+            "vgio": float("nan"),
+        }
+        if vgio is not None and is_md2:
+            row["vgio"] = timed(lambda d=data: vgio(d), min_runs=3)
+        rows.append(row)
+    return {"rows": rows, "three": three is not None, "vgio": vgio is not None}
+
+
+def _env() -> dict[str, str]:
+    """The environment of a user's shell: bytecode caches on (an installed package has them)."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _wall(argv: Sequence[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+    return time.perf_counter() - t0
+
+
+def best_walls(commands: dict[str, list[list[str]]], runs: int) -> dict[str, float]:
+    """Best wall seconds of each named command sequence (run one after the other), the
+    commands interleaved run by run so load on the machine hits them alike."""
+    env = _env()
+    best = dict.fromkeys(commands, float("inf"))
+    for _ in range(runs):
+        for name, sequence in commands.items():
+            t0 = time.perf_counter()
+            for argv in sequence:
+                _wall(argv, env)
+            best[name] = min(best[name], time.perf_counter() - t0)
+    return best
+
+
+def cli_runs(files: Sequence[Path], runs: int = 7, batch_runs: int = 3) -> dict[str, Any]:
+    """The one-file export and the batch export, with their peers, best wall seconds."""
+    python = sys.executable
+    qm = str(Path(python).with_name("quakemodels"))
+    assimp = shutil.which("assimp")
+    model = CORPUS / "md2" / "ppm_drfreak.md2"
+    # Bytecode for the package, as an installed wheel has it.
+    subprocess.run(
+        [python, "-m", "compileall", "-q", str(REPO / "src" / "quakemodels")],
+        env=_env(),
+        check=True,
+    )
+    out: dict[str, Any] = {"assimp": assimp is not None}
+    with tempfile.TemporaryDirectory() as tmp:
+        one: dict[str, list[list[str]]] = {
+            "numpy": [[python, "-c", "import numpy"]],
+            "qm": [[qm, "export", str(model), "-o", f"{tmp}/one.glb"]],
+        }
+        if assimp:
+            one["assimp"] = [[assimp, "export", str(model), f"{tmp}/one_assimp.glb"]]
+        out["one"] = best_walls(one, runs)
+        folders = [str(CORPUS / "md2"), str(CORPUS / "md3")]
+        batch: dict[str, list[list[str]]] = {
+            "qm": [[qm, "export", *folders, "-o", f"{tmp}/batch", "--format", "glb", "-j", "2"]],
+        }
+        if assimp:
+            batch["assimp"] = [
+                [assimp, "export", str(p), f"{tmp}/assimp_{p.stem}.glb"] for p in files
+            ]
+        out["batch"] = best_walls(batch, batch_runs)
+        out["batch_files"] = len(files)
+    return out
+
+
+def _ms(seconds: float) -> str:
+    return "skipped" if seconds != seconds else f"{seconds * 1e3:.3f} ms"
+
+
+def _ratio(a: float, b: float) -> str:
+    return "–" if a != a or b != b else f"{a / b:.2f}x"
+
+
+def report(files: Sequence[Path] | None = None) -> list[str]:
+    """Measure everything and return the table's lines (markdown)."""
+    files = list(files or corpus_files())
+    if not files:
+        return [f"no corpus at {CORPUS}: peers table skipped"]
+    fm, fl, cli = first_mesh(files), full_load(files), cli_runs(files)
+    med = statistics.median
+    lines = [
+        "| row | quakemodels | peer | ratio (qm / peer) | target | met |",
+        "|---|---|---|---|---|---|",
+    ]
+
+    def add(row: str, qm: float, peer: str, time: float, target: str, ok: bool | None) -> None:
+        met = "(information)" if ok is None else ("yes" if ok else "**no**")
+        ratio = _ratio(qm, time)
+        lines.append(f"| {row} | {_ms(qm)} | {peer} {_ms(time)} | {ratio} | {target} | {met} |")
+
+    def skip(row: str, peer: str, target: str) -> None:
+        lines.append(f"| {row} | | {peer}: `{INSTALL[peer]}` | | {target} | skipped |")
+
+    if fm["assimp"]:
+        ratio = med(r["qm"] / r["assimp"] for r in fm["rows"])
+        row = f"first mesh, median of {len(files)} MD2+MD3 (median per-file ratio {ratio:.2f}x)"
+        qm, peer = med(r["qm"] for r in fm["rows"]), med(r["assimp"] for r in fm["rows"])
+        add(row, qm, "assimp (impasse)", peer, "<= 1x", ratio <= 1.0)
+    else:
+        skip("first mesh", "impasse", "<= 1x")
+    md2 = [r for r in fl["rows"] if r["file"].endswith(".md2")]
+    md3 = [r for r in fl["rows"] if r["file"].endswith(".md3")]
+    qm2 = med(r["qm"] for r in md2)
+    for key, name, peer, want in (
+        ("three", "three.js MD2Loader", "three", 10),
+        ("vgio", "vgio 1.3.0", "vgio", 20),
+    ):
+        if fl[key]:
+            faster = med(r[key] / r["qm"] for r in md2)
+            row = f"full load, {len(md2)} animated MD2 ({key} / qm: {faster:.1f}x)"
+            add(row, qm2, name, med(r[key] for r in md2), f">= {want}x faster", faster >= want)
+        else:
+            skip(f"full load vs {name}", peer, f">= {want}x faster")
+    for rows, kind in ((md2, "MD2"), (md3, "MD3")):
+        if rows:
+            ratio = med(r["qm"] / r["floor"] for r in rows)
+            row = f"full load, {len(rows)} animated {kind} vs numpy floor (median ratio)"
+            qm, floor = med(r["qm"] for r in rows), med(r["floor"] for r in rows)
+            lines.append(
+                f"| {row} | {_ms(qm)} | floor {_ms(floor)} | {ratio:.2f}x | <= 1.5x |"
+                f" {'yes' if ratio <= 1.5 else '**no**'} |"
+            )
+    one = cli["one"]
+    row = "one-file `quakemodels export` (drfreak: 198 frames, 20 clips, skin)"
+    ok = one["qm"] / one["numpy"] <= 1.6
+    add(row, one["qm"], "`python -c 'import numpy'`", one["numpy"], "<= 1.6x", ok)
+    if cli["assimp"]:
+        add("one-file export vs assimp (frame 0 only)", one["qm"], "`assimp export`",
+            one["assimp"], "–", None)  # fmt: skip
+        batch = cli["batch"]
+        row = f"batch export of {cli['batch_files']} files, -j 2 (every frame, clip, skin)"
+        ok = batch["qm"] <= batch["assimp"]
+        add(row, batch["qm"], "serial `assimp export` loop", batch["assimp"], "<= 1x", ok)
+    else:
+        skip("one-file and batch export vs assimp", "assimp", "<= 1x")
+    return lines
+
+
+def main() -> int:
+    for line in report():
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

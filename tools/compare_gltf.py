@@ -1,0 +1,96 @@
+"""Compare two folders of glTF exports (``.glb``/``.gltf``) by content, file by file.
+
+    python tools/compare_gltf.py OLD_DIR NEW_DIR
+
+Two exports are equivalent when their JSON documents are equal once every bufferView is
+replaced by what it holds: the bytes of vertex, index and animation data (exactly), and the
+decoded pixels of an embedded image (PNG encoder settings may differ). Offsets and lengths in
+the buffer may then differ; nothing else may. Prints one line per file and exits 1 on any
+difference or missing file. Used to check that a writer change keeps every corpus export.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import struct
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def read_gltf(path: Path) -> tuple[dict[str, Any], bytes]:
+    """The JSON document and binary buffer 0 of a ``.glb`` or self-contained ``.gltf``."""
+    data = path.read_bytes()
+    if data[:4] == b"glTF":
+        (json_len,) = struct.unpack_from("<I", data, 12)
+        doc = json.loads(data[20 : 20 + json_len])
+        rest = 20 + json_len
+        blob = data[rest + 8 :] if len(data) > rest else b""
+        return doc, blob
+    doc = json.loads(data)
+    buffers = doc.get("buffers") or [{}]
+    uri = buffers[0].get("uri", "")
+    blob = base64.b64decode(uri.split(",", 1)[1]) if uri.startswith("data:") else b""
+    return doc, blob
+
+
+def normalized(doc: dict[str, Any], blob: bytes) -> dict[str, Any]:
+    """``doc`` with bufferViews replaced by digests of their content (images by pixels)."""
+    from PIL import Image
+
+    image_views = {img.get("bufferView") for img in doc.get("images", [])}
+    views = []
+    for i, view in enumerate(doc.get("bufferViews", [])):
+        start = view.get("byteOffset", 0)
+        chunk = blob[start : start + view["byteLength"]]
+        if i in image_views:
+            with Image.open(io.BytesIO(chunk)) as im:
+                content = f"{im.mode} {im.size} ".encode() + im.tobytes()
+        else:
+            content = chunk
+        kept = {k: v for k, v in view.items() if k not in ("byteOffset", "byteLength")}
+        views.append({**kept, "content": hashlib.sha256(content).hexdigest()})
+    out = {k: v for k, v in doc.items() if k not in ("bufferViews", "buffers")}
+    out["bufferViews"] = views
+    out["buffers"] = len(doc.get("buffers", []))
+    return out
+
+
+def compare(old: Path, new: Path) -> list[str]:
+    """Lines describing every difference between the exports in ``old`` and ``new``."""
+    problems = []
+    names = sorted(
+        {p.relative_to(old) for p in old.rglob("*") if p.suffix in (".glb", ".gltf")}
+        | {p.relative_to(new) for p in new.rglob("*") if p.suffix in (".glb", ".gltf")}
+    )
+    for name in names:
+        a, b = old / name, new / name
+        if not (a.is_file() and b.is_file()):
+            problems.append(f"{name}: only in {'old' if a.is_file() else 'new'}")
+            continue
+        if a.read_bytes() == b.read_bytes():
+            print(f"{name}: identical bytes")
+            continue
+        if normalized(*read_gltf(a)) == normalized(*read_gltf(b)):
+            print(f"{name}: same content (buffer layout or PNG encoding differs)")
+            continue
+        problems.append(f"{name}: content differs")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    problems = compare(Path(args[0]), Path(args[1]))
+    for line in problems:
+        print(line)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
