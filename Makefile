@@ -128,8 +128,10 @@ spec-impact: setup
 spec-lint: node
 	node tools/spec_lint.js $(KSY)
 
-# Build the generated code for real where a toolchain and a Kaitai runtime exist on this machine
-# (python, javascript, construct; g++/javac/rustc/perl say which runtime is missing). Optional.
+# Build the generated C++ (g++, C++98 and C++11) and Java (javac) on our test runtimes
+# (tools/runtime, not the official ones) and run them on every corpus file: each digest must
+# equal the Python parser's. About a minute or more, so not in `make test` (tests/
+# test_spec_compile.py there covers the synthetic files); SPEC_COMPILE=skip skips it.
 spec-compile: setup
 	$(PY) tools/spec_compile.py $(KSY)
 
