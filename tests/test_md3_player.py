@@ -76,6 +76,7 @@ def test_player_gltf_converts_back_to_the_same_player(
     assert f"animation.cfg ({len(original.animations)} clips)" in said
     assert "largest error 0 units" in said
     back = _player(out)
+    textures_of = back.skin_textures()
     for part, model in original.parts.items():
         again = back.parts[part]
         assert again.num_frames == model.num_frames
@@ -104,8 +105,22 @@ def test_player_gltf_converts_back_to_the_same_player(
             len(data),
         )
         assert ref.name == f"models/players/{name}/{part}.md3"
-        for s, rs in zip(again.surfaces, ref.surfaces, strict=True):
-            assert np.abs(rs.positions() - s.positions).max() == 0
+        f = again.num_frames
+        assert [t.name for t in spec.tags] == again.tags.names * f
+        np.testing.assert_array_equal(
+            [[a.x, a.y, a.z] for t in spec.tags for a in t.axis], again.tags.axes.reshape(-1, 3)
+        )
+        for s, ss, rs in zip(again.surfaces, spec.surfaces, ref.surfaces, strict=True):
+            assert ss.name == rs.name == s.name
+            assert [sh.name for sh in ss.shaders] == [sh[0] for sh in rs.shaders]
+            texture = textures_of[part][s.name].name
+            assert [sh.name for sh in ss.shaders] == [f"models/players/{name}/{texture}"]
+            np.testing.assert_array_equal([t.vertex_indices for t in ss.triangles], s.triangles)
+            xyz = np.array([[v.x, v.y, v.z] for v in ss.vertices]).reshape(f, -1, 3)
+            np.testing.assert_array_equal(xyz, s.positions)
+            np.testing.assert_array_equal(rs.positions(), s.positions)
+            angles = np.array([[v.normal_lng, v.normal_lat] for v in ss.vertices])
+            np.testing.assert_array_equal(angles.reshape(f, -1, 2), s.normal_angles)
     assert _clip_rows(back) == _clip_rows(original)
     assert back.animations.keys == original.animations.keys
     assert back.animations.legs_offset == original.animations.legs_offset
@@ -133,6 +148,13 @@ def test_player_convert_refuses_to_clobber_and_writes_all_or_nothing(
     assert (out / "lower.md3").read_bytes() == b"mine"
     assert sorted(os.listdir(out)) == ["lower.md3", "upper.md3"]
     (out / "upper.md3").rmdir()
+    # a whole player into one .md3: its parts' frames differ, and the error says what to do
+    assert main(["convert", str(glb), str(tmp_path / "one.md3")]) == 1
+    assert (
+        "frame counts [1, 153, 191]; one MD3 needs the same frames in every surface (a player"
+        " glTF converts to a folder: give OUT/)" in capsys.readouterr().err
+    )
+    assert not (tmp_path / "one.md3").exists()
     # without a player in it: a clear error, and no folder made
     single = tmp_path / "single.glb"
     assert main(["export", str(CORPUS / "md3" / "sauer_rocket.md3"), "-o", str(single)]) == 0

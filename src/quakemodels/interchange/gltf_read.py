@@ -832,7 +832,11 @@ def _scene(
     layouts = [_frames(g, prim) for prim in flat]
     counts = {len(targets) + base for targets, base in layouts}
     if len(counts) > 1:
-        raise g.error("meshes", f"of {name or 'the scene'} have different frame counts")
+        raise g.error(
+            "meshes",
+            f"of {name or 'the scene'} have different frame counts {sorted(counts)}; one MD3"
+            " needs the same frames in every surface",
+        )
     num_frames = counts.pop() if counts else 0
     corners = sum(prim.position.count for prim in flat)
     check_shape(str(g.path), num_frames, corners, limits)
