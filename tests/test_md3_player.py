@@ -31,6 +31,8 @@ from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player
 from quakemodels.formats.q3player.animcfg import Clip
 from quakemodels.formats.q3player.fromgltf import config_text, player_from_gltf, save_player
+from quakemodels.interchange.gltf_read import read_gltf_scene
+from quakemodels.interchange.imported import ImportLimits
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
 from quakemodels.registry import scene
 
@@ -369,3 +371,26 @@ def test_singular_tag_axes_are_refused() -> None:
         Md3.build([], tags=[TagData("t", [[0, 0, 0]] * 2, [np.eye(3), flat])])
     with pytest.raises(BadValueError, match=r"frame 0: the axes are singular \(determinant 0\)"):
         Md3.build([], tags=[TagData("t", [0, 0, 0], np.zeros((3, 3)))])
+
+
+def test_channels_sharing_one_accessor_cannot_multiply_the_work(tmp_path: Path) -> None:
+    """A file whose thousands of animation channels name one sampler is held to the import
+    limit on keys read in all (a clean error), not decoded thousands of times."""
+    glb = tmp_path / "turret.glb"
+    assert (
+        main(["export", str(CORPUS / "md3" / "trem_mgturret_turret_top.md3"), "-o", str(glb)]) == 0
+    )
+    doc, blob = _glb_json(glb)
+    anim = _anim(doc, 0)
+    channels = anim["channels"]
+    assert isinstance(channels, list)
+    tag = next(c for c in channels if c["target"]["path"] == "translation")
+    anim["channels"] = channels + [tag] * 20_000
+    bad = tmp_path / "bad.glb"
+    bad.write_bytes(_glb(doc, blob))
+    limits = ImportLimits(max_positions=50_000, min_positions=0, bytes_per_position=1)
+    with pytest.raises(BadValueError, match="animations key more than 50000 values"):
+        read_gltf_scene(bad, limits=limits)
+    # the file as exported reads under the same limits: 2 frames × 137 vertices, a few keys
+    view = read_gltf_scene(glb, limits=limits)
+    assert (view.num_frames, [t.name for t in view.tags]) == (2, ["tag_turret"])
