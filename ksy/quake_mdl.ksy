@@ -256,11 +256,11 @@ types:
         type: u1
     instances:
       x:
-        value: values[0] * _root.header.scale.x + _root.header.origin.x
+        value: (values[0] + 0.0) * _root.header.scale.x + _root.header.origin.x
       y:
-        value: values[1] * _root.header.scale.y + _root.header.origin.y
+        value: (values[1] + 0.0) * _root.header.scale.y + _root.header.origin.y
       z:
-        value: values[2] * _root.header.scale.z + _root.header.origin.z
+        value: (values[2] + 0.0) * _root.header.scale.z + _root.header.origin.z
   mdl_simple_frame:
     -orig-id: daliasframe_t
     doc: One pose, with its bounding box, its name and every vertex.
@@ -290,10 +290,13 @@ types:
     seq:
       - id: type
         type: s4
-      - id: num_frames
+      - id: num_time
+        -orig-id: numframes
         type: s4
         if: type != 0
-        doc: daliasgroup_t.numframes, the number of poses in the group.
+        doc: |
+          daliasgroup_t.numframes: the number of poses in the group, and so
+          of `time` intervals and of `frames`.
       - id: min
         type: mdl_vertex
         if: type != 0
@@ -303,7 +306,7 @@ types:
       - id: time
         type: f4
         repeat: expr
-        repeat-expr: num_frames
+        repeat-expr: num_time
         if: type != 0
         doc: daliasinterval_t, seconds each pose is shown.
       - id: frames
@@ -312,4 +315,4 @@ types:
         repeat-expr: num_simple_frames
     instances:
       num_simple_frames:
-        value: '(type == 0 ? 1 : num_frames)'
+        value: '(type == 0 ? 1 : num_time)'

@@ -1,4 +1,5 @@
-"""``quakemodels convert IN... OUT``: MD2 → glTF/OBJ, and glTF or an OBJ sequence → MD2."""
+"""``quakemodels convert IN... OUT``: MD2/MD3/MDL → glTF/OBJ, glTF or an OBJ sequence → MD2,
+MDL → MD2 and MD2 → MDL."""
 
 from __future__ import annotations
 
@@ -9,11 +10,17 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.scene import FPS
 from ..errors import BadValueError, ModelFormatError
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 from .options import frame_number, load_scene, plural, positive
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 from .output import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -25,7 +32,10 @@ from .output import (
     writing,
 )
 
-HELP = "convert MD2/MD3 to glTF/OBJ, or a glTF with morph targets, OBJ frames or a model to MD2/MD3"
+HELP = (
+    "convert MD2/MD3/MDL to glTF/OBJ; a glTF, OBJ frames or a model to MD2/MD3;"
+    " MDL to MD2 and MD2 to MDL; a player glTF back to a player folder"
+)
 EXAMPLES = """\
   quakemodels convert tris.md2 tris.glb           # every frame as a morph target, clips
   quakemodels convert upper.md3 upper.glb         # MD3: a mesh per surface, tags as nodes
@@ -37,6 +47,8 @@ EXAMPLES = """\
   quakemodels convert tris.md2 tris.md3           # any model to MD3 (positions within 1/64)
   quakemodels export models/players/guy -o guy.glb  # a player: one glTF, clips, tags
   quakemodels convert guy.glb models/players/guy2/  # ... and back to a player folder
+  quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.png...
+  quakemodels convert tris.md2 tris.mdl --skin-dir skins/   # skin quantized to the palette
 """
 
 _GLTF = (".glb", ".gltf")
@@ -111,6 +123,17 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="model → glTF/OBJ: multiply positions by K (default 1: Quake units, about an"
         " inch; 0.0254 gives metres)",
+    )
+    parser.add_argument(
+        "--palette",
+        metavar="FILE",
+        help="MDL: the palette.lmp its skins use (default: the bundled LibreQuake palette)",
+    )
+    parser.add_argument(
+        "--fullbrights",
+        action="store_true",
+        help="→ MDL: let skin colours map to the fullbright palette rows 224..254 (they glow"
+        " in the dark in Quake; avoided by default)",
     )
     parser.add_argument(
         "--no-clobber", action="store_true", help="never replace an existing file (exit 3)"
@@ -250,6 +273,105 @@ def _to_player(args: argparse.Namespace, source: Path, out: Path) -> int:
     return EXIT_OK
 
 
+def _model_format(path: Path) -> str | None:
+    """The registered format of the file at ``path`` by its magic (None: not a model)."""
+    from ..registry import by_magic
+
+    if path.suffix.lower() in (*_GLTF, ".obj"):
+        return None
+    with open(path, "rb") as f:
+        fmt = by_magic(f.read(4))
+    return None if fmt is None else fmt.name
+
+
+def _mdl_to_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
+    """MDL → MD2 through ``Md2.build``; each skin image is written beside ``out`` as
+    ``<stem>_skin<k>.png`` (decoded through the palette) and named in the MD2."""
+    from PIL import Image
+
+    from ..core.atomic import atomic_output
+    from ..formats.mdl import Mdl
+
+    model = Mdl.from_file(source, palette=args.palette)
+    limits = FORMAT_LIMITS if args.no_limits else VANILLA
+    names = [f"{out.stem}_skin{k}.png" for k in range(model.num_skin_images)]
+    result = model.to_md2(skins=names, limits=limits)
+    pngs = [out.parent / n for n in names]
+    refuse_existing([out, *pngs], args.no_clobber)
+    for k, png in enumerate(pngs):
+        with writing(png), atomic_output(png) as f:
+            Image.fromarray(model.skin_images[k], mode="RGB").save(f, format="PNG")
+    with writing(out):
+        result.model.save(out)
+    m = result.model
+    print(
+        f"{out}: {plural(m.num_frames, 'frame')} ({plural(model.num_header_frames, 'MDL frame')}"
+        f" flattened), {plural(m.num_vertices, 'vertex', 'vertices')},"
+        f" {plural(m.num_triangles, 'triangle')}, {plural(len(names), 'skin')};"
+        f" largest error {result.errors.max():.6g} units"
+    )
+    return EXIT_OK
+
+
+def _skin_pixels(image: object, size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """A found skin image as an (H,W,3) uint8 array of the model's skin ``size`` (resized
+    bilinearly when the file's size differs from the header's)."""
+    import numpy
+    from PIL import Image
+
+    assert isinstance(image, Image.Image)
+    rgb = image.convert("RGB")
+    if rgb.size != size:
+        rgb = rgb.resize(size, Image.Resampling.BILINEAR)
+    return numpy.asarray(rgb, dtype=numpy.uint8)
+
+
+def _to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
+    """An MD2 (or an MDL, copied exactly) → MDL through ``Mdl.build``; the skin is the image
+    the glTF export would embed (``--skin``, ``--skin-dir``), quantized to the palette."""
+    from ..formats.mdl import Mdl
+    from ..formats.mdl.write import FORMAT_LIMITS as MDL_FORMAT_LIMITS
+    from ..formats.mdl.write import VANILLA as MDL_VANILLA
+    from ..registry import load
+
+    kind = _model_format(inputs[0]) if len(inputs) == 1 else None
+    if kind not in ("md2", "mdl"):
+        raise UsageError("→ MDL takes one model: an .md2 (or an .mdl)")
+    source = inputs[0]
+    if kind == "mdl":
+        model = Mdl.from_file(source, palette=args.palette)
+        refuse_existing([out], args.no_clobber)
+        with writing(out):
+            model.save(out)
+        print(f"{out}: a copy of {source} ({plural(model.num_poses, 'pose')})")
+        return EXIT_OK
+    md2 = load(source)
+    opts = {"skin": args.skin[-1] if args.skin else None, "skin_dir": args.skin_dir}
+    found = load_scene(source, opts).surfaces[0].skin
+    size = (md2.skin_width, md2.skin_height)
+    skins = [] if found is None or min(size) <= 0 else [_skin_pixels(found.image, size)]
+    result = Mdl.from_model(
+        md2,
+        skins=skins,
+        palette=args.palette,
+        fullbrights=args.fullbrights,
+        limits=MDL_FORMAT_LIMITS if args.no_limits else MDL_VANILLA,
+    )
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
+    m = result.model
+    seams = int((m.on_seam != 0).sum())
+    skin = f"skin from {found.path.name}" if found is not None else "a blank skin (none found)"
+    print(
+        f"{out}: {plural(m.num_poses, 'pose')}, {plural(m.num_vertices, 'vertex', 'vertices')}"
+        f" ({seams} on the seam, {m.num_vertices - md2.num_vertices} split),"
+        f" {plural(m.num_triangles, 'triangle')}, {skin};"
+        f" largest error {result.errors.max():.6g} units"
+    )
+    return EXIT_OK
+
+
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     """MD2 or MD3 (any format the registry reads) → glTF, OBJ, or a folder of OBJ frames."""
     from ..interchange.export import check_frame
@@ -304,17 +426,24 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("convert writes files; for stdout use `export -o -` or `dump -o -`")
     folder = args.output.endswith(("/", os.sep)) or out.is_dir() or not suffix
     to_player = args.clip is None and folder and {p.suffix.lower() for p in inputs} <= set(_GLTF)
-    if args.clip is None and not to_player and suffix not in (*_GLTF, ".obj", ".md2", ".md3"):
+    writes = (*_GLTF, ".obj", ".md2", ".md3", ".mdl")
+    if args.clip is None and not to_player and suffix not in writes:
         raise UsageError(
             f"cannot write {suffix or 'a file without a suffix'}: convert writes"
-            " .md2, .md3, .glb, .gltf, .obj, a player folder from a player glTF, or a folder"
-            " of OBJ frames with --clip"
+            " .md2, .md3, .mdl, .glb, .gltf, .obj, a player folder from a player glTF, or a"
+            " folder of OBJ frames with --clip"
         )
     try:
         if to_player:
             if len(inputs) != 1:
                 raise UsageError("→ a player folder takes one player .glb/.gltf")
             return _to_player(args, inputs[0], out)
+        if suffix == ".mdl":
+            with writing_parent(out):
+                return _to_mdl(args, inputs, out)
+        if suffix == ".md2" and len(inputs) == 1 and _model_format(inputs[0]) == "mdl":
+            with writing_parent(out):
+                return _mdl_to_md2(args, inputs[0], out)
         if suffix == ".md2":
             with writing_parent(out):
                 return _to_md2(args, inputs, out)
@@ -322,7 +451,7 @@ def run(args: argparse.Namespace) -> int:
             with writing_parent(out):
                 return _to_md3(args, inputs, out)
         if len(inputs) != 1 or inputs[0].suffix.lower() in (*_GLTF, ".obj"):
-            raise UsageError(f"→ {suffix or 'OBJ frames'} takes one model (.md2 or .md3)")
+            raise UsageError(f"→ {suffix or 'OBJ frames'} takes one model (.md2, .md3 or .mdl)")
         if suffix not in (".obj", "") and args.clip is not None:
             raise UsageError("--clip writes one OBJ per frame into a folder: give a folder")
         with writing_parent(out):

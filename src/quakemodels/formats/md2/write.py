@@ -427,6 +427,27 @@ def nearest_anorms(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     return out.reshape(n.shape[:-1])
 
 
+def anorm_indices(
+    normals: npt.ArrayLike | None, positions: npt.NDArray[Any], triangles: npt.NDArray[Any]
+) -> npt.NDArray[np.uint8]:
+    """(F,V) uint8 anorm indices for (F,V,3) ``positions``: ``normals`` given as (F,V) indices
+    (checked below 162) or (F,V,3) vectors (the nearest anorm), or None for area-weighted
+    vertex normals of ``triangles`` snapped to the nearest anorm."""
+    if normals is None:
+        return nearest_anorms(vertex_normals(positions, triangles))
+    given = np.asarray(normals)
+    shape = positions.shape[:2]
+    if given.shape == shape and given.dtype.kind in "iu":
+        if np.any((given < 0) | (given >= NUM_ANORMS)):
+            raise BadValueError("normal indices must be below 162", field="normal_index")
+        return given.astype(np.uint8)
+    if given.shape == (*shape, 3):
+        return nearest_anorms(given)
+    raise BadValueError(
+        f"normals must be (F,V,3) vectors or (F,V) indices, got {given.shape}", field="normals"
+    )
+
+
 def gl_commands_for(
     triangles: npt.ArrayLike, triangle_texcoords: npt.ArrayLike
 ) -> list[tuple[str, list[tuple[int, int]]]]:
@@ -635,21 +656,7 @@ def build(
         raise BadValueError(f"skin_size {skin_size} must be positive", field="skin_width_px")
 
     compressed, scales, translates, errors = quantize(pos)
-    if normals is None:
-        normal_indices = nearest_anorms(vertex_normals(pos, tri))
-    else:
-        given = np.asarray(normals)
-        if given.shape == (num_frames, num_vertices) and given.dtype.kind in "iu":
-            if np.any((given < 0) | (given >= NUM_ANORMS)):
-                raise BadValueError("normal indices must be below 162", field="normal_index")
-            normal_indices = given.astype(np.uint8)
-        elif given.shape == (num_frames, num_vertices, 3):
-            normal_indices = nearest_anorms(given)
-        else:
-            raise BadValueError(
-                f"normals must be (F,V,3) vectors or (F,V) indices, got {given.shape}",
-                field="normals",
-            )
+    normal_indices = anorm_indices(normals, pos, tri)
     if gl_commands is None:
         gl = gl_dwords_for(gl_commands_for(tri, tri_st), st_px16, width, height)
     else:
