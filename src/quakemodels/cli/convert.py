@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.scene import FPS
-from ..errors import ModelFormatError
+from ..errors import BadValueError, ModelFormatError
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 from .options import frame_number, load_scene, plural, positive
 
@@ -205,7 +205,15 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     read_limits = frame_limited(limits.max_frames)
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
-        view = read_gltf_scene(inputs[0], limits=read_limits)
+        try:
+            view = read_gltf_scene(inputs[0], limits=read_limits)
+        except BadValueError as e:
+            if e.field != "meshes" or "frame counts" not in str(e):
+                raise
+            # the usual cause: a whole player (three parts with their own frames)
+            raise BadValueError(
+                f"{e} (a player glTF converts to a folder: give OUT/)", field="meshes"
+            ) from e
     elif suffixes == {".obj"}:
         names = _obj_frame_names(args, len(inputs))
         mesh = read_obj_sequence(inputs, names, limits=read_limits)
