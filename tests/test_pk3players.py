@@ -174,6 +174,14 @@ def test_game_dir_gives_a_disk_player_its_images_and_skins(tmp_path: Path) -> No
         assert alone.skins == []
         assert alone.skin() == {}
     assert sum("no texture found" in str(w.message) for w in record) == 3
+    # registry.scene's game_dir gives a player loaded without one the game's images too
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        em = quakemodels.registry.scene(alone, game_dir=game)
+    assert {s.skin.path for s in em.surfaces if s.skin is not None} == {
+        game / "pak0.pk3" / "models/players/human_bsuit/human_bsuit.jpg"
+    }
+    assert len(em.surfaces) == 3
     player = quakemodels.load(work, quakemodels.Player, game_dir=game)
     assert player.skins == ["default"]
     jpg = game / "pak0.pk3" / "models/players/human_bsuit/human_bsuit.jpg"
@@ -365,3 +373,27 @@ def test_cli_game_dir_for_a_player_folder(
     assert capsys.readouterr().out == f"{work}: ok [quake3]\n"
     assert main(["check", str(work), "--engine", "quake3"]) == 0
     assert "player-skin" not in capsys.readouterr().out  # no .skin files: nothing to check
+
+
+def test_a_single_model_named_by_its_place_in_a_game_folder(
+    baseq3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    md3 = sorted((CORPUS / "md3").glob("*.md3"))[0]
+    pk3(baseq3 / "zz.pk3", {"Models/MapObjects/Thing.md3": md3.read_bytes()})
+    virtual = baseq3 / "models" / "mapobjects" / "thing.MD3"
+    model = quakemodels.load(virtual, quakemodels.Md3)
+    assert model.data == md3.read_bytes()
+    assert model.name == str(virtual)
+    assert main(["info", "--json", str(virtual)]) == 0
+    [facts] = json.loads(capsys.readouterr().out)
+    assert (facts["file"], facts["bytes"]) == (str(virtual), md3.stat().st_size)
+    assert main(["export", str(virtual), "-o", str(tmp_path / "out")]) == 0
+    assert (tmp_path / "out" / "models" / "mapobjects" / "thing.glb").is_file()
+    dumped = tmp_path / "thing.json"
+    assert main(["dump", str(virtual), "-o", str(dumped)]) == 0
+    assert main(["dump", str(md3), "-o", str(tmp_path / "disk.json")]) == 0
+    assert dumped.read_bytes() == (tmp_path / "disk.json").read_bytes()
+    with pytest.raises(FileNotFoundError):
+        quakemodels.load(baseq3 / "models" / "mapobjects" / "other.md3")
+    assert main(["info", str(baseq3 / "models" / "mapobjects" / "other.md3")]) == 1
+    assert "no such file or directory" in capsys.readouterr().err

@@ -35,7 +35,7 @@ from ..archive import GameFS
 from ..archive.vpath import game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..formats.q3player.files import player_folders
-from ..registry import FORMATS, is_player, is_player_folder
+from ..registry import FORMATS, is_game_path, is_player_folder
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
 
 if TYPE_CHECKING:
@@ -185,8 +185,8 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
                 add(p)
         elif os.path.exists(item):
             add(item)
-        elif split_archive_path(item) is not None or is_player(item):
-            add(item)  # a path through an archive, or a player in a game's search path
+        elif is_game_path(item):
+            add(item)  # a path through an archive, or a player or file in a game folder
         elif glob.has_magic(item):
             matches = sorted(
                 p

@@ -10,12 +10,11 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
-from ..archive.vpath import read_path
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
 from ..errors import ArchiveError, ModelFormatError
 from ..formats.q3player.player import find_parts
-from ..registry import explain, is_player, spec_id
+from ..registry import explain, is_player, read_any, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
@@ -60,10 +59,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(name: str) -> bytes:
-    """stdin, a file, or an entry read through its archive (``pak0.pak/models/a/tris.md2``)."""
+    """stdin, a file, an entry read through its archive (``pak0.pak/models/a/tris.md2``) or a
+    file named by its place in a game folder (``baseq3/models/a/b.md3``)."""
     if name == "-":
         return sys.stdin.buffer.read()
-    return read_path(name)  # a file, or an entry named through its archive
+    return read_any(name)[0]
 
 
 def _better(error: ModelFormatError, data: bytes) -> ModelFormatError:

@@ -22,6 +22,7 @@ icon in ioquake3, so it does not move the head here.
 
 from __future__ import annotations
 
+import copy
 import os
 import warnings
 from collections.abc import Iterator
@@ -234,6 +235,17 @@ class Player:
             )
             animations = AnimationConfig()
         return cls(where, parts, animations, paths=paths, files=files)
+
+    def with_game_dir(self, game_dir: str | os.PathLike[str]) -> Player:
+        """The same player (parts and cfg as read) whose skins and images are found through
+        the game folder ``game_dir`` (see :meth:`from_folder`)."""
+        files = player_files(self.folder, game_dir)
+        if files is None:
+            return self
+        other = copy.copy(self)
+        other.files = files
+        other.game_root = files.root
+        return other
 
     # -- parts --------------------------------------------------------------------------------
 
