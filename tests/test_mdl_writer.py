@@ -421,7 +421,11 @@ def test_cli_md2_to_mdl_limits(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "skin from ppm_drfreak__drfreak.pcx" in text
     m = Mdl.from_file(out)
     assert m.num_vertices == 585 and len(np.unique(m.skin_indices)) > 20
-    assert main(["convert", str(tmp_path / "nothing.glb"), str(tmp_path / "x.mdl")]) == 2
+    assert main(["convert", str(tmp_path / "nothing.glb"), str(tmp_path / "x.mdl")]) == 1
+    text_file = tmp_path / "notes.txt"
+    text_file.write_text("not a model")
+    assert main(["convert", str(text_file), str(tmp_path / "x.mdl")]) == 2  # usage
+    assert not (tmp_path / "x.mdl").exists()
 
 
 def test_cli_gltf_to_mdl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
