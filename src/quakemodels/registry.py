@@ -20,7 +20,7 @@ from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
 from .core.scene import ExportModel
 from .core.skins import game_images
-from .errors import BadMagicError
+from .errors import BadMagicError, PlayerFolderError
 from .formats import FORMATS
 from .formats.q3player import Player, is_player_folder
 from .formats.q3player.check import check_player, check_player_model
@@ -40,6 +40,7 @@ __all__ = [
     "explain",
     "for_class",
     "for_model",
+    "is_player",
     "is_player_folder",
     "load",
     "scene",
@@ -88,21 +89,53 @@ def unknown_magic(data: bytes) -> BadMagicError:
     )
 
 
-def load(source: Source) -> Any:
+def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> Any:
     """The model in ``source`` (a path, bytes or a binary file object), by its magic; a
-    folder path is read as a Quake III player folder (:class:`Player`).
+    folder path is read as a Quake III player folder (:class:`Player`), on disk, through an
+    archive (``baseq3/pak0.pk3/models/players/sarge``) or in the search path of the game
+    folder above it (``baseq3/models/players/sarge`` with the player in ``baseq3/*.pk3``).
+    ``game_dir`` names the game folder whose pk3s and files a player's images and skins are
+    found in (inferred when not given).
 
     Raises ModelFormatError for data no format reads (PlayerFolderError for a folder without
     the three parts), OSError when a path cannot be read and TypeError for anything that is
     not a path, bytes or a binary file.
     """
     if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        return Player.from_folder(source)
-    data, name = read_any(source)
+        return Player.from_folder(source, game_dir=game_dir)
+    try:
+        data, name = read_any(source)
+    except (FileNotFoundError, IsADirectoryError):
+        assert isinstance(source, (str, os.PathLike))
+        player = _game_player(source, game_dir)
+        if player is None:
+            raise
+        return player
     fmt = by_magic(data)
     if fmt is None:
         raise unknown_magic(data)
     return fmt.open(data, name)
+
+
+def _game_player(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None
+) -> Player | None:
+    """The player at a path that is no file: a folder inside an archive or in a game's search
+    path; None when nothing is there (PlayerFolderError when a folder lacks a part)."""
+    if os.path.lexists(path):
+        return None
+    try:
+        return Player.from_folder(path, game_dir=game_dir)
+    except PlayerFolderError as e:
+        if str(e).endswith("is not a folder"):
+            return None
+        raise
+
+
+def is_player(path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None) -> bool:
+    """True when ``path`` names a Quake III player folder (on disk, through an archive, or
+    in a game's search path); never raises."""
+    return is_player_folder(path, game_dir)
 
 
 def read_any(source: Source) -> tuple[bytes, str | None]:
@@ -113,14 +146,19 @@ def read_any(source: Source) -> tuple[bytes, str | None]:
     return read_source(source)
 
 
-def check(source: object, engine: str = "any") -> list[Finding]:
+def check(
+    source: object, engine: str = "any", *, game_dir: str | os.PathLike[str] | None = None
+) -> list[Finding]:
     """Findings for any supported model (a loaded model, bytes, a path or a binary file),
-    chosen by magic; never raises on any input (an unknown ``engine`` is a ValueError)."""
+    chosen by magic, or a player folder (``game_dir`` as for :func:`load`); never raises on
+    any input (an unknown ``engine`` is a ValueError)."""
     check_engine(engine)
     if isinstance(source, Player):
         return check_player_model(source, engine)
-    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        return check_player(source, engine)
+    if isinstance(source, (str, os.PathLike)) and (
+        os.path.isdir(source) or (not os.path.lexists(source) and is_player(source, game_dir))
+    ):
+        return check_player(source, engine, game_dir)
     try:
         fmt = for_model(source)
     except TypeError:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core.findings import ENGINES, Finding
 from ..registry import check
-from .batch import Progress, add_batch_args, expand, iter_outcomes
+from .batch import Progress, add_batch_args, add_game_dir_arg, expand, iter_outcomes
 
 HELP = "check models against an engine's limits and for common mistakes; exit 1 on errors"
 EXAMPLES = """\
@@ -18,6 +18,7 @@ EXAMPLES = """\
   quakemodels check --engine q2pro -j 4 baseq2/players/
   quakemodels check --engine q2pro --json tris.md2 > findings.json
   cat tris.md2 | quakemodels check --engine quake2 -         # stdin
+  quakemodels check --engine quake3 baseq3/pak0.pk3       # every model and player in it
 """
 
 
@@ -38,6 +39,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 on warnings too, not only on errors"
     )
+    add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
@@ -48,7 +50,7 @@ def _counts(findings: list[Finding]) -> tuple[int, int]:
 
 def _check_one(path: str, opts: dict[str, Any]) -> list[Finding]:
     source = opts["stdin"] if path == "-" else path
-    return check(source, engine=opts["engine"])
+    return check(source, engine=opts["engine"], game_dir=opts["game_dir"])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         o.path: [Finding("error", None, None, o.error, "io")] for o in unmatched
     }
     progress = Progress(len(files))
-    opts = {"engine": args.engine, "stdin": stdin}
+    opts = {"engine": args.engine, "stdin": stdin, "game_dir": args.game_dir}
     jobs = 1 if stdin is not None else args.jobs  # stdin's bytes stay in this process
     outcomes = list(iter_outcomes(files, _check_one, opts, jobs, progress))
     progress.clear()

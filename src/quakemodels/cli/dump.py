@@ -10,11 +10,12 @@ import tempfile
 from pathlib import Path
 from typing import IO
 
+from ..archive.vpath import read_path
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
 from ..errors import ArchiveError, ModelFormatError
 from ..formats.q3player.player import find_parts
-from ..registry import explain, spec_id
+from ..registry import explain, is_player, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
@@ -24,6 +25,7 @@ EXAMPLES = """\
   quakemodels dump broken.md2 --partial -o part.json   # what parsed, marked incomplete
   cat tris.md2 | quakemodels dump - -o - | jq .header  # stdin to stdout
   quakemodels dump players/sarge -o sarge/             # a player: lower/upper/head.json
+  quakemodels dump baseq3/pak0.pk3/models/players/sarge -o sarge/   # a player in a pk3
 """
 
 
@@ -61,9 +63,7 @@ def _read(name: str) -> bytes:
     """stdin, a file, or an entry read through its archive (``pak0.pak/models/a/tris.md2``)."""
     if name == "-":
         return sys.stdin.buffer.read()
-    from ..archive.vpath import read_path
-
-    return read_path(name)
+    return read_path(name)  # a file, or an entry named through its archive
 
 
 def _better(error: ModelFormatError, data: bytes) -> ModelFormatError:
@@ -85,7 +85,7 @@ def _dump_to(data: bytes, out: IO[str], args: argparse.Namespace) -> ParsedTree:
 
 
 def run(args: argparse.Namespace) -> int:
-    if os.path.isdir(args.file):
+    if args.file != "-" and (os.path.isdir(args.file) or is_player(args.file)):
         return _dump_player(args)
     return _dump_file(args)
 

@@ -157,7 +157,7 @@ def _check_groups(r: Report, m: MdlReader) -> None:
             if len(g.intervals) == 0:
                 r.error(
                     "empty-group",
-                    "num_frames",
+                    "num_time" if kind == "frames" else "num_frames",
                     g.offset + TYPE_SIZE,
                     f"{kind}[{g.index}] is a group of nothing (GLQuake divides by its pose count)",
                 )

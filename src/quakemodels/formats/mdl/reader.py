@@ -234,12 +234,12 @@ def _walk(data: bytes, header: Any) -> _Layout:
             poses.append(pos + TYPE_SIZE)
             pos += TYPE_SIZE + pose_size
             continue
-        at = pos + TYPE_SIZE  # daliasgroup_t.numframes
-        n = _read_s4(data, at, f"frames[{i}].num_frames", "num_frames")
+        at = pos + TYPE_SIZE  # daliasgroup_t.numframes, the spec's num_time
+        n = _read_s4(data, at, f"frames[{i}].num_time", "num_time")
         if n < 0:
             raise BadValueError(
-                f"frames[{i}].num_frames={n} at offset {at} is negative",
-                field="num_frames",
+                f"frames[{i}].num_time={n} at offset {at} is negative",
+                field="num_time",
                 offset=at,
             )
         need = GROUP_HEADER_SIZE + INTERVAL.itemsize * n + n * pose_size
