@@ -37,7 +37,7 @@ PACKAGE_LAYERS = {
         ("animcfg", "skinfile"),
         ("files",),
         ("player",),
-        ("check", "describe", "scene", "gltf"),
+        ("check", "describe", "scene", "gltf", "fromgltf"),
     ],
 }
 
