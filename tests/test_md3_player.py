@@ -31,6 +31,8 @@ from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player
 from quakemodels.formats.q3player.animcfg import Clip
 from quakemodels.formats.q3player.fromgltf import config_text, player_from_gltf, save_player
+from quakemodels.interchange.gltf_read import read_gltf_scene
+from quakemodels.interchange.imported import ImportLimits
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
 from quakemodels.registry import scene
 
@@ -76,6 +78,7 @@ def test_player_gltf_converts_back_to_the_same_player(
     assert f"animation.cfg ({len(original.animations)} clips)" in said
     assert "largest error 0 units" in said
     back = _player(out)
+    textures_of = back.skin_textures()
     for part, model in original.parts.items():
         again = back.parts[part]
         assert again.num_frames == model.num_frames
@@ -104,8 +107,22 @@ def test_player_gltf_converts_back_to_the_same_player(
             len(data),
         )
         assert ref.name == f"models/players/{name}/{part}.md3"
-        for s, rs in zip(again.surfaces, ref.surfaces, strict=True):
-            assert np.abs(rs.positions() - s.positions).max() == 0
+        f = again.num_frames
+        assert [t.name for t in spec.tags] == again.tags.names * f
+        np.testing.assert_array_equal(
+            [[a.x, a.y, a.z] for t in spec.tags for a in t.axis], again.tags.axes.reshape(-1, 3)
+        )
+        for s, ss, rs in zip(again.surfaces, spec.surfaces, ref.surfaces, strict=True):
+            assert ss.name == rs.name == s.name
+            assert [sh.name for sh in ss.shaders] == [sh[0] for sh in rs.shaders]
+            texture = textures_of[part][s.name].name
+            assert [sh.name for sh in ss.shaders] == [f"models/players/{name}/{texture}"]
+            np.testing.assert_array_equal([t.vertex_indices for t in ss.triangles], s.triangles)
+            xyz = np.array([[v.x, v.y, v.z] for v in ss.vertices]).reshape(f, -1, 3)
+            np.testing.assert_array_equal(xyz, s.positions)
+            np.testing.assert_array_equal(rs.positions(), s.positions)
+            angles = np.array([[v.normal_lng, v.normal_lat] for v in ss.vertices])
+            np.testing.assert_array_equal(angles.reshape(f, -1, 2), s.normal_angles)
     assert _clip_rows(back) == _clip_rows(original)
     assert back.animations.keys == original.animations.keys
     assert back.animations.legs_offset == original.animations.legs_offset
@@ -133,6 +150,13 @@ def test_player_convert_refuses_to_clobber_and_writes_all_or_nothing(
     assert (out / "lower.md3").read_bytes() == b"mine"
     assert sorted(os.listdir(out)) == ["lower.md3", "upper.md3"]
     (out / "upper.md3").rmdir()
+    # a whole player into one .md3: its parts' frames differ, and the error says what to do
+    assert main(["convert", str(glb), str(tmp_path / "one.md3")]) == 1
+    assert (
+        "frame counts [1, 153, 191]; one MD3 needs the same frames in every surface (a player"
+        " glTF converts to a folder: give OUT/)" in capsys.readouterr().err
+    )
+    assert not (tmp_path / "one.md3").exists()
     # without a player in it: a clear error, and no folder made
     single = tmp_path / "single.glb"
     assert main(["export", str(CORPUS / "md3" / "sauer_rocket.md3"), "-o", str(single)]) == 0
@@ -347,3 +371,26 @@ def test_singular_tag_axes_are_refused() -> None:
         Md3.build([], tags=[TagData("t", [[0, 0, 0]] * 2, [np.eye(3), flat])])
     with pytest.raises(BadValueError, match=r"frame 0: the axes are singular \(determinant 0\)"):
         Md3.build([], tags=[TagData("t", [0, 0, 0], np.zeros((3, 3)))])
+
+
+def test_channels_sharing_one_accessor_cannot_multiply_the_work(tmp_path: Path) -> None:
+    """A file whose thousands of animation channels name one sampler is held to the import
+    limit on keys read in all (a clean error), not decoded thousands of times."""
+    glb = tmp_path / "turret.glb"
+    assert (
+        main(["export", str(CORPUS / "md3" / "trem_mgturret_turret_top.md3"), "-o", str(glb)]) == 0
+    )
+    doc, blob = _glb_json(glb)
+    anim = _anim(doc, 0)
+    channels = anim["channels"]
+    assert isinstance(channels, list)
+    tag = next(c for c in channels if c["target"]["path"] == "translation")
+    anim["channels"] = channels + [tag] * 20_000
+    bad = tmp_path / "bad.glb"
+    bad.write_bytes(_glb(doc, blob))
+    limits = ImportLimits(max_positions=50_000, min_positions=0, bytes_per_position=1)
+    with pytest.raises(BadValueError, match="animations key more than 50000 values"):
+        read_gltf_scene(bad, limits=limits)
+    # the file as exported reads under the same limits: 2 frames × 137 vertices, a few keys
+    view = read_gltf_scene(glb, limits=limits)
+    assert (view.num_frames, [t.name for t in view.tags]) == (2, ["tag_turret"])

@@ -421,4 +421,36 @@ def test_cli_md2_to_mdl_limits(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "skin from ppm_drfreak__drfreak.pcx" in text
     m = Mdl.from_file(out)
     assert m.num_vertices == 585 and len(np.unique(m.skin_indices)) > 20
-    assert main(["convert", str(tmp_path / "nothing.glb"), str(tmp_path / "x.mdl")]) == 2
+    assert main(["convert", str(tmp_path / "nothing.glb"), str(tmp_path / "x.mdl")]) == 1
+    text_file = tmp_path / "notes.txt"
+    text_file.write_text("not a model")
+    assert main(["convert", str(text_file), str(tmp_path / "x.mdl")]) == 2  # usage
+    assert not (tmp_path / "x.mdl").exists()
+
+
+def test_cli_gltf_to_mdl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files = [p for p in md2_corpus_files() if p.name == "ppm_drfreak.md2"]
+    if not files:
+        pytest.skip("no MD2 corpus")
+    md2 = _load_md2(files[0])
+    glb = tmp_path / "dr.glb"
+    assert main(["convert", str(files[0]), str(glb)]) == 0
+    skin = files[0].with_name("ppm_drfreak__drfreak.pcx")
+    out = tmp_path / "dr.mdl"
+    assert main(["convert", str(glb), str(out), "--skin", str(skin)]) == 0
+    assert "198 poses, 583 vertices (0 on the seam), 593 triangles, skin from" in (
+        capsys.readouterr().out
+    )
+    m = Mdl.from_file(out)
+    assert (m.num_poses, m.num_triangles, m.skin_width, m.skin_height) == (198, 593, 256, 256)
+    # every corner keeps its texcoord pixel and (within the MDL grid) its position
+    assert np.array_equal(_corner_st(m), _corner_st(md2))
+    step = np.array(m.header["scale"], np.float64)
+    corners = m.positions[:, m.triangles.reshape(-1)]
+    expected = md2.positions[:, md2.triangles.reshape(-1)]
+    assert np.all(np.abs(corners - expected) <= step / 2 + 1e-3)
+    assert len(np.unique(m.skin_indices)) > 20
+    assert not [f for f in m.check() if f.severity == "error"]
+    # a missing skin image is an input error (exit 1), and nothing is written
+    assert main(["convert", str(glb), str(tmp_path / "x.mdl"), "--skin", "nothere.png"]) == 1
+    assert not (tmp_path / "x.mdl").exists()

@@ -134,3 +134,29 @@ def test_java_builds_and_agrees_with_python(prepared: Prepared) -> None:
     assert status == "ok", "\n".join(notes)
     agreed = [n.split(":")[0] for n in notes if n.endswith("digests equal to Python's")]
     assert agreed == [s.stem for s in SPECS]
+
+
+def test_a_digest_that_differs_fails_and_says_where(tmp_path: Path) -> None:
+    """compare_run on a driver whose output differs from Python's in one checksum."""
+    sc = tool()
+    a, b = tmp_path / "a.pak", tmp_path / "b.pak"
+    files = {
+        "quake_pak": sc.Inputs(paths=[a, b], names=["archives/a.pak", "archives/b.pak"], corpus=2)
+    }
+    expected = "== archives/a.pak\nnum_files 1\n== archives/b.pak\nentries 2 00ff\n"
+    driver = f"print('== {a}\\nnum_files 1\\n== {b}\\nentries 2 00fe')"
+    notes: list[str] = []
+    cmd = [sys.executable, "-c", driver]
+    status = sc.compare_run(
+        cmd, "quake_pak", files, python_done({"quake_pak": expected}), notes, "ok"
+    )
+    assert status == "FAIL"
+    assert notes == [
+        "quake_pak: DIGEST DIFFERS from Python's at archives/b.pak: "
+        "python `entries 2 00ff`, here `entries 2 00fe`"
+    ]
+    # the same output as Python's passes, and says how many files agreed
+    notes = []
+    same = {"quake_pak": expected.replace("00ff", "00fe")}
+    assert sc.compare_run(cmd, "quake_pak", files, python_done(same), notes, "ok") == "ok"
+    assert notes == ["quake_pak: 2 files (2 corpus, 0 synthetic), digests equal to Python's"]

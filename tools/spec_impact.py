@@ -525,7 +525,10 @@ def render(reports: Iterable[SpecReport], header: str) -> str:
         if not r.files:
             out.append("  no matching files: nothing to compare")
             continue
-        if r.note in ("spec unchanged", "generated parser unchanged"):
+        if r.note == "spec unchanged":
+            out.append("  no changes (not parsed: the spec is the same)")
+            continue
+        if r.note == "generated parser unchanged":
             out.append("  no changes (not parsed: the generated parser differs in docs only)")
             continue
         renamed = {}

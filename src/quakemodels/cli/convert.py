@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.scene import FPS
-from ..errors import ModelFormatError
+from ..errors import BadValueError, ModelFormatError
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 from .options import frame_number, load_scene, plural, positive
 
@@ -49,6 +49,7 @@ EXAMPLES = """\
   quakemodels convert guy.glb models/players/guy2/  # ... and back to a player folder
   quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.png...
   quakemodels convert tris.md2 tris.mdl --skin-dir skins/   # skin quantized to the palette
+  quakemodels convert tris.glb tris.mdl --skin skin.png     # glTF or OBJ frames → MDL
 """
 
 _GLTF = (".glb", ".gltf")
@@ -70,7 +71,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME",
         help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ:"
-        " the skin to embed, the model's skin number N or an image NAME",
+        " the skin to embed, the model's skin number N or an image NAME; glTF/OBJ → MDL:"
+        " the image file to quantize into the MDL",
     )
     parser.add_argument(
         "--skin-size",
@@ -205,7 +207,15 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     read_limits = frame_limited(limits.max_frames)
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
-        view = read_gltf_scene(inputs[0], limits=read_limits)
+        try:
+            view = read_gltf_scene(inputs[0], limits=read_limits)
+        except BadValueError as e:
+            if e.field != "meshes" or "frame counts" not in str(e):
+                raise
+            # the usual cause: a whole player (three parts with their own frames)
+            raise BadValueError(
+                f"{e} (a player glTF converts to a folder: give OUT/)", field="meshes"
+            ) from e
     elif suffixes == {".obj"}:
         names = _obj_frame_names(args, len(inputs))
         mesh = read_obj_sequence(inputs, names, limits=read_limits)
@@ -327,8 +337,10 @@ def _to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..registry import load
 
     kind = _model_format(inputs[0]) if len(inputs) == 1 else None
+    if kind is None and {p.suffix.lower() for p in inputs} <= {*_GLTF, ".obj"}:
+        return _imported_to_mdl(args, inputs, out)
     if kind not in ("md2", "mdl"):
-        raise UsageError("→ MDL takes one model: an .md2 (or an .mdl)")
+        raise UsageError("→ MDL takes one model (.md2 or .mdl), one .glb/.gltf or .obj frames")
     source = inputs[0]
     if kind == "mdl":
         model = Mdl.from_file(source, palette=args.palette)
@@ -359,6 +371,54 @@ def _to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         f"{out}: {plural(m.num_poses, 'pose')}, {plural(m.num_vertices, 'vertex', 'vertices')}"
         f" ({seams} on the seam, {m.num_vertices - md2.num_vertices} split),"
         f" {plural(m.num_triangles, 'triangle')}, {skin};"
+        f" largest error {result.errors.max():.6g} units"
+    )
+    return EXIT_OK
+
+
+def _imported_to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
+    """A glTF with morph targets or OBJ frames → MDL (welded as for MD2); the skin is the
+    image file ``--skin`` names, quantized to the palette (a blank skin without one)."""
+    from PIL import Image
+
+    from ..formats.mdl import Mdl
+    from ..formats.mdl.write import FORMAT_LIMITS as MDL_FORMAT_LIMITS
+    from ..formats.mdl.write import VANILLA as MDL_VANILLA
+    from ..interchange.gltf_read import read_gltf
+    from ..interchange.obj_read import read_obj_sequence
+
+    limits = MDL_FORMAT_LIMITS if args.no_limits else MDL_VANILLA
+    if inputs[0].suffix.lower() in _GLTF:
+        if len(inputs) != 1:
+            raise UsageError("→ MDL takes one .glb/.gltf")
+        mesh = read_gltf(inputs[0])
+    else:
+        names = args.frame_names.split(",") if args.frame_names else None
+        if args.frame_prefix:
+            names = [f"{args.frame_prefix}{k}" for k in range(1, len(inputs) + 1)]
+        mesh = read_obj_sequence(inputs, names)
+    size = _skin_size(args.skin_size)
+    skins = []
+    if args.skin:
+        with Image.open(args.skin[-1]) as image:
+            size = size or mesh.skin_size or image.size
+            skins.append(_skin_pixels(image, size))
+    result = Mdl.from_imported(
+        mesh,
+        skins=skins,
+        skin_size=size,
+        palette=args.palette,
+        fullbrights=args.fullbrights,
+        limits=limits,
+    )
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
+    m = result.model
+    print(
+        f"{out}: {plural(m.num_poses, 'pose')}, {plural(m.num_vertices, 'vertex', 'vertices')}"
+        f" ({int((m.on_seam != 0).sum())} on the seam), {plural(m.num_triangles, 'triangle')},"
+        f" {'skin from ' + args.skin[-1] if skins else 'a blank skin'};"
         f" largest error {result.errors.max():.6g} units"
     )
     return EXIT_OK

@@ -709,6 +709,22 @@ def _read_tags(
         return []
     wanted = {n.index for n in tag_nodes}
     keys: dict[tuple[int, str], dict[int, FloatArray]] = {}
+    # keys read in all, held to the import limit: channels sharing one large accessor must not
+    # multiply the work
+    budget = limits.max_positions
+
+    def sampled(
+        anim: dict[str, Any], a: int, sampler: Any, kind: str
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        nonlocal budget
+        times, values = _sampler(g, anim, a, sampler, (kind,))
+        budget -= values.size
+        if budget < 0:
+            raise g.error(
+                "animations", f"key more than {limits.max_positions} values (the import limit)"
+            )
+        return times, values
+
     for a, value in enumerate(g.array(g.doc.get("animations", []), "animations")):
         anim = g.obj(value, f"animations[{a}]")
         channels = []
@@ -723,16 +739,16 @@ def _read_tags(
         frame_at: dict[float, int] = {}
         for sampler, node, path in channels:
             if path == "weights" and node in mesh_nodes:
-                times, w = _sampler(g, anim, a, sampler, ("SCALAR",))
-                for t, row in zip(times.tolist(), w, strict=True):
-                    if row.max() > 0.999 and np.sum(row > 1e-6) == 1:
-                        frame_at[t] = int(np.argmax(row))
+                times, w = sampled(anim, a, sampler, "SCALAR")
+                hot = (w.max(axis=1) > 0.999) & (np.count_nonzero(w > 1e-6, axis=1) == 1)
+                hot_frames = w[hot].argmax(axis=1).tolist()
+                frame_at = dict(zip(times[hot].tolist(), hot_frames, strict=True))
                 break
         for sampler, node, path in channels:
             if node not in wanted or path not in ("translation", "rotation"):
                 continue
             kind = "VEC3" if path == "translation" else "VEC4"
-            times, v = _sampler(g, anim, a, sampler, (kind,))
+            times, v = sampled(anim, a, sampler, kind)
             if v.shape[1] != _WIDTH[kind]:
                 raise g.error(f"animations[{a}]", f"{path} keys are not {kind}")
             slot = keys.setdefault((node, path), {})
@@ -832,7 +848,11 @@ def _scene(
     layouts = [_frames(g, prim) for prim in flat]
     counts = {len(targets) + base for targets, base in layouts}
     if len(counts) > 1:
-        raise g.error("meshes", f"of {name or 'the scene'} have different frame counts")
+        raise g.error(
+            "meshes",
+            f"of {name or 'the scene'} have different frame counts {sorted(counts)}; one MD3"
+            " needs the same frames in every surface",
+        )
     num_frames = counts.pop() if counts else 0
     corners = sum(prim.position.count for prim in flat)
     check_shape(str(g.path), num_frames, corners, limits)

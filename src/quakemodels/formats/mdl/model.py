@@ -17,7 +17,8 @@ import numpy.typing as npt
 
 from ...core.findings import Finding
 from ...interchange.export import export_scene
-from ..md2 import Md2
+from ...interchange.imported import ImportedMesh
+from ..md2 import Md2, weld
 from .check import check_mdl
 from .palette import PaletteLike
 from .reader import MdlReader
@@ -158,6 +159,40 @@ class Mdl(MdlReader):
             skins=skins,
             skin_size=(model.skin_width, model.skin_height),
             normals=model.normal_indices,
+            palette=palette,
+            fullbrights=fullbrights,
+            limits=limits,
+        )
+
+    @classmethod
+    def from_imported(
+        cls,
+        mesh: ImportedMesh,
+        *,
+        skins: Sequence[npt.ArrayLike] = (),
+        skin_size: tuple[int, int] | None = None,
+        palette: PaletteLike | None = None,
+        fullbrights: bool = False,
+        limits: Limits = VANILLA,
+    ) -> BuildResult[Mdl]:
+        """An MDL of a mesh read from glTF or OBJ (:mod:`quakemodels.interchange`): corners
+        welded as ``Md2.from_imported`` welds them (equal positions in every frame, equal
+        texcoord pixels), then :meth:`build`. Skin size from the argument, the first skin, the
+        file's embedded image, or 256 × 256."""
+        first = np.asarray(skins[0]) if len(skins) else None
+        size = skin_size or (
+            (int(first.shape[1]), int(first.shape[0])) if first is not None else None
+        )
+        size = size or mesh.skin_size or (256, 256)
+        positions, triangles, texcoords_px, triangle_texcoords = weld(mesh, size)
+        return cls.build(
+            positions,
+            triangles,
+            texcoords_px,
+            triangle_texcoords,
+            mesh.frame_names,
+            skins=skins,
+            skin_size=size,
             palette=palette,
             fullbrights=fullbrights,
             limits=limits,
