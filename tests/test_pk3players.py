@@ -397,3 +397,30 @@ def test_a_single_model_named_by_its_place_in_a_game_folder(
         quakemodels.load(baseq3 / "models" / "mapobjects" / "other.md3")
     assert main(["info", str(baseq3 / "models" / "mapobjects" / "other.md3")]) == 1
     assert "no such file or directory" in capsys.readouterr().err
+
+
+def test_a_folder_inside_a_game_folder_lists_what_its_pk3s_hold(
+    baseq3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    md3 = sorted((CORPUS / "md3").glob("*.md3"))[0]
+    pk3(baseq3 / "zz.pk3", {"models/mapobjects/thing.md3": md3.read_bytes()})
+    players = baseq3 / "models" / "players"  # only in pak0.pk3: no such folder on disk
+    assert main(["check", "--engine", "quake3", str(players), "-j", "1"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{players}/human_base: ok [quake3]",
+        f"{players}/human_bsuit: ok [quake3]",
+    ]
+    # on disk too, with a loose player beside the pk3s' ones: loose files win
+    write_player(players / "p").joinpath("animation.cfg").write_text(ROWS_25)
+    out = tmp_path / "out"
+    assert main(["export", str(baseq3 / "models"), "-o", str(out), "-j", "1"]) == 0
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.glb"))
+    assert written == [
+        "models/mapobjects/thing.glb",
+        "models/players/human_base.glb",
+        "models/players/human_bsuit.glb",
+        "p.glb",
+    ]
+    assert capsys.readouterr().err.endswith("4 files: 4 ok, 0 failed\n")
+    assert main(["check", str(baseq3 / "textures")]) == 1
+    assert "no such file or directory" in capsys.readouterr().out

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..archive import GameFS
-from ..archive.vpath import game_roots, is_game_folder, split_archive_path
+from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..formats.q3player.files import player_folders
 from ..registry import FORMATS, is_game_path, is_player_folder
@@ -117,13 +117,16 @@ def is_game_input(item: str) -> bool:
     return path.is_file() and path.suffix.lower() in (".pak", ".pk3")
 
 
-def game_models(item: str) -> list[str]:
+def game_models(item: str, under: str = "") -> list[str]:
     """Every model the engine sees in an archive or game folder (the winning copy of each
     name), as paths: ``baseq2/pak0.pak/models/a/tris.md2`` inside archives, plain paths for
-    loose files."""
+    loose files; only those in the folder ``under`` (``models/players``) when given."""
     out = []
+    prefix = under.replace("\\", "/").strip("/").lower() + "/" if under else ""
     with GameFS(item) as fs:
-        listing = fs.listing()
+        listing = [
+            f for f in fs.listing() if f[0].name.replace("\\", "/").lower().startswith(prefix)
+        ]
         # a player folder is one input (its parts are not inputs of their own)
         players = player_folders(found.name for found, _ in listing)
         parts = {name.lower() for folder in players.values() for name in folder.values()}
@@ -139,6 +142,24 @@ def game_models(item: str) -> list[str]:
             else:
                 out.append(f"{found.source.path}/{found.name}")
     return out
+
+
+def in_game_folder(item: str) -> list[str] | None:
+    """The models and players the engine sees in a folder inside a game folder (one holding
+    ``*.pk3``/``pakN.pak``), whether the folder is on disk or only in the game's archives
+    (``baseq3/models/players``); None when ``item`` is no such folder or holds none."""
+    path = Path(item)
+    if path.is_file() or (path.is_dir() and is_player_folder(path)):
+        return None
+    game = game_folder_above(path / "-")
+    if game is None or game == path:
+        return None
+    inner = path.relative_to(game).as_posix()
+    try:
+        found = game_models(str(game), under=inner)
+    except (ModelFormatError, OSError):
+        return None
+    return found or None
 
 
 def inner_name(path: str) -> str | None:
@@ -175,6 +196,9 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
                 kinds = " or ".join(MODEL_SUFFIXES)
                 missing.append(Outcome(item, False, error=f"no {kinds} files in this game data"))
             for p in inside:
+                add(p)
+        elif (in_game := in_game_folder(item)) is not None:
+            for p in in_game:
                 add(p)
         elif os.path.isdir(item):
             found = _search(Path(item))
