@@ -424,3 +424,34 @@ def test_a_folder_inside_a_game_folder_lists_what_its_pk3s_hold(
     assert capsys.readouterr().err.endswith("4 files: 4 ok, 0 failed\n")
     assert main(["check", str(baseq3 / "textures")]) == 1
     assert "no such file or directory" in capsys.readouterr().out
+
+
+def test_convert_reads_players_and_models_through_archives(
+    baseq3: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """convert takes what export takes: a player folder (on disk or in a pk3) and archive
+    entries, with the same bytes out as from disk."""
+    out = tmp_path / "out"
+    in_pk3 = baseq3 / "pak0.pk3" / "models" / "players" / "human_bsuit"
+    assert main(["convert", str(_player_dir("human_bsuit")), str(out / "disk.glb")]) == 0
+    assert main(["convert", str(in_pk3), str(out / "pk3.glb")]) == 0
+    assert (out / "pk3.glb").read_bytes() == (out / "disk.glb").read_bytes()
+    assert main(["export", str(in_pk3), "-o", str(out / "export.glb")]) == 0
+    assert (out / "pk3.glb").read_bytes() == (out / "export.glb").read_bytes()
+
+    mdl = (CORPUS / "mdl" / "lq_flame2.mdl").read_bytes()
+    pk3(tmp_path / "q1" / "pak1.pk3", {"progs/flame2.mdl": mdl})
+    assert (
+        main(["convert", str(tmp_path / "q1/pak1.pk3/progs/flame2.mdl"), str(out / "a/f.md2")]) == 0
+    )
+    assert main(["convert", str(CORPUS / "mdl" / "lq_flame2.mdl"), str(out / "b/f.md2")]) == 0
+    for name in ("f.md2", "f_skin0.png"):
+        assert (out / "a" / name).read_bytes() == (out / "b" / name).read_bytes()
+    capsys.readouterr()
+
+    assert main(["convert", str(baseq3 / "pak0.pk3/models/none.md3"), str(out / "n.glb")]) == 1
+    assert "pak0.pk3 has no entry 'models/none.md3'" in capsys.readouterr().err
+    cfg = baseq3 / "pak0.pk3/models/players/human_bsuit/animation.cfg"
+    assert main(["convert", str(cfg), str(out / "c.glb")]) == 2
+    assert "is not a model quakemodels reads" in capsys.readouterr().err
+    assert not (out / "n.glb").exists() and not (out / "c.glb").exists()

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+    from ..formats.mdl import Mdl
+    from ..formats.q3player import Player
+
 from .output import (
     EXIT_BAD_INPUT,
     EXIT_OK,
@@ -276,14 +279,28 @@ def _to_player(args: argparse.Namespace, source: Path, out: Path) -> int:
 
 
 def _model_format(path: Path) -> str | None:
-    """The registered format of the file at ``path`` by its magic (None: not a model)."""
-    from ..registry import by_magic
+    """The registered format of the file at ``path`` by its magic (None: not a model file;
+    a player folder, on disk or in an archive, is None too). Archive entries are read through
+    their archive (``pak0.pak/progs/armor.mdl``)."""
+    from ..registry import by_magic, read_any
 
-    if path.suffix.lower() in (*_GLTF, ".obj"):
+    if path.suffix.lower() in (*_GLTF, ".obj") or path.is_dir():
         return None
-    with open(path, "rb") as f:
-        fmt = by_magic(f.read(4))
+    try:
+        data, _ = read_any(path)
+    except (IsADirectoryError, NotADirectoryError, FileNotFoundError):
+        return None  # a player folder inside an archive, or nothing: load() says which
+    fmt = by_magic(data[:4])
     return None if fmt is None else fmt.name
+
+
+def _open_mdl(path: Path, palette: str | None) -> Mdl:
+    """The MDL at ``path`` (a file or an archive entry) with ``palette``."""
+    from ..formats.mdl import Mdl
+    from ..registry import read_any
+
+    data, name = read_any(path)
+    return Mdl(data, name=name, palette=palette)
 
 
 def _mdl_to_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
@@ -292,9 +309,8 @@ def _mdl_to_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
     from PIL import Image
 
     from ..core.atomic import atomic_output
-    from ..formats.mdl import Mdl
 
-    model = Mdl.from_file(source, palette=args.palette)
+    model = _open_mdl(source, args.palette)
     limits = FORMAT_LIMITS if args.no_limits else VANILLA
     names = [f"{out.stem}_skin{k}.png" for k in range(model.num_skin_images)]
     result = model.to_md2(skins=names, limits=limits)
@@ -343,7 +359,7 @@ def _to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         raise UsageError("→ MDL takes one model (.md2 or .mdl), one .glb/.gltf or .obj frames")
     source = inputs[0]
     if kind == "mdl":
-        model = Mdl.from_file(source, palette=args.palette)
+        model = _open_mdl(source, args.palette)
         refuse_existing([out], args.no_clobber)
         with writing(out):
             model.save(out)
@@ -424,13 +440,33 @@ def _imported_to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) ->
     return EXIT_OK
 
 
+def _player_gltf(args: argparse.Namespace, player: Player, out: Path) -> int:
+    """A player folder → the same glTF ``export`` writes (parts on their tags, cfg clips)."""
+    from ..formats.q3player.gltf import export_player_gltf
+
+    if args.scale != 1.0:
+        raise UsageError("--scale applies to single models and a player's OBJ output")
+    skin = args.skin[-1] if args.skin else "default"
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        export_player_gltf(player, out, skin=skin, binary=out.suffix.lower() == ".glb")
+    print(
+        f"{out}: player, {plural(len(player.animations), 'clip')}, parts on their tags, skin {skin}"
+    )
+    return EXIT_OK
+
+
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     """MD2 or MD3 (any format the registry reads) → glTF, OBJ, or a folder of OBJ frames."""
     from ..interchange.export import check_frame
-    from ..registry import by_magic
+    from ..registry import read_any
 
-    with open(source, "rb") as f:
-        if by_magic(f.read(4)) is None:
+    if not source.is_dir() and _model_format(source) is None:
+        try:
+            read_any(source)
+        except (IsADirectoryError, NotADirectoryError, FileNotFoundError):
+            pass  # a player folder in an archive, or a missing file: load() says which
+        else:
             raise UsageError(
                 f"{source} is not a model quakemodels reads (see `quakemodels formats`)"
             )
@@ -440,8 +476,13 @@ def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
         "scale": args.scale,
         "fps": FPS,
     }
-    view = load_scene(source, opts)
+    from ..registry import Player, load
+
+    model = load(source)
     suffix = out.suffix.lower()
+    if isinstance(model, Player) and suffix in _GLTF and args.clip is None:
+        return _player_gltf(args, model, out)
+    view = load_scene(source, opts, model)
     if args.clip is not None:
         from ..interchange.obj_write import export_obj_clip
 
@@ -521,7 +562,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {e.args[0] if e.args else e}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as e:  # reading an input (writes are OutputErrors)
-        print(f"error: {e.filename or ''}: {e.strerror or e}", file=sys.stderr)
+        name = e.filename or ", ".join(map(str, inputs))
+        print(f"error: {name}: {e.strerror or e}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
