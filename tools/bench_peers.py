@@ -42,8 +42,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench import floor_positions as md2_floor
-from bench_md3 import floor_positions as md3_floor
+from bench import floor_arrays as md2_floor
+from bench_md3 import floor_arrays as md3_floor
 from benchutil import CORPUS, REPO, timed
 
 import quakemodels

@@ -17,11 +17,31 @@ if str(REPO / "src") not in sys.path:
 def timed(fn: Callable[[], object], budget: float = 0.3, min_runs: int = 5) -> float:
     """Median seconds of ``fn`` over repeated runs within about ``budget`` seconds."""
     times: list[float] = []
-    start = time.perf_counter()
-    while len(times) < min_runs or time.perf_counter() - start < budget:
-        t0 = time.perf_counter()
+    start = time.process_time()
+    while len(times) < min_runs or time.process_time() - start < budget:
+        t0 = time.process_time()
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
         if len(times) >= 2000:
             break
     return statistics.median(times)
+
+
+def raced(
+    fns: dict[str, Callable[[], object]], budget: float = 0.4, min_rounds: int = 7
+) -> dict[str, float]:
+    """Median seconds of each of ``fns``, run interleaved round by round (each round runs
+    every function once, in turn) within about ``budget`` seconds: load on a shared machine
+    then hits them alike, so their ratio holds even when the absolute times move."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    start = time.process_time()
+    rounds = 0
+    while rounds < min_rounds or time.process_time() - start < budget:
+        for name, fn in fns.items():
+            t0 = time.process_time()
+            fn()
+            times[name].append(time.process_time() - t0)
+        rounds += 1
+        if rounds >= 2000:
+            break
+    return {name: statistics.median(values) for name, values in times.items()}

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..archive import GameFS
 from ..archive.vpath import is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..registry import FORMATS, is_player_folder
@@ -121,6 +120,8 @@ def game_models(item: str) -> list[str]:
     name), as paths: ``baseq2/pak0.pak/models/a/tris.md2`` inside archives, plain paths for
     loose files."""
     out = []
+    from ..archive import GameFS  # the archive readers, only for a game folder
+
     with GameFS(item) as fs:
         for found, _ in fs.listing():
             if os.path.splitext(found.name)[1].lower() not in MODEL_SUFFIXES:

@@ -34,6 +34,7 @@ the engine finds files, through its paks and pk3s, before the folder lookups abo
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import re
@@ -206,12 +207,35 @@ def game_images(source: ImageSource, model_name: str | None) -> Iterator[None]:
         _GAME.reset(token)
 
 
+# Pillow's reader of each skin extension. Importing it first lets Image.open identify the
+# file among the common plugins; otherwise a PCX (no common plugin reads it) makes Pillow
+# import every plugin it has, a sixth of a one-file export's start-up.
+_PLUGINS = {
+    ".pcx": "PcxImagePlugin",
+    ".tga": "TgaImagePlugin",
+    ".png": "PngImagePlugin",
+    ".jpg": "JpegImagePlugin",
+    ".jpeg": "JpegImagePlugin",
+    ".bmp": "BmpImagePlugin",
+}
+
+
+def _register_plugin(suffix: str) -> None:
+    """Import Pillow's plugin for ``suffix`` (when there is one: any other file is still
+    identified by its content, among every plugin)."""
+    plugin = _PLUGINS.get(suffix.lower())
+    if plugin is not None:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"PIL.{plugin}")
+
+
 def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
     """The decoded image (from ``data`` when given, else the file), or None with a warning:
     unreadable, not a regular file, or a decompression bomb (Pillow's pixel limit: the export
     goes on without that texture)."""
     from PIL import Image, UnidentifiedImageError
 
+    _register_plugin(path.suffix)
     try:
         with warnings.catch_warnings():
             # Pillow only warns between its limit and twice it, then decodes anyway.
