@@ -32,7 +32,10 @@ def raced(
 ) -> dict[str, float]:
     """Median seconds of each of ``fns``, run interleaved round by round (each round runs
     every function once, in turn) within about ``budget`` seconds: load on a shared machine
-    then hits them alike, so their ratio holds even when the absolute times move."""
+    then hits them alike, so their ratio holds even when the absolute times move. For numpy
+    work against numpy work (a load and its floor); a peer that churns the caches differently
+    (vgio's Python objects, assimp's C++ heap) slows whatever runs after it, so peers are
+    timed on their own, one after the other (:func:`timed`)."""
     times: dict[str, list[float]] = {name: [] for name in fns}
     start = time.process_time()
     rounds = 0
