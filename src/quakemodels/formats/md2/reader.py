@@ -527,8 +527,9 @@ class Md2Reader(SingleSurface):
     ) -> FloatArray:
         """Normals of (k,V) normal indices, each checked below 162; ``frames`` the frame of
         each row (None: row k is frame k), for the error's offset."""
-        bad = np.flatnonzero(idx >= NUM_ANORMS)
-        if bad.size:
+        # one reduction in the common case; the search for the first bad one only on error
+        if idx.size and idx.max() >= NUM_ANORMS:
+            bad = np.flatnonzero(idx >= NUM_ANORMS)
             row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
             frame = row if frames is None else int(frames[row])
             offset = (
@@ -596,7 +597,7 @@ class Md2Reader(SingleSurface):
                     offset=HEADER_OFFSETS[field],
                 )
         size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
-        return (self.texcoords_px.astype(np.float64) / size).astype(np.float32)
+        return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64: exact
 
     @cached_property
     def triangle_records(self) -> npt.NDArray[np.void]:
