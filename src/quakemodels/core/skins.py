@@ -22,8 +22,10 @@ clients do on case-sensitive file systems):
 5. the single image in the model's folder.
 
 Symlinks found by the fallbacks are held to the same rule: the resolved file must lie inside
-the root. Pillow reads PCX, BMP, TGA, JPEG and PNG; images are returned as RGB or RGBA. An
-image over Pillow's decompression-bomb limit is a warning, and the export goes on without it.
+the root. Quake II's PCX skins (8-bit, RLE, with a palette) are decoded with numpy
+(:mod:`quakemodels.core.pcx`); Pillow reads the other PCX kinds, BMP, TGA, JPEG and PNG. Images
+are RGB or RGBA. An image over Pillow's decompression-bomb limit is a warning, and the export
+goes on without it.
 
 When the model comes from a game folder or an archive, ``registry.scene`` first makes that
 game's search path (a :class:`quakemodels.archive.GameFS`, seen here only as an
