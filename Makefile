@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr blender-check
 
 all: test
 
@@ -128,10 +128,17 @@ spec-impact: setup
 spec-lint: node
 	node tools/spec_lint.js $(KSY)
 
-# Build the generated code for real where a toolchain and a Kaitai runtime exist on this machine
-# (python, javascript, construct; g++/javac/rustc/perl say which runtime is missing). Optional.
+# Build the generated C++ (g++, C++98 and C++11) and Java (javac) on our test runtimes
+# (tools/runtime, not the official ones) and run them on every corpus file: each digest must
+# equal the Python parser's. About a minute or more, so not in `make test` (tests/
+# test_spec_compile.py there covers the synthetic files); SPEC_COMPILE=skip skips it.
 spec-compile: setup
 	$(PY) tools/spec_compile.py $(KSY)
+
+# Exports opened as users will: headless Blender (Debian's `blender` 3.4 + python3-numpy)
+# imports a glTF of each kind; what it builds must equal the glTF. Skipped without blender.
+blender-check: setup
+	$(PY) tools/blender_check.py
 
 # What a pull request to kaitai_struct_formats needs, per spec, under out/upstream/<spec>/.
 upstream-pr: venv

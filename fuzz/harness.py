@@ -143,34 +143,46 @@ a few copies of 786 KB: its memory budget is 20 × the input plus this."""
 
 
 def exercise_import(path: Any, *, budgets: bool = True) -> None:
-    """``read_gltf`` (and, when it reads, ``Md2.from_imported``) on a glTF file: a
-    ModelFormatError or a result, within the time budget and 20 × input + IMPORT_ALLOWANCE."""
-    from quakemodels import Md2
-    from quakemodels.interchange.gltf_read import read_gltf
+    """``read_gltf`` and ``read_gltf_scene`` on a glTF file (and, when they read,
+    ``Md2.from_imported`` and ``Md3.from_scene``): each a ModelFormatError or a result, each
+    within the time budget and 20 × input + IMPORT_ALLOWANCE."""
+    from quakemodels import Md2, Md3
+    from quakemodels.interchange.gltf_read import read_gltf, read_gltf_scene
 
     size = max(path.stat().st_size, 1)
+    results = []
+    for reader in (read_gltf, read_gltf_scene):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            started = not tracemalloc.is_tracing()
+            if started and budgets:
+                tracemalloc.start()
+            try:
+                if budgets:
+                    tracemalloc.reset_peak()
+                base = tracemalloc.get_traced_memory()[0] if budgets else 0
+                t0 = time.perf_counter()
+                results.append(_attempt(lambda reader=reader: reader(path)))
+                seconds = time.perf_counter() - t0
+                peak = tracemalloc.get_traced_memory()[1] - base if budgets else 0
+            finally:
+                if started and budgets:
+                    tracemalloc.stop()
+        if not budgets:
+            continue
+        name = reader.__name__
+        if peak > memory_budget(size) + IMPORT_ALLOWANCE:
+            raise InvariantError(f"{name} of {size} bytes peaked at {peak} traced bytes")
+        # traced time is slower than untraced: four times the parsing budget
+        if seconds > 4 * time_budget(size) + 0.5:
+            raise InvariantError(f"{name} of {size} bytes took {seconds * 1000:.0f} ms")
+    mesh, view = results
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        started = not tracemalloc.is_tracing()
-        if started and budgets:
-            tracemalloc.start()
-        try:
-            t0 = time.perf_counter()
-            mesh = _attempt(lambda: read_gltf(path))
-            seconds = time.perf_counter() - t0
-            peak = tracemalloc.get_traced_memory()[1] if budgets else 0
-        finally:
-            if started and budgets:
-                tracemalloc.stop()
         if mesh is not None:
             _attempt(lambda: Md2.from_imported(mesh))
-    if not budgets:
-        return
-    if peak > memory_budget(size) + IMPORT_ALLOWANCE:
-        raise InvariantError(f"importing {size} bytes peaked at {peak} traced bytes")
-    # traced time is slower than untraced: four times the parsing budget
-    if seconds > 4 * time_budget(size) + 0.5:
-        raise InvariantError(f"importing {size} bytes took {seconds * 1000:.0f} ms")
+        if view is not None:
+            _attempt(lambda: Md3.from_scene(view))
 
 
 def time_budget(size: int) -> float:

@@ -1,4 +1,5 @@
-"""Structure-aware generators: hostile glTF fields, multi-surface MD3s and many-skin MD2s.
+"""Structure-aware generators: hostile glTF fields, multi-surface MD3s, many-skin MD2s and
+hostile MD3 builder inputs.
 
 Byte mutation of real files rarely produces these shapes (a valid GLB whose accessor fields are
 negative, an MD3 whose surfaces share one block, a model naming thousands of skins), so they
@@ -6,6 +7,8 @@ are built here from a random generator and held to the same invariants and budge
 fuzz input (see fuzz/harness.py and fuzz/README.md):
 
 * only :class:`quakemodels.ModelFormatError` escapes (or a clean import);
+* ``Md3.build`` either raises a ModelFormatError or gives a model that reads back the same
+  (facade and the independent qfiles.h reader, positions within 1/128) and checks cleanly;
 * the model parsing path (load, every array, check): time ≤ 100 ms per MB of input + 30 ms,
   peak traced memory ≤ 20 × the input + 256 KB (``harness.check_budgets``);
 * a glTF import: peak traced memory ≤ 20 × the input + 16 MB (``ImportLimits.min_positions``
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+import io
+import json
 import random
 import sys
 import tempfile
@@ -27,12 +32,15 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import harness  # noqa: E402
 import hostile  # noqa: E402
+import md3ref  # noqa: E402
 from gltfbuilder import doc, glb  # noqa: E402
 from md2builder import Md2Spec, build  # noqa: E402
 
@@ -46,6 +54,7 @@ VIEW_FIELDS = ("buffer", "byteOffset", "byteLength", "byteStride")
 URIS = ("x.bin", "http://h/x", "file:///etc/passwd", "../x", "%2e%2e/x", "data:,x",
         "data:application/octet-stream;base64,AAAA")  # fmt: skip
 TYPES = ("SCALAR", "VEC2", "VEC3", "VEC4", "MAT4", "vec3")
+NODE_FIELDS = ("mesh", "children", "translation", "rotation", "scale", "name", "extras")
 
 
 def gltf_case(rng: random.Random) -> tuple[str, bytes]:
@@ -53,10 +62,27 @@ def gltf_case(rng: random.Random) -> tuple[str, bytes]:
     view, buffer or primitive fields set to hostile values."""
     targets = rng.choice((0, 0, 1, 3, 40))
     document, blob = doc(targets=targets, vertices=rng.choice((3, 3, 6, 300)))
+    # a node tree for read_gltf_scene (read_gltf ignores nodes): a mesh node, a tag node with
+    # per-frame extras, and a part node holding the tag
+    document["nodes"] = [
+        {"name": "body", "mesh": 0},
+        {"name": "tag_x", "translation": [0, 0, 1], "rotation": [0, 0, 0, 1],
+         "extras": {"frames": {"translation": [[0, 0, 1]] * max(targets, 1),
+                               "rotation": [[0, 0, 0, 1]] * max(targets, 1)}}},
+        {"name": "part", "children": [0, 1]},
+    ]  # fmt: skip
+    document["scenes"] = [{"nodes": [2]}]
     labels = []
     for _ in range(rng.randint(1, 4)):
-        kind = rng.randrange(5)
+        kind = rng.randrange(6)
         value = rng.choice(JSON_SPECIAL)
+        if kind == 5:
+            node = rng.choice(document["nodes"])
+            field = rng.choice(NODE_FIELDS)
+            target = node["extras"]["frames"] if field == "rotation" and "extras" in node else node
+            target[field] = copy.deepcopy(value)
+            labels.append(f"node {field}={value!r}")
+            continue
         if kind == 0:
             field = rng.choice(ACCESSOR_FIELDS)
             value = rng.choice(TYPES) if field == "type" and rng.random() < 0.5 else value
@@ -124,11 +150,116 @@ def md2_amplifier_case(rng: random.Random) -> tuple[str, bytes]:
     return f"md2 flat {f}×{n}", hostile.flat_md2(f, n)
 
 
+# -- the MD3 builder's inputs ---------------------------------------------------------------------
+
+BAD_FLOATS = (float("nan"), float("inf"), -float("inf"), 1e6, 512.0, -512.0078125, 1e39, -0.0)
+BAD_INDICES = (-1, 3, 8, 1000, 2**31, 2**40)
+BAD_NAMES = ("x" * 64, "x" * 63, "é", "\0", "", "a,b", "../../x")
+
+
+def md3_build_case(rng: random.Random) -> tuple[str, bytes]:
+    """Arrays and names for ``Md3.build``, one to three of them hostile: non-finite or
+    out-of-range positions, triangle indices out of range, too many vertices, triangles, tags
+    or surfaces, bad normals, singular or non-finite tag axes, names too long or not ASCII.
+    Stored as an ``.npz`` (names as one JSON string) so the case is bytes like the others."""
+    f, n = rng.choice((1, 2, 3)), rng.choice((3, 4, 8, 999, 1000))
+    t = rng.choice((1, 2, 5, 1999, 2000)) if n > 8 else rng.choice((1, 2, 5))
+    np_rng = np.random.default_rng(rng.randrange(2**32))
+    arrays: dict[str, Any] = {
+        "positions": np_rng.uniform(-100, 100, (f, n, 3)),
+        "triangles": np_rng.integers(0, n, (t, 3)),
+        "texcoords": np_rng.uniform(0, 1, (n, 2)),
+        "normals": np_rng.normal(size=(f, n, 3)),
+        "origins": np_rng.uniform(-50, 50, (f, 1, 3)),
+        "axes": np.broadcast_to(np.eye(3), (f, 1, 3, 3)).copy(),
+    }
+    meta: dict[str, Any] = {"name": "models/x.md3", "surface": "s", "shader": "models/x/s",
+                            "tag": "tag_x", "frames": [f"f{i}" for i in range(f)],
+                            "surfaces": 1, "tags": 1}  # fmt: skip
+    labels = []
+    short: set[str] = set()
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(9)
+        if kind == 0:
+            value = rng.choice(BAD_FLOATS)
+            arrays["positions"][rng.randrange(f), rng.randrange(n), rng.randrange(3)] = value
+            labels.append(f"position={value}")
+        elif kind == 1:
+            value = rng.choice(BAD_INDICES)
+            arrays["triangles"][rng.randrange(t), rng.randrange(3)] = value
+            labels.append(f"index={value}")
+        elif kind == 2:
+            value = rng.choice(BAD_FLOATS)
+            arrays["texcoords"][rng.randrange(n), rng.randrange(2)] = value
+            labels.append(f"texcoord={value}")
+        elif kind == 3:
+            value = rng.choice((0.0, float("nan")))
+            arrays["normals"][rng.randrange(f), rng.randrange(n)] = value
+            labels.append(f"normal={value}")
+        elif kind == 4:
+            axes = arrays["axes"][rng.randrange(f), 0]
+            change = rng.choice(("zero", "nan", "flat", "row"))
+            if change == "zero":
+                axes[:] = 0
+            elif change == "nan":
+                axes[rng.randrange(3), rng.randrange(3)] = float("nan")
+            elif change == "flat":
+                axes[2] = axes[0]  # two equal rows: singular
+            else:
+                axes[rng.randrange(3)] = 0
+            labels.append(f"axes {change}")
+        elif kind == 5:
+            key = rng.choice(("name", "surface", "shader", "tag"))
+            meta[key] = rng.choice(BAD_NAMES)
+            labels.append(f"{key}={meta[key][:8]!r}")
+        elif kind == 6:
+            meta["frames"][rng.randrange(f)] = rng.choice(("x" * 16, "x" * 15, "é"))
+            labels.append("frame name")
+        elif kind == 7:
+            key, value = rng.choice((("tags", 17), ("tags", 16), ("surfaces", 33)))
+            meta[key] = value
+            labels.append(f"{key}={value}")
+        else:
+            short.add(rng.choice(("positions", "triangles", "texcoords", "normals", "axes")))
+    for key in sorted(short):  # last: the other changes index the full shapes
+        arrays[key] = arrays[key][..., :-1]
+        labels.append(f"{key} short")
+    out = io.BytesIO()
+    np.savez(out, meta=np.array(json.dumps(meta)), **arrays)
+    return "md3build " + ", ".join(labels), out.getvalue()
+
+
+def run_build(data: bytes) -> None:
+    """One builder case: a clean ModelFormatError, or a model that reads back the same through
+    the facade and the independent qfiles.h reader and checks without an internal finding."""
+    from quakemodels import Md3, ModelFormatError
+    from quakemodels.formats.md3.write import SurfaceData, TagData
+
+    z = np.load(io.BytesIO(data), allow_pickle=False)
+    meta = json.loads(str(z["meta"]))
+    surface = SurfaceData(meta["surface"], z["positions"], z["triangles"], z["texcoords"],
+                          normals=z["normals"], shaders=[meta["shader"]])  # fmt: skip
+    tags = [TagData(meta["tag"] if k == 0 else f"tag_{k}", z["origins"][:, 0], z["axes"][:, 0])
+            for k in range(meta["tags"])]  # fmt: skip
+    try:
+        result = Md3.build([surface] * meta["surfaces"], tags=tags, frame_names=meta["frames"],
+                           name=meta["name"])  # fmt: skip
+    except ModelFormatError:
+        return
+    m = result.model
+    assert Md3.from_bytes(m.data).to_bytes() == m.data
+    assert "internal" not in {x.code for x in m.check("quake3")}
+    ref = md3ref.read(m.data)
+    for s in ref.surfaces:
+        assert np.abs(s.positions() - z["positions"]).max() <= 1 / 128 + 1e-9
+
+
 GENERATORS: tuple[Callable[[random.Random], tuple[str, bytes]], ...] = (
     gltf_case,
     md3_case,
     md2_case,
     md2_amplifier_case,
+    md3_build_case,
 )
 
 
@@ -141,6 +272,9 @@ def cases(seed: int, count: int) -> Iterator[tuple[str, bytes]]:
 
 def run_case(label: str, data: bytes, *, budgets: bool = True) -> None:
     """One structured input through the harness; raises on an escape or a budget overrun."""
+    if label.startswith("md3build"):
+        run_build(data)
+        return
     if label.startswith("gltf"):
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "in.glb"

@@ -391,11 +391,17 @@ types:
         type: u1
     instances:
       x:
-        value: x_compressed * _parent._parent.scale.x + _parent._parent.translate.x
+        value: |
+          (x_compressed + 0.0) * _parent._parent.scale.x
+            + _parent._parent.translate.x
       y:
-        value: y_compressed * _parent._parent.scale.y + _parent._parent.translate.y
+        value: |
+          (y_compressed + 0.0) * _parent._parent.scale.y
+            + _parent._parent.translate.y
       z:
-        value: z_compressed * _parent._parent.scale.z + _parent._parent.translate.z
+        value: |
+          (z_compressed + 0.0) * _parent._parent.scale.z
+            + _parent._parent.translate.z
   vertex:
     seq:
       - id: position
@@ -441,7 +447,10 @@ types:
       num_vertices:
         value: 'cmd_num_vertices < 0 ? -cmd_num_vertices : cmd_num_vertices'
       primitive:
-        value: 'cmd_num_vertices < 0 ? gl_primitive::triangle_fan : gl_primitive::triangle_strip'
+        value: |
+          cmd_num_vertices < 0
+            ? gl_primitive::triangle_fan
+            : gl_primitive::triangle_strip
   gl_vertex:
     seq:
       - id: tex_coords_normalized

@@ -115,39 +115,48 @@ types:
           represented in 3D world, this model local coordinates will
           be multiplied by these factors.
       - id: origin
+        -orig-id: scale_origin
         type: vec3
         doc: |
           `scale_origin` in mdl_t: added to the scaled vertex coordinates,
           so a vertex byte `v` is at `v * scale + origin` in model space.
       - id: radius
+        -orig-id: boundingradius
         type: f4
         doc: '`boundingradius` in mdl_t.'
       - id: eye_position
+        -orig-id: eyeposition
         type: vec3
         doc: '`eyeposition` in mdl_t.'
       - id: num_skins
+        -orig-id: numskins
         type: s4
         doc: |
           Number of skins (=texture bitmaps) included in this model.
       - id: skin_width
+        -orig-id: skinwidth
         type: s4
         doc: |
           Width (U coordinate max) of every skin (=texture) in pixels.
       - id: skin_height
+        -orig-id: skinheight
         type: s4
         doc: |
           Height (V coordinate max) of every skin (=texture) in
           pixels.
       - id: num_verts
+        -orig-id: numverts
         type: s4
         doc: |
           Number of vertices in this model. Note that this is constant
           for all the animation frames and all textures.
       - id: num_tris
+        -orig-id: numtris
         type: s4
         doc: |
           Number of triangles (=triangular faces) in this model.
       - id: num_frames
+        -orig-id: numframes
         type: s4
         doc: |
           Number of animation frames included in this model. A frame
@@ -179,11 +188,13 @@ types:
     doc-ref: https://github.com/id-Software/Quake/blob/0023db327bc1db00068284b70e1db45857aeee35/WinQuake/model.c
     seq:
       - id: group
+        -orig-id: type
         type: s4
       - id: single_texture_data
         size: _root.header.skin_size
         if: group == 0
       - id: num_frames
+        -orig-id: numskins
         type: s4
         if: group != 0
         doc: daliasskingroup_t.numskins, the number of bitmaps in the group.
@@ -205,6 +216,7 @@ types:
       - https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD2
     seq:
       - id: on_seam
+        -orig-id: onseam
         type: s4
         doc: |
           ALIAS_ONSEAM (0x20) when the vertex lies on the seam between the
@@ -228,12 +240,14 @@ types:
       - https://www.gamers.org/dEngine/quake/spec/quake-spec34/qkspec_5.htm#MD3
     seq:
       - id: faces_front
+        -orig-id: facesfront
         type: s4
         doc: |
           `facesfront` in dtriangle_t: DT_FACES_FRONT (0x10) when the
           triangle lies on the front half of the skin, 0 when on the back
           half (see `mdl_texcoord.on_seam`).
       - id: vertices
+        -orig-id: vertindex
         type: s4
         repeat: expr
         repeat-expr: 3
@@ -249,25 +263,29 @@ types:
       the normal index is unused.
     seq:
       - id: values
+        -orig-id: v
         type: u1
         repeat: expr
         repeat-expr: 3
       - id: normal_index
+        -orig-id: lightnormalindex
         type: u1
     instances:
       x:
-        value: values[0] * _root.header.scale.x + _root.header.origin.x
+        value: (values[0] + 0.0) * _root.header.scale.x + _root.header.origin.x
       y:
-        value: values[1] * _root.header.scale.y + _root.header.origin.y
+        value: (values[1] + 0.0) * _root.header.scale.y + _root.header.origin.y
       z:
-        value: values[2] * _root.header.scale.z + _root.header.origin.z
+        value: (values[2] + 0.0) * _root.header.scale.z + _root.header.origin.z
   mdl_simple_frame:
     -orig-id: daliasframe_t
     doc: One pose, with its bounding box, its name and every vertex.
     seq:
       - id: bbox_min
+        -orig-id: bboxmin
         type: mdl_vertex
       - id: bbox_max
+        -orig-id: bboxmax
         type: mdl_vertex
       - id: name
         type: str
@@ -290,20 +308,25 @@ types:
     seq:
       - id: type
         type: s4
-      - id: num_frames
+      - id: num_time
+        -orig-id: numframes
         type: s4
         if: type != 0
-        doc: daliasgroup_t.numframes, the number of poses in the group.
+        doc: |
+          daliasgroup_t.numframes: the number of poses in the group, and so
+          of `time` intervals and of `frames`.
       - id: min
+        -orig-id: bboxmin
         type: mdl_vertex
         if: type != 0
       - id: max
+        -orig-id: bboxmax
         type: mdl_vertex
         if: type != 0
       - id: time
         type: f4
         repeat: expr
-        repeat-expr: num_frames
+        repeat-expr: num_time
         if: type != 0
         doc: daliasinterval_t, seconds each pose is shown.
       - id: frames
@@ -312,4 +335,4 @@ types:
         repeat-expr: num_simple_frames
     instances:
       num_simple_frames:
-        value: '(type == 0 ? 1 : num_frames)'
+        value: '(type == 0 ? 1 : num_time)'

@@ -36,12 +36,15 @@ doc-ref:
   - https://quakewiki.org/wiki/.pak#Format_specification
 seq:
   - id: magic
+    -orig-id: ident
     contents: PACK
     doc: '`dpackheader_t.ident`, IDPAKHEADER'
   - id: ofs_index
+    -orig-id: dirofs
     type: s4
     doc: '`dirofs`: where the directory starts, from the start of the file'
   - id: len_index
+    -orig-id: dirlen
     type: s4
     doc: '`dirlen`: the directory''s size in bytes, 64 per entry'
 instances:
@@ -75,11 +78,13 @@ types:
           The file's path inside the archive, NUL-terminated: `char
           name[56]`. Bytes after the first NUL are ignored.
       - id: ofs
+        -orig-id: filepos
         type: s4
         doc: |
           `filepos`: where the file's bytes start, from the start of the
           archive
       - id: size
+        -orig-id: filelen
         type: s4
         doc: '`filelen`: the file''s size in bytes'
     instances:

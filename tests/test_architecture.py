@@ -31,9 +31,14 @@ FORMAT_LAYERS = [
     ("model",),
 ]
 # Packages under formats/ that are not model formats have their own order. A Quake III player
-# folder: the cfg and skin parsers ← the Player ← what is built on it.
+# folder: the cfg and skin parsers ← where its files come from ← the Player ← what is built on it.
 PACKAGE_LAYERS = {
-    "q3player": [("animcfg", "skinfile"), ("player",), ("check", "describe", "scene", "gltf")],
+    "q3player": [
+        ("animcfg", "skinfile"),
+        ("files",),
+        ("player",),
+        ("check", "describe", "scene", "gltf", "fromgltf"),
+    ],
 }
 
 

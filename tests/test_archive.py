@@ -777,9 +777,6 @@ def test_load_and_skin_through_an_archive_path(tmp_path: Path, corpus_dir: Path)
     em2 = scene(quakemodels.load(lone), game_dir=tmp_path)
     assert em2.surfaces[0].skin is None  # x.pak is not pakN.pak: not in the game's search path
     write(tmp_path / "pak0.pak", pak.read_bytes())
-    from quakemodels.archive.vpath import shared_gamefs
-
-    shared_gamefs.cache_clear()
     em3 = scene(quakemodels.load(lone), game_dir=tmp_path)
     assert em3.surfaces[0].skin is not None
     assert em3.surfaces[0].skin.png_bytes() == got.png_bytes()

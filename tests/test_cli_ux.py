@@ -153,6 +153,12 @@ def test_stdin_and_stdout_with_dash(model: Path, tmp_path: Path) -> None:
     assert p.returncode == 0 and p.stdout.startswith(b"-: Quake II MD2"), err(p)
     p = qm("dump", "-", "-o", "-", stdin=data)
     assert p.returncode == 0 and json.loads(p.stdout)["numFrames"] == 2
+    p = qm("check", "--engine", "quake2", "-", stdin=data)
+    assert p.returncode == 0 and p.stdout == b"-: ok [quake2]\n", err(p)
+    p = qm("check", "--json", "-", stdin=data[:100])
+    (report,) = json.loads(p.stdout)
+    assert p.returncode == 1 and report["file"] == "-"
+    assert report["findings"][0]["field"] == "ofs_skins"  # the first section past the cut
     p = qm("export", model, "-o", "-", cwd=tmp_path)
     assert p.returncode == 0, err(p)
     magic, version, length = struct.unpack("<4sII", p.stdout[:12])
@@ -160,6 +166,22 @@ def test_stdin_and_stdout_with_dash(model: Path, tmp_path: Path) -> None:
     assert files_in(tmp_path) == ["quad.md2"]  # no folder called "-"
     p = qm("render", model, "-o", "-", cwd=tmp_path)
     assert p.returncode == 2 and "cannot write this to stdout" in err(p)
+
+
+def test_dump_reads_through_archives(model: Path, tmp_path: Path) -> None:
+    import zipfile
+
+    pk3 = tmp_path / "pak0.pk3"
+    with zipfile.ZipFile(pk3, "w") as z:
+        z.writestr("models/quad/tris.md2", model.read_bytes())
+    p = qm("dump", pk3 / "models/quad/tris.md2", "-o", "-")
+    assert p.returncode == 0 and json.loads(p.stdout)["numFrames"] == 2, err(p)
+    p = qm("dump", pk3 / "models/quad/none.md2", "-o", tmp_path / "x.json")
+    assert p.returncode == 1 and "has no entry 'models/quad/none.md2'" in err(p)
+    (tmp_path / "bad.pk3").write_bytes(pk3.read_bytes()[:40])
+    p = qm("dump", tmp_path / "bad.pk3/models/quad/tris.md2")
+    assert p.returncode == 1 and "not a readable zip/pk3 file" in err(p)
+    assert files_in(tmp_path) == ["bad.pk3", "pak0.pk3", "quad.md2"]
 
 
 # -- 4. output paths ---------------------------------------------------------------------------
@@ -172,7 +194,7 @@ def test_unknown_suffix_is_a_usage_error(model: Path, tmp_path: Path) -> None:
     p = qm("render", model, "-o", tmp_path / "x.bmp")
     assert p.returncode == 2 and "it writes .png, .jpg, .jpeg" in err(p)
     p = qm("convert", model, tmp_path / "x.stl")
-    assert p.returncode == 2 and "convert writes .md2, .glb, .gltf, .obj" in err(p)
+    assert p.returncode == 2 and "convert writes .md2, .md3, .mdl, .glb, .gltf, .obj" in err(p)
     assert files_in(tmp_path) == ["quad.md2"]
 
 

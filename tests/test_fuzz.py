@@ -16,7 +16,7 @@ import sys
 from functools import cache
 
 import pytest
-from conftest import REPO, md2_corpus_files, md3_corpus_files
+from conftest import REPO, md2_corpus_files, md3_corpus_files, mdl_corpus_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from md2builder import FIELDS as MD2_FIELDS
@@ -25,6 +25,8 @@ from md2builder import Md2Spec, build, set_header
 sys.path.insert(0, str(REPO / "fuzz"))
 import harness
 import seeds
+
+import quakemodels
 
 EXAMPLES = int(os.environ.get("QUAKEMODELS_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
@@ -42,9 +44,11 @@ HEADER = struct.Struct("<4s16i")
 
 @cache
 def seed_files() -> tuple[bytes, ...]:
-    """Synthetic MD2/MD3 seeds plus every corpus file (when present)."""
-    synthetic = [*seeds.synthetic_md2(), *seeds.synthetic_md3()]
-    corpus = [p.read_bytes() for p in (*md2_corpus_files(), *md3_corpus_files())]
+    """Synthetic MD2/MD3/MDL seeds plus every corpus file (when present)."""
+    synthetic = [*seeds.synthetic_md2(), *seeds.synthetic_md3(), *seeds.synthetic_mdl()]
+    corpus = [
+        p.read_bytes() for p in (*md2_corpus_files(), *md3_corpus_files(), *mdl_corpus_files())
+    ]
     return tuple(synthetic + corpus)
 
 
@@ -98,6 +102,22 @@ def md3_boundaries(data: bytes) -> list[int]:
     return sorted(q for p in points for q in (p - 1, p, p + 1) if 0 <= q < len(data))
 
 
+def mdl_boundaries(data: bytes) -> list[int]:
+    """Where an MDL's skins, texcoords, triangles, frames and poses start and end, ±1 (from
+    the reader's section walk; nothing when the file does not open)."""
+    from quakemodels.formats.mdl import Mdl
+
+    try:
+        m = Mdl.from_bytes(data)
+    except quakemodels.ModelFormatError:
+        return []
+    points = {0, 4, 84, m.ofs_texcoords, m.ofs_triangles, m.ofs_frames, m.ofs_end, len(data)}
+    points.update(g.offset for g in m.skin_groups)
+    points.update(g.offset for g in m.frame_groups)
+    points.update(m.pose_offsets)
+    return sorted(q for p in points for q in (p - 1, p, p + 1) if 0 <= q < len(data))
+
+
 # -- exhaustive, deterministic mutations ------------------------------------------------------
 
 
@@ -123,7 +143,7 @@ def test_seeds_load() -> None:
 @pytest.mark.parametrize("index", range(len(small_seeds())))
 def test_truncation_at_every_section_boundary(index: int) -> None:
     data = small_seeds()[index]
-    for cut in {*md2_boundaries(data), *md3_boundaries(data)}:
+    for cut in {*md2_boundaries(data), *md3_boundaries(data), *mdl_boundaries(data)}:
         harness.exercise(data[:cut], heavy=False)
 
 
@@ -178,6 +198,7 @@ def mutated(draw: st.DrawFn) -> bytes:
         data = data[: draw(st.integers(0, len(data)))]
     elif kind == "boundary":
         points = md2_boundaries(bytes(data)) + md3_boundaries(bytes(data))
+        points += mdl_boundaries(bytes(data))
         if points:
             data = data[: draw(st.sampled_from(points))]
     elif kind == "splice":
@@ -202,6 +223,12 @@ def test_random_md2_headers(data: bytes) -> None:
 @FUZZ
 @given(st.binary(max_size=512).map(lambda tail: b"IDP3\x0f\0\0\0" + tail))
 def test_random_md3_headers(data: bytes) -> None:
+    run(data)
+
+
+@FUZZ
+@given(st.binary(max_size=512).map(lambda tail: b"IDPO\x06\0\0\0" + tail))
+def test_random_mdl_headers(data: bytes) -> None:
     run(data)
 
 

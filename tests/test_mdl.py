@@ -311,7 +311,7 @@ def test_skin_group_and_frame_group() -> None:
     assert m.trailer == b"QMEX\x03\x00\x00\x00junk"
     # the generated parser agrees on the group
     s = QuakeMdl.from_bytes(build(spec))
-    assert s.frames[1].num_frames == 3 and [p.name for p in s.frames[1].frames][2] == "x"
+    assert s.frames[1].num_time == 3 and [p.name for p in s.frames[1].frames][2] == "x"
     assert s.skins[1].num_frames == 2
 
 
@@ -439,9 +439,9 @@ def test_huge_counts_fail_before_allocating() -> None:
 def test_negative_group_counts() -> None:
     verts = np.zeros((4, 4), np.uint8)
     data = build(MdlSpec(frames=[Group([], [], count=-3)]))
-    with pytest.raises(BadValueError, match=r"frames\[0\].num_frames=-3 at offset \d+") as e:
+    with pytest.raises(BadValueError, match=r"frames\[0\].num_time=-3 at offset \d+") as e:
         Mdl.from_bytes(data)
-    assert e.value.field == "num_frames"
+    assert e.value.field == "num_time"
     data = build(MdlSpec(skins=[SkinGroup([], [], count=-1)], frames=[Pose(b"a", verts)]))
     with pytest.raises(BadValueError, match=r"skins\[0\].num_frames=-1 at offset 88") as e:
         Mdl.from_bytes(data)

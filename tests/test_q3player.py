@@ -856,3 +856,29 @@ def test_cli_on_player_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str
         "upper.json",
     ]
     assert main(["dump", bsuit]) == 2
+
+
+def test_cli_player_json_clips_and_no_clobber(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bsuit = _player_dir("human_bsuit")
+    assert main(["info", "--json", str(bsuit)]) == 0
+    (doc,) = json.loads(capsys.readouterr().out)
+    assert doc["format"] == "q3player"
+    assert sorted(doc["parts"]) == ["head", "lower", "upper"]
+    assert doc["parts"]["lower"]["header"]["num_frames"] == 191
+    assert doc["parts"]["upper"]["header"]["num_tags"] == 3
+
+    assert main(["info", "--clips", str(bsuit)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{bsuit}: 37 clips"
+    # every row's kind column starts at the same place, the longest name included
+    starts = {line.index(" frames ") for line in lines[1:]}
+    assert len(starts) == 1
+    assert "  TORSO_GESTURE_BLASTER  torso frames 90-129    (40 frames, 20 fps)" in lines
+
+    target = tmp_path / "p.glb"
+    target.write_bytes(b"mine")
+    assert main(["export", str(bsuit), "-o", str(target), "--no-clobber"]) == 3
+    assert "exists (--no-clobber)" in capsys.readouterr().err
+    assert target.read_bytes() == b"mine"

@@ -88,3 +88,10 @@ def test_upstream_pr_package(tmp_path: Path) -> None:
     assert "## quake2_md2.ksy" in changes and "## quake3_md3.ksy" not in changes
     assert not (tmp_path / "quake3_md3" / "quake3_md3.diff").exists()
     assert (tmp_path / "quake3_md3" / "game" / "quake3_md3.ksy").exists()
+    # the published MDL and PAK specs are pinned too: each gets its diff, with the fixes in it
+    mdl = (tmp_path / "quake_mdl" / "quake_mdl.diff").read_text().splitlines()
+    assert mdl[:2] == ["--- a/game/quake_mdl.ksy", "+++ b/game/quake_mdl.ksy"]
+    assert "-        repeat-expr: type" in mdl and "+        repeat-expr: num_time" in mdl
+    pak = (tmp_path / "quake_pak" / "quake_pak.diff").read_text().splitlines()
+    assert pak[:2] == ["--- a/game/quake_pak.ksy", "+++ b/game/quake_pak.ksy"]
+    assert "-        repeat: eos" in pak and "-        encoding: UTF-8" in pak

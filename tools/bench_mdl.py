@@ -10,6 +10,7 @@ are shared and noisy: compare ratios, not absolute times):
   vgio     vgio 1.3.0 ``Mdl.open``: reads every skin, texcoord, triangle and frame into
            Python objects (raw bytes: no positions, normals or RGB)
   kaitai   the generated parser: parse and walk every vertex of every pose (x, y, z, normal)
+  write    quakemodels: ``to_bytes`` of the loaded model (byte-exact re-encoding, checked)
   floor    numpy floor: one strided view of the poses of a model of single frames and one
            v * scale + origin, nothing checked (files with frame groups take the facade's path)
 
@@ -64,8 +65,9 @@ def _floor(
 
 
 def bench_mdl(path: str | Path) -> dict[str, Any]:
-    """Median seconds of quakemodels' full load, vgio, the generated parser's walk and the
-    numpy floor; keys ``file``, ``frames``, ``poses``, ``vertices``, ``skin``, the four times
+    """Median seconds of quakemodels' full load, its exact re-encoding (``write``), vgio, the
+    generated parser's walk and the numpy floor; keys ``file``, ``frames``, ``poses``,
+    ``vertices``, ``skin``, the five times
     and the ratios ``vgio/full``, ``kaitai/full``, ``full/floor`` (floor None for files with
     frame groups, whose poses are not evenly spaced)."""
     data = Path(path).read_bytes()
@@ -79,6 +81,9 @@ def bench_mdl(path: str | Path) -> dict[str, Any]:
             raise AssertionError(f"{path}: the numpy floor disagrees with the facade")
         floor_s = timed(lambda: _floor(*args))
     full = timed(lambda: _full(data))
+    if m.to_bytes() != data:
+        raise AssertionError(f"{path}: to_bytes is not byte-exact")
+    write = timed(m.to_bytes)
     vg = timed(lambda: _vgio(data), budget=0.5, min_runs=3)
     walk = timed(lambda: _kaitai_walk(data), budget=0.5, min_runs=3)
     return {
@@ -88,6 +93,7 @@ def bench_mdl(path: str | Path) -> dict[str, Any]:
         "vertices": m.num_vertices,
         "skin": f"{m.skin_width}x{m.skin_height}x{m.num_skin_images}",
         "full": full,
+        "write": write,
         "vgio": vg,
         "kaitai": walk,
         "floor": floor_s,
@@ -105,10 +111,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     print(
         f"| {'file':<18} | {'F':>3} | {'P':>3} | {'V':>4} | {'skin':>11} | {'full ms':>8} |"
+        f" {'write ms':>8} |"
         f" {'vgio ms':>8} | {'kaitai ms':>9} | {'floor ms':>8} | {'vgio/full':>9} |"
         f" {'kaitai/full':>11} | {'full/floor':>10} |"
     )
-    print(f"|{'-' * 20}|{'-' * 5}|{'-' * 5}|{'-' * 6}|{'-' * 13}|{'-' * 10}|{'-' * 10}|"
+    print(f"|{'-' * 20}|{'-' * 5}|{'-' * 5}|{'-' * 6}|{'-' * 13}|{'-' * 10}|{'-' * 10}|{'-' * 10}|"
           f"{'-' * 11}|{'-' * 10}|{'-' * 11}|{'-' * 13}|{'-' * 12}|")  # fmt: skip
     for path in files:
         r = bench_mdl(path)
@@ -116,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = f"{r['full/floor']:>9.1f}x" if r["full/floor"] else f"{'-':>10}"
         print(
             f"| {r['file']:<18} | {r['frames']:>3} | {r['poses']:>3} | {r['vertices']:>4} |"
-            f" {r['skin']:>11} | {r['full'] * 1e3:>8.3f} | {r['vgio'] * 1e3:>8.1f} |"
+            f" {r['skin']:>11} | {r['full'] * 1e3:>8.3f} | {r['write'] * 1e3:>8.3f} |"
+            f" {r['vgio'] * 1e3:>8.1f} |"
             f" {r['kaitai'] * 1e3:>9.1f} | {floor} | {r['vgio/full']:>8.0f}x |"
             f" {r['kaitai/full']:>10.0f}x | {ratio} |"
         )

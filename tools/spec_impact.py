@@ -525,7 +525,10 @@ def render(reports: Iterable[SpecReport], header: str) -> str:
         if not r.files:
             out.append("  no matching files: nothing to compare")
             continue
-        if r.note in ("spec unchanged", "generated parser unchanged"):
+        if r.note == "spec unchanged":
+            out.append("  no changes (not parsed: the spec is the same)")
+            continue
+        if r.note == "generated parser unchanged":
             out.append("  no changes (not parsed: the generated parser differs in docs only)")
             continue
         renamed = {}
@@ -557,10 +560,10 @@ def render(reports: Iterable[SpecReport], header: str) -> str:
         for key in sorted(r.new):
             if key not in renamed:
                 lines.append(f"  new field: {name(r, key)} ({plural(len(r.new[key]), 'file')})")
-        for name, err in r.stopped:
-            lines.append(f"  stops parsing: {name}: {err}")
-        for name, err in r.started:
-            lines.append(f"  starts parsing: {name} (was: {err})")
+        for file, err in r.stopped:
+            lines.append(f"  stops parsing: {file}: {err}")
+        for file, err in r.started:
+            lines.append(f"  starts parsing: {file} (was: {err})")
         out.extend(lines or ["  no changes"])
     return "\n".join(out) + "\n"
 

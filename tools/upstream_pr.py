@@ -33,7 +33,7 @@ GALLERY_FOLDERS = {
     "quake2_md2": "game",
     "quake3_md3": "game",
     "quake_mdl": "game",
-    "quake_pak": "archive",
+    "quake_pak": "game",
 }
 
 

@@ -6,13 +6,13 @@ wraps them in a numpy facade, and :mod:`quakemodels.registry` dispatches by magi
 ARCHITECTURE.md.
 """
 
+import os as _os
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 from typing import TypeVar as _TypeVar
 from typing import overload as _overload
 
 from .core.facade import Source as _Source
-from .core.facade import read_source as _read_source
 from .core.findings import Finding
 from .core.mesh import AnimatedModel, Mesh
 from .errors import (
@@ -33,6 +33,7 @@ from .registry import by_magic as _by_magic
 from .registry import check as _check
 from .registry import for_class as _for_class
 from .registry import load as _load
+from .registry import read_any as _read_source
 
 __all__ = [
     "AnimatedModel",
@@ -75,19 +76,26 @@ Model = Md2 | Md3 | Mdl | Player
 player folder gives a :class:`Player`)."""
 
 _M = _TypeVar("_M")
+_GameDir = str | _os.PathLike[str] | None
 
 
 @_overload
-def load(source: _Source) -> AnimatedModel: ...
+def load(source: _Source, *, game_dir: _GameDir = None) -> AnimatedModel: ...
 @_overload
-def load(source: _Source, kind: type[_M]) -> _M: ...
-def load(source: _Source, kind: type[_M] | None = None) -> AnimatedModel | _M:
+def load(source: _Source, kind: type[_M], *, game_dir: _GameDir = None) -> _M: ...
+def load(
+    source: _Source, kind: type[_M] | None = None, *, game_dir: _GameDir = None
+) -> AnimatedModel | _M:
     """Open a model from a path, bytes or a binary file object; the format is chosen by magic.
     A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) gives a
     :class:`Player`.
 
     A path may run through a .pak or .pk3 as if it were a folder:
-    ``load("baseq2/pak0.pak/models/monsters/tank/tris.md2")``.
+    ``load("baseq2/pak0.pak/models/monsters/tank/tris.md2")``; so may a player folder
+    (``load("baseq3/pak0.pk3/models/players/sarge")``), which may also be named by its place
+    in a game folder whose pk3s hold it (``load("baseq3/models/players/sarge")``). A player's
+    files, images and skins are found as ioquake3 finds them, through the game folder's pk3s
+    and loose files; ``game_dir`` names that game folder when it is not the one above.
     ``load(path)`` is typed as the :class:`AnimatedModel` every format implements (frames,
     clips, meshes, bounds); ``load(path, Md2)`` is typed ``Md2`` and raises
     :class:`BadMagicError` when the file is another format.
@@ -96,10 +104,10 @@ def load(source: _Source, kind: type[_M] | None = None) -> AnimatedModel | _M:
     OSError when a path cannot be read, TypeError for anything else.
     """
     if kind is None:
-        model: AnimatedModel = _load(source)
+        model: AnimatedModel = _load(source, game_dir=game_dir)
         return model
     if isinstance(kind, type) and issubclass(kind, Player):
-        player = _load(source)
+        player = _load(source, game_dir=game_dir)
         if not isinstance(player, kind):
             raise BadMagicError(f"{source!r} is not a Quake III player folder", field="magic")
         return player

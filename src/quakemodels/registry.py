@@ -14,13 +14,13 @@ import os
 from dataclasses import replace
 from typing import Any
 
-from .archive.vpath import game_context, read_path, split_archive_path
+from .archive.vpath import game_context, game_roots, read_path, shared_gamefs, split_archive_path
 from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
 from .core.scene import ExportModel
 from .core.skins import game_images
-from .errors import BadMagicError
+from .errors import BadMagicError, ModelFormatError, PlayerFolderError
 from .formats import FORMATS
 from .formats.q3player import Player, is_player_folder
 from .formats.q3player.check import check_player, check_player_model
@@ -40,6 +40,8 @@ __all__ = [
     "explain",
     "for_class",
     "for_model",
+    "is_game_path",
+    "is_player",
     "is_player_folder",
     "load",
     "scene",
@@ -88,39 +90,112 @@ def unknown_magic(data: bytes) -> BadMagicError:
     )
 
 
-def load(source: Source) -> Any:
+def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> Any:
     """The model in ``source`` (a path, bytes or a binary file object), by its magic; a
-    folder path is read as a Quake III player folder (:class:`Player`).
+    folder path is read as a Quake III player folder (:class:`Player`), on disk, through an
+    archive (``baseq3/pak0.pk3/models/players/sarge``) or in the search path of the game
+    folder above it (``baseq3/models/players/sarge`` with the player in ``baseq3/*.pk3``).
+    ``game_dir`` names the game folder whose pk3s and files a player's images and skins are
+    found in (inferred when not given).
 
     Raises ModelFormatError for data no format reads (PlayerFolderError for a folder without
     the three parts), OSError when a path cannot be read and TypeError for anything that is
     not a path, bytes or a binary file.
     """
     if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        return Player.from_folder(source)
-    data, name = read_any(source)
+        return Player.from_folder(source, game_dir=game_dir)
+    try:
+        data, name = read_any(source)
+    except (FileNotFoundError, IsADirectoryError):
+        assert isinstance(source, (str, os.PathLike))
+        player = _game_player(source, game_dir)
+        if player is None:
+            raise
+        return player
     fmt = by_magic(data)
     if fmt is None:
         raise unknown_magic(data)
     return fmt.open(data, name)
 
 
+def _game_player(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None
+) -> Player | None:
+    """The player at a path that is no file: a folder inside an archive or in a game's search
+    path; None when nothing is there (PlayerFolderError when a folder lacks a part)."""
+    if os.path.lexists(path):
+        return None
+    try:
+        return Player.from_folder(path, game_dir=game_dir)
+    except PlayerFolderError as e:
+        if str(e).endswith("is not a folder"):
+            return None
+        raise
+
+
+def _game_file(path: str | os.PathLike[str]) -> bytes | None:
+    """The bytes of a file named by its place in a game folder (``baseq3/models/x/y.md3``
+    held by ``baseq3/pak0.pk3``), as the engine finds it; None when the path is on disk,
+    runs through an archive, or no game folder above has it."""
+    if os.path.lexists(path) or split_archive_path(path) is not None:
+        return None
+    found = game_roots(path)
+    if found is None:
+        return None
+    roots, inner = found
+    fs = shared_gamefs(tuple(roots))
+    hit = fs.find(inner)
+    return None if hit is None else fs.read_found(hit)
+
+
+def is_game_path(path: str | os.PathLike[str]) -> bool:
+    """True when ``path`` is no file on disk but names a player folder or a file through an
+    archive or in a game folder's search path; never raises."""
+    if os.path.lexists(path):
+        return False
+    if split_archive_path(path) is not None or is_player(path):
+        return True
+    try:
+        return _game_file(path) is not None
+    except (ModelFormatError, OSError):
+        return False
+
+
+def is_player(path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None) -> bool:
+    """True when ``path`` names a Quake III player folder (on disk, through an archive, or
+    in a game's search path); never raises."""
+    return is_player_folder(path, game_dir)
+
+
 def read_any(source: Source) -> tuple[bytes, str | None]:
     """``read_source``, and a path that runs through a .pak/.pk3 (``x.pak/models/a/tris.md2``)
-    read from inside the archive (its name stays the whole path)."""
+    read from inside the archive, or that names a file by its place in a game folder whose
+    archives hold it (``baseq3/models/a/b.md3``); the name stays the whole path."""
     if isinstance(source, (str, os.PathLike)) and split_archive_path(source) is not None:
         return read_path(source), os.fspath(source)
-    return read_source(source)
+    try:
+        return read_source(source)
+    except FileNotFoundError:
+        assert isinstance(source, (str, os.PathLike))
+        data = _game_file(source)
+        if data is None:
+            raise
+        return data, os.fspath(source)
 
 
-def check(source: object, engine: str = "any") -> list[Finding]:
+def check(
+    source: object, engine: str = "any", *, game_dir: str | os.PathLike[str] | None = None
+) -> list[Finding]:
     """Findings for any supported model (a loaded model, bytes, a path or a binary file),
-    chosen by magic; never raises on any input (an unknown ``engine`` is a ValueError)."""
+    chosen by magic, or a player folder (``game_dir`` as for :func:`load`); never raises on
+    any input (an unknown ``engine`` is a ValueError)."""
     check_engine(engine)
     if isinstance(source, Player):
         return check_player_model(source, engine)
-    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        return check_player(source, engine)
+    if isinstance(source, (str, os.PathLike)) and (
+        os.path.isdir(source) or (not os.path.lexists(source) and is_player(source, game_dir))
+    ):
+        return check_player(source, engine, game_dir)
     try:
         fmt = for_model(source)
     except TypeError:
@@ -176,6 +251,8 @@ def scene(
         table, count = scene_frames(model)
         frames, clips = select_frames(table, count, frame, clip)
     if isinstance(model, Player):
+        if game_dir is not None:
+            model = model.with_game_dir(game_dir)
         em = player_scene(model, skin=skin, frames=frames)
     else:
         fmt = for_model(model)

@@ -7,6 +7,8 @@ never corpus content.
 from __future__ import annotations
 
 import tracemalloc
+import warnings
+from pathlib import Path
 
 import pytest
 from md2builder import Md2Spec, build, gl_command, set_header
@@ -87,4 +89,29 @@ def test_gltf_export_of_a_nan_frame_scale() -> None:
     bad = [f for f in check_md2(data, "any") if f.code == "non-finite"]
     assert [(f.severity, f.field, f.offset) for f in bad] == [
         ("error", "scale", quakemodels.load(data).ofs_frames)
+    ]
+
+
+REGRESSIONS = Path(__file__).parent
+
+
+def test_mdl_scale_that_overflows_float32() -> None:
+    """Mutation fuzzing of MDL seeds (an int32 written over header ``scale.x``): positions
+    decoded to inf with only a numpy RuntimeWarning, and the exporters wrote non-finite
+    glTF bounds (fixed in formats/mdl/reader.py: a BadValueError naming ``scale``; check.py
+    reports it). The file is hand-made with tests/mdlbuilder.py: scale (1e38, 0.25, 1)."""
+    data = (REGRESSIONS / "mdl_scale_overflow.mdl").read_bytes()
+    m = quakemodels.load(data)
+    assert m.num_poses == 2 and m.header["scale"][0] == pytest.approx(1e38, rel=1e-6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning either
+        with pytest.raises(ModelFormatError, match="not finite in float32") as e:
+            m.positions  # noqa: B018
+    assert (e.value.field, e.value.offset) == ("scale", 8)
+    with pytest.raises(ModelFormatError) as e2:
+        from_model(m)
+    assert (e2.value.field, e2.value.offset) == ("scale", 8)
+    findings = quakemodels.check_model(data)
+    assert [(f.code, f.field, f.offset) for f in findings if f.severity == "error"] == [
+        ("not-finite", "scale", 8)
     ]

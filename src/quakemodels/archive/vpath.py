@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .names import Engine
+
 if TYPE_CHECKING:
     from .gamefs import GameFS
 
@@ -87,23 +89,63 @@ def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
             roots.append(archive_path)
         return roots, inner
     p = Path(path)
-    folder = p.parent
+    folder = game_folder_above(p)
+    return None if folder is None else ([folder], p.relative_to(folder).as_posix())
+
+
+def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
+    """The nearest folder above ``path`` (which need not exist) holding ``pakN.pak`` or
+    ``*.pk3``, within MAX_GAME_DEPTH levels; None when there is none."""
+    folder = Path(path).parent
     for _ in range(MAX_GAME_DEPTH):
         if is_game_folder(folder):
-            return [folder], p.relative_to(folder).as_posix()
+            return folder
         if folder.parent == folder:
             break
         folder = folder.parent
     return None
 
 
+def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
+    """What changes when a root or an archive in it is added, removed or rewritten: the roots'
+    and their archives' (name, size, mtime), so a cached GameFS never serves stale data."""
+    stamp: list[object] = []
+    for root in roots:
+        try:
+            st = root.stat()
+        except OSError:
+            stamp.append((root, None))
+            continue
+        stamp.append((root, st.st_size, st.st_mtime_ns))
+        if root.is_dir():
+            for name in sorted(os.listdir(root)):
+                low = name.lower()
+                if low.endswith((".pk3", ".pak", ".pk3dir")):
+                    try:
+                        s = (root / name).stat()
+                    except OSError:
+                        continue
+                    stamp.append((name, s.st_size, s.st_mtime_ns))
+    return tuple(stamp)
+
+
 @functools.lru_cache(maxsize=8)
-def shared_gamefs(roots: tuple[Path, ...]) -> GameFS:
-    """One GameFS per set of roots in this process (a batch exports many models of one game;
-    the archives' directories are read once and stay open until the process ends)."""
+def _cached_gamefs(roots: tuple[Path, ...], engine: Engine | None, stamp: object) -> GameFS:
     from .gamefs import GameFS
 
-    return GameFS(list(roots))
+    return GameFS(list(roots), engine=engine)
+
+
+def shared_gamefs(roots: tuple[Path, ...], engine: Engine | None = None) -> GameFS:
+    """One GameFS per set of roots in this process (a batch exports many models of one game;
+    the archives' directories are read once and stay open until the process ends). A root or
+    archive that changed on disk since gives a new one."""
+    return _cached_gamefs(tuple(roots), engine, _stamp(tuple(roots)))
+
+
+def clear_gamefs_cache() -> None:
+    """Forget the shared GameFS objects (their archives close when they are collected)."""
+    _cached_gamefs.cache_clear()
 
 
 def game_context(
@@ -137,7 +179,9 @@ def game_context(
 
 
 __all__ = [
+    "clear_gamefs_cache",
     "game_context",
+    "game_folder_above",
     "game_roots",
     "is_game_folder",
     "read_path",

@@ -31,9 +31,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..archive.vpath import is_game_folder, split_archive_path
+from ..archive.vpath import game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError
-from ..registry import FORMATS, is_player_folder
+from ..formats.q3player.files import player_folders
+from ..registry import FORMATS, is_game_path, is_player_folder
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
 
 if TYPE_CHECKING:
@@ -123,8 +124,16 @@ def game_models(item: str) -> list[str]:
     from ..archive import GameFS  # the archive readers, only for a game folder
 
     with GameFS(item) as fs:
-        for found, _ in fs.listing():
-            if os.path.splitext(found.name)[1].lower() not in MODEL_SUFFIXES:
+        listing = fs.listing()
+        # a player folder is one input (its parts are not inputs of their own)
+        players = player_folders(found.name for found, _ in listing)
+        parts = {name.lower() for folder in players.values() for name in folder.values()}
+        for folder in players:
+            game = Path(item).is_dir() and folder.split("/")[0].lower() == "models"
+            out.append(str(Path(item) / folder) if game else f"{item}/{folder}")
+        for found, _ in listing:
+            ext = os.path.splitext(found.name)[1].lower()
+            if ext not in MODEL_SUFFIXES or found.name.lower() in parts:
                 continue
             if found.file is not None:
                 out.append(str(found.file))
@@ -134,8 +143,12 @@ def game_models(item: str) -> list[str]:
 
 
 def inner_name(path: str) -> str | None:
-    """The name inside its archive of a path through one (``models/a/tris.md2``), else None."""
+    """The name inside its archive of a path through one (``models/a/tris.md2``), or inside
+    its game folder of a player named there (``models/players/sarge``), else None."""
     split = split_archive_path(path)
+    if split is None and not os.path.exists(path):
+        found = game_roots(path)
+        return None if found is None else found[1]
     return None if split is None else split[1]
 
 
@@ -173,6 +186,8 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
                 add(p)
         elif os.path.exists(item):
             add(item)
+        elif is_game_path(item):
+            add(item)  # a path through an archive, or a player or file in a game folder
         elif glob.has_magic(item):
             matches = sorted(
                 p

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..core.findings import ENGINES, Finding
 from ..registry import check
-from .batch import Progress, add_batch_args, expand, iter_outcomes
+from .batch import Progress, add_batch_args, add_game_dir_arg, expand, iter_outcomes
 
 HELP = "check models against an engine's limits and for common mistakes; exit 1 on errors"
 EXAMPLES = """\
@@ -17,12 +17,17 @@ EXAMPLES = """\
   quakemodels check --engine quake2 models/*.md2
   quakemodels check --engine q2pro -j 4 baseq2/players/
   quakemodels check --engine q2pro --json tris.md2 > findings.json
+  cat tris.md2 | quakemodels check --engine quake2 -         # stdin
+  quakemodels check --engine quake3 baseq3/pak0.pk3       # every model and player in it
 """
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "files", nargs="+", metavar="FILE", help="model files, folders (searched) or globs"
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="model files, folders (searched), globs, or - for stdin",
     )
     parser.add_argument(
         "--engine",
@@ -34,6 +39,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--strict", action="store_true", help="exit 1 on warnings too, not only on errors"
     )
+    add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
@@ -43,17 +49,23 @@ def _counts(findings: list[Finding]) -> tuple[int, int]:
 
 
 def _check_one(path: str, opts: dict[str, Any]) -> list[Finding]:
-    return check(path, engine=opts["engine"])
+    source = opts["stdin"] if path == "-" else path
+    return check(source, engine=opts["engine"], game_dir=opts["game_dir"])
 
 
 def run(args: argparse.Namespace) -> int:
-    files, unmatched = expand(args.files)
+    stdin = sys.stdin.buffer.read() if "-" in args.files else None
+    files, unmatched = expand([f for f in args.files if f != "-"])
+    if stdin is not None:
+        files = ["-", *files]
     # Names that match nothing are reported like unreadable files: an error finding.
     per_file: dict[str, list[Finding]] = {
         o.path: [Finding("error", None, None, o.error, "io")] for o in unmatched
     }
     progress = Progress(len(files))
-    outcomes = list(iter_outcomes(files, _check_one, {"engine": args.engine}, args.jobs, progress))
+    opts = {"engine": args.engine, "stdin": stdin, "game_dir": args.game_dir}
+    jobs = 1 if stdin is not None else args.jobs  # stdin's bytes stay in this process
+    outcomes = list(iter_outcomes(files, _check_one, opts, jobs, progress))
     progress.clear()
     by_path = {o.path: o for o in outcomes}
     for path in files:  # in input order, whatever order the workers finished in

@@ -1,29 +1,41 @@
-"""``quakemodels convert IN... OUT``: MD2 → glTF/OBJ, and glTF or an OBJ sequence → MD2."""
+"""``quakemodels convert IN... OUT``: MD2/MD3/MDL → glTF/OBJ, glTF or an OBJ sequence → MD2,
+MDL → MD2 and MD2 → MDL."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.scene import FPS
-from ..errors import ModelFormatError
+from ..errors import BadValueError, ModelFormatError
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 from .options import frame_number, load_scene, plural, positive
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 from .output import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_USAGE,
     OutputError,
     UsageError,
+    output_error,
     refuse_existing,
     writing,
 )
 
-HELP = "convert MD2/MD3 to glTF/OBJ, or a glTF with morph targets or OBJ frames to MD2"
+HELP = (
+    "convert MD2/MD3/MDL to glTF/OBJ; a glTF, OBJ frames or a model to MD2/MD3;"
+    " MDL to MD2 and MD2 to MDL; a player glTF back to a player folder"
+)
 EXAMPLES = """\
   quakemodels convert tris.md2 tris.glb           # every frame as a morph target, clips
   quakemodels convert upper.md3 upper.glb         # MD3: a mesh per surface, tags as nodes
@@ -31,6 +43,13 @@ EXAMPLES = """\
   quakemodels convert tris.glb tris.md2 --skin models/players/guy/skin.pcx
   quakemodels convert tris.md2 frames/ --clip run  # one OBJ per frame of a clip
   quakemodels convert frames/*.obj run.md2 --frame-prefix run --skin-size 256x256
+  quakemodels convert model.glb model.md3 --shader models/mapobjects/thing/thing.tga
+  quakemodels convert tris.md2 tris.md3           # any model to MD3 (positions within 1/64)
+  quakemodels export models/players/guy -o guy.glb  # a player: one glTF, clips, tags
+  quakemodels convert guy.glb models/players/guy2/  # ... and back to a player folder
+  quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.png...
+  quakemodels convert tris.md2 tris.mdl --skin-dir skins/   # skin quantized to the palette
+  quakemodels convert tris.glb tris.mdl --skin skin.png     # glTF or OBJ frames → MDL
 """
 
 _GLTF = (".glb", ".gltf")
@@ -40,14 +59,20 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "inputs", nargs="+", metavar="IN", help="an .md2, a .glb/.gltf, or OBJ files (one a frame)"
     )
-    parser.add_argument("output", metavar="OUT", help="the .md2, .glb, .gltf or .obj to write")
+    parser.add_argument(
+        "output",
+        metavar="OUT",
+        help="the .md2, .md3, .glb, .gltf or .obj to write; or a folder (ending with /): a player"
+        " folder from a player glTF, OBJ frames with --clip",
+    )
     parser.add_argument(
         "--skin",
         action="append",
         default=[],
         metavar="NAME",
         help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ:"
-        " the skin to embed, the model's skin number N or an image NAME",
+        " the skin to embed, the model's skin number N or an image NAME; glTF/OBJ → MDL:"
+        " the image file to quantize into the MDL",
     )
     parser.add_argument(
         "--skin-size",
@@ -68,7 +93,15 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--no-limits",
         action="store_true",
         help="→ MD2: allow more than vanilla Quake II's 2048 vertices, 4096 triangles, 512"
-        " frames and 32 skins (only the format's own 16-bit limits remain)",
+        " frames and 32 skins (only the format's own 16-bit limits remain); → MD3: more than"
+        " ioquake3's 999 vertices and 1999 triangles per surface and 16 tags",
+    )
+    parser.add_argument(
+        "--shader",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="→ MD3: a shader name for every surface that has none (repeatable; ≤ 63 bytes)",
     )
     parser.add_argument(
         "--frame",
@@ -94,6 +127,17 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         " inch; 0.0254 gives metres)",
     )
     parser.add_argument(
+        "--palette",
+        metavar="FILE",
+        help="MDL: the palette.lmp its skins use (default: the bundled LibreQuake palette)",
+    )
+    parser.add_argument(
+        "--fullbrights",
+        action="store_true",
+        help="→ MDL: let skin colours map to the fullbright palette rows 224..254 (they glow"
+        " in the dark in Quake; avoided by default)",
+    )
+    parser.add_argument(
         "--no-clobber", action="store_true", help="never replace an existing file (exit 3)"
     )
 
@@ -110,26 +154,27 @@ def _skin_size(text: str | None) -> tuple[int, int] | None:
     return w, h
 
 
+def _obj_frame_names(args: argparse.Namespace, count: int) -> list[str] | None:
+    """--frame-names or --frame-prefix for ``count`` OBJ frames (None: the file stems)."""
+    if args.frame_prefix:
+        return [f"{args.frame_prefix}{k}" for k in range(1, count + 1)]
+    return args.frame_names.split(",") if args.frame_names else None
+
+
 def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..formats.md2 import Md2
     from ..interchange.gltf_read import read_gltf
-    from ..interchange.imported import DEFAULT_LIMITS
+    from ..interchange.imported import frame_limited
     from ..interchange.obj_read import read_obj_sequence
 
     limits = FORMAT_LIMITS if args.no_limits else VANILLA
     skin_size = _skin_size(args.skin_size)
-    # The engine's frame limit is checked by the readers before they decode any frame.
-    read_limits = replace(
-        DEFAULT_LIMITS, max_frames=min(DEFAULT_LIMITS.max_frames, limits.max_frames)
-    )
+    read_limits = frame_limited(limits.max_frames)
     suffixes = {p.suffix.lower() for p in inputs}
     if suffixes <= set(_GLTF) and len(inputs) == 1:
         mesh = read_gltf(inputs[0], limits=read_limits)
     elif suffixes == {".obj"}:
-        names = args.frame_names.split(",") if args.frame_names else None
-        if args.frame_prefix:
-            names = [f"{args.frame_prefix}{k}" for k in range(1, len(inputs) + 1)]
-        mesh = read_obj_sequence(inputs, names, limits=read_limits)
+        mesh = read_obj_sequence(inputs, _obj_frame_names(args, len(inputs)), limits=read_limits)
     else:
         print("error: → MD2 takes one .glb/.gltf or one or more .obj files", file=sys.stderr)
         return 2
@@ -146,6 +191,237 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         f" ({min(worst, 0.5):.3f} of a step)"
     )
     return 0
+
+
+def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
+    from ..core.build import vertex_normals
+    from ..core.scene import ExportModel, Surface
+    from ..formats.md3 import Md3
+    from ..formats.md3 import write as md3_write
+    from ..interchange.gltf_read import read_gltf_scene
+    from ..interchange.imported import frame_limited
+    from ..interchange.obj_read import read_obj_sequence
+    from ..registry import load, scene
+
+    limits = md3_write.FORMAT_LIMITS if args.no_limits else md3_write.VANILLA
+    read_limits = frame_limited(limits.max_frames)
+    suffixes = {p.suffix.lower() for p in inputs}
+    if suffixes <= set(_GLTF) and len(inputs) == 1:
+        try:
+            view = read_gltf_scene(inputs[0], limits=read_limits)
+        except BadValueError as e:
+            if e.field != "meshes" or "frame counts" not in str(e):
+                raise
+            # the usual cause: a whole player (three parts with their own frames)
+            raise BadValueError(
+                f"{e} (a player glTF converts to a folder: give OUT/)", field="meshes"
+            ) from e
+    elif suffixes == {".obj"}:
+        names = _obj_frame_names(args, len(inputs))
+        mesh = read_obj_sequence(inputs, names, limits=read_limits)
+        positions, uvs, triangles = md3_write.weld_corners(mesh.positions, mesh.uvs, mesh.indices)
+        normals = vertex_normals(positions, triangles).astype("float32")
+        surface = Surface("mesh", positions, normals, uvs, triangles.astype("uint32"))
+        view = ExportModel(out.stem, [surface], {}, frame_names=list(mesh.frame_names))
+    elif len(inputs) == 1:
+        view = scene(load(inputs[0]))
+    else:
+        raise UsageError("→ MD3 takes one model, one .glb/.gltf or one or more .obj files")
+    if args.shader:
+        view = replace(
+            view,
+            surfaces=[s if any(s.skin_names) else replace(s, skin_names=tuple(args.shader))
+                      for s in view.surfaces],
+        )  # fmt: skip
+    result = Md3.from_scene(view, limits=limits)
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
+    m = result.model
+    vertices = sum(s.num_vertices for s in m.surfaces)
+    print(
+        f"{out}: {plural(m.num_frames, 'frame')}, {plural(m.num_surfaces, 'surface')},"
+        f" {plural(vertices, 'vertex', 'vertices')}, {plural(m.num_tags, 'tag')};"
+        f" largest error {result.errors.max():.6g} units (step 1/64)"
+    )
+    return EXIT_OK
+
+
+def _to_player(args: argparse.Namespace, source: Path, out: Path) -> int:
+    """A player glTF (``quakemodels export <player folder> -o x.glb``) → a player folder."""
+    from ..formats.md3.write import FORMAT_LIMITS as MD3_FORMAT_LIMITS
+    from ..formats.md3.write import VANILLA as MD3_VANILLA
+    from ..formats.q3player.fromgltf import player_from_gltf, save_player
+
+    limits = MD3_FORMAT_LIMITS if args.no_limits else MD3_VANILLA
+    built = player_from_gltf(source, out.resolve().name, limits=limits)
+    refuse_existing([out / name for name in built.files], args.no_clobber)
+    try:
+        save_player(built, out)  # all files or none; a folder it made is removed on failure
+    except OSError as e:
+        raise output_error(out, e) from e
+    parts = ", ".join(
+        f"{part}.md3 ({plural(m.num_frames, 'frame')}, {plural(m.num_surfaces, 'surface')},"
+        f" {plural(m.num_tags, 'tag')})"
+        for part, m in built.parts.items()
+    )
+    skins = sum(name.endswith(".skin") for name in built.files)
+    images = len(built.files) - 3 - skins - (1 if built.clips else 0)
+    print(
+        f"{out}: {parts}; animation.cfg ({plural(len(built.clips), 'clip')}),"
+        f" {plural(skins, 'skin file')}, {plural(images, 'image')};"
+        f" largest error {max(built.errors.values()):.6g} units (step 1/64)"
+    )
+    return EXIT_OK
+
+
+def _model_format(path: Path) -> str | None:
+    """The registered format of the file at ``path`` by its magic (None: not a model)."""
+    from ..registry import by_magic
+
+    if path.suffix.lower() in (*_GLTF, ".obj"):
+        return None
+    with open(path, "rb") as f:
+        fmt = by_magic(f.read(4))
+    return None if fmt is None else fmt.name
+
+
+def _mdl_to_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
+    """MDL → MD2 through ``Md2.build``; each skin image is written beside ``out`` as
+    ``<stem>_skin<k>.png`` (decoded through the palette) and named in the MD2."""
+    from PIL import Image
+
+    from ..core.atomic import atomic_output
+    from ..formats.mdl import Mdl
+
+    model = Mdl.from_file(source, palette=args.palette)
+    limits = FORMAT_LIMITS if args.no_limits else VANILLA
+    names = [f"{out.stem}_skin{k}.png" for k in range(model.num_skin_images)]
+    result = model.to_md2(skins=names, limits=limits)
+    pngs = [out.parent / n for n in names]
+    refuse_existing([out, *pngs], args.no_clobber)
+    for k, png in enumerate(pngs):
+        with writing(png), atomic_output(png) as f:
+            Image.fromarray(model.skin_images[k], mode="RGB").save(f, format="PNG")
+    with writing(out):
+        result.model.save(out)
+    m = result.model
+    print(
+        f"{out}: {plural(m.num_frames, 'frame')} ({plural(model.num_header_frames, 'MDL frame')}"
+        f" flattened), {plural(m.num_vertices, 'vertex', 'vertices')},"
+        f" {plural(m.num_triangles, 'triangle')}, {plural(len(names), 'skin')};"
+        f" largest error {result.errors.max():.6g} units"
+    )
+    return EXIT_OK
+
+
+def _skin_pixels(image: object, size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """A found skin image as an (H,W,3) uint8 array of the model's skin ``size`` (resized
+    bilinearly when the file's size differs from the header's)."""
+    import numpy
+    from PIL import Image
+
+    assert isinstance(image, Image.Image)
+    rgb = image.convert("RGB")
+    if rgb.size != size:
+        rgb = rgb.resize(size, Image.Resampling.BILINEAR)
+    return numpy.asarray(rgb, dtype=numpy.uint8)
+
+
+def _to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
+    """An MD2 (or an MDL, copied exactly) → MDL through ``Mdl.build``; the skin is the image
+    the glTF export would embed (``--skin``, ``--skin-dir``), quantized to the palette."""
+    from ..formats.mdl import Mdl
+    from ..formats.mdl.write import FORMAT_LIMITS as MDL_FORMAT_LIMITS
+    from ..formats.mdl.write import VANILLA as MDL_VANILLA
+    from ..registry import load
+
+    kind = _model_format(inputs[0]) if len(inputs) == 1 else None
+    if kind is None and {p.suffix.lower() for p in inputs} <= {*_GLTF, ".obj"}:
+        return _imported_to_mdl(args, inputs, out)
+    if kind not in ("md2", "mdl"):
+        raise UsageError("→ MDL takes one model (.md2 or .mdl), one .glb/.gltf or .obj frames")
+    source = inputs[0]
+    if kind == "mdl":
+        model = Mdl.from_file(source, palette=args.palette)
+        refuse_existing([out], args.no_clobber)
+        with writing(out):
+            model.save(out)
+        print(f"{out}: a copy of {source} ({plural(model.num_poses, 'pose')})")
+        return EXIT_OK
+    md2 = load(source)
+    opts = {"skin": args.skin[-1] if args.skin else None, "skin_dir": args.skin_dir}
+    found = load_scene(source, opts).surfaces[0].skin
+    size = (md2.skin_width, md2.skin_height)
+    skins = [] if found is None or min(size) <= 0 else [_skin_pixels(found.image, size)]
+    result = Mdl.from_model(
+        md2,
+        skins=skins,
+        palette=args.palette,
+        fullbrights=args.fullbrights,
+        limits=MDL_FORMAT_LIMITS if args.no_limits else MDL_VANILLA,
+    )
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
+    m = result.model
+    seams = int((m.on_seam != 0).sum())
+    skin = f"skin from {found.path.name}" if found is not None else "a blank skin (none found)"
+    print(
+        f"{out}: {plural(m.num_poses, 'pose')}, {plural(m.num_vertices, 'vertex', 'vertices')}"
+        f" ({seams} on the seam, {m.num_vertices - md2.num_vertices} split),"
+        f" {plural(m.num_triangles, 'triangle')}, {skin};"
+        f" largest error {result.errors.max():.6g} units"
+    )
+    return EXIT_OK
+
+
+def _imported_to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
+    """A glTF with morph targets or OBJ frames → MDL (welded as for MD2); the skin is the
+    image file ``--skin`` names, quantized to the palette (a blank skin without one)."""
+    from PIL import Image
+
+    from ..formats.mdl import Mdl
+    from ..formats.mdl.write import FORMAT_LIMITS as MDL_FORMAT_LIMITS
+    from ..formats.mdl.write import VANILLA as MDL_VANILLA
+    from ..interchange.gltf_read import read_gltf
+    from ..interchange.obj_read import read_obj_sequence
+
+    limits = MDL_FORMAT_LIMITS if args.no_limits else MDL_VANILLA
+    if inputs[0].suffix.lower() in _GLTF:
+        if len(inputs) != 1:
+            raise UsageError("→ MDL takes one .glb/.gltf")
+        mesh = read_gltf(inputs[0])
+    else:
+        names = args.frame_names.split(",") if args.frame_names else None
+        if args.frame_prefix:
+            names = [f"{args.frame_prefix}{k}" for k in range(1, len(inputs) + 1)]
+        mesh = read_obj_sequence(inputs, names)
+    size = _skin_size(args.skin_size)
+    skins = []
+    if args.skin:
+        with Image.open(args.skin[-1]) as image:
+            size = size or mesh.skin_size or image.size
+            skins.append(_skin_pixels(image, size))
+    result = Mdl.from_imported(
+        mesh,
+        skins=skins,
+        skin_size=size,
+        palette=args.palette,
+        fullbrights=args.fullbrights,
+        limits=limits,
+    )
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
+    m = result.model
+    print(
+        f"{out}: {plural(m.num_poses, 'pose')}, {plural(m.num_vertices, 'vertex', 'vertices')}"
+        f" ({int((m.on_seam != 0).sum())} on the seam), {plural(m.num_triangles, 'triangle')},"
+        f" {'skin from ' + args.skin[-1] if skins else 'a blank skin'};"
+        f" largest error {result.errors.max():.6g} units"
+    )
+    return EXIT_OK
 
 
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
@@ -200,17 +476,34 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if args.output == "-":
         raise UsageError("convert writes files; for stdout use `export -o -` or `dump -o -`")
-    if args.clip is None and suffix not in (*_GLTF, ".obj", ".md2"):
+    folder = args.output.endswith(("/", os.sep)) or out.is_dir() or not suffix
+    to_player = args.clip is None and folder and {p.suffix.lower() for p in inputs} <= set(_GLTF)
+    writes = (*_GLTF, ".obj", ".md2", ".md3", ".mdl")
+    if args.clip is None and not to_player and suffix not in writes:
         raise UsageError(
             f"cannot write {suffix or 'a file without a suffix'}: convert writes"
-            " .md2, .glb, .gltf, .obj, or a folder of OBJ frames with --clip"
+            " .md2, .md3, .mdl, .glb, .gltf, .obj, a player folder from a player glTF, or a"
+            " folder of OBJ frames with --clip"
         )
     try:
+        if to_player:
+            if len(inputs) != 1:
+                raise UsageError("→ a player folder takes one player .glb/.gltf")
+            return _to_player(args, inputs[0], out)
+        if suffix == ".mdl":
+            with writing_parent(out):
+                return _to_mdl(args, inputs, out)
+        if suffix == ".md2" and len(inputs) == 1 and _model_format(inputs[0]) == "mdl":
+            with writing_parent(out):
+                return _mdl_to_md2(args, inputs[0], out)
         if suffix == ".md2":
             with writing_parent(out):
                 return _to_md2(args, inputs, out)
+        if suffix == ".md3":
+            with writing_parent(out):
+                return _to_md3(args, inputs, out)
         if len(inputs) != 1 or inputs[0].suffix.lower() in (*_GLTF, ".obj"):
-            raise UsageError(f"→ {suffix or 'OBJ frames'} takes one model (.md2 or .md3)")
+            raise UsageError(f"→ {suffix or 'OBJ frames'} takes one model (.md2, .md3 or .mdl)")
         if suffix not in (".obj", "") and args.clip is not None:
             raise UsageError("--clip writes one OBJ per frame into a folder: give a folder")
         with writing_parent(out):

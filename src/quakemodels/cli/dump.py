@@ -12,9 +12,9 @@ from typing import IO
 
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
-from ..errors import ModelFormatError
+from ..errors import ArchiveError, ModelFormatError
 from ..formats.q3player.player import find_parts
-from ..registry import explain, spec_id
+from ..registry import explain, is_player, read_any, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
@@ -24,6 +24,7 @@ EXAMPLES = """\
   quakemodels dump broken.md2 --partial -o part.json   # what parsed, marked incomplete
   cat tris.md2 | quakemodels dump - -o - | jq .header  # stdin to stdout
   quakemodels dump players/sarge -o sarge/             # a player: lower/upper/head.json
+  quakemodels dump baseq3/pak0.pk3/models/players/sarge -o sarge/   # a player in a pk3
 """
 
 
@@ -58,10 +59,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(name: str) -> bytes:
+    """stdin, a file, an entry read through its archive (``pak0.pak/models/a/tris.md2``) or a
+    file named by its place in a game folder (``baseq3/models/a/b.md3``)."""
     if name == "-":
         return sys.stdin.buffer.read()
-    with open(name, "rb") as f:
-        return f.read()
+    return read_any(name)[0]
 
 
 def _better(error: ModelFormatError, data: bytes) -> ModelFormatError:
@@ -83,7 +85,7 @@ def _dump_to(data: bytes, out: IO[str], args: argparse.Namespace) -> ParsedTree:
 
 
 def run(args: argparse.Namespace) -> int:
-    if os.path.isdir(args.file):
+    if args.file != "-" and (os.path.isdir(args.file) or is_player(args.file)):
         return _dump_player(args)
     return _dump_file(args)
 
@@ -119,6 +121,9 @@ def _dump_file(args: argparse.Namespace) -> int:
         data = _read(args.file)
     except OSError as e:
         print(f"{args.file}: error: {e.strerror or e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ArchiveError as e:
+        print(f"{args.file}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     target: Path | None = None
     if args.output and args.output != "-":

@@ -76,10 +76,9 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
     from ..registry import Player, load
 
-    if os.path.isdir(path) and fmt_of(opts) != "obj":
-        model = load(path)
-        if isinstance(model, Player):
-            return _export_player(path, model, opts)
+    model = load(path, game_dir=opts.get("game_dir"))
+    if isinstance(model, Player) and fmt_of(opts) != "obj":
+        return _export_player(path, model, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
@@ -87,9 +86,9 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     # One frame or one clip: the scene holds (and the reader decodes) only those frames. An
     # OBJ holds one frame, 0 unless --frame says.
     if frame is None and clip is None and fmt == "obj":
-        em = load_scene(path, opts, frame=0)
+        em = load_scene(path, opts, model, frame=0)
     else:
-        em = load_scene(path, opts, frame=frame, clip=clip)
+        em = load_scene(path, opts, model, frame=frame, clip=clip)
     target.parent.mkdir(parents=True, exist_ok=True)
     skin = skin_label(em)
     if fmt == "obj":

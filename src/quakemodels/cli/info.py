@@ -7,7 +7,16 @@ import json
 import sys
 from typing import Any
 
-from .batch import Outcome, Progress, add_batch_args, exit_code, expand, iter_outcomes, summary
+from .batch import (
+    Outcome,
+    Progress,
+    add_batch_args,
+    add_game_dir_arg,
+    exit_code,
+    expand,
+    iter_outcomes,
+    summary,
+)
 
 HELP = "print a model's header, counts, skins, clip table and bounds; exit 1 on a bad file"
 EXAMPLES = """\
@@ -17,6 +26,7 @@ EXAMPLES = """\
   quakemodels info --json tris.md2 | jq '.[0].clips'
   cat tris.md2 | quakemodels info -                       # stdin
   quakemodels info baseq2/pak0.pak                        # every model in the pak
+  quakemodels info baseq3/pak0.pk3/models/players/sarge   # a player inside a pk3
 """
 
 
@@ -32,6 +42,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     what.add_argument(
         "--clips", action="store_true", help="print only the clips: name, frames and count"
     )
+    add_game_dir_arg(parser)
     add_batch_args(parser)
 
 
@@ -87,17 +98,20 @@ def clip_lines(model: Any, name: str) -> list[str]:
     from ..registry import Player
 
     lines = [f"{name}: {plural(len(model.animations), 'clip')}"]
+    # Names are padded to 14 or the longest so the columns line up (Team Arena names run to 21).
     if isinstance(model, Player):
+        width = max([14, *(len(c.name) for c in model.animations)])
         for c in model.animations:
             span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
             lines.append(
-                f"  {c.name:<14} {c.kind:<5} frames {span:<9}"
+                f"  {c.name:<{width}} {c.kind:<5} frames {span:<9}"
                 f" ({plural(c.num_frames, 'frame')}, {c.fps:g} fps)"
             )
         return lines
+    width = max([14, *(len(c) for c in model.animations)])
     for clip, frames in model.animations.items():
         span = f"{frames.start}-{frames.stop - 1}" if len(frames) else "-"
-        lines.append(f"  {clip:<14} frames {span:<9} ({plural(len(frames), 'frame')})")
+        lines.append(f"  {clip:<{width}} frames {span:<9} ({plural(len(frames), 'frame')})")
     return lines
 
 
@@ -106,7 +120,7 @@ def info_one(path: str, opts: dict[str, Any]) -> Any:
     from ..registry import describe, load
 
     source: Any = opts["stdin"] if path == "-" else path
-    model = load(source)
+    model = load(source, game_dir=opts.get("game_dir"))
     if path == "-":
         model.name = "-"
     model.load_all()
@@ -125,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
     if stdin is not None:
         files = ["-", *files]
     progress = Progress(len(files))
-    opts = {"mode": mode, "stdin": stdin}
+    opts = {"mode": mode, "stdin": stdin, "game_dir": args.game_dir}
     jobs = 1 if stdin is not None else args.jobs  # stdin's bytes stay in this process
     by_path = {o.path: o for o in iter_outcomes(files, info_one, opts, jobs, progress)}
     progress.clear()

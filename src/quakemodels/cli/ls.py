@@ -9,13 +9,14 @@ from pathlib import Path
 from ..archive import GameFS
 from ..archive.names import type_by_magic
 from ..errors import ModelFormatError
+from ..formats.q3player.files import player_folders
 from ..registry import by_magic
 
 HELP = "list a .pak/.pk3 or a game folder: size, type by magic, and which archive wins"
 EXAMPLES = """\
   quakemodels ls baseq2/pak0.pak
   quakemodels ls baseq2/ --models        # models in pak0..pak9 and loose files
-  quakemodels ls baseq3/ --engine quake3
+  quakemodels ls baseq3/ --engine quake3   # player folders last: `player models/players/x/`
 """
 
 
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     with fs:
         rows = 0
         models = 0
-        for found, shadowed in fs.listing():
+        everything = fs.listing()
+        for found, shadowed in everything:
             try:
                 if found.entry is not None and found.source.archive is not None:
                     head = found.source.archive.read_head(found.entry)
@@ -63,9 +65,17 @@ def run(args: argparse.Namespace) -> int:
                 f"  (over {', '.join(_label(s.path, base) for s in shadowed)})" if shadowed else ""
             )
             print(f"{found.size:>10}  {kind:<5} {found.name}  [{where}]{over}")
+        # Quake III player folders: one line each, naming where each part comes from
+        listing = {found.name: found for found, _ in everything}
+        players = player_folders(listing)
+        for folder, parts in players.items():
+            size = sum(listing[name].size for name in parts.values())
+            wheres = sorted({_label(listing[name].source.path, base) for name in parts.values()})
+            print(f"{size:>10}  {'player':<5} {folder}/  [{', '.join(wheres)}]")
         noun = "models" if args.models else "files"
         print(
-            f"{rows} {noun} ({models} models) from {len(fs.sources)} sources, {fs.engine} order",
+            f"{rows} {noun} ({models} models{f', {len(players)} players' if players else ''}) from"
+            f" {len(fs.sources)} sources, {fs.engine} order",
             file=sys.stderr,
         )
     return 0

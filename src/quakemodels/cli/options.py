@@ -87,14 +87,20 @@ def scene_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def load_scene(
-    path: str | Path, opts: dict[str, Any], *, frame: int | None = None, clip: str | None = None
+    path: str | Path,
+    opts: dict[str, Any],
+    model: Any = None,
+    *,
+    frame: int | None = None,
+    clip: str | None = None,
 ) -> ExportModel:
-    """The scene of the model file ``path`` with ``opts``' skin, scale and fps applied; only
-    ``frame`` or ``clip`` (decoding only those frames) when given (see
-    :func:`quakemodels.registry.scene`)."""
+    """The scene of the model file ``path`` (``model`` when already loaded) with ``opts``'
+    skin, scale and fps applied; only ``frame`` or ``clip`` (decoding only those frames) when
+    given (see :func:`quakemodels.registry.scene`)."""
     from ..registry import load, scene
 
-    model = load(path)
+    if model is None:
+        model = load(path, game_dir=opts.get("game_dir"))
     em = scene(
         model, skin_dir=opts["skin_dir"], game_dir=opts.get("game_dir"), frame=frame, clip=clip
     )

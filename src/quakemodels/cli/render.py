@@ -106,7 +106,7 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
 
     pair = opts["legs"] is not None or opts["torso"] is not None
     if pair or opts["time"] is not None:
-        model = load(path)
+        model = load(path, game_dir=opts.get("game_dir"))
         if not isinstance(model, Player):
             raise ValueError("--legs, --torso and --time apply to Quake III player folders")
         return _render_pair(path, model, opts)

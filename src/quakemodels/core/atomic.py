@@ -19,6 +19,7 @@ A failed or interrupted write never leaves a truncated file and never replaces a
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import signal
@@ -161,3 +162,34 @@ def write_bytes_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """Write ``data`` to ``path`` atomically."""
     with atomic_output(path) as f:
         f.write(data)
+
+
+def write_files_atomic(folder: str | os.PathLike[str], files: dict[str, bytes]) -> list[Path]:
+    """Write several files into ``folder`` as one: every file goes to its temporary file first,
+    and only when all are written are they renamed into place. On any failure no target is
+    replaced and the temporary files are gone (a folder this call created is removed again).
+    ``files`` maps plain file names (no separators) to their bytes."""
+    where = Path(folder)
+    for name in files:
+        if not name or name in (".", "..") or "/" in name or os.sep in name or "\0" in name:
+            raise ValueError(f"{name!r} is not a plain file name")
+    for name in files:
+        # a rename onto a folder fails: refuse it before any file is replaced
+        if (where / name).is_dir():
+            raise IsADirectoryError(errno.EISDIR, "a folder is in the way", str(where / name))
+    created = not where.exists()
+    where.mkdir(parents=True, exist_ok=True)
+    try:
+        with contextlib.ExitStack() as stack:
+            for name, data in files.items():
+                f = stack.enter_context(atomic_output(where / name))
+                f.write(data)
+                # flushed here, so that nothing can fail between the first rename and the last
+                f.flush()
+                os.fsync(f.fileno())
+    except BaseException:
+        if created:
+            with contextlib.suppress(OSError):
+                where.rmdir()
+        raise
+    return [where / name for name in files]

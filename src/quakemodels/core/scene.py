@@ -75,6 +75,17 @@ class ExportModel:
     frame_names: list[str] = field(default_factory=list)
     fps: float = FPS
     """Frames per second of every clip (animation timing in glTF and GIF)."""
+    clip_times: dict[str, FloatArray] = field(default_factory=dict)
+    """Keyframe times in seconds, (n,) float32 increasing, of the clips that are not played at
+    ``fps`` (an MDL frame group: each pose starts when the one before it ends)."""
+
+    def key_times(self, clip: str, count: int) -> FloatArray:
+        """(count,) float32 keyframe times of ``clip``: its ``clip_times`` when it has
+        ``count`` of them, else ``k / fps``."""
+        times = self.clip_times.get(clip)
+        if times is not None and len(times) == count:
+            return times
+        return np.arange(count, dtype=np.float32) / np.float32(self.fps)
 
     @property
     def num_frames(self) -> int:

@@ -1,4 +1,7 @@
-"""Reading vertex-animated meshes back from glTF 2.0 (morph targets) into an ImportedMesh.
+"""Reading vertex-animated meshes back from glTF 2.0 (morph targets): :func:`read_gltf` gives
+one merged :class:`ImportedMesh` (→ MD2), :func:`read_gltf_scene` a scene of surfaces and tags
+(→ MD3, see the comment above it) and :func:`read_gltf_scenes` one per node subtree (a player's
+parts).
 
 glTF frames: when the first morph target's POSITION is all zeros (our exporter's layout, where
 target f holds frame f minus the base), there is one frame per target; otherwise the base mesh
@@ -35,7 +38,9 @@ from urllib.parse import unquote
 import numpy as np
 import numpy.typing as npt
 
+from ..core.build import vertex_normals
 from ..core.files import read_regular
+from ..core.scene import ExportModel, Surface, Tag
 from ..errors import BadValueError, ModelFormatError, QuakeModelsWarning
 from .imported import DEFAULT_LIMITS, FloatArray, ImportedMesh, ImportLimits, check_shape, from_y_up
 
@@ -334,6 +339,9 @@ class _Primitive:
     uv: _Plan | None
     indices: _Plan | None
     names: list[str]
+    normal: _Plan | None = None
+    normal_targets: list[_Plan | None] | None = None
+    material: Any = None
 
 
 def _primitives(g: _Document) -> list[_Primitive]:
@@ -341,52 +349,86 @@ def _primitives(g: _Document) -> list[_Primitive]:
     meshes = g.array(g.doc.get("meshes"), "meshes")
     if not meshes:
         raise g.error("meshes", "is empty: the file has no meshes")
+    return [prim for m, value in enumerate(meshes) for prim in _mesh_primitives(g, m, value)]
+
+
+def _vec3_targets(
+    g: _Document, prim: dict[str, Any], at: str, attribute: str, rows: int
+) -> list[_Plan | None]:
+    """The planned ``attribute`` (POSITION or NORMAL) of every morph target of a primitive."""
+    targets: list[_Plan | None] = []
+    for t, tvalue in enumerate(g.array(prim.get("targets", []), f"{at}.targets")):
+        target = g.obj(tvalue, f"{at}.targets[{t}]")
+        if target.get(attribute) is None:
+            targets.append(None)
+            continue
+        plan = _plan(g, target[attribute], f"{at}.targets[{t}].{attribute}", ("VEC3",))
+        if plan.count != rows:
+            raise g.error(
+                f"{at}.targets[{t}].{attribute}", f"has {plan.count} rows; POSITION has {rows}"
+            )
+        targets.append(plan)
+    return targets
+
+
+def _mesh_primitives(
+    g: _Document, m: int, value: Any, *, normals: bool = False
+) -> list[_Primitive]:
+    """The triangle primitives of ``meshes[m]``, validated; with their NORMALs if asked."""
+    mesh = g.obj(value, f"meshes[{m}]")
+    extras = mesh.get("extras")
+    names = extras.get("targetNames") if isinstance(extras, dict) else None
+    names = [str(n) for n in names] if isinstance(names, list) else []
+    prims = g.array(mesh.get("primitives"), f"meshes[{m}].primitives")
     out = []
-    for m, value in enumerate(meshes):
-        mesh = g.obj(value, f"meshes[{m}]")
-        extras = mesh.get("extras")
-        names = extras.get("targetNames") if isinstance(extras, dict) else None
-        names = [str(n) for n in names] if isinstance(names, list) else []
-        prims = g.array(mesh.get("primitives"), f"meshes[{m}].primitives")
-        for k, pvalue in enumerate(prims):
-            at = f"meshes[{m}].primitives[{k}]"
-            prim = g.obj(pvalue, at)
-            mode = prim.get("mode", _TRIANGLES)
-            if mode != _TRIANGLES or isinstance(mode, bool):
-                raise g.error(f"{at}.mode", f"={mode!r} is not triangles ({_TRIANGLES})")
-            attributes = g.obj(prim.get("attributes"), f"{at}.attributes")
-            if attributes.get("POSITION") is None:
-                raise g.error(f"{at}.attributes", "has no POSITION")
-            position = _plan(g, attributes["POSITION"], f"{at}.attributes.POSITION", ("VEC3",))
-            targets: list[_Plan | None] = []
-            for t, tvalue in enumerate(g.array(prim.get("targets", []), f"{at}.targets")):
-                target = g.obj(tvalue, f"{at}.targets[{t}]")
-                if target.get("POSITION") is None:
-                    targets.append(None)
-                    continue
-                plan = _plan(g, target["POSITION"], f"{at}.targets[{t}].POSITION", ("VEC3",))
-                if plan.count != position.count:
-                    raise g.error(
-                        f"{at}.targets[{t}].POSITION",
-                        f"has {plan.count} rows; POSITION has {position.count}",
-                    )
-                targets.append(plan)
-            uv = None
-            if attributes.get("TEXCOORD_0") is not None:
-                uv = _plan(g, attributes["TEXCOORD_0"], f"{at}.attributes.TEXCOORD_0", ("VEC2",))
-                if uv.count != position.count:
-                    raise g.error(
-                        f"{at}.attributes.TEXCOORD_0",
-                        f"has {uv.count} rows; POSITION has {position.count}",
-                    )
-            indices = None
-            if prim.get("indices") is not None:
-                indices = _plan(g, prim["indices"], f"{at}.indices", ("SCALAR",), _INDEX_COMPONENTS)
-                if indices.count % 3:
-                    raise g.error(f"{at}.indices", f"has {indices.count} entries, not triangles")
-            elif position.count % 3:
-                raise g.error(at, f"has {position.count} vertices and no indices: not triangles")
-            out.append(_Primitive(at, position, targets, uv, indices, names))
+    for k, pvalue in enumerate(prims):
+        at = f"meshes[{m}].primitives[{k}]"
+        prim = g.obj(pvalue, at)
+        mode = prim.get("mode", _TRIANGLES)
+        if mode != _TRIANGLES or isinstance(mode, bool):
+            raise g.error(f"{at}.mode", f"={mode!r} is not triangles ({_TRIANGLES})")
+        attributes = g.obj(prim.get("attributes"), f"{at}.attributes")
+        if attributes.get("POSITION") is None:
+            raise g.error(f"{at}.attributes", "has no POSITION")
+        position = _plan(g, attributes["POSITION"], f"{at}.attributes.POSITION", ("VEC3",))
+        targets = _vec3_targets(g, prim, at, "POSITION", position.count)
+        normal, normal_targets = None, None
+        if normals and attributes.get("NORMAL") is not None:
+            normal = _plan(g, attributes["NORMAL"], f"{at}.attributes.NORMAL", ("VEC3",))
+            if normal.count != position.count:
+                raise g.error(
+                    f"{at}.attributes.NORMAL",
+                    f"has {normal.count} rows; POSITION has {position.count}",
+                )
+            normal_targets = _vec3_targets(g, prim, at, "NORMAL", position.count)
+        uv = None
+        if attributes.get("TEXCOORD_0") is not None:
+            uv = _plan(g, attributes["TEXCOORD_0"], f"{at}.attributes.TEXCOORD_0", ("VEC2",))
+            if uv.count != position.count:
+                raise g.error(
+                    f"{at}.attributes.TEXCOORD_0",
+                    f"has {uv.count} rows; POSITION has {position.count}",
+                )
+        indices = None
+        if prim.get("indices") is not None:
+            indices = _plan(g, prim["indices"], f"{at}.indices", ("SCALAR",), _INDEX_COMPONENTS)
+            if indices.count % 3:
+                raise g.error(f"{at}.indices", f"has {indices.count} entries, not triangles")
+        elif position.count % 3:
+            raise g.error(at, f"has {position.count} vertices and no indices: not triangles")
+        out.append(
+            _Primitive(
+                at,
+                position,
+                targets,
+                uv,
+                indices,
+                names,
+                normal,
+                normal_targets,
+                prim.get("material"),
+            )
+        )
     return out
 
 
@@ -400,6 +442,43 @@ def _frames(g: _Document, prim: _Primitive) -> tuple[list[_Plan | None], bool]:
     return prim.targets, base_is_frame
 
 
+def _fill_frames(
+    g: _Document,
+    rest: _Plan,
+    targets: list[_Plan | None],
+    base_is_frame: bool,
+    out: npt.NDArray[np.float32],
+) -> None:
+    """Write the (F,n,3) frames of a base accessor and its morph target deltas into ``out``."""
+    base = _positions(g, rest)
+    f0 = 0
+    if base_is_frame:
+        out[0] = base
+        f0 = 1
+    for f, target in enumerate(targets, f0):
+        out[f] = base if target is None else base + _positions(g, target)
+
+
+def _triangles(g: _Document, prim: _Primitive) -> npt.NDArray[np.int64]:
+    """(T,3) int64 triangles of a primitive (its indices, checked, or 0..n-1)."""
+    n = prim.position.count
+    if prim.indices is not None:
+        idx = _decode(g, prim.indices).reshape(-1).astype(np.int64)
+        if idx.max() >= n:
+            raise g.error(prim.indices.where, f"holds index {int(idx.max())} ≥ {n} vertices")
+    else:
+        idx = np.arange(n, dtype=np.int64)
+    return idx.reshape(-1, 3)
+
+
+def _open(path: str | os.PathLike[str]) -> tuple[_Document, int]:
+    """The parsed, unvalidated document of a glTF file and the bytes it took to read."""
+    p = Path(path)
+    data = read_regular(p, "glTF")  # a missing file is an OSError, a FIFO a format error
+    doc, blob = _parse(p, data)
+    return _Document(p, doc, blob), len(data)
+
+
 def read_gltf(
     path: str | os.PathLike[str], *, limits: ImportLimits = DEFAULT_LIMITS
 ) -> ImportedMesh:
@@ -408,10 +487,8 @@ def read_gltf(
     ``limits`` bound the result (frames, vertices, frames × vertices) and are checked before
     the morph targets are decoded.
     """
-    p = Path(path)
-    data = read_regular(p, "glTF")  # a missing file is an OSError, a FIFO a format error
-    doc, blob = _parse(p, data)
-    g = _Document(p, doc, blob)
+    g, size = _open(path)
+    p = g.path
     prims = _primitives(g)
     layouts = [_frames(g, prim) for prim in prims]
     counts = {len(targets) + base for targets, base in layouts}
@@ -419,29 +496,16 @@ def read_gltf(
         raise g.error("meshes", f"have different frame counts {sorted(counts)}")
     frames = counts.pop()
     corners = sum(prim.position.count for prim in prims)
-    check_shape(str(p), frames, corners, limits.for_input(len(data) + g.external_bytes))
+    check_shape(str(p), frames, corners, limits.for_input(size + g.external_bytes))
     positions = np.empty((frames, corners, 3), np.float32)
     uvs: list[FloatArray | None] = []
     indices = []
     base = 0
     for prim, (targets, base_is_frame) in zip(prims, layouts, strict=True):
         n = prim.position.count
-        rest = _positions(g, prim.position)
-        out = positions[:, base : base + n]
-        f0 = 0
-        if base_is_frame:
-            out[0] = rest
-            f0 = 1
-        for f, target in enumerate(targets, f0):
-            out[f] = rest if target is None else rest + _positions(g, target)
+        _fill_frames(g, prim.position, targets, base_is_frame, positions[:, base : base + n])
         uvs.append(None if prim.uv is None else _decode(g, prim.uv).astype(np.float32))
-        if prim.indices is not None:
-            idx = _decode(g, prim.indices).reshape(-1).astype(np.int64)
-            if idx.max() >= n:
-                raise g.error(prim.indices.where, f"holds index {int(idx.max())} ≥ {n} vertices")
-        else:
-            idx = np.arange(n, dtype=np.int64)
-        indices.append(idx.reshape(-1, 3) + base)
+        indices.append(_triangles(g, prim) + base)
         base += n
     first_names = prims[0].names
     _, base_is_frame = layouts[0]
@@ -485,3 +549,438 @@ def _image_size(g: _Document) -> tuple[int, int] | None:
         return None
     except (ModelFormatError, OSError, ValueError):
         return None
+
+
+# -- a glTF as scenes (→ MD3) ---------------------------------------------------------------------
+# Reading a glTF 2.0 file as format-neutral scenes (surfaces, frames, tags), for → MD3: the
+# inverse of gltf_write.py and of the player exporter, so that MD3 → glTF → MD3 keeps every
+# surface, frame and tag.
+#
+# * every triangle primitive of every node with a mesh is a surface, named as the node (or the
+#   mesh; ``_01``, ``_02``... added when a mesh has several primitives: ioquake3's R_LoadMD3
+#   cuts a two-character ``_X`` suffix off surface names, so ``_1`` and ``_2`` would collide);
+#   node transforms are not applied (as in read_gltf);
+# * frames are morph targets, laid out as read_gltf reads them; NORMAL targets are applied the
+#   same way (normals are recomputed from the geometry when the file has none); frame names
+#   come from ``mesh.extras.targetNames``;
+# * nodes named ``tag_*`` without a mesh are tags: at frame f a tag has the translation and
+#   rotation of the animation key at which the scene's own meshes' morph weights are one-hot on
+#   frame f (how both exporters key them), else the node's own. A scene with tags and no mesh
+#   has one frame per key.
+#
+# A player file holds three scenes: the subtree of the node ``lower`` (without ``upper``'s),
+# of ``upper`` (without ``head``'s) and of ``head``: :func:`read_gltf_scenes` reads each from
+# one parse. Every index, accessor and value is validated as for read_gltf, and the shape of
+# each scene is checked against the limits before its morph targets are decoded.
+#
+# Y-up glTF becomes Quake's Z-up by the inverse of the exporters' rotation.
+
+# Quake (x, y, z) → glTF (y, z, x) as a matrix acting on column vectors (gltf_write.py's P).
+_P = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=np.float64)
+
+
+def _quat_matrix(q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """(..., 4) unit quaternions (x, y, z, w) → (..., 3, 3) rotation matrices."""
+    q = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
+    return np.stack(
+        [
+            np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)], -1),
+            np.stack([2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)], -1),
+            np.stack([2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)], -1),
+        ],
+        -2,
+    )
+
+
+def tag_axes(rotations: npt.ArrayLike) -> FloatArray:
+    """(F,4) glTF rotations (Y-up) → (F,3,3) MD3 tag axes (rows forward, left, up; Quake)."""
+    r = _quat_matrix(np.asarray(rotations, dtype=np.float64).reshape(-1, 4))
+    return np.ascontiguousarray(_P.T @ np.swapaxes(r, -1, -2) @ _P, dtype=np.float32)
+
+
+@dataclass(frozen=True)
+class GltfAnimation:
+    """An animation's name and its ``extras`` (untrusted JSON: validate before use)."""
+
+    name: str
+    extras: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GltfScenes:
+    """What :func:`read_gltf_scenes` reads: a scene per part; every animation's name and
+    extras; the default scene's ``extras`` (untrusted JSON); and per part, the embedded base
+    colour image of each surface that has one (surface name → (image name, bytes))."""
+
+    scenes: dict[str, ExportModel]
+    animations: list[GltfAnimation]
+    extras: dict[str, Any]
+    images: dict[str, dict[str, tuple[str, bytes]]]
+
+
+@dataclass
+class _Node:
+    index: int
+    name: str
+    node: dict[str, Any]
+
+
+def _nodes(g: _Document) -> list[_Node]:
+    """Every node (validated as objects), with its name ('' when it has none)."""
+    out = []
+    for i, value in enumerate(g.array(g.doc.get("nodes", []), "nodes")):
+        node = g.obj(value, f"nodes[{i}]")
+        name = node.get("name", "")
+        if not isinstance(name, str):
+            raise g.error(f"nodes[{i}].name", f"is {_kind(name)}, not a string")
+        out.append(_Node(i, name, node))
+    return out
+
+
+def _subtree(g: _Document, nodes: list[_Node], root: str, stop: tuple[str, ...]) -> list[_Node]:
+    """The node named ``root`` and its descendants in depth-first order, not entering nodes
+    named in ``stop`` (a cycle or a node reached twice is an error)."""
+    start = [n for n in nodes if n.name == root]
+    if not start:
+        raise g.error("nodes", f"have no node named {root!r}")
+    out: list[_Node] = []
+    seen: set[int] = set()
+    todo = [start[0]]
+    while todo:
+        node = todo.pop()
+        if node.index in seen:
+            raise g.error(f"nodes[{node.index}]", "is reached twice (the nodes are not a tree)")
+        seen.add(node.index)
+        out.append(node)
+        children = g.array(node.node.get("children", []), f"nodes[{node.index}].children")
+        kids = [
+            nodes[g.integer(c, f"nodes[{node.index}].children[{k}]", 0, len(nodes) - 1)]
+            for k, c in enumerate(children)
+        ]
+        todo.extend(reversed([k for k in kids if k.name not in stop]))
+    return out
+
+
+def _numbers(g: _Document, value: Any, where: str, width: int, default: list[float]) -> FloatArray:
+    """A node's translation or rotation: ``width`` finite numbers (``default`` if absent)."""
+    if value is None:
+        return np.asarray(default, np.float32)
+    items = g.array(value, where)
+    if len(items) != width or not all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in items
+    ):
+        raise g.error(where, f"is not {width} numbers")
+    out = np.asarray(items, np.float64)
+    if not np.isfinite(out).all():
+        raise g.error(where, "holds values that are not finite numbers")
+    return out.astype(np.float32)
+
+
+def _sampler(
+    g: _Document, anim: dict[str, Any], a: int, index: Any, kinds: tuple[str, ...]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(times (K,), values (K, width)) of sampler ``index`` of ``animations[a]``; finite."""
+    samplers = g.array(anim.get("samplers", []), f"animations[{a}].samplers")
+    if not samplers:
+        raise g.error(f"animations[{a}].samplers", "is empty")
+    s = g.integer(index, f"animations[{a}].channels.sampler", 0, len(samplers) - 1)
+    at = f"animations[{a}].samplers[{s}]"
+    sampler = g.obj(samplers[s], at)
+    times = _decode(g, _plan(g, sampler.get("input"), f"{at}.input", ("SCALAR",), (5126,)))
+    values = _decode(g, _plan(g, sampler.get("output"), f"{at}.output", kinds))
+    times, values = times.reshape(-1).astype(np.float64), values.astype(np.float64)
+    if values.size % len(times):
+        raise g.error(f"{at}.output", f"has {values.size} values for {len(times)} keys")
+    if not (np.isfinite(times).all() and np.isfinite(values).all()):
+        raise g.error(at, "holds values that are not finite numbers")
+    return times, values.reshape(len(times), -1)
+
+
+def _read_tags(
+    g: _Document,
+    tag_nodes: list[_Node],
+    mesh_nodes: set[int],
+    num_frames: int,
+    limits: ImportLimits,
+) -> list[Tag]:
+    """Tags from ``tag_*`` nodes, per frame (see the comment above read_gltf_scene)."""
+    if not tag_nodes:
+        return []
+    wanted = {n.index for n in tag_nodes}
+    keys: dict[tuple[int, str], dict[int, FloatArray]] = {}
+    # keys read in all, held to the import limit: channels sharing one large accessor must not
+    # multiply the work
+    budget = limits.max_positions
+
+    def sampled(
+        anim: dict[str, Any], a: int, sampler: Any, kind: str
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        nonlocal budget
+        times, values = _sampler(g, anim, a, sampler, (kind,))
+        budget -= values.size
+        if budget < 0:
+            raise g.error(
+                "animations", f"key more than {limits.max_positions} values (the import limit)"
+            )
+        return times, values
+
+    for a, value in enumerate(g.array(g.doc.get("animations", []), "animations")):
+        anim = g.obj(value, f"animations[{a}]")
+        channels = []
+        for c, cvalue in enumerate(g.array(anim.get("channels", []), f"animations[{a}].channels")):
+            channel = g.obj(cvalue, f"animations[{a}].channels[{c}]")
+            where = f"animations[{a}].channels[{c}].target"
+            target = g.obj(channel.get("target"), where)
+            node = target.get("node")
+            node = -1 if node is None else g.integer(node, f"{where}.node")
+            channels.append((channel.get("sampler"), node, target.get("path")))
+        # which frame each key time shows: where this scene's morph weights are one-hot
+        frame_at: dict[float, int] = {}
+        for sampler, node, path in channels:
+            if path == "weights" and node in mesh_nodes:
+                times, w = sampled(anim, a, sampler, "SCALAR")
+                hot = (w.max(axis=1) > 0.999) & (np.count_nonzero(w > 1e-6, axis=1) == 1)
+                hot_frames = w[hot].argmax(axis=1).tolist()
+                frame_at = dict(zip(times[hot].tolist(), hot_frames, strict=True))
+                break
+        for sampler, node, path in channels:
+            if node not in wanted or path not in ("translation", "rotation"):
+                continue
+            kind = "VEC3" if path == "translation" else "VEC4"
+            times, v = sampled(anim, a, sampler, kind)
+            if v.shape[1] != _WIDTH[kind]:
+                raise g.error(f"animations[{a}]", f"{path} keys are not {kind}")
+            slot = keys.setdefault((node, path), {})
+            bound = num_frames or limits.max_frames
+            for i, t in enumerate(times.tolist()):
+                frame = frame_at.get(t, -1) if num_frames else i
+                if 0 <= frame < bound:
+                    slot.setdefault(frame, v[i].astype(np.float32))
+    if not num_frames:
+        num_frames = max((max(s) + 1 for s in keys.values() if s), default=1)
+    tags = []
+    for n in tag_nodes:
+        at = f"nodes[{n.index}]"
+        if n.node.get("matrix") is not None or n.node.get("scale") not in (None, [1, 1, 1]):
+            raise g.error(at, f"tag {n.name!r} has a matrix or a scale (not supported)")
+        t0 = _numbers(g, n.node.get("translation"), f"{at}.translation", 3, [0, 0, 0])
+        r0 = _numbers(g, n.node.get("rotation"), f"{at}.rotation", 4, [0, 0, 0, 1])
+        moves = keys.get((n.index, "translation"), {})
+        turns = keys.get((n.index, "rotation"), {})
+        extras = n.node.get("extras")
+        track = None
+        if isinstance(extras, dict) and extras.get("frames") is not None:
+            track = _track(g, extras["frames"], f"{at}.extras.frames", num_frames)
+        # a keyed frame wins over the extras (an edited animation is newer than they are)
+        t_rest = [t0] * num_frames if track is None else list(track[0])
+        r_rest = [r0] * num_frames if track is None else list(track[1])
+        origins = np.stack([moves.get(f, t_rest[f]) for f in range(num_frames)])
+        rotations = np.stack([turns.get(f, r_rest[f]) for f in range(num_frames)])
+        tags.append(_tag(g, at, n.name, origins, rotations))
+    return tags
+
+
+def _tag(g: _Document, at: str, name: str, origins: FloatArray, rotations: FloatArray) -> Tag:
+    """A Tag from (F,3) Y-up translations and (F,4) rotations (no zero quaternion)."""
+    if (np.linalg.norm(rotations, axis=1) < 1e-6).any():
+        raise g.error(at, f"tag {name!r} has a zero rotation quaternion")
+    return Tag(name=name, origins=from_y_up(origins), axes=tag_axes(rotations))
+
+
+def _track(
+    g: _Document, value: Any, where: str, num_frames: int
+) -> tuple[FloatArray, FloatArray] | None:
+    """(F,3) translations and (F,4) rotations of a tag's every frame, kept in ``extras`` by
+    the player exporter; None when they are for another number of frames (a stale copy)."""
+    track = g.obj(value, where)
+    out = []
+    for key, width in (("translation", 3), ("rotation", 4)):
+        rows = g.array(track.get(key), f"{where}.{key}")
+        if len(rows) != num_frames:
+            return None
+        values = np.zeros((num_frames, width), np.float32)
+        for f, row in enumerate(rows):
+            if row is None:
+                raise g.error(f"{where}.{key}[{f}]", "is missing")
+            values[f] = _numbers(g, row, f"{where}.{key}[{f}]", width, [])
+        out.append(values)
+    return out[0], out[1]
+
+
+def _extra_tags(g: _Document, nodes: list[_Node], num_frames: int, have: set[str]) -> list[Tag]:
+    """Tags kept in a node's ``extras.tags`` (name → every frame's translation and rotation):
+    a part's tags that place nothing, which the player exporter does not make nodes of."""
+    tags = []
+    for n in nodes:
+        extras = n.node.get("extras")
+        if not isinstance(extras, dict) or extras.get("tags") is None:
+            continue
+        at = f"nodes[{n.index}].extras.tags"
+        for name, value in g.obj(extras["tags"], at).items():
+            track = _track(g, value, f"{at}.{name}", num_frames)
+            if track is not None and name not in have and num_frames:
+                have.add(name)
+                tags.append(_tag(g, at, name, *track))
+    return tags
+
+
+def _scene(
+    g: _Document,
+    name: str,
+    nodes: list[_Node],
+    limits: ImportLimits,
+    images: dict[str, tuple[str, bytes]] | None = None,
+) -> ExportModel:
+    """The surfaces and tags of ``nodes`` as one scene (see the comment above); each
+    surface's embedded image into ``images`` when given."""
+    source = g.path
+    found: list[tuple[str, list[_Primitive]]] = []
+    for n in nodes:
+        if n.node.get("mesh") is None:
+            continue
+        m, mesh = g.item("meshes", n.node["mesh"], f"nodes[{n.index}].mesh")
+        prims = _mesh_primitives(g, m, mesh, normals=True)
+        mesh_name = mesh.get("name")
+        label = n.name or (mesh_name if isinstance(mesh_name, str) else "") or f"surface{m}"
+        found.append((label, prims))
+    flat = [prim for _, prims in found for prim in prims]
+    layouts = [_frames(g, prim) for prim in flat]
+    counts = {len(targets) + base for targets, base in layouts}
+    if len(counts) > 1:
+        raise g.error(
+            "meshes",
+            f"of {name or 'the scene'} have different frame counts {sorted(counts)}; one MD3"
+            " needs the same frames in every surface",
+        )
+    num_frames = counts.pop() if counts else 0
+    corners = sum(prim.position.count for prim in flat)
+    check_shape(str(g.path), num_frames, corners, limits)
+    surfaces: list[Surface] = []
+    k = 0
+    for label, prims in found:
+        for j, prim in enumerate(prims):
+            targets, base_is_frame = layouts[k]
+            k += 1
+            rows = prim.position.count
+            positions = np.empty((num_frames, rows, 3), np.float32)
+            _fill_frames(g, prim.position, targets, base_is_frame, positions)
+            idx = _triangles(g, prim)
+            quake = from_y_up(positions)
+            if prim.normal is None or prim.normal_targets is None:
+                normals = vertex_normals(quake, idx).astype(np.float32)
+            else:
+                normal = np.empty((num_frames, rows, 3), np.float32)
+                _fill_frames(g, prim.normal, prim.normal_targets, base_is_frame, normal)
+                normals = from_y_up(normal)
+            uv = np.zeros((rows, 2), np.float32)
+            if prim.uv is not None:
+                uv = _decode(g, prim.uv).astype(np.float32)
+                if not np.isfinite(uv).all():
+                    raise g.error(prim.uv.where, "holds values that are not finite numbers")
+            surfaces.append(
+                Surface(
+                    name=label if len(prims) == 1 else f"{label}_{j + 1:02d}",
+                    positions=quake,
+                    normals=normals,
+                    uvs=uv,
+                    indices=idx.astype(np.uint32),
+                )
+            )
+    mesh_nodes = {n.index for n in nodes if n.node.get("mesh") is not None}
+    if images is not None:
+        for surface, prim in zip(surfaces, flat, strict=True):
+            image = _image(g, prim.material)
+            if image is not None:
+                images[surface.name] = image
+    tag_nodes = [n for n in nodes if n.node.get("mesh") is None and n.name.startswith("tag_")]
+    tags = _read_tags(g, tag_nodes, mesh_nodes, num_frames, limits)
+    tags += _extra_tags(g, nodes, num_frames, {t.name for t in tags})
+    if not surfaces and not tags:
+        raise g.error("meshes", f"{name or 'the file'} has no triangle meshes and no tag_* nodes")
+    num_frames = num_frames or (len(tags[0].origins) if tags else 0)
+    frame_names: list[str] = []
+    if flat:
+        _, base_is_frame = layouts[0]
+        first = flat[0].names
+        frame_names = ["base", *first] if base_is_frame and first else list(first)
+    return ExportModel(
+        name=name,
+        surfaces=surfaces,
+        clips={"all": range(num_frames)},
+        tags=tags,
+        source=source,
+        frame_names=frame_names if len(frame_names) == num_frames else [],
+    )
+
+
+def _image(g: _Document, material: Any) -> tuple[str, bytes] | None:
+    """(name, bytes) of a material's embedded base colour image, None when it has none."""
+    if material is None:
+        return None
+    _, mat = g.item("materials", material, "material")
+    pbr = mat.get("pbrMetallicRoughness")
+    color = pbr.get("baseColorTexture") if isinstance(pbr, dict) else None
+    if not isinstance(color, dict) or color.get("index") is None:
+        return None
+    t, texture = g.item("textures", color["index"], "baseColorTexture.index")
+    if texture.get("source") is None:
+        return None
+    i, image = g.item("images", texture["source"], f"textures[{t}].source")
+    if image.get("bufferView") is None:
+        return None
+    v, view = g.item("bufferViews", image["bufferView"], f"images[{i}].bufferView")
+    at = f"bufferViews[{v}]"
+    data = _buffer(g, g.integer(view.get("buffer"), f"{at}.buffer"))
+    start = g.integer(view.get("byteOffset", 0), f"{at}.byteOffset")
+    length = g.integer(view.get("byteLength"), f"{at}.byteLength", 1)
+    if start + length > len(data):
+        raise g.error(at, f"runs to byte {start + length} of a {len(data)}-byte buffer")
+    name = image.get("name")
+    return (name if isinstance(name, str) else f"image{i}"), data[start : start + length]
+
+
+def read_gltf_scenes(
+    path: str | os.PathLike[str],
+    parts: dict[str, tuple[str, ...]],
+    *,
+    limits: ImportLimits = DEFAULT_LIMITS,
+) -> GltfScenes:
+    """One scene per entry of ``parts`` (node name → names of nodes whose subtrees belong to
+    another part) with their images, every animation's name and extras, and the scene's
+    extras, from one parse of the file."""
+    g, size = _open(path)
+    limits = limits.for_input(size)
+    nodes = _nodes(g)
+    images: dict[str, dict[str, tuple[str, bytes]]] = {}
+    scenes = {}
+    for part, stop in parts.items():
+        images[part] = {}
+        scenes[part] = _scene(g, part, _subtree(g, nodes, part, stop), limits, images[part])
+    animations = []
+    for a, value in enumerate(g.array(g.doc.get("animations", []), "animations")):
+        anim = g.obj(value, f"animations[{a}]")
+        name, more = anim.get("name", ""), anim.get("extras")
+        animations.append(
+            GltfAnimation(
+                name if isinstance(name, str) else "", more if isinstance(more, dict) else {}
+            )
+        )
+    extras: dict[str, Any] = {}
+    all_scenes = g.doc.get("scenes")
+    if isinstance(all_scenes, list) and all_scenes:
+        default = g.doc.get("scene", 0)
+        if isinstance(default, int) and 0 <= default < len(all_scenes):
+            found = all_scenes[default]
+            if isinstance(found, dict) and isinstance(found.get("extras"), dict):
+                extras = found["extras"]
+    return GltfScenes(scenes, animations, extras, images)
+
+
+def read_gltf_scene(
+    path: str | os.PathLike[str], *, limits: ImportLimits = DEFAULT_LIMITS
+) -> ExportModel:
+    """The surfaces, frames and tags of every node of a ``.glb`` / ``.gltf`` (see the comment
+    above read_gltf_scenes); ``limits`` bound its shape before morph targets are decoded."""
+    g, size = _open(path)
+    return _scene(g, g.path.stem, _nodes(g), limits.for_input(size))

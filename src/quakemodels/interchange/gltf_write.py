@@ -7,8 +7,9 @@ Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primit
   frame 0 (target 0 is all zeros), named by ``mesh.extras.targetNames`` (frame names), which
   three.js turns into ``morphTargetDictionary`` and Blender into shape key names.
 * one animation per clip, named as the clip, at the model's ``fps`` (10 frames per second
-  unless ``--fps`` says): key ``k`` at ``k / fps`` s with weight 1 on the clip's ``k``-th
-  frame and 0 elsewhere, a ``weights`` channel with a
+  unless ``--fps`` says): key ``k`` at ``k / fps`` s (or at the clip's
+  ``ExportModel.clip_times``, from an MDL frame group's intervals) with weight 1 on the
+  clip's ``k``-th frame and 0 elsewhere, a ``weights`` channel with a
   LINEAR sampler. LINEAR blending of two one-hot weight vectors is exactly Quake's
   ``lerp(frame a, frame b, t)``; three.js (GLTFLoader → NumberKeyframeTrack on
   ``morphTargetInfluences``) and Blender (shape key value F-curves) both play it as such, while
@@ -314,12 +315,15 @@ class GltfBuilder:
         mesh_nodes: Sequence[int],
         tag_tracks: Sequence[tuple[int, FloatArray, FloatArray]],
         fps: float = FPS,
+        times: FloatArray | None = None,
     ) -> int:
-        """One animation playing ``frames`` at ``fps``: a one-hot morph weight per key on every
-        node of ``mesh_nodes`` (one shared sampler), and for each (node, origins, rotations)
-        of ``tag_tracks`` translation and rotation keys. Returns the animation's index."""
+        """One animation playing ``frames`` at ``fps``, or keyed at ``times`` (k,) float32
+        seconds when given: a one-hot morph weight per key on every node of ``mesh_nodes`` (one
+        shared sampler), and for each (node, origins, rotations) of ``tag_tracks``
+        translation and rotation keys. Returns the animation's index."""
         k = len(frames)
-        times = np.arange(k, dtype=np.float32) / np.float32(fps)
+        if times is None or len(times) != k:
+            times = np.arange(k, dtype=np.float32) / np.float32(fps)
         t_acc = self.accessor(
             self.view(times.tobytes()),
             k,
@@ -448,7 +452,8 @@ def build_gltf(model: ExportModel) -> tuple[Doc, bytes]:
     for clip_name, clip_range in model.clips.items():
         frames = [f for f in clip_range if 0 <= f < num_frames]
         if frames and (mesh_nodes or tag_tracks):
-            b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks, model.fps)
+            times = model.key_times(clip_name, len(frames))
+            b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks, model.fps, times)
     return b.finish(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
 
 

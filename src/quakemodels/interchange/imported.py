@@ -69,6 +69,12 @@ class ImportLimits:
 DEFAULT_LIMITS = ImportLimits()
 
 
+def frame_limited(max_frames: int, limits: ImportLimits = DEFAULT_LIMITS) -> ImportLimits:
+    """``limits`` with at most ``max_frames`` frames: a writer's engine limit, which the readers
+    then check before they decode any frame."""
+    return replace(limits, max_frames=min(limits.max_frames, max_frames))
+
+
 def check_shape(where: str, frames: int, corners: int, limits: ImportLimits) -> None:
     """Refuse an import of ``frames`` × ``corners`` over ``limits`` (a BadValueError naming
     ``where``, the file)."""

@@ -186,7 +186,7 @@ class Quake2Md2(KaitaiStruct):
             if hasattr(self, '_m_x'):
                 return self._m_x
 
-            self._m_x = self.x_compressed * self._parent._parent.scale.x + self._parent._parent.translate.x
+            self._m_x = (self.x_compressed + 0.0) * self._parent._parent.scale.x + self._parent._parent.translate.x
             return getattr(self, '_m_x', None)
 
         @property
@@ -194,7 +194,7 @@ class Quake2Md2(KaitaiStruct):
             if hasattr(self, '_m_y'):
                 return self._m_y
 
-            self._m_y = self.y_compressed * self._parent._parent.scale.y + self._parent._parent.translate.y
+            self._m_y = (self.y_compressed + 0.0) * self._parent._parent.scale.y + self._parent._parent.translate.y
             return getattr(self, '_m_y', None)
 
         @property
@@ -202,7 +202,7 @@ class Quake2Md2(KaitaiStruct):
             if hasattr(self, '_m_z'):
                 return self._m_z
 
-            self._m_z = self.z_compressed * self._parent._parent.scale.z + self._parent._parent.translate.z
+            self._m_z = (self.z_compressed + 0.0) * self._parent._parent.scale.z + self._parent._parent.translate.z
             return getattr(self, '_m_z', None)
 
 

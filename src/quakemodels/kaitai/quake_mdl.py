@@ -130,7 +130,7 @@ class QuakeMdl(KaitaiStruct):
             self.type = self._io.read_s4le()
             if self.type != 0:
                 pass
-                self.num_frames = self._io.read_s4le()
+                self.num_time = self._io.read_s4le()
 
             if self.type != 0:
                 pass
@@ -143,7 +143,7 @@ class QuakeMdl(KaitaiStruct):
             if self.type != 0:
                 pass
                 self.time = []
-                for i in range(self.num_frames):
+                for i in range(self.num_time):
                     self.time.append(self._io.read_f4le())
 
 
@@ -182,7 +182,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_num_simple_frames'):
                 return self._m_num_simple_frames
 
-            self._m_num_simple_frames = (1 if self.type == 0 else self.num_frames)
+            self._m_num_simple_frames = (1 if self.type == 0 else self.num_time)
             return getattr(self, '_m_num_simple_frames', None)
 
 
@@ -419,7 +419,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_x'):
                 return self._m_x
 
-            self._m_x = self.values[0] * self._root.header.scale.x + self._root.header.origin.x
+            self._m_x = (self.values[0] + 0.0) * self._root.header.scale.x + self._root.header.origin.x
             return getattr(self, '_m_x', None)
 
         @property
@@ -427,7 +427,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_y'):
                 return self._m_y
 
-            self._m_y = self.values[1] * self._root.header.scale.y + self._root.header.origin.y
+            self._m_y = (self.values[1] + 0.0) * self._root.header.scale.y + self._root.header.origin.y
             return getattr(self, '_m_y', None)
 
         @property
@@ -435,7 +435,7 @@ class QuakeMdl(KaitaiStruct):
             if hasattr(self, '_m_z'):
                 return self._m_z
 
-            self._m_z = self.values[2] * self._root.header.scale.z + self._root.header.origin.z
+            self._m_z = (self.values[2] + 0.0) * self._root.header.scale.z + self._root.header.origin.z
             return getattr(self, '_m_z', None)
 
 

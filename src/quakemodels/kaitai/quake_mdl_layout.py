@@ -234,7 +234,7 @@ MDL_SIMPLE_FRAME_PREFIX = np.dtype(
 # per pose and the poses.
 #
 # type mdl_frame: its first 4 bytes (a prefix), then variable:
-#   num_frames: if not laid out
+#   num_time: if not laid out
 MDL_FRAME_PREFIX = np.dtype({"names": ["type"], "formats": ["<i4"], "offsets": [0], "itemsize": 4})
 
 # the file header under a plain name
@@ -277,7 +277,7 @@ TAIL: dict[str, dict[str, object]] = {
         "repeat": "expr",
         "repeat_expr": "_root.header.num_verts",
     },
-    "MDL_FRAME": {"field": "num_frames", "offset": 4, "element": "<i4", "if": "type != 0"},
+    "MDL_FRAME": {"field": "num_time", "offset": 4, "element": "<i4", "if": "type != 0"},
 }
 
 # Parse instances (read at `pos`) whose items have a fixed size: per constant and

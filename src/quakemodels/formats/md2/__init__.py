@@ -9,6 +9,7 @@ from .layout import MAGIC
 from .model import Md2
 from .reader import anorms
 from .scene import scene
+from .write import anorm_indices, quantize, weld
 
 FORMAT = Format(
     name="md2",
@@ -22,4 +23,4 @@ FORMAT = Format(
     scene=scene,
 )
 
-__all__ = ["FORMAT", "Md2", "anorms"]
+__all__ = ["FORMAT", "Md2", "anorm_indices", "anorms", "quantize", "weld"]

@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
-from ...errors import BadValueError, LimitExceededError, ModelFormatError
+from ...core.build import as_array, check_limit, encode_name, gaps, vertex_normals
+from ...errors import BadValueError, ModelFormatError
 from ...interchange.imported import ImportedMesh
 from .layout import (
     FRAME_HEADER_SIZE,
@@ -184,23 +185,10 @@ def parts_of(model: Md2Reader) -> Md2Parts:
         sizes=sizes,
         ofs_end=model.ofs_end,
         file_size=len(data),
-        fillers=tuple((start, data[start:stop]) for start, stop in _gaps(covered, len(data))),
+        fillers=tuple((start, data[start:stop]) for start, stop in gaps(covered, len(data))),
         framesize=model.framesize,
     )
     return parts
-
-
-def _gaps(covered: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
-    """The runs of ``[0, size)`` outside every ``(start, stop)`` in ``covered``."""
-    gaps: list[tuple[int, int]] = []
-    cursor = 0
-    for start, stop in sorted(covered):
-        if start > cursor:
-            gaps.append((cursor, start))
-        cursor = max(cursor, stop)
-    if cursor < size:
-        gaps.append((cursor, size))
-    return gaps
 
 
 def _check_parts(parts: Md2Parts) -> None:
@@ -377,43 +365,6 @@ class BuildResult(NamedTuple, Generic[R]):
     steps: npt.NDArray[np.float64]
 
 
-def _as_array(value: Any, name: str, dtype: Any, ndim: int) -> npt.NDArray[Any]:
-    try:
-        array = np.asarray(value, dtype=dtype)
-    except (TypeError, ValueError) as e:
-        raise BadValueError(f"{name}: not a numeric array: {e}", field=name) from e
-    if array.ndim != ndim:
-        raise BadValueError(
-            f"{name} must have {ndim} dimensions, has shape {array.shape}", field=name
-        )
-    return array
-
-
-def _encode_name(name: str | bytes, size: int, what: str, field: str) -> bytes:
-    try:
-        raw = name.encode("ascii") if isinstance(name, str) else bytes(name)
-    except UnicodeEncodeError as e:
-        raise BadValueError(f"{what} {name!r} is not ASCII", field=field) from e
-    if b"\0" in raw:
-        raise BadValueError(f"{what} {raw!r} contains a NUL byte", field=field)
-    if len(raw) >= size:
-        raise LimitExceededError(
-            f"{what} {raw!r} has {len(raw)} bytes; it must fit {size} bytes with its NUL"
-            f" (at most {size - 1})",
-            field=field,
-        )
-    return raw.ljust(size, b"\0")
-
-
-def _check_limit(value: int, limit: int, what: str, field: str) -> None:
-    if value > limit:
-        raise LimitExceededError(
-            f"{value} {what} exceed the limit of {limit} (pass limits= for engines that allow"
-            " more)",
-            field=field,
-        )
-
-
 def quantize(
     positions: npt.ArrayLike,
 ) -> tuple[
@@ -458,33 +409,6 @@ def quantize(
     return best.astype(np.uint8), scale, translate, errors
 
 
-def vertex_normals(positions: npt.ArrayLike, triangles: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """(F,V,3) float64 area-weighted unit vertex normals of (F,V,3) positions.
-
-    MD2 triangles wind clockwise seen from outside (the corpus's stored normals agree), so the
-    outward face normal is ``(p2 − p0) × (p1 − p0)``; its length is twice the area, which is the
-    weight. Vertices on no triangle, or whose faces cancel out, get a zero vector.
-    """
-    p = np.asarray(positions, dtype=np.float64)
-    tri = np.asarray(triangles, dtype=np.int64)
-    p0, p1, p2 = p[:, tri[:, 0]], p[:, tri[:, 1]], p[:, tri[:, 2]]
-    face = np.cross(p2 - p0, p1 - p0)  # (F,T,3)
-    num_frames, num_vertices = p.shape[0], p.shape[1]
-    # one bincount per corner and axis over (frame, vertex) pairs flattened
-    offsets = (np.arange(num_frames) * num_vertices)[:, None]
-    normals = np.zeros((num_frames * num_vertices, 3))
-    for corner in range(3):
-        where = (offsets + tri[:, corner]).reshape(-1)
-        for axis in range(3):
-            normals[:, axis] += np.bincount(
-                where, weights=face[:, :, axis].reshape(-1), minlength=num_frames * num_vertices
-            )
-    normals = normals.reshape(num_frames, num_vertices, 3)
-    length = np.linalg.norm(normals, axis=2, keepdims=True)
-    unit = np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-30)
-    return np.asarray(unit, dtype=np.float64)
-
-
 def nearest_anorms(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """Indices (...,) uint8 of the nearest of the 162 anorms to each (...,3) vector.
 
@@ -501,6 +425,27 @@ def nearest_anorms(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
         zero = ~np.any(chunk != 0, axis=1)
         out[start : start + len(chunk)][zero] = up
     return out.reshape(n.shape[:-1])
+
+
+def anorm_indices(
+    normals: npt.ArrayLike | None, positions: npt.NDArray[Any], triangles: npt.NDArray[Any]
+) -> npt.NDArray[np.uint8]:
+    """(F,V) uint8 anorm indices for (F,V,3) ``positions``: ``normals`` given as (F,V) indices
+    (checked below 162) or (F,V,3) vectors (the nearest anorm), or None for area-weighted
+    vertex normals of ``triangles`` snapped to the nearest anorm."""
+    if normals is None:
+        return nearest_anorms(vertex_normals(positions, triangles))
+    given = np.asarray(normals)
+    shape = positions.shape[:2]
+    if given.shape == shape and given.dtype.kind in "iu":
+        if np.any((given < 0) | (given >= NUM_ANORMS)):
+            raise BadValueError("normal indices must be below 162", field="normal_index")
+        return given.astype(np.uint8)
+    if given.shape == (*shape, 3):
+        return nearest_anorms(given)
+    raise BadValueError(
+        f"normals must be (F,V,3) vectors or (F,V) indices, got {given.shape}", field="normals"
+    )
 
 
 def gl_commands_for(
@@ -649,14 +594,14 @@ def build(
     and :class:`BadValueError` for inconsistent input. The model read back is a
     ``model_class`` (:class:`~quakemodels.Md2` when called as ``Md2.build``).
     """
-    pos = _as_array(positions, "positions", np.float64, 3)
+    pos = as_array(positions, "positions", np.float64, 3)
     if pos.shape[-1] != 3:
         raise BadValueError(f"positions must be (F,V,3), got {pos.shape}", field="positions")
     if not np.isfinite(pos).all():
         raise BadValueError("positions contain NaN or infinity", field="positions")
-    tri = _as_array(triangles, "triangles", np.int64, 2)
-    tri_st = _as_array(triangle_texcoords, "triangle_texcoords", np.int64, 2)
-    st_float = _as_array(texcoords_px, "texcoords_px", np.float64, 2)
+    tri = as_array(triangles, "triangles", np.int64, 2)
+    tri_st = as_array(triangle_texcoords, "triangle_texcoords", np.int64, 2)
+    st_float = as_array(texcoords_px, "texcoords_px", np.float64, 2)
     num_frames, num_vertices = pos.shape[0], pos.shape[1]
     if tri.shape[1:] != (3,) or tri_st.shape != tri.shape:
         raise BadValueError(
@@ -676,16 +621,16 @@ def build(
     ):
         if count < 1:
             raise BadValueError(f"a model needs at least one of its {what}", field=field_name)
-    _check_limit(
+    check_limit(
         num_vertices,
         min(limits.max_vertices, FORMAT_MAX_INDEX + 1),
         "vertices",
         "vertices_per_frame",
     )
-    _check_limit(len(tri), limits.max_triangles, "triangles", "num_triangles")
-    _check_limit(num_frames, limits.max_frames, "frames", "num_frames")
-    _check_limit(len(skins), limits.max_skins, "skins", "num_skins")
-    _check_limit(
+    check_limit(len(tri), limits.max_triangles, "triangles", "num_triangles")
+    check_limit(num_frames, limits.max_frames, "frames", "num_frames")
+    check_limit(len(skins), limits.max_skins, "skins", "num_skins")
+    check_limit(
         len(st_float),
         min(limits.max_texcoords, FORMAT_MAX_INDEX + 1),
         "texcoords",
@@ -711,21 +656,7 @@ def build(
         raise BadValueError(f"skin_size {skin_size} must be positive", field="skin_width_px")
 
     compressed, scales, translates, errors = quantize(pos)
-    if normals is None:
-        normal_indices = nearest_anorms(vertex_normals(pos, tri))
-    else:
-        given = np.asarray(normals)
-        if given.shape == (num_frames, num_vertices) and given.dtype.kind in "iu":
-            if np.any((given < 0) | (given >= NUM_ANORMS)):
-                raise BadValueError("normal indices must be below 162", field="normal_index")
-            normal_indices = given.astype(np.uint8)
-        elif given.shape == (num_frames, num_vertices, 3):
-            normal_indices = nearest_anorms(given)
-        else:
-            raise BadValueError(
-                f"normals must be (F,V,3) vectors or (F,V) indices, got {given.shape}",
-                field="normals",
-            )
+    normal_indices = anorm_indices(normals, pos, tri)
     if gl_commands is None:
         gl = gl_dwords_for(gl_commands_for(tri, tri_st), st_px16, width, height)
     else:
@@ -737,13 +668,13 @@ def build(
     parts = Md2Parts(
         skin_width=width,
         skin_height=height,
-        skins_raw=[_encode_name(s, SKIN_NAME_SIZE, "skin name", "skins") for s in skins],
+        skins_raw=[encode_name(s, SKIN_NAME_SIZE, "skin name", "skins") for s in skins],
         texcoords_px=st_px16,
         triangles=np.concatenate([tri, tri_st], axis=1).astype(np.int16),
         scales=scales,
         translates=translates,
         frame_names_raw=[
-            _encode_name(n, FRAME_NAME_SIZE, "frame name", "frames.name") for n in frame_names
+            encode_name(n, FRAME_NAME_SIZE, "frame name", "frames.name") for n in frame_names
         ],
         vertices=vertices,
         gl_dwords=gl,

@@ -8,6 +8,7 @@ from .describe import describe
 from .layout import MAGIC
 from .model import Md3
 from .scene import scene
+from .write import FORMAT_LIMITS, QFILES, VANILLA, Limits
 
 FORMAT = Format(
     name="md3",
@@ -21,4 +22,4 @@ FORMAT = Format(
     scene=scene,
 )
 
-__all__ = ["FORMAT", "Md3"]
+__all__ = ["FORMAT", "FORMAT_LIMITS", "QFILES", "VANILLA", "Limits", "Md3"]

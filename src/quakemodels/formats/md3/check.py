@@ -15,11 +15,13 @@ from ...core.findings import Finding, Report, degenerate_triangles, unused_verti
 from ...core.sections import more, offset_of
 from ...errors import ModelFormatError
 from .layout import HEADER, HEADER_OFFSETS, HEADER_SIZE, SURFACE_OFFSETS, TAG, TEX_COORD, TRIANGLE
-from .reader import Md3Reader, Md3Surface
-
-Q3_MAX_SURFACE_VERTS = 999
-Q3_MAX_SURFACE_TRIANGLES = 1999
-MD3_MAX_TAGS = 16  # qfiles.h; only id's tools enforce it
+from .reader import (
+    MD3_MAX_TAGS,
+    Q3_MAX_SURFACE_TRIANGLES,
+    Q3_MAX_SURFACE_VERTS,
+    Md3Reader,
+    Md3Surface,
+)
 
 
 def _check(r: Report, data: bytes, name: str | None) -> None:

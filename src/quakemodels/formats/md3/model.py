@@ -1,15 +1,23 @@
-"""The :class:`Md3` users get: the reader plus checking (writing joins here too)."""
+"""The :class:`Md3` users get: the reader plus checking and writing, where users look for them.
+
+The reader (``reader.py``) knows nothing of the checker or the writer; this subclass, at the top
+of the format's layers, joins them, so no module imports upwards.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from ...core.findings import Finding
+from ...core.scene import ExportModel
 from ...interchange.export import export_scene
 from .check import check_md3
 from .reader import Md3Reader
 from .scene import scene
+from .write import VANILLA, BuildResult, Limits, SurfaceData, TagData, build, from_scene, save
+from .write import to_bytes as _to_bytes
 
 
 class Md3(Md3Reader):
@@ -18,6 +26,44 @@ class Md3(Md3Reader):
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings ('quake2', 'q2pro', 'quake3' or 'any'); never raises."""
         return check_md3(self, engine=engine)
+
+    def to_bytes(self) -> bytes:
+        """The model re-encoded from its parsed content: byte-exact for a loaded file."""
+        return _to_bytes(self)
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model to ``path`` atomically (see :meth:`to_bytes`)."""
+        save(self, path)
+
+    @classmethod
+    def build(
+        cls,
+        surfaces: Sequence[SurfaceData],
+        *,
+        tags: Sequence[TagData] = (),
+        frame_names: Sequence[str | bytes] | None = None,
+        name: str | bytes = "",
+        limits: Limits = VANILLA,
+    ) -> BuildResult[Md3]:
+        """Encode a new model from arrays (see :func:`quakemodels.formats.md3.write.build`):
+        per surface (F,N,3) positions, (T,3) triangles, (N,2) texcoords, optional normals and
+        shaders; tags with (F,3) origins and (F,3,3) axes."""
+        return build(
+            surfaces,
+            tags=tags,
+            frame_names=frame_names,
+            name=name,
+            limits=limits,
+            model_class=cls,
+        )
+
+    @classmethod
+    def from_scene(
+        cls, scene: ExportModel, *, name: str | bytes = "", limits: Limits = VANILLA
+    ) -> BuildResult[Md3]:
+        """Encode a format-neutral scene (any model's :func:`quakemodels.registry.scene`, or a
+        glTF read by :func:`quakemodels.interchange.gltf_read.read_gltf_scene`) as MD3."""
+        return from_scene(scene, name=name, limits=limits, model_class=cls)
 
     def export(
         self,

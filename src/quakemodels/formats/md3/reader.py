@@ -104,6 +104,12 @@ MIN_VERTICES = 3
 MAX_VERTICES = 4096
 MIN_TRIANGLES = 1
 MAX_TRIANGLES = 6144
+# Engine limits the reader accepts, reported by check.py and enforced by write.py's build:
+# ioquake3's R_LoadMD3 drops a surface with ≥ SHADER_MAX_VERTEXES (1000) vertices or with
+# 3 × triangles ≥ SHADER_MAX_INDEXES (6000); qfiles.h's MD3_MAX_TAGS binds id's tools only.
+Q3_MAX_SURFACE_VERTS = 999
+Q3_MAX_SURFACE_TRIANGLES = 1999
+MD3_MAX_TAGS = 16
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]

@@ -32,6 +32,9 @@ from ...core.sections import offset_of
 from ...errors import ModelFormatError
 from .layout import (
     HEADER_OFFSETS,
+    LIMITS,
+    MAX_SKIN_HEIGHT,
+    MAX_SKINS,
     NORMAL_INDEX,
     NUM_ANORMS,
     ONSEAM,
@@ -49,11 +52,6 @@ OTHER_FORMATS = {
     "quake3": "Quake III loads MD3",
 }
 
-MAX_SKIN_HEIGHT = 480  # MAX_LBM_HEIGHT
-MAX_SKINS = 32
-# (vertices, triangles, poses) per engine: gl_model.h of GLQuake and QuakeSpasm.
-LIMITS = {"quake": (1024, 2048, 256), "quakespasm": (2000, 4096, 256)}
-
 
 def _limit(r: Report, engine: str, code: str, field: str, offset: int | None, msg: str) -> None:
     """An engine's limit: an error for that engine, a warning naming it under 'any'."""
@@ -70,6 +68,16 @@ def _check_header(r: Report, m: MdlReader) -> None:
     ):
         if value <= 0:
             r.error("empty", field, ofs[field], f"{field}={value}: the model has {what}")
+    for field in ("scale", "origin"):
+        values = np.array(m.header[field], np.float64)
+        if not np.all(np.isfinite(values)) or np.any(255 * np.abs(values) > 3e38):
+            r.error(
+                "not-finite",
+                field,
+                ofs[field],
+                f"{field}={tuple(values.tolist())}: vertices decode to values that are not"
+                " finite in float32",
+            )
     for engine, (max_v, max_t, max_p) in LIMITS.items():
         if m.num_vertices > max_v:
             _limit(
@@ -149,7 +157,7 @@ def _check_groups(r: Report, m: MdlReader) -> None:
             if len(g.intervals) == 0:
                 r.error(
                     "empty-group",
-                    "num_frames",
+                    "num_time" if kind == "frames" else "num_frames",
                     g.offset + TYPE_SIZE,
                     f"{kind}[{g.index}] is a group of nothing (GLQuake divides by its pose count)",
                 )

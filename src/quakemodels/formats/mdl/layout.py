@@ -39,7 +39,20 @@ GROUP_HEADER_SIZE = TYPE_SIZE + 2 * VERTEX.itemsize
 # Intervals are the spec's f4, the type of every vector component.
 INTERVAL: np.dtype[Any] = field_type(spec.VEC3, "x")
 ONSEAM = 0x20  # ALIAS_ONSEAM (modelgen.h)
+FACES_FRONT = 0x10  # DT_FACES_FRONT (modelgen.h)
 NUM_ANORMS = 162
+
+# Engine limits, shared by the checker and the writer (not part of the byte layout):
+# WinQuake/gl_model.c, model.c and QuakeSpasm's Quake/gl_model.h.
+MAX_SKIN_HEIGHT = 480  # MAX_LBM_HEIGHT
+MAX_SKINS = 32  # MAX_SKINS
+SKIN_WIDTH_MULTIPLE = 4  # the software renderer refuses other widths
+# (vertices, triangles, poses) per engine: MAXALIASVERTS, MAXALIASTRIS, MAXALIASFRAMES.
+LIMITS = {"quake": (1024, 2048, 256), "quakespasm": (2000, 4096, 256)}
+# Palette rows 224..255 are fullbright: they glow at full intensity in the dark (the
+# software renderer's colormap, QuakeSpasm's fullbright mask); 255 is also the transparent
+# index of MF_HOLEY models in QuakeSpasm.
+FIRST_FULLBRIGHT = 224
 
 
 def pose_dtype(num_vertices: int) -> np.dtype[Any]:

@@ -235,12 +235,12 @@ def _walk(data: bytes, header: Any) -> _Layout:
             poses.append(pos + TYPE_SIZE)
             pos += TYPE_SIZE + pose_size
             continue
-        at = pos + TYPE_SIZE  # daliasgroup_t.numframes
-        n = _read_s4(data, at, f"frames[{i}].num_frames", "num_frames")
+        at = pos + TYPE_SIZE  # daliasgroup_t.numframes, the spec's num_time
+        n = _read_s4(data, at, f"frames[{i}].num_time", "num_time")
         if n < 0:
             raise BadValueError(
-                f"frames[{i}].num_frames={n} at offset {at} is negative",
-                field="num_frames",
+                f"frames[{i}].num_time={n} at offset {at} is negative",
+                field="num_time",
                 offset=at,
             )
         need = GROUP_HEADER_SIZE + INTERVAL.itemsize * n + n * pose_size
@@ -528,10 +528,34 @@ class MdlReader(SingleSurface):
     def _decode(self, compressed: npt.NDArray[np.uint8]) -> FloatArray:
         """float32 of ``v * scale + origin`` in double (two roundings in double, as the spec's
         expression evaluates, then one to float32)."""
+        if self._grid_fits:
+            return self._scaled(compressed).astype(np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):
+            result = self._scaled(compressed).astype(np.float32)
+        if not np.isfinite(result).all():
+            scale, origin = tuple(self._vec("scale").tolist()), tuple(self._vec("origin").tolist())
+            raise BadValueError(
+                f"scale={scale} at offset {HEADER_OFFSETS['scale']} and origin={origin} at"
+                f" offset {HEADER_OFFSETS['origin']} put vertices at values that are not finite"
+                " in float32",
+                field="scale",
+                offset=HEADER_OFFSETS["scale"],
+            )
+        return result
+
+    def _scaled(self, compressed: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
         out = compressed.astype(np.float64)
         out *= self._vec("scale").astype(np.float64)
         out += self._vec("origin").astype(np.float64)
-        return out.astype(np.float32)
+        return out
+
+    @cached_property
+    def _grid_fits(self) -> bool:
+        """True when every ``v * scale + origin`` (v in 0..255) is a finite float32, so the
+        decode needs no check."""
+        bound = 255.0 * np.abs(self._vec("scale").astype(np.float64))
+        bound += np.abs(self._vec("origin").astype(np.float64))
+        return bool(np.all(bound < float(np.finfo(np.float32).max) / 2))
 
     @decoded
     def positions(self) -> FloatArray:

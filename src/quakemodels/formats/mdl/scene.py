@@ -7,12 +7,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from ...core.scene import ExportModel, Surface, model_stem
 from ...core.skins import Skin
 from ...errors import BadValueError
 from .layout import HEADER_OFFSETS
 from .reader import MdlReader
+
+FloatArray = npt.NDArray[np.float32]
 
 
 def skin_image(m: MdlReader, index: int = 0) -> Skin | None:
@@ -25,6 +28,25 @@ def skin_image(m: MdlReader, index: int = 0) -> Skin | None:
     return Skin(Path(f"{stem}_skin{index}.png"), pixels=pixels)
 
 
+def group_times(m: MdlReader) -> dict[str, FloatArray]:
+    """Keyframe times of the clips that are frame groups: pose k of a group starts when pose
+    k - 1's interval ends (intervals are daliasinterval_t end times, as Quake's software
+    renderer reads them), so the times are 0 and every interval but the last. A group whose
+    intervals are not positive, finite and increasing (the checker reports it) gets none and
+    plays at the fixed fps."""
+    out: dict[str, FloatArray] = {}
+    clip_of = {(r.start, r.stop): name for name, r in m.animations.items()}
+    for g in m.frame_groups:
+        name = clip_of.get((g.first_pose, g.first_pose + g.num_poses))
+        ivals = g.intervals
+        if name is None or ivals is None or not len(ivals):
+            continue
+        if not (np.all(np.isfinite(ivals)) and ivals[0] > 0 and np.all(np.diff(ivals) > 0)):
+            continue
+        out[name] = np.concatenate([np.zeros(1, np.float32), ivals[:-1]]).astype(np.float32)
+    return out
+
+
 def scene(
     m: MdlReader,
     *,
@@ -32,9 +54,10 @@ def scene(
     frames: Sequence[int] | None = None,
 ) -> ExportModel:
     """One surface over every pose, seam vertices duplicated; clips from ``animations`` (each
-    frame group is a clip); the first skin image, decoded through the model's palette (MDL
-    skins are inside the file: ``skin_dir`` is not used). With ``frames``, only those poses
-    (decoding only those), in that order and without clips."""
+    frame group is a clip timed by its intervals, see :func:`group_times`); the first skin
+    image, decoded through the model's palette (MDL skins are inside the file: ``skin_dir`` is
+    not used). With ``frames``, only those poses (decoding only those), in that order and
+    without clips."""
     if m.num_poses < 1:
         offset = HEADER_OFFSETS["num_frames"]
         raise BadValueError(
@@ -59,6 +82,7 @@ def scene(
         name=model_stem(m.name),
         surfaces=[surface],
         clips=dict(m.animations) if frames is None else {},
+        clip_times=group_times(m),
         source=Path(m.name) if m.name else None,
         frame_names=list(m.frame_names) if frames is None else [m.frame_names[f] for f in frames],
     )

@@ -26,7 +26,7 @@ from ...errors import ModelFormatError
 from ..md3 import FORMAT as MD3
 from .animcfg import QUAKE3_ANIMATIONS
 from .player import ATTACHMENTS, WEAPON_TAG, Player
-from .skinfile import PARTS, find_skin_file, resolve_image
+from .skinfile import PARTS
 
 
 def _part_findings(player: Player, engine: str) -> list[Finding]:
@@ -43,7 +43,7 @@ def _part_findings(player: Player, engine: str) -> list[Finding]:
 def _skin_findings(player: Player) -> list[Finding]:
     found = []
     for name in player.skins:
-        missing = [p for p in PARTS if find_skin_file(player.folder, p, name) is None]
+        missing = [p for p in PARTS if player.skin_file_path(p, name) is None]
         if missing:
             files = ", ".join(f"{p}_{name}.skin" for p in missing)
             found.append(
@@ -75,7 +75,7 @@ def _skin_findings(player: Player) -> list[Finding]:
                     continue
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")  # refusals are reported just below
-                    hit = resolve_image(path, player.game_root, folder=player.folder)
+                    hit = player.files.image(path, "skin")
                 if hit is None:
                     found.append(
                         Finding(
@@ -161,12 +161,17 @@ def check_player_model(player: Player, engine: str = "any") -> list[Finding]:
     return found + _skin_findings(player)
 
 
-def check_player(folder: str | os.PathLike[str], engine: str = "any") -> list[Finding]:
-    """Findings for the player folder ``folder``; never raises on any input."""
+def check_player(
+    folder: str | os.PathLike[str],
+    engine: str = "any",
+    game_dir: str | os.PathLike[str] | None = None,
+) -> list[Finding]:
+    """Findings for the player folder ``folder`` (on disk, through an archive or in a game's
+    search path; ``game_dir`` as for :meth:`Player.from_folder`); never raises on any input."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # everything a warning says is a finding here
-            player = Player.from_folder(Path(folder))
+            player = Player.from_folder(Path(folder), game_dir=game_dir)
     except ModelFormatError as e:
         return [finding_from_error(e)]
     except OSError as e:

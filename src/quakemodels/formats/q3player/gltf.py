@@ -26,6 +26,12 @@ so it repeats seamlessly. ``extras`` of each animation: ``part`` (legs, torso, b
 ``loop`` and ``loopFrames``, ``firstFrame`` and ``numFrames`` (after the legs offset),
 ``reversed``.
 
+Every tag node's ``extras.frames`` holds its translation and rotation at every frame of its
+part (``translation`` (F,3), ``rotation`` (F,4)), a part node's ``extras.tags`` the same for
+the part's tags that place nothing (upper's own ``tag_torso``, head's ``tag_head``), and the
+scene's ``extras.animationKeys`` the cfg's keys before the table (``sex``, ``footsteps``...):
+what converting back to a player folder needs that the clips do not key.
+
 Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once as
 a PNG. Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
 """
@@ -43,7 +49,7 @@ import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
 from ...core.scene import to_y_up
-from ...core.skins import Skin, _open
+from ...core.skins import Skin
 from ...errors import BadValueError
 from ...interchange.gltf_write import Doc, _quaternions, glb_bytes, gltf_bytes, png_bytes
 from ..md3 import Md3
@@ -146,14 +152,15 @@ class _Doc:
 class _Textures:
     """One image, texture and material per texture file, shared by the surfaces using it."""
 
-    def __init__(self, doc: _Doc) -> None:
+    def __init__(self, doc: _Doc, player: Player) -> None:
         self.doc = doc
+        self.player = player
         self.materials: dict[Path, int | None] = {}
 
     def material(self, path: Path) -> int | None:
         if path in self.materials:
             return self.materials[path]
-        skin: Skin | None = _open(path)
+        skin: Skin | None = self.player.texture(path)
         material = None
         if skin is not None:
             doc = self.doc
@@ -262,6 +269,15 @@ def _tag_track(model: Md3, name: str) -> tuple[npt.NDArray[np.float32], npt.NDAr
     return to_y_up(origins), _quaternions(axes)
 
 
+def _track_json(origins: npt.NDArray[np.float32], rotations: npt.NDArray[np.float32]) -> Any:
+    """A tag's (F,3) Y-up translations and (F,4) rotations of every frame as JSON lists (the
+    clips key only the frames they play; converting back to MD3 needs all of them)."""
+    return {
+        "translation": np.asarray(origins, np.float64).tolist(),
+        "rotation": np.asarray(rotations, np.float64).tolist(),
+    }
+
+
 def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], list[int]]:
     """Key times (s) and the part's frame at each key, clamped to ``num_frames``."""
     steps = clip.num_frames + 1 if clip.looping else clip.num_frames
@@ -273,7 +289,7 @@ def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], li
 def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes]:
     """The glTF document and binary buffer of ``player`` with textures from ``skin``."""
     doc = _Doc()
-    shared = _Textures(doc)
+    shared = _Textures(doc, player)
     textures = player.skin_textures(skin)
     meshes = {
         part: _part_meshes(doc, part, model, textures[part], shared)
@@ -289,15 +305,27 @@ def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes
                 "name": tag,
                 "translation": [float(v) for v in origins[0]],
                 "rotation": [float(v) for v in rotations[0]],
+                "extras": {"frames": _track_json(origins, rotations)},
             }
             if tag in CHILD_OF_TAG:
                 tag_node["children"] = [part_nodes[CHILD_OF_TAG[tag]]]
             node = doc.add("nodes", tag_node)
             tracks[tag] = (part, node, origins, rotations)
             children.append(node)
-        part_nodes[part] = doc.add("nodes", {"name": part, "children": children})
+        part_node: dict[str, Any] = {"name": part, "children": children}
+        # the part's other tags (upper's own tag_torso, head's tag_head...): no node places
+        # anything by them, so they ride along as extras for the way back to MD3
+        others = [t for t in player.parts[part].tags.names if t not in PART_TAGS.get(part, ())]
+        if others:
+            part_node["extras"] = {
+                "tags": {t: _track_json(*_tag_track(player.parts[part], t)) for t in others}
+            }
+        part_nodes[part] = doc.add("nodes", part_node)
     root = doc.add("nodes", {"name": player.name, "children": [part_nodes["lower"]]})
-    doc.add("scenes", {"name": player.name, "nodes": [root]})
+    scene: dict[str, Any] = {"name": player.name, "nodes": [root]}
+    if player.animations.keys:
+        scene["extras"] = {"animationKeys": dict(player.animations.keys)}
+    doc.add("scenes", scene)
 
     for clip in player.animations:
         parts = player.clip_parts(clip)

@@ -22,6 +22,7 @@ icon in ioquake3, so it does not move the head here.
 
 from __future__ import annotations
 
+import copy
 import os
 import warnings
 from collections.abc import Iterator
@@ -31,19 +32,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from ...core.skins import Skin
 from ...errors import ModelFormatError, PlayerFolderError, QuakeModelsWarning
 from ..md3 import Md3
 from .animcfg import AnimationConfig, Clip
-from .skinfile import (
-    PARTS,
-    SkinFile,
-    _listdir,
-    find_game_root,
-    find_skin_file,
-    parse_skin,
-    skin_names,
-    surface_textures,
-)
+from .files import DiskFiles, PlayerFiles, player_files
+from .skinfile import PARTS, SkinFile, find_game_root, parse_skin, skin_names, surface_textures
 
 F64 = npt.NDArray[np.float64]
 F32 = npt.NDArray[np.float32]
@@ -54,22 +48,38 @@ ATTACHMENTS = (("upper", "lower", "tag_torso"), ("head", "upper", "tag_head"))
 WEAPON_TAG = "tag_weapon"
 
 
-def find_parts(folder: str | os.PathLike[str]) -> dict[str, Path] | None:
-    """``{"lower": path, "upper": ..., "head": ...}`` when ``folder`` holds the three MD3
-    parts (names matched ignoring case), else None."""
-    entries = {e.lower(): e for e in _listdir(Path(folder))}
+def _parts_in(files: PlayerFiles) -> dict[str, Path] | None:
     found = {}
     for part in PARTS:
-        entry = entries.get(f"{part}.md3")
-        if entry is None or not (Path(folder) / entry).is_file():
+        hit = files.find(f"{part}.md3")
+        if hit is None:
             return None
-        found[part] = Path(folder) / entry
+        found[part] = hit
     return found
 
 
-def is_player_folder(path: str | os.PathLike[str]) -> bool:
-    """True when ``path`` is a folder holding ``lower.md3``, ``upper.md3`` and ``head.md3``."""
-    return Path(path).is_dir() and find_parts(path) is not None
+def find_parts(
+    folder: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
+) -> dict[str, Path] | None:
+    """``{"lower": path, "upper": ..., "head": ...}`` when ``folder`` (on disk, through an
+    archive or in a game's search path, see :mod:`.files`) holds the three MD3 parts (names
+    matched ignoring case), else None. Paths through an archive name its entries."""
+    files = player_files(folder, game_dir)
+    return None if files is None else _parts_in(files)
+
+
+def is_player_folder(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
+) -> bool:
+    """True when ``path`` is a folder holding ``lower.md3``, ``upper.md3`` and ``head.md3``:
+    on disk, through an archive (``pak0.pk3/models/players/sarge``) or in the search path
+    of the game folder above it."""
+    if os.path.isfile(path):
+        return False
+    try:
+        return find_parts(path, game_dir) is not None
+    except (ModelFormatError, OSError):
+        return False
 
 
 @dataclass(frozen=True)
@@ -167,40 +177,56 @@ class Player:
         *,
         paths: dict[str, Path] | None = None,
         game_root: Path | None = None,
+        files: PlayerFiles | None = None,
     ) -> None:
         self.folder = Path(os.path.abspath(folder))
         self.name = self.folder.name
         self.parts = {p: parts[p] for p in PARTS}
         self.paths = paths or {p: self.folder / f"{p}.md3" for p in PARTS}
         self.animations = animations
-        self.game_root = game_root if game_root is not None else find_game_root(self.folder)
+        if files is None:
+            root = game_root if game_root is not None else find_game_root(self.folder)
+            files = DiskFiles(self.folder, root)
+        self.files = files
+        self.game_root = game_root if game_root is not None else files.root
         self._check_tags()
         self._check_frames()
 
     @classmethod
-    def from_folder(cls, folder: str | os.PathLike[str]) -> Player:
+    def from_folder(
+        cls, folder: str | os.PathLike[str], *, game_dir: str | os.PathLike[str] | None = None
+    ) -> Player:
         """Read the player in ``folder``: its three parts, ``animation.cfg`` and skins.
 
-        Raises :class:`PlayerFolderError` when a part is missing and
-        :class:`~quakemodels.errors.ModelFormatError` for a broken part or cfg.
+        ``folder`` may be on disk, run through an archive (``baseq3/pak0.pk3/models/players/
+        sarge``) or be a name in a game folder's search path (``baseq3/models/players/sarge``
+        with the player in ``baseq3/*.pk3``); ``game_dir`` names the game whose pk3s and loose
+        files hold the rest (images, skins). Files are found as ioquake3 finds them
+        (:mod:`.files`).
+
+        Raises :class:`PlayerFolderError` when ``folder`` is no folder or a part is missing,
+        and :class:`~quakemodels.errors.ModelFormatError` for a broken
+        part, cfg or archive.
         """
         where = Path(folder)
-        if not where.is_dir():
+        files = player_files(where, game_dir)
+        if files is None:
             raise PlayerFolderError(f"{where} is not a folder")
-        paths = find_parts(where)
+        paths = _parts_in(files)
         if paths is None:
-            names = {e.lower() for e in _listdir(where)}
-            missing = [f"{p}.md3" for p in PARTS if f"{p}.md3" not in names]
+            if not os.path.isdir(where) and not files.entries():
+                raise PlayerFolderError(f"{where} is not a folder")
+            missing = [f"{p}.md3" for p in PARTS if files.find(f"{p}.md3") is None]
             raise PlayerFolderError(f"{where} is not a player folder: {', '.join(missing)} missing")
         parts = {}
         for part, path in paths.items():
             try:
-                parts[part] = Md3.from_file(path)
+                parts[part] = Md3.from_bytes(files.read(path), name=os.fspath(path))
             except ModelFormatError as e:
                 raise type(e)(f"{path.name}: {e}", field=e.field, offset=e.offset) from e
-        cfg_name = {e.lower(): e for e in _listdir(where)}.get("animation.cfg")
-        if cfg_name is not None:
-            animations = AnimationConfig.from_file(where / cfg_name)
+        cfg_path = files.find("animation.cfg")
+        if cfg_path is not None:
+            animations = AnimationConfig.from_text(files.read(cfg_path), os.fspath(cfg_path))
         else:
             warnings.warn(
                 f"{where} has no animation.cfg; the player has no clips (frame 0 only)",
@@ -208,7 +234,18 @@ class Player:
                 stacklevel=2,
             )
             animations = AnimationConfig()
-        return cls(where, parts, animations, paths=paths)
+        return cls(where, parts, animations, paths=paths, files=files)
+
+    def with_game_dir(self, game_dir: str | os.PathLike[str]) -> Player:
+        """The same player (parts and cfg as read) whose skins and images are found through
+        the game folder ``game_dir`` (see :meth:`from_folder`)."""
+        files = player_files(self.folder, game_dir)
+        if files is None:
+            return self
+        other = copy.copy(self)
+        other.files = files
+        other.game_root = files.root
+        return other
 
     # -- parts --------------------------------------------------------------------------------
 
@@ -283,15 +320,20 @@ class Player:
     @property
     def skins(self) -> list[str]:
         """Skin names with a ``.skin`` file for any part (``default`` first)."""
-        return skin_names(self.folder)
+        return skin_names(self.files.entries())
+
+    def skin_file_path(self, part: str, name: str = "default") -> Path | None:
+        """Where ``<part>_<name>.skin`` is (matched ignoring case), or None."""
+        return self.files.find(f"{part}_{name}.skin")
 
     def skin_file(self, part: str, name: str = "default") -> SkinFile | None:
         """The parsed ``<part>_<name>.skin``, or None when the folder has none."""
-        path = find_skin_file(self.folder, part, name)
-        return parse_skin(path.read_bytes(), path) if path is not None else None
+        path = self.skin_file_path(part, name)
+        return parse_skin(self.files.read(path), path) if path is not None else None
 
     def skin_textures(self, name: str = "default") -> dict[str, dict[str, Path]]:
-        """Texture file of each surface, per part: ``{part: {surface: path}}``.
+        """Texture file of each surface, per part: ``{part: {surface: path}}`` (a path through
+        its archive for an image inside one; :meth:`texture` decodes it).
 
         Raises KeyError for a skin name no part has a ``.skin`` file for (``default`` always
         works: without skin files it uses the shader names and the images beside the model).
@@ -305,13 +347,14 @@ class Player:
         for part, model in self.parts.items():
             surfaces = [(s.name, [sh.name for sh in s.shaders]) for s in model.surfaces]
             out[part] = surface_textures(
-                surfaces,
-                self.folder,
-                self.game_root,
-                self.skin_file(part, name),
-                label=self.paths[part].name,
+                surfaces, self.files, self.skin_file(part, name), label=self.paths[part].name
             )
         return out
+
+    def texture(self, path: Path) -> Skin | None:
+        """The decoded image of a texture path :meth:`skin_textures` gave (read from its
+        archive when it is in one); None with a warning when it cannot be decoded."""
+        return self.files.open_image(path)
 
     def skin(self, name: str = "default") -> dict[str, Path]:
         """Surface name → texture file for the skin ``name``, over all three parts."""

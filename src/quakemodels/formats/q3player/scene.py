@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ...core.scene import ExportModel, Surface
-from ...core.skins import Skin, _open
+from ...core.skins import Skin
 from .animcfg import Clip
 from .player import FrameLerp, Player
 
@@ -57,7 +57,7 @@ def player_scene(
                 normals.append(n)
             path = textures[part].get(s.name)
             if path is not None and path not in images:
-                images[path] = _open(path)
+                images[path] = player.texture(path)
             surfaces.append(
                 Surface(
                     name=s.name,

@@ -35,6 +35,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from ...core.skins import Listings, _unsafe_reason, _where
 from ...core.skins import _find_ci as _find_ci_listed
@@ -213,7 +214,7 @@ def _images(folder: Path) -> dict[str, Path]:
     return found
 
 
-def beside_model(surface: str, folder: Path) -> Path | None:
+def beside_model(surface: str, folder: Path, images: dict[str, Path] | None = None) -> Path | None:
     """An image beside the model for ``surface`` when neither a skin nor a shader names one.
 
     Tried in order, every comparison ignoring case: an image named like the surface
@@ -221,9 +222,10 @@ def beside_model(surface: str, folder: Path) -> Path | None:
     (``u_``, ``l_``, ``h_``), ``<prefix>_<word>`` then ``<word>`` (``h_head_helmet`` →
     ``h_helmet``; ``u_armour_light`` → ``armour``); the player folder's name, then each of
     its words (``human_base`` → ``base``); the only image in the folder. A guess, not an
-    engine rule: the engine shows its default shader for such surfaces.
+    engine rule: the engine shows its default shader for such surfaces. ``images`` (by
+    lower-case stem) are the folder's, listed on disk when not given.
     """
-    images = _images(folder)
+    images = _images(folder) if images is None else images
     words = [w for w in surface.lower().split("_") if w]
     prefix = words[0] if len(words) > 1 and len(words[0]) == 1 else None
     tries = [surface.lower()]
@@ -246,12 +248,17 @@ def find_skin_file(folder: Path, part: str, skin: str) -> Path | None:
     return _find_ci(folder, [f"{part}_{skin}.skin"])
 
 
-def skin_names(folder: Path, parts: Iterable[str] = PARTS) -> list[str]:
-    """The skin names with a ``<part>_<name>.skin`` file in ``folder``: ``default`` first,
-    then the rest sorted (lower-case)."""
+def skin_names(
+    entries: Iterable[str] | str | os.PathLike[str], parts: Iterable[str] = PARTS
+) -> list[str]:
+    """The skin names with a ``<part>_<name>.skin`` file among a player folder's ``entries``
+    (or in the folder on disk ``entries`` names): ``default`` first, then the rest sorted
+    (lower-case)."""
+    if isinstance(entries, (str, os.PathLike)):
+        entries = _listdir(Path(entries))
     wanted = tuple(p.lower() + "_" for p in parts)
     names: set[str] = set()
-    for entry in _listdir(folder):
+    for entry in entries:
         low = entry.lower()
         if not low.endswith(".skin"):
             continue
@@ -261,10 +268,20 @@ def skin_names(folder: Path, parts: Iterable[str] = PARTS) -> list[str]:
     return sorted(names, key=lambda n: (n != "default", n))
 
 
+class ImageLookup(Protocol):
+    """Where a player's images are found (:mod:`.files`): ``image(name, what)`` for a
+    game-root relative name, ``images()`` the player folder's images by lower-case stem."""
+
+    folder: Path
+
+    def image(self, name: str, what: str) -> Path | None: ...
+
+    def images(self) -> dict[str, Path]: ...
+
+
 def surface_textures(
     surfaces: Sequence[tuple[str, Sequence[str]]],
-    folder: Path,
-    root: Path,
+    files: ImageLookup,
     skin: SkinFile | None,
     *,
     label: str,
@@ -272,23 +289,23 @@ def surface_textures(
     """The texture file of each surface, for surfaces that have one.
 
     ``surfaces`` lists (name, shader names) as the MD3 stores them; ``skin`` is the part's
-    parsed ``.skin`` (None without one). Order per surface: the skin's path, the shader
-    names, :func:`beside_model`. ``label`` names the part in warnings; a surface left without
-    a texture warns.
+    parsed ``.skin`` (None without one); ``files`` finds the images. Order per surface: the
+    skin's path, the shader names, :func:`beside_model`. ``label`` names the part in
+    warnings; a surface left without a texture warns.
     """
     found: dict[str, Path] = {}
     skin_where = str(skin.path.name) if skin and skin.path else "skin"
+    images: dict[str, Path] | None = None
     for name, shaders in surfaces:
         hit: Path | None = None
         if skin is not None and name.lower() in skin.surfaces:
-            hit = resolve_image(
-                skin.surfaces[name.lower()], root, folder=folder, what=f"{skin_where}: {name}"
-            )
+            hit = files.image(skin.surfaces[name.lower()], f"{skin_where}: {name}")
         for shader in shaders:
             if hit is None:
-                hit = resolve_image(shader, root, folder=folder, what=f"{label} shader")
+                hit = files.image(shader, f"{label} shader")
         if hit is None:
-            hit = beside_model(name, folder)
+            images = files.images() if images is None else images
+            hit = beside_model(name, files.folder, images)
         if hit is None:
             _warn(f"{label}: no texture found for surface {name!r}")
             continue

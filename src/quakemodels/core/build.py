@@ -1,0 +1,91 @@
+"""What every format's writer shares: input checks, fixed-size names, gaps, vertex normals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..errors import BadValueError, LimitExceededError
+
+
+def as_array(value: Any, name: str, dtype: Any, ndim: int) -> npt.NDArray[Any]:
+    """``value`` as an ``ndim``-dimensional array of ``dtype``; BadValueError naming ``name``."""
+    try:
+        array = np.asarray(value, dtype=dtype)
+    except (TypeError, ValueError) as e:
+        raise BadValueError(f"{name}: not a numeric array: {e}", field=name) from e
+    if array.ndim != ndim:
+        raise BadValueError(
+            f"{name} must have {ndim} dimensions, has shape {array.shape}", field=name
+        )
+    return array
+
+
+def encode_name(name: str | bytes, size: int, what: str, field: str) -> bytes:
+    """``name`` as ASCII NUL-padded to ``size`` bytes; it must leave room for its NUL."""
+    try:
+        raw = name.encode("ascii") if isinstance(name, str) else bytes(name)
+    except UnicodeEncodeError as e:
+        raise BadValueError(f"{what} {name!r} is not ASCII", field=field) from e
+    if b"\0" in raw:
+        raise BadValueError(f"{what} {raw!r} contains a NUL byte", field=field)
+    if len(raw) >= size:
+        raise LimitExceededError(
+            f"{what} {raw!r} has {len(raw)} bytes; it must fit {size} bytes with its NUL"
+            f" (at most {size - 1})",
+            field=field,
+        )
+    return raw.ljust(size, b"\0")
+
+
+def check_limit(value: int, limit: int, what: str, field: str) -> None:
+    """LimitExceededError when ``value`` ``what`` are more than ``limit``."""
+    if value > limit:
+        raise LimitExceededError(
+            f"{value} {what} exceed the limit of {limit} (pass limits= for engines that allow"
+            " more)",
+            field=field,
+        )
+
+
+def gaps(covered: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """The runs of ``[0, size)`` outside every ``(start, stop)`` in ``covered``."""
+    gaps: list[tuple[int, int]] = []
+    cursor = 0
+    for start, stop in sorted(covered):
+        if start > cursor:
+            gaps.append((cursor, start))
+        cursor = max(cursor, stop)
+    if cursor < size:
+        gaps.append((cursor, size))
+    return gaps
+
+
+def vertex_normals(positions: npt.ArrayLike, triangles: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """(F,V,3) float64 area-weighted unit vertex normals of (F,V,3) positions.
+
+    Quake's triangles (MD2, MD3) wind clockwise seen from outside (the corpus's stored normals
+    agree), so the outward face normal is ``(p2 − p0) × (p1 − p0)``; its length is twice the
+    area, which is the weight. Vertices on no triangle, or whose faces cancel out, get a zero
+    vector.
+    """
+    p = np.asarray(positions, dtype=np.float64)
+    tri = np.asarray(triangles, dtype=np.int64)
+    p0, p1, p2 = p[:, tri[:, 0]], p[:, tri[:, 1]], p[:, tri[:, 2]]
+    face = np.cross(p2 - p0, p1 - p0)  # (F,T,3)
+    num_frames, num_vertices = p.shape[0], p.shape[1]
+    # one bincount per corner and axis over (frame, vertex) pairs flattened
+    offsets = (np.arange(num_frames) * num_vertices)[:, None]
+    normals = np.zeros((num_frames * num_vertices, 3))
+    for corner in range(3):
+        where = (offsets + tri[:, corner]).reshape(-1)
+        for axis in range(3):
+            normals[:, axis] += np.bincount(
+                where, weights=face[:, :, axis].reshape(-1), minlength=num_frames * num_vertices
+            )
+    normals = normals.reshape(num_frames, num_vertices, 3)
+    length = np.linalg.norm(normals, axis=2, keepdims=True)
+    unit = np.divide(normals, length, out=np.zeros_like(normals), where=length > 1e-30)
+    return np.asarray(unit, dtype=np.float64)

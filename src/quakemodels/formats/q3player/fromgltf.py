@@ -1,0 +1,275 @@
+"""A Quake III player folder from a player glTF: the way back from :mod:`.gltf`.
+
+:func:`player_from_gltf` reads the three parts of a glTF written by
+:func:`~.gltf.export_player_gltf` (the subtrees of the nodes ``lower``, ``upper`` and ``head``,
+each one scene of surfaces, morph-target frames and ``tag_*`` nodes: see
+:func:`quakemodels.interchange.gltf_read.read_gltf_scenes`) and encodes, all in memory:
+
+* ``lower.md3``, ``upper.md3``, ``head.md3``: positions quantized to 1/64 unit, normals to
+  the lat/lng bytes, tags at every frame (keyed by the clips, else kept in the nodes' extras);
+* ``animation.cfg``: one row per animation, from its ``extras`` (``firstFrame``,
+  ``numFrames``, ``loopFrames``, ``fps``, ``reversed``), named by a ``// NAME`` comment, with
+  the legs clips shifted back by the engine's ``skip`` (see :mod:`.animcfg`), and the keys the
+  scene's extras kept (``sex``, ``footsteps``...). The text is parsed again before anything is
+  written: it must give back the same clips;
+* ``<part>_default.skin``: each surface's embedded texture as
+  ``models/players/<name>/<image>``, and the images themselves (PNG or JPEG as embedded).
+
+Everything in the glTF is untrusted. Surface, tag and clip names must be names (no
+separators, commas, quotes or white space) and fit their fields; image file names are reduced
+to ``[A-Za-z0-9_-]`` (:func:`~quakemodels.core.scene.safe_name`), so no name from the file
+becomes a path, and nothing outside the output folder is written. :func:`save_player`
+writes every file as one (:func:`~quakemodels.core.atomic.write_files_atomic`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import warnings
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ...core.atomic import write_files_atomic
+from ...core.scene import safe_name
+from ...errors import BadValueError
+from ...interchange.gltf_read import GltfAnimation, read_gltf_scenes
+from ...interchange.imported import frame_limited
+from ..md3 import VANILLA, Limits, Md3
+from .animcfg import QUAKE3_ANIMATIONS, Clip, parse
+
+# which part node's subtree stops at which child part (see gltf.py's node tree)
+PART_TREE = {"lower": ("upper",), "upper": ("head",), "head": ()}
+_NAME = re.compile(r"[A-Za-z0-9_.\-]+\Z")  # what a .skin or cfg line can hold as one token
+_CLIP = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_KINDS = ("legs", "torso", "both")
+_IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"))
+
+
+@dataclass(frozen=True)
+class PlayerBuild:
+    """A converted player, not yet written: ``files`` (file name → bytes, every one of the
+    folder's new files), the three ``parts``, each part's largest position ``errors`` (units)
+    and the ``clips`` of its animation.cfg."""
+
+    files: dict[str, bytes]
+    parts: dict[str, Md3]
+    errors: dict[str, float]
+    clips: list[Clip]
+
+
+def _check_name(path: Path, what: str, name: str) -> None:
+    if not _NAME.match(name):
+        raise BadValueError(
+            f"{path}: {what} {name!r} is not a name a .skin file can hold"
+            " (letters, digits, '_', '.', '-')",
+            field=what,
+        )
+
+
+def _number(path: Path, where: str, value: Any, *, low: float = 0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise BadValueError(f"{path}: {where} is {value!r}, not a number", field=where)
+    if value < low:
+        raise BadValueError(f"{path}: {where}={value} is below {low}", field=where)
+    return float(value)
+
+
+def _integer(path: Path, where: str, value: Any, *, low: int = 0, high: int = 1 << 20) -> int:
+    number = _number(path, where, value, low=low)
+    if not number.is_integer() or number > high:
+        raise BadValueError(f"{path}: {where}={value} is not an integer {low}..{high}", field=where)
+    return int(number)
+
+
+def _clip(path: Path, k: int, anim: GltfAnimation) -> Clip:
+    """The clip an animation's extras describe (validated; a BadValueError names the field)."""
+    at = f"animations[{k}]"
+    if not _CLIP.match(anim.name):
+        raise BadValueError(f"{path}: {at}.name {anim.name!r} is not a clip name", field="name")
+    e = anim.extras
+    if e.get("part") not in _KINDS:
+        raise BadValueError(
+            f"{path}: {at}.extras.part is {e.get('part')!r}, not legs, torso or both"
+            " (was the file exported by `quakemodels export <player folder>`?)",
+            field="part",
+        )
+    reverse = e.get("reversed", False)
+    if not isinstance(reverse, bool):
+        raise BadValueError(f"{path}: {at}.extras.reversed is not true or false", field="reversed")
+    clip = Clip(
+        name=anim.name,
+        first_frame=_integer(path, f"{at}.extras.firstFrame", e.get("firstFrame")),
+        num_frames=_integer(path, f"{at}.extras.numFrames", e.get("numFrames"), low=1),
+        loop_frames=_integer(path, f"{at}.extras.loopFrames", e.get("loopFrames")),
+        fps=_number(path, f"{at}.extras.fps", e.get("fps"), low=1e-3),
+        reversed=reverse,
+    )
+    if clip.loop_frames > clip.num_frames:
+        raise BadValueError(
+            f"{path}: {at}.extras.loopFrames={clip.loop_frames} exceeds numFrames", field="loop"
+        )
+    if clip.kind != e["part"]:
+        raise BadValueError(
+            f"{path}: {at}: clip {clip.name} is named as a {clip.kind} clip but extras.part"
+            f" says {e['part']}",
+            field="part",
+        )
+    return clip
+
+
+def _legs_range(clips: list[Clip]) -> range:
+    """The rows the engine shifts by ``skip``: LEGS_WALKCR up to (not including)
+    TORSO_GETFLAG, as animcfg.parse finds them."""
+    index = {c.name.upper(): i for i, c in enumerate(clips)}
+    walk = index.get("LEGS_WALKCR")
+    if walk is None or "TORSO_GESTURE" not in index:
+        return range(0)
+    return range(walk, max(index.get("TORSO_GETFLAG", len(clips)), walk))
+
+
+def config_text(clips: list[Clip], keys: dict[str, str]) -> str:
+    """The text of an animation.cfg with these clips (frames as the parts index them) and
+    keys. The legs rows get the conventional ``skip``: the first legs frame follows the last
+    torso frame (any skip reads back the same; this one gives the numbers modellers expect)."""
+    legs = _legs_range(clips)
+    skip = 0
+    if legs:
+        others = [c for i, c in enumerate(clips) if i not in legs]
+        end = max((c.first_frame + c.num_frames for c in others), default=0)
+        skip = max(end - clips[legs.start].first_frame, -min(clips[i].first_frame for i in legs))
+    lines = ["// animation config file (written by quakemodels)", ""]
+    lines += [f"{key}\t{value}".rstrip() for key, value in keys.items()]
+    lines += ["", "// first frame, num frames, looping frames, frames per second", ""]
+    for i, c in enumerate(clips):
+        first = c.first_frame + (skip if i in legs else 0)
+        num = -c.num_frames if c.reversed else c.num_frames
+        lines.append(f"{first}\t{num}\t{c.loop_frames}\t{c.fps:.9g}\t\t// {c.name}")
+    return "\n".join(lines) + "\n"
+
+
+def _keys(path: Path, extras: dict[str, Any]) -> dict[str, str]:
+    """The cfg keys the scene's extras kept, each a word and words on one line."""
+    keys = extras.get("animationKeys", {})
+    if not isinstance(keys, dict):
+        raise BadValueError(f"{path}: scene extras.animationKeys is not an object", field="keys")
+    out = {}
+    for key, value in keys.items():
+        if not (
+            _CLIP.match(key)
+            and isinstance(value, str)
+            and value.isprintable()
+            and "//" not in value
+            and "/*" not in value
+        ):
+            raise BadValueError(
+                f"{path}: animationKeys {key!r}: {value!r} is not a cfg key and its words",
+                field="keys",
+            )
+        out[key.lower()] = value
+    return out
+
+
+def _images(
+    path: Path, name: str, found: dict[str, dict[str, tuple[str, bytes]]]
+) -> tuple[dict[str, dict[str, str]], dict[str, bytes]]:
+    """Per part, surface → texture path (game-root relative), and the image files to write
+    (safe file name → bytes; one file per distinct image)."""
+    files: dict[str, bytes] = {}
+    by_data: dict[bytes, str] = {}
+    textures: dict[str, dict[str, str]] = {}
+    for part, surfaces in found.items():
+        textures[part] = {}
+        for surface, (image, data) in surfaces.items():
+            suffix = next((s for magic, s in _IMAGE_TYPES if data.startswith(magic)), None)
+            if suffix is None:
+                continue  # not an image the engines load: the surface gets no texture
+            file = by_data.get(data)
+            if file is None:
+                stem = safe_name(Path(image).stem, "skin")[:40]
+                file, k = stem + suffix, 1
+                while file in files or file.lower().endswith((".md3", ".skin", ".cfg")):
+                    k += 1
+                    file = f"{stem}_{k}{suffix}"
+                files[file] = data
+                by_data[data] = file
+            textures[part][surface] = f"models/players/{name}/{file}"
+    return textures, files
+
+
+def player_from_gltf(
+    path: str | os.PathLike[str], name: str, *, limits: Limits = VANILLA
+) -> PlayerBuild:
+    """Encode the player glTF at ``path`` as the files of a player folder called ``name``
+    (see the module doc). Nothing is written; every problem is a ModelFormatError."""
+    p = Path(path)
+    name = safe_name(name, "player")
+    try:
+        read = read_gltf_scenes(p, PART_TREE, limits=frame_limited(limits.max_frames))
+    except BadValueError as e:
+        if e.field != "nodes":
+            raise
+        raise BadValueError(
+            f"{e} — not a player glTF (`quakemodels export <player folder> -o x.glb` writes one:"
+            " nodes lower, upper and head); to convert one model give an .md3 output",
+            field="nodes",
+        ) from e
+    textures, files = _images(p, name, read.images)
+    parts: dict[str, Md3] = {}
+    errors: dict[str, float] = {}
+    out: dict[str, bytes] = {}
+    for part, scene in read.scenes.items():
+        for s in scene.surfaces:
+            _check_name(p, "surface name", s.name)
+        for t in scene.tags:
+            _check_name(p, "tag name", t.name)
+        shaded = replace(
+            scene,
+            surfaces=[
+                replace(s, skin_names=(textures[part][s.name],) if s.name in textures[part] else ())
+                for s in scene.surfaces
+            ],
+        )
+        result = Md3.from_scene(shaded, name=f"models/players/{name}/{part}.md3", limits=limits)
+        parts[part] = result.model
+        errors[part] = float(result.errors.max()) if result.errors.size else 0.0
+        out[f"{part}.md3"] = result.model.data
+        if textures[part]:
+            lines = [f"{s},{textures[part][s]}" for s in textures[part]]
+            lines += [f"{t.name}," for t in scene.tags]
+            out[f"{part}_default.skin"] = ("\n".join(lines) + "\n").encode("ascii")
+    clips = [_clip(p, k, anim) for k, anim in enumerate(read.animations)]
+    if clips:
+        keys = _keys(p, read.extras)
+        text = config_text(clips, keys)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a short table is the file's, reported by check
+            again = parse(text)
+        if again.keys != keys:
+            raise BadValueError(
+                f"{p}: animationKeys {keys} would read back as {again.keys}", field="keys"
+            )
+        if [_row(c) for c in again.clips] != [_row(c) for c in clips]:
+            raise BadValueError(
+                f"{p}: the clips do not survive animation.cfg's rules (the engine names rows"
+                f" by position when any name lacks a {'/'.join(('BOTH_', 'TORSO_', 'LEGS_'))}"
+                f" prefix; its first {len(QUAKE3_ANIMATIONS)} rows are fixed)",
+                field="animations",
+            )
+        out["animation.cfg"] = text.encode("ascii")
+    out.update(files)
+    return PlayerBuild(out, parts, errors, clips)
+
+
+def _row(c: Clip) -> tuple[str, int, int, int, float, bool]:
+    return (c.name.upper(), c.first_frame, c.num_frames, c.loop_frames, c.fps, c.reversed)
+
+
+def save_player(build: PlayerBuild, folder: str | os.PathLike[str]) -> list[Path]:
+    """Write a built player's files into ``folder`` (created if needed) as one: all or none."""
+    return write_files_atomic(folder, build.files)
+
+
+__all__ = ["PART_TREE", "PlayerBuild", "config_text", "player_from_gltf", "save_player"]

@@ -1,0 +1,289 @@
+#!/usr/bin/env python3
+"""A value digest of a parsed file, the same in every target language (make spec-compile).
+
+    python tools/spec_digest.py SPEC_ID FILE...      (the generated Python parser in quakemodels)
+
+``make spec-compile`` runs the C++ and Java parsers the pinned compiler generates for ksy/ on
+every corpus file, each printing this digest through its own driver (tools/runtime/digest/),
+and compares it line for line with the digest printed here from the generated Python parser.
+
+A digest is one block per file: ``== <name>``, then ``<key> <value>`` lines: the header's
+integers and strings as they are, and for every array a count and a 64-bit FNV-1a checksum of
+every value in it, in file order. Values are fed to the checksum as IEEE doubles (integers and
+``f4`` exactly; value instances such as positions as the target computed them, so a target
+that rounds differently shows up), little-endian, with every NaN as one canonical NaN; byte
+strings and text as their length then their bytes. A file the parser rejects is ``error``.
+The drivers in the other languages follow this file field by field: change them together.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+MASK = (1 << 64) - 1
+CANONICAL_NAN = struct.pack("<Q", 0x7FF8000000000000)
+
+
+class Sum:
+    """FNV-1a 64 over numbers (as doubles) and byte strings, in the order they are fed."""
+
+    def __init__(self) -> None:
+        self.h = FNV_OFFSET
+        self.n = 0
+
+    def raw(self, data: bytes) -> None:
+        h = self.h
+        for b in data:
+            h = ((h ^ b) * FNV_PRIME) & MASK
+        self.h = h
+
+    def num(self, value: float) -> None:
+        v = float(value)
+        self.raw(CANONICAL_NAN if math.isnan(v) else struct.pack("<d", v))
+
+    def nums(self, values: Iterable[float]) -> None:
+        for v in values:
+            self.num(v)
+
+    def data(self, value: bytes | str) -> None:
+        raw = value.encode("ascii") if isinstance(value, str) else value
+        self.num(len(raw))
+        self.raw(raw)
+
+    def line(self, key: str) -> str:
+        return f"{key} {self.n} {self.h:016x}"
+
+
+# The integer header fields each digest prints, in this order (after the magic).
+MD2_HEADER = [
+    *("version", "skin_width_px", "skin_height_px", "bytes_per_frame", "num_skins"),
+    *("vertices_per_frame", "num_tex_coords", "num_triangles", "num_gl_cmds", "num_frames"),
+    *("ofs_skins", "ofs_tex_coords", "ofs_triangles", "ofs_frames", "ofs_gl_cmds", "ofs_end"),
+]
+MD3_HEADER = [
+    *("flags", "num_frames", "num_tags", "num_surfaces", "num_skins"),
+    *("ofs_frames", "ofs_tags", "ofs_surfaces", "ofs_end"),
+]
+MD3_SURFACE = [
+    *("flags", "num_frames", "num_shaders", "num_vertices", "num_triangles"),
+    *("ofs_triangles", "ofs_shaders", "ofs_tex_coords", "ofs_vertices", "ofs_end"),
+]
+MDL_HEADER = [
+    *("version", "num_skins", "skin_width", "skin_height", "num_verts", "num_tris"),
+    *("num_frames", "synctype", "flags", "skin_size"),
+]
+
+
+def vec(s: Sum, v: Any) -> None:
+    s.nums((v.x, v.y, v.z))
+
+
+def md2(r: Any) -> list[str]:
+    out = [f"magic {r.magic.hex()}"]
+    for k in MD2_HEADER:
+        out.append(f"{k} {getattr(r, k)}")
+    s = Sum()
+    for name in r.skins:
+        s.n += 1
+        s.data(name)
+    out.append(s.line("skins"))
+    s = Sum()
+    for t in r.tex_coords:
+        s.n += 1
+        s.nums((t.s_px, t.t_px, t.s_normalized, t.t_normalized))
+    out.append(s.line("tex_coords"))
+    s = Sum()
+    for tri in r.triangles:
+        s.n += 1
+        s.nums(tri.vertex_indices)
+        s.nums(tri.tex_point_indices)
+    out.append(s.line("triangles"))
+    s = Sum()
+    for f in r.frames:
+        s.n += 1
+        vec(s, f.scale)
+        vec(s, f.translate)
+        s.data(f.name)
+        for v in f.vertices:
+            p = v.position
+            s.nums((p.x_compressed, p.y_compressed, p.z_compressed, v.normal_index))
+            s.nums((p.x, p.y, p.z))
+            s.nums(v.normal)
+    out.append(s.line("frames"))
+    s = Sum()
+    for c in getattr(r.gl_cmds, "items", None) or []:
+        s.n += 1
+        s.nums((c.cmd_num_vertices, c.num_vertices, c.primitive.value))
+        for gv in c.vertices:
+            s.nums(gv.tex_coords_normalized)
+            s.num(gv.vertex_index)
+    out.append(s.line("gl_cmds"))
+    return out
+
+
+def md3(r: Any) -> list[str]:
+    out = [f"magic {r.magic.hex()}", f"version {r.version}", f"name {r.name}"]
+    for k in MD3_HEADER:
+        out.append(f"{k} {getattr(r, k)}")
+    s = Sum()
+    for f in r.frames:
+        s.n += 1
+        vec(s, f.min_bounds)
+        vec(s, f.max_bounds)
+        vec(s, f.local_origin)
+        s.num(f.radius)
+        s.data(f.name)
+    out.append(s.line("frames"))
+    s = Sum()
+    for t in r.tags:
+        s.n += 1
+        s.data(t.name)
+        vec(s, t.origin)
+        for a in t.axis:
+            vec(s, a)
+    out.append(s.line("tags"))
+    heads, shaders, tris, uvs, verts = Sum(), Sum(), Sum(), Sum(), Sum()
+    for su in r.surfaces:
+        heads.n += 1
+        heads.data(su.magic)
+        heads.data(su.name)
+        heads.nums(getattr(su, k) for k in MD3_SURFACE)
+        for sh in su.shaders:
+            shaders.n += 1
+            shaders.data(sh.name)
+            shaders.num(sh.shader_index)
+        for tri in su.triangles:
+            tris.n += 1
+            tris.nums(tri.vertex_indices)
+        for tc in su.tex_coords:
+            uvs.n += 1
+            uvs.nums((tc.s, tc.t))
+        for v in su.vertices:
+            verts.n += 1
+            verts.nums((v.x_compressed, v.y_compressed, v.z_compressed, v.normal_lng, v.normal_lat))
+            verts.nums((v.x, v.y, v.z, v.lat, v.lng))
+    out += [
+        heads.line("surfaces"),
+        shaders.line("shaders"),
+        tris.line("triangles"),
+        uvs.line("tex_coords"),
+        verts.line("vertices"),
+    ]
+    return out
+
+
+def mdl_vertex(s: Sum, v: Any) -> None:
+    s.nums(v.values)
+    s.num(v.normal_index)
+    s.nums((v.x, v.y, v.z))
+
+
+def mdl(r: Any) -> list[str]:
+    h = r.header
+    out = [f"ident {h.ident.hex()}"]
+    for k in MDL_HEADER:
+        out.append(f"{k} {getattr(h, k)}")
+    s = Sum()
+    s.n = 1
+    for v in (h.scale, h.origin, h.eye_position):
+        vec(s, v)
+    s.nums((h.radius, h.size))
+    out.append(s.line("header_floats"))
+    s = Sum()
+    for sk in r.skins:
+        s.n += 1
+        s.num(sk.group)
+        if sk.group == 0:
+            s.data(sk.single_texture_data)
+        else:
+            s.num(sk.num_frames)
+            s.nums(sk.frame_times)
+            for image in sk.group_texture_data:
+                s.data(image)
+    out.append(s.line("skins"))
+    s = Sum()
+    for tc in r.texture_coordinates:
+        s.n += 1
+        s.nums((tc.on_seam, tc.s, tc.t))
+    out.append(s.line("texture_coordinates"))
+    s = Sum()
+    for tri in r.triangles:
+        s.n += 1
+        s.num(tri.faces_front)
+        s.nums(tri.vertices)
+    out.append(s.line("triangles"))
+    s = Sum()
+    for f in r.frames:
+        s.n += 1
+        s.num(f.type)
+        if f.type != 0:
+            s.num(f.num_time)
+            mdl_vertex(s, f.min)
+            mdl_vertex(s, f.max)
+            s.nums(f.time)
+        s.num(f.num_simple_frames)
+        for p in f.frames:
+            mdl_vertex(s, p.bbox_min)
+            mdl_vertex(s, p.bbox_max)
+            s.data(p.name)
+            for v in p.vertices:
+                mdl_vertex(s, v)
+    out.append(s.line("frames"))
+    return out
+
+
+def pak(r: Any) -> list[str]:
+    out = [f"magic {r.magic.hex()}", f"ofs_index {r.ofs_index}", f"len_index {r.len_index}"]
+    out.append(f"num_files {r.num_files}")
+    s = Sum()
+    for e in r.index.entries:
+        s.n += 1
+        s.data(e.name)
+        s.nums((e.ofs, e.size))
+        s.data(e.body)
+    out.append(s.line("entries"))
+    return out
+
+
+DIGESTS: dict[str, Callable[[Any], list[str]]] = {
+    "quake2_md2": md2,
+    "quake3_md3": md3,
+    "quake_mdl": mdl,
+    "quake_pak": pak,
+}
+
+
+def digest(root_class: Any, spec_id: str, path: Path, name: str) -> str:
+    """The digest block of one file parsed with ``root_class`` (a generated Python parser)."""
+    try:
+        lines = DIGESTS[spec_id](root_class.from_file(str(path)))
+    except Exception:  # any rejection: every target only has to agree that it failed
+        lines = ["error"]
+    return "".join(f"{x}\n" for x in [f"== {name}", *lines])
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) < 2 or args[0] not in DIGESTS:
+        print(f"usage: spec_digest.py {{{','.join(DIGESTS)}}} FILE...", file=sys.stderr)
+        return 2
+    import importlib
+
+    module = importlib.import_module(f"quakemodels.kaitai.{args[0]}")
+    root = getattr(module, "".join(w.capitalize() for w in args[0].split("_")))
+    for f in args[1:]:
+        sys.stdout.write(digest(root, args[0], Path(f), f))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
