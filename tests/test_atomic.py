@@ -108,3 +108,14 @@ def test_failure_creates_nothing_when_there_was_nothing(tmp_path: Path) -> None:
         f.write(b"half")
         raise KeyboardInterrupt
     assert list(tmp_path.iterdir()) == []
+
+
+def test_fsync_only_when_replacing_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (synced.append(fd), real_fsync(fd))[1])
+    target = tmp_path / "a.bin"
+    write_bytes_atomic(target, b"first")  # a new file: nothing of the user's at stake
+    assert synced == [] and target.read_bytes() == b"first"
+    write_bytes_atomic(target, b"second")  # replacing: the new bytes are on disk first
+    assert len(synced) == 1 and target.read_bytes() == b"second"

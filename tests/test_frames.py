@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from conftest import corpus_params
 from md2builder import Md2Spec, build
@@ -14,6 +15,7 @@ from md2builder import Md2Spec, build
 import quakemodels
 from quakemodels import BadValueError, Md2
 from quakemodels.core.facade import lerp
+from quakemodels.core.mesh import corner_table
 from quakemodels.core.scene import ExportModel
 
 
@@ -174,3 +176,33 @@ def _assert_same_scene(a: ExportModel, b: ExportModel) -> None:
             assert np.array_equal(getattr(x, field), getattr(y, field)), field
     for x, y in zip(a.tags, b.tags, strict=True):
         assert np.array_equal(x.origins, y.origins) and np.array_equal(x.axes, y.axes)
+
+
+def _corner_table_by_unique(
+    tris: npt.NDArray[np.int32], tex: npt.NDArray[np.int32], num_texcoords: int
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32], npt.NDArray[np.uint32]]:
+    """The corner table the plain way (np.unique, then first-use order): the reference."""
+    v, t = tris.reshape(-1), tex.reshape(-1)
+    key = v.astype(np.int64) * max(num_texcoords, 1) + t
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    corners = first[order]
+    indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
+    return v[corners].astype(np.int32), t[corners].astype(np.int32), indices
+
+
+@pytest.mark.parametrize("num_texcoords", [0, 1, 7, 60, 2**40])  # 2**40: pairs too wide to pack
+def test_corner_table_equals_the_unique_reference(num_texcoords: int) -> None:
+    rng = np.random.default_rng(num_texcoords)
+    for size in (0, 1, 2, 17, 300):
+        tris = rng.integers(0, 40, (size, 3)).astype(np.int32)
+        tex = rng.integers(0, max(min(num_texcoords, 60), 1), (size, 3)).astype(np.int32)
+        got = corner_table(tris, tex, num_texcoords)
+        for a, b in zip(got, _corner_table_by_unique(tris, tex, num_texcoords), strict=True):
+            assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+    # first use order, by hand: pairs (2,0) (1,1) (2,0) (0,0) (1,1) (2,1)
+    v, t, idx = corner_table(np.array([[2, 1, 2], [0, 1, 2]]), np.array([[0, 1, 0], [0, 1, 1]]), 2)
+    assert v.tolist() == [2, 1, 0, 2] and t.tolist() == [0, 1, 0, 1]
+    assert idx.tolist() == [[0, 1, 0], [2, 1, 3]]

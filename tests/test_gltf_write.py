@@ -19,10 +19,10 @@ from conftest import corpus_models, corpus_params
 from PIL import Image
 
 import quakemodels
+from quakemodels.core.png import encode_png
 from quakemodels.core.skins import Skin
 from quakemodels.interchange import gltf_write
 from quakemodels.interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes, json_bytes
-from quakemodels.interchange.png import encode_png
 from quakemodels.registry import scene
 
 

@@ -442,3 +442,42 @@ def test_mutated_and_truncated_files_raise_only_model_format_errors() -> None:
         if n >= 108:  # the same cut with ofs_end agreeing: the section checks must catch it
             with pytest.raises(ModelFormatError):
                 Md3.from_bytes(set_header(GOOD[:n], "ofs_end", n)).load_all()
+
+
+def test_tag_names_per_frame_same_or_different_and_no_tags() -> None:
+    """Frames naming their tags alike share the first frame's decoding; frames that differ
+    (a finding for `check`) and files without tags read as stored."""
+    same = Md3.from_bytes(build(Md3Spec()))
+    assert same.tags.names_per_frame == [["tag_head", "tag_weapon"]] * same.num_frames
+    assert same.tags.names_per_frame[0] is not same.tags.names_per_frame[1]
+    spec = Md3Spec()
+    spec.tags[1][1] = TagSpec(b"tag_flag", origin=(7.0, 8.0, 9.0))
+    differ = Md3.from_bytes(build(spec))
+    assert differ.tags.names_per_frame == [["tag_head", "tag_weapon"], ["tag_head", "tag_flag"]]
+    assert differ.tags.origins[1, 1].tolist() == [7.0, 8.0, 9.0]
+    spec = Md3Spec()
+    spec.tags = [[] for _ in spec.frames]
+    none = Md3.from_bytes(build(spec))
+    assert none.tags.names_per_frame == [[], []] and none.tags.origins.shape == (2, 0, 3)
+    spec = Md3Spec()
+    spec.tags[1][0] = TagSpec(b"x" * 64)  # no NUL in a later frame's name: found there
+    with pytest.raises(BadValueError, match=r"tags\[2\]\.name=b'x+' at offset (\d+) has no NUL"):
+        Md3.from_bytes(build(spec)).tags  # noqa: B018
+
+
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 12])  # both sides of the one-by-one path
+def test_terminated_names_few_and_many_agree(n: int) -> None:
+    from quakemodels.core.names import terminated_names
+
+    block = np.zeros((n, 8), np.uint8)
+    for i in range(n):
+        block[i, : 1 + i % 3] = ord("a") + i
+        block[i, 6] = 0x55  # junk after the NUL is kept in the raw bytes only
+    names, raws = terminated_names(block.view("V8").reshape(n), "items", 100, 20)
+    assert names == [chr(ord("a") + i) * (1 + i % 3) for i in range(n)]
+    assert raws == [block[i].tobytes() for i in range(n)]
+    assert terminated_names(block, "items", 100, 20, raws=False) == (names, [])
+    block[n - 1] = ord("z")  # the last item loses its NUL
+    with pytest.raises(BadValueError, match=rf"items\[{n - 1}\]\.name=b'z+' at offset") as e:
+        terminated_names(block, "items", 100, 20)
+    assert e.value.offset == 100 + 20 * (n - 1)

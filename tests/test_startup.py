@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import REPO
@@ -52,3 +53,21 @@ def test_one_file_info_imports_no_export_library() -> None:
     )
     modules = imported_modules(code)
     assert not [m for m in modules if m.split(".")[0] in ("pygltflib", "PIL", "concurrent")]
+
+
+def test_md2_export_with_a_pcx_skin_imports_no_image_library(
+    corpus_dir: Path, tmp_path: Path
+) -> None:
+    """The PCX skin decodes with numpy and the glTF is plain JSON: no Pillow, no pygltflib,
+    no archive readers, and only the export verb's module of the command line."""
+    out = tmp_path / "drfreak.glb"
+    model = corpus_dir / "md2" / "ppm_drfreak.md2"
+    code = (
+        "import sys; from quakemodels.cli import main;"
+        f" sys.exit(main(['export', {str(model)!r}, '-o', {str(out)!r}, '--quiet']))"
+    )
+    modules = imported_modules(code)
+    assert out.read_bytes()[:4] == b"glTF"
+    assert not [m for m in modules if m.split(".")[0] in ("pygltflib", "PIL", "zipfile")]
+    others = {f"quakemodels.cli.{verb}" for verb in ("info", "check", "convert", "render", "ls")}
+    assert "quakemodels.cli.batch" in modules and not others & set(modules)

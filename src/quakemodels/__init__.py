@@ -7,14 +7,16 @@ ARCHITECTURE.md.
 """
 
 import os as _os
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 from typing import TypeVar as _TypeVar
 from typing import overload as _overload
 
-from .archive import ArchiveError, GameFS
 from .core.facade import Source as _Source
 from .core.findings import Finding
 from .core.mesh import AnimatedModel, Mesh
 from .errors import (
+    ArchiveError,
     BadMagicError,
     BadValueError,
     BadVersionError,
@@ -55,6 +57,19 @@ __all__ = [
     "load",
 ]
 __version__ = "0.1.0"
+
+if _TYPE_CHECKING:
+    from .archive import GameFS
+
+
+def __getattr__(name: str) -> _Any:
+    # GameFS loads the archive readers on first use: a model file does not need them.
+    if name == "GameFS":
+        from .archive import GameFS
+
+        return GameFS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 Model = Md2 | Md3 | Mdl | Player
 """Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a

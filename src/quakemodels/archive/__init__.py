@@ -11,14 +11,42 @@ Broken or hostile archives raise :class:`~quakemodels.errors.ArchiveError` (a
 
 from __future__ import annotations
 
+import importlib
 import os
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ArchiveError
-from .base import Archive, Entry
-from .gamefs import Found, GameFS, Source, infer_engine, open_archive
 from .names import ENGINES, Engine, name_key, unsafe_reason
-from .pak import PakArchive
-from .pk3 import Pk3Archive
+
+if TYPE_CHECKING:
+    from .base import Archive, Entry
+    from .gamefs import Found, GameFS, Source, infer_engine
+    from .pak import PakArchive
+    from .pk3 import Pk3Archive
+
+# The readers load on first use (``quakemodels.archive.GameFS``...): importing the package, as
+# every model path does to see whether it runs through an archive, stays cheap.
+_LAZY = {
+    "Archive": "base",
+    "Entry": "base",
+    "Found": "gamefs",
+    "GameFS": "gamefs",
+    "Source": "gamefs",
+    "infer_engine": "gamefs",
+    "open_archive": "gamefs",
+    "PakArchive": "pak",
+    "Pk3Archive": "pk3",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "ENGINES",
@@ -44,4 +72,6 @@ def open(path: str | os.PathLike[str], *, engine: Engine | None = None) -> Archi
     ``engine`` picks how names are compared: ``quake2`` (default for .pak), ``quake`` or
     ``quake3`` (default for .pk3); see :mod:`quakemodels.archive.names`.
     """
+    from .gamefs import open_archive
+
     return open_archive(path, engine)

@@ -12,9 +12,15 @@ import functools
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .gamefs import GameFS, _sniff, open_archive
 from .names import Engine
+
+if TYPE_CHECKING:
+    from .gamefs import GameFS
+
+# The archive readers (zipfile, the generated pak parser) are imported by the functions that
+# open an archive: loading a plain model file never needs them, and start-up stays short.
 
 _GAME_ARCHIVE = re.compile(r"(pak\d+\.pak|.+\.pk3)", re.IGNORECASE)
 # How many folders above a model to look for its game folder.
@@ -29,6 +35,8 @@ def split_archive_path(path: str | os.PathLike[str]) -> tuple[Path, str] | None:
     p = Path(path)
     if os.path.lexists(p):
         return None
+    from .gamefs import _sniff
+
     parts = p.parts
     for i in range(1, len(parts)):
         head = Path(*parts[:i])
@@ -48,6 +56,8 @@ def read_path(path: str | os.PathLike[str]) -> bytes:
     if split is None:
         return Path(path).read_bytes()
     archive_path, inner = split
+    from .gamefs import open_archive
+
     with open_archive(archive_path) as a:
         entry = a.find(inner)
         if entry is None:
@@ -121,6 +131,8 @@ def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
 
 @functools.lru_cache(maxsize=8)
 def _cached_gamefs(roots: tuple[Path, ...], engine: Engine | None, stamp: object) -> GameFS:
+    from .gamefs import GameFS
+
     return GameFS(list(roots), engine=engine)
 
 
@@ -172,7 +184,6 @@ __all__ = [
     "game_folder_above",
     "game_roots",
     "is_game_folder",
-    "open_archive",
     "read_path",
     "shared_gamefs",
     "split_archive_path",

@@ -52,8 +52,9 @@ __all__ = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every verb's subparser."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every verb's subparser (only verb ``only``'s when given: a
+    command imports the module of its own verb, not every verb's)."""
     parser = argparse.ArgumentParser(
         prog="quakemodels",
         description="Read, check, convert and write Quake II MD2 / Quake III MD3 models.",
@@ -66,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"quakemodels {__version__}")
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for verb, module_name in VERBS.items():
+        if only is not None and verb != only:
+            continue
         module = importlib.import_module(f"{__name__}.{module_name}")
         p = sub.add_parser(
             verb,
@@ -83,9 +86,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code."""
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(words[0] if words and words[0] in VERBS else None)
     try:
-        args, extras = parser.parse_known_args(argv)
+        args, extras = parser.parse_known_args(words)
         # argparse cannot take a positional after an option once the positionals were matched
         # (``extract ARCHIVE -o DIR PATTERN``); a verb naming ``_late_positional`` takes one.
         late = getattr(args, "_late_positional", None)

@@ -31,7 +31,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..archive import GameFS
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..formats.q3player.files import player_folders
@@ -122,6 +121,8 @@ def game_models(item: str, under: str = "") -> list[str]:
     name), as paths: ``baseq2/pak0.pak/models/a/tris.md2`` inside archives, plain paths for
     loose files; only those in the folder ``under`` (``models/players``) when given."""
     out = []
+    from ..archive import GameFS  # the archive readers, only for a game folder
+
     prefix = under.replace("\\", "/").strip("/").lower() + "/" if under else ""
     with GameFS(item) as fs:
         listing = [

@@ -8,6 +8,9 @@ A failed or interrupted write never leaves a truncated file and never replaces a
 * An exception removes it. So does SIGTERM: when the process has no SIGTERM handler of its
   own, the first write installs one that removes this process's temporary files and then
   dies of the signal as before (exit status 143 / -15).
+* Replacing an existing file fsyncs the new content before the rename (after a crash the
+  file is the old one or the new one); a new file is not fsynced, as a crash can cost only
+  the file being written, never one the user had.
 * SIGKILL (and a power cut) cannot be caught: the temporary file stays, and the next write
   into the same folder by any process removes it (its name carries the writer's pid; a file
   whose process is gone, that is a regular file owned by the current user, is deleted).
@@ -19,7 +22,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import signal
 import stat
 import threading
@@ -98,7 +100,7 @@ def _create(folder: Path, name: str) -> tuple[int, str]:
     """A new temporary file beside ``name`` (O_EXCL), registered as live before it exists."""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     while True:
-        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         with _LOCK:
             _LIVE.add(tmp)
         try:
@@ -128,10 +130,12 @@ def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO
         sweep(folder)
     fd, tmp = _create(folder, target.name)
     try:
+        replacing = False
         with contextlib.suppress(FileNotFoundError):
             # a rewrite keeps the target's permission bits (the kernel applied the umask to
             # a new file's 0666 already)
             os.fchmod(fd, stat.S_IMODE(os.stat(target).st_mode) & 0o777)
+            replacing = True
         if "b" in mode:
             f: IO[bytes] = os.fdopen(fd, "wb")
         else:
@@ -139,7 +143,11 @@ def atomic_output(path: str | os.PathLike[str], mode: str = "wb") -> Iterator[IO
         with f:
             yield f
             f.flush()
-            os.fsync(f.fileno())
+            if replacing:
+                # The new content reaches the disk before the rename, so that after a crash
+                # the file is the old one or the new one, never an empty one. A new file has
+                # nothing to protect: it skips the fsync (a fifth of a batch export's time).
+                os.fsync(f.fileno())
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

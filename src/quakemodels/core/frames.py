@@ -16,12 +16,21 @@ instead.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 FloatArray = npt.NDArray[np.float32]
 IndexArray = npt.NDArray[np.intp]
+
+
+def rows(array: npt.NDArray[Any], frames: IndexArray) -> npt.NDArray[Any]:
+    """``array[frames]`` along the first axis; for one frame a view (a slice, no copy)."""
+    if frames.size == 1:
+        f = int(frames[0])
+        return array[f : f + 1]
+    return array[frames]
 
 
 def lerp_between(pa: FloatArray, pb: FloatArray, t: float) -> FloatArray:

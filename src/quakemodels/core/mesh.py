@@ -106,14 +106,43 @@ def corner_table(triangles: IntArray, triangle_texcoords: IntArray, num_texcoord
     needs to become one indexed mesh."""
     tri_v = triangles.reshape(-1)
     tri_t = triangle_texcoords.reshape(-1)
-    key = tri_v.astype(np.int64) * max(num_texcoords, 1) + tri_t
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    corners = first[order]
-    indices = rank[inverse.reshape(-1)].astype(np.uint32).reshape(-1, 3)
-    return tri_v[corners].astype(np.int32), tri_t[corners].astype(np.int32), indices
+    n = tri_v.size
+    if n == 0:
+        return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros((0, 3), np.uint32)
+    key = tri_v.astype(np.int64)
+    key *= max(num_texcoords, 1)
+    key += tri_t
+    # Sort the corners by pair, ties in corner order, so that each pair's run starts at its
+    # first use. Packing (pair, corner) into one int64 and sorting the integers is several
+    # times faster than a stable argsort; pairs too wide to pack take the argsort.
+    shift = max(n - 1, 1).bit_length()
+    if int(key.max()) < 1 << (63 - shift):
+        key <<= shift
+        key |= np.arange(n, dtype=np.int64)
+        key.sort()
+        order = key & ((1 << shift) - 1)
+        key >>= shift
+    else:
+        order = np.argsort(key, kind="stable")
+        key = key[order]
+    is_start = np.empty(n, dtype=bool)
+    is_start[0] = True
+    np.not_equal(key[1:], key[:-1], out=is_start[1:])
+    starts = np.flatnonzero(is_start)
+    first = order[starts]  # each pair's first corner, in pair order
+    corners = np.sort(first)  # ... in first-use order: the new vertices
+    rank = np.searchsorted(corners, first).astype(np.uint32)  # each pair's new vertex
+    runs = np.empty_like(starts)  # corners per pair
+    runs[:-1] = starts[1:]
+    runs[-1] = n
+    runs -= starts
+    indices = np.empty(n, dtype=np.uint32)
+    indices[order] = rank.repeat(runs)
+    return (
+        tri_v.take(corners).astype(np.int32, copy=False),
+        tri_t.take(corners).astype(np.int32, copy=False),
+        indices.reshape(-1, 3),
+    )
 
 
 def corner_mesh(

@@ -61,22 +61,40 @@ def terminated_names(
     ``offset + stride * i``; each must hold a NUL (see :func:`terminated_name`). With
     ``raws=False`` the raw list is empty (callers that only want the text skip building it).
 
-    Vectorized: the NUL check runs in numpy, the names come out as one list of bytes objects
-    (numpy's ``S`` items: the field minus trailing NULs, so equal fields give equal keys) and
-    each distinct name is decoded once (tag names repeat in every frame).
+    Vectorized: the names come out as one list of bytes objects (numpy's ``S`` items: the
+    field minus trailing NULs, so equal fields give equal keys), and the NUL check and the
+    decoding run once per distinct name (tag names repeat in every frame): a key shorter than
+    the field lost trailing NULs, a full-length one must hold a NUL inside.
     """
     if fields.dtype.kind in "SV":
         size = fields.dtype.itemsize
-        fields = np.ascontiguousarray(fields).view(np.uint8).reshape(-1, size)
-    n, size = fields.shape
-    block = np.ascontiguousarray(fields)
-    missing = np.flatnonzero(~(block == 0).any(axis=1))
-    if missing.size:
-        i = int(missing[0])
-        terminated_name(block[i].tobytes(), f"{what}[{i}].name", "name", offset + stride * i)
-    if n == 0 or size == 0:
+        n = len(fields)
+    else:
+        n, size = fields.shape
+    if n == 0:
         return [], []
+    if size == 0:  # no room for a NUL: the first item lacks it
+        terminated_name(b"", f"{what}[0].name", "name", offset)
+    if n <= 4:  # a few names (a surface's shaders): one by one costs less than the setup below
+        raw_items = [fields[i : i + 1].tobytes() for i in range(n)]
+        for i, raw in enumerate(raw_items):  # every NUL checked before any name is decoded
+            if b"\0" not in raw:
+                terminated_name(raw, f"{what}[{i}].name", "name", offset + stride * i)
+        decoded = []
+        for i, raw in enumerate(raw_items):
+            decoded.append(terminated_name(raw, f"{what}[{i}].name", "name", offset + stride * i))
+        return decoded, raw_items if raws else []
+    block = np.ascontiguousarray(fields)
+    rows = block.view(np.uint8).reshape(n, size)
+    if bool((rows == rows[0]).all()):  # one name in every item (MD3 frames: the tool's name)
+        raw = rows[0].tobytes()
+        name = terminated_name(raw, f"{what}[0].name", "name", offset)
+        return [name] * n, [raw] * n if raws else []
     keys: list[bytes] = block.view(f"S{size}").reshape(n).tolist()
+    unterminated = [key for key in dict.fromkeys(keys) if len(key) == size and b"\0" not in key]
+    if unterminated:
+        i = min(map(keys.index, unterminated))  # the first item without a NUL
+        terminated_name(keys[i], f"{what}[{i}].name", "name", offset + stride * i)
     texts = dict.fromkeys(keys, "")
     for key in texts:
         text = key.partition(b"\0")[0]

@@ -46,6 +46,16 @@ class Span:
         return self.start + self.count * self.item
 
 
+def fits(
+    rel: int, count: int, item: int, size: int, header_size: int, base: int = 0, align: int = 1
+) -> bool:
+    """True when a section of ``count`` items of ``item`` bytes at ``base + rel`` passes
+    :func:`span_error` (the common case, checked without building a :class:`Span`)."""
+    return count <= 0 or (
+        header_size <= rel and base + rel + count * item <= size and (base + rel) % align == 0
+    )
+
+
 def span_error(span: Span, size: int, header_size: int, align: int = 1) -> ModelFormatError | None:
     """Why a non-empty section does not fit, or None: past the end of ``size`` bytes
     (TruncatedError), inside the ``header_size``-byte header it follows (BadValueError), or
@@ -94,8 +104,23 @@ class BadIndex(NamedTuple):
     number: int
 
 
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
 def first_bad_index(values: npt.NDArray[Any], limit: int) -> BadIndex | None:
     """The first entry of ``values`` (rows, k) outside 0..limit-1, or None when all fit."""
+    if values.size == 0:
+        return None
+    size = values.dtype.itemsize
+    # The common case in one reduction: read as unsigned, a negative value is at least
+    # 2**(bits-1), above such a limit, so the largest one is below the limit iff all fit.
+    if (
+        values.dtype.kind == "i"
+        and values.dtype.isnative
+        and 0 <= limit <= 1 << (8 * size - 1)
+        and int(values.view(_UNSIGNED[size]).max()) < limit
+    ):
+        return None
     bad = np.flatnonzero((values < 0) | (values >= limit))
     if not bad.size:
         return None
@@ -122,6 +147,26 @@ def unstructured(values: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
     # numpy.lib.recfunctions (it imports numpy.ma, a tenth of numpy's import time).
     packed = np.ascontiguousarray(values).view(leaves[0])
     return packed.reshape(*values.shape, len(leaves)).astype(dtype)
+
+
+def field_columns(records: npt.NDArray[Any], name: str, dtype: Any) -> npt.NDArray[Any]:
+    """Field ``name`` of (n,) records, a packed struct of one scalar type (a ``vec3f``, an array
+    of them), as a contiguous (n, k) array of ``dtype``: read through one view of the records
+    when they are contiguous (no per-field copy), else as :func:`unstructured` reads it."""
+    leaves = _leaf_types(field_type(records.dtype, name))
+    leaf = leaves[0]
+    at = offset_of(records.dtype, name)
+    if (
+        len(set(leaves)) != 1
+        or at % leaf.itemsize
+        or records.dtype.itemsize % leaf.itemsize
+        or not records.flags.c_contiguous
+    ):
+        return unstructured(records[name], dtype).reshape(len(records), len(leaves))
+    start = at // leaf.itemsize
+    width = records.dtype.itemsize // leaf.itemsize
+    columns = records.view(leaf).reshape(len(records), width)[:, start : start + len(leaves)]
+    return np.ascontiguousarray(columns, dtype=dtype)
 
 
 @functools.lru_cache(maxsize=64)

@@ -22,8 +22,10 @@ clients do on case-sensitive file systems):
 5. the single image in the model's folder.
 
 Symlinks found by the fallbacks are held to the same rule: the resolved file must lie inside
-the root. Pillow reads PCX, BMP, TGA, JPEG and PNG; images are returned as RGB or RGBA. An
-image over Pillow's decompression-bomb limit is a warning, and the export goes on without it.
+the root. Quake II's PCX skins (8-bit, RLE, with a palette) are decoded with numpy
+(:mod:`quakemodels.core.pcx`); Pillow reads the other PCX kinds, BMP, TGA, JPEG and PNG. Images
+are RGB or RGBA. An image over Pillow's decompression-bomb limit is a warning, and the export
+goes on without it.
 
 When the model comes from a game folder or an archive, ``registry.scene`` first makes that
 game's search path (a :class:`quakemodels.archive.GameFS`, seen here only as an
@@ -34,6 +36,7 @@ the engine finds files, through its paks and pk3s, before the folder lookups abo
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import re
@@ -41,35 +44,80 @@ import stat
 import warnings
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from ..errors import QuakeModelsWarning
 from .files import file_kind, is_regular, open_regular
+from .pcx import decode_pcx
+from .png import encode_png
 
 IMAGE_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp")
 MAX_NAME_LENGTH = 1024  # model formats store 64 bytes; a longer name is not from a model
 _ESCAPED = re.compile(r"\\x[89a-f][0-9a-f]")
 
 
-@dataclass(frozen=True)
 class Skin:
-    """A skin image found on disk: its path, and the decoded RGB(A) image (PIL.Image.Image)."""
+    """A skin image found on disk: its ``path`` and its decoded picture, RGB or RGBA.
 
-    path: Path
-    image: object  # PIL.Image.Image; typed loosely so importing this module needs no Pillow
+    ``pixels`` (H,W,3|4) uint8 and ``mode`` (``"RGB"``, ``"RGBA"``) are what the writers read;
+    ``image`` is the same picture as a PIL.Image.Image, made on first use: a PCX skin decodes
+    without Pillow (:mod:`quakemodels.core.pcx`), so a glTF export of it never imports Pillow.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        image: object = None,
+        *,
+        pixels: npt.NDArray[np.uint8] | None = None,
+    ) -> None:
+        if image is None and pixels is None:
+            raise TypeError("a Skin needs an image or pixels")
+        self.path = path
+        self._image = image  # PIL.Image.Image; typed loosely: this module needs no Pillow
+        self._pixels = pixels
+
+    @property
+    def image(self) -> object:
+        """The picture as a PIL.Image.Image (RGB or RGBA)."""
+        if self._image is None:
+            from PIL import Image
+
+            self._image = Image.fromarray(self.pixels)
+        return self._image
+
+    @property
+    def pixels(self) -> npt.NDArray[np.uint8]:
+        """(H,W,3) or (H,W,4) uint8, top row first."""
+        if self._pixels is None:
+            self._pixels = np.asarray(self._image, dtype=np.uint8)
+        return self._pixels
+
+    @property
+    def mode(self) -> str:
+        """``"RGB"`` or ``"RGBA"`` (a PIL image's own mode otherwise)."""
+        if self._pixels is not None:
+            return "RGBA" if self._pixels.shape[-1] == 4 else "RGB"
+        return str(getattr(self._image, "mode", "RGB"))
 
     def png_bytes(self) -> bytes:
-        """The image encoded as PNG."""
-        import io
-
+        """The image encoded as PNG (:func:`~quakemodels.core.png.encode_png`; Pillow for a
+        mode other than RGB and RGBA)."""
+        if self.mode in ("RGB", "RGBA"):
+            return encode_png(np.ascontiguousarray(self.pixels))
         from PIL import Image
 
-        assert isinstance(self.image, Image.Image)
+        assert isinstance(self._image, Image.Image)
         buf = io.BytesIO()
-        self.image.save(buf, format="PNG", optimize=False)
+        self._image.save(buf, format="PNG", optimize=False)
         return buf.getvalue()
+
+    def __repr__(self) -> str:
+        return f"<Skin {self.path}: {self.mode}>"
 
 
 def _unsafe_reason(name: str) -> str | None:
@@ -206,12 +254,39 @@ def game_images(source: ImageSource, model_name: str | None) -> Iterator[None]:
         _GAME.reset(token)
 
 
+# Pillow's reader of each skin extension. Importing it first lets Image.open identify the
+# file among the common plugins; otherwise a PCX (no common plugin reads it) makes Pillow
+# import every plugin it has, a sixth of a one-file export's start-up.
+_PLUGINS = {
+    ".pcx": "PcxImagePlugin",
+    ".tga": "TgaImagePlugin",
+    ".png": "PngImagePlugin",
+    ".jpg": "JpegImagePlugin",
+    ".jpeg": "JpegImagePlugin",
+    ".bmp": "BmpImagePlugin",
+}
+
+
+def _register_plugin(suffix: str) -> None:
+    """Import Pillow's plugin for ``suffix`` (when there is one: any other file is still
+    identified by its content, among every plugin)."""
+    plugin = _PLUGINS.get(suffix.lower())
+    if plugin is not None:
+        with contextlib.suppress(ImportError):
+            importlib.import_module(f"PIL.{plugin}")
+
+
 def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
     """The decoded image (from ``data`` when given, else the file), or None with a warning:
     unreadable, not a regular file, or a decompression bomb (Pillow's pixel limit: the export
     goes on without that texture)."""
+    if path.suffix.lower() == ".pcx":
+        skin = _open_pcx(path, data)
+        if skin is not None:
+            return skin
     from PIL import Image, UnidentifiedImageError
 
+    _register_plugin(path.suffix)
     try:
         with warnings.catch_warnings():
             # Pillow only warns between its limit and twice it, then decodes anyway.
@@ -232,6 +307,28 @@ def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
         reason = f"cannot read image: {e}"
     warnings.warn(f"skin {path}: {reason}; exporting without it", QuakeModelsWarning, stacklevel=3)
     return None
+
+
+MAX_PCX_BYTES = 16 * 2**20
+"""PCX files up to this size are decoded here; larger ones go to Pillow and its checks."""
+
+
+def _open_pcx(path: Path, data: BinaryIO | None) -> Skin | None:
+    """A PCX skin decoded without Pillow (:func:`~quakemodels.core.pcx.decode_pcx`), or None
+    to let Pillow read it (another PCX kind, a large or unreadable file: Pillow then decides,
+    and warns)."""
+    try:
+        if data is not None:
+            start = data.tell()
+            raw = data.read(MAX_PCX_BYTES + 1)
+            data.seek(start)
+        else:
+            with open_regular(path, "skin") as f:
+                raw = f.read(MAX_PCX_BYTES + 1)
+    except (OSError, ValueError):
+        return None
+    pixels = decode_pcx(raw) if len(raw) <= MAX_PCX_BYTES else None
+    return None if pixels is None else Skin(path, pixels=pixels)
 
 
 def _usable(skin_names: Sequence[str], warn: bool) -> list[str]:

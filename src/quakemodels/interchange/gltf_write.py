@@ -53,10 +53,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.atomic import write_bytes_atomic
+from ..core.png import encode_png
 from ..core.scene import FPS, ExportModel, Surface, Tag, to_y_up
 from ..core.skins import Skin
 from ..errors import BadValueError
-from .png import encode_png
 
 FLOAT = 5126
 UNSIGNED_SHORT = 5123
@@ -106,17 +106,16 @@ def _floats(values: npt.NDArray[Any]) -> list[float]:
 
 def png_bytes(skin: Skin) -> bytes:
     """The skin's image as PNG, encoded once per distinct image (see ``_PNG_CACHE``) by
-    :func:`~quakemodels.interchange.png.encode_png` (RGB and RGBA; Pillow for other modes)."""
-    image: Any = skin.image
-    mode, size = str(getattr(image, "mode", "")), tuple(getattr(image, "size", (0, 0)))
-    if mode not in ("RGB", "RGBA") or not callable(getattr(image, "tobytes", None)):
+    :func:`~quakemodels.core.png.encode_png` (RGB and RGBA; Pillow for other modes)."""
+    mode = skin.mode
+    if mode not in ("RGB", "RGBA"):
         return skin.png_bytes()
-    pixels = image.tobytes()
-    key = (mode, (int(size[0]), int(size[1])), hash(pixels))
+    array = np.ascontiguousarray(skin.pixels)
+    pixels = array.tobytes()
+    key = (mode, (int(array.shape[1]), int(array.shape[0])), hash(pixels))
     hit = _PNG_CACHE.get(key)
     if hit is not None and hit[0] == pixels:
         return hit[1]
-    array = np.frombuffer(pixels, np.uint8).reshape(key[1][1], key[1][0], len(mode))
     data = encode_png(array)
     if len(_PNG_CACHE) >= _PNG_CACHE_SIZE:
         del _PNG_CACHE[next(iter(_PNG_CACHE))]
@@ -226,7 +225,7 @@ class GltfBuilder:
             },
             "emissiveFactor": [0.0, 0.0, 0.0],
         }
-        if getattr(skin.image, "mode", "RGB") == "RGBA":
+        if skin.mode == "RGBA":
             material["alphaMode"] = "MASK"
         material["doubleSided"] = False
         material["name"] = skin.path.stem

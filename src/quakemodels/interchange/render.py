@@ -172,7 +172,9 @@ class Renderer:
         self.textures = []
         for s in model.surfaces:
             tex = None
-            if s.skin is not None and isinstance(s.skin.image, Image.Image):
+            if s.skin is not None and s.skin.mode in ("RGB", "RGBA"):
+                tex = s.skin.pixels[:, :, :3].astype(np.float32)
+            elif s.skin is not None and isinstance(s.skin.image, Image.Image):
                 tex = np.asarray(s.skin.image.convert("RGB"), dtype=np.float32)
             self.textures.append(tex)
 

@@ -31,6 +31,7 @@ from ...core.facade import (
     parse_header,
     read_only,
 )
+from ...core.frames import rows
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
 from ...core.names import lenient_names, plural
 from ...core.sections import (
@@ -47,6 +48,7 @@ from .layout import (
     FRAME_HEADER_SIZE,
     FRAME_NAME_OFFSET,
     FRAME_NAME_SIZE,
+    FRAME_PREFIX,
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
@@ -228,18 +230,24 @@ def gl_corners(
     return counts, lengths, ends, at
 
 
+# Each section: its offset field, count field, what it holds, and its item size (0: the frame
+# size, from the header's bytes_per_frame), in header order.
+_SECTIONS = (
+    ("ofs_skins", "num_skins", "skins", SKIN_NAME_SIZE),
+    ("ofs_tex_coords", "num_tex_coords", "texcoords", TEX_POINT.itemsize),
+    ("ofs_triangles", "num_triangles", "triangles", TRIANGLE.itemsize),
+    ("ofs_frames", "num_frames", "frames", 0),
+    ("ofs_gl_cmds", "num_gl_cmds", "GL command dwords", 4),
+)
+
+
 def spans(header: Mapping[str, Any]) -> list[Span]:
     """Where ``header`` (field name → value) puts each section: skins, texcoords, triangles,
     frames and GL command dwords, in header order. The reader and the checker walk this list."""
+    frame_size = max(int(header["bytes_per_frame"]), 0)
     return [
-        Span(ofs, HEADER_OFFSETS[ofs], what, int(header[ofs]), int(header[num]), item)
-        for ofs, num, what, item in (
-            ("ofs_skins", "num_skins", "skins", SKIN_NAME_SIZE),
-            ("ofs_tex_coords", "num_tex_coords", "texcoords", TEX_POINT.itemsize),
-            ("ofs_triangles", "num_triangles", "triangles", TRIANGLE.itemsize),
-            ("ofs_frames", "num_frames", "frames", max(int(header["bytes_per_frame"]), 0)),
-            ("ofs_gl_cmds", "num_gl_cmds", "GL command dwords", 4),
-        )
+        Span(ofs, HEADER_OFFSETS[ofs], what, int(header[ofs]), int(header[num]), item or frame_size)
+        for ofs, num, what, item in _SECTIONS
     ]
 
 
@@ -383,6 +391,24 @@ class Md2Reader(SingleSurface):
         claims 2**31 frames in a 1 KB file fails here, before anything is allocated.
         """
         s = self._spec
+        header = self.header
+        size = len(self._data)
+        if (
+            min(header[name] for name in HEADER_FIELDS[2:]) >= 0
+            and (
+                header["num_frames"] == 0
+                or header["bytes_per_frame"]
+                >= FRAME_HEADER_SIZE + VERTEX_SIZE * header["vertices_per_frame"]
+            )
+            and all(
+                header[num] == 0
+                or HEADER_SIZE
+                <= header[ofs]
+                <= size - header[num] * (item or header["bytes_per_frame"])
+                for ofs, num, _, item in _SECTIONS
+            )
+        ):
+            return  # every check below passes: the common case, without building the spans
         for name in HEADER_FIELDS[2:]:
             value = getattr(s, name)
             if value < 0:
@@ -420,39 +446,69 @@ class Md2Reader(SingleSurface):
         dtype = frame_dtype(s.vertices_per_frame, s.bytes_per_frame)
         return read_section(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
 
+    @cached_property
+    def _frame_prefixes(self) -> npt.NDArray[np.void]:
+        """(F,) read-only view of each frame's fixed prefix (the spec's ``scale``,
+        ``translate``, ``name``), strided by the frame size: no per-file dtype to build."""
+        s = self._spec
+        if s.num_frames == 0:
+            return np.empty(0, dtype=FRAME_PREFIX)
+        return np.ndarray(
+            (s.num_frames,), FRAME_PREFIX, self._data, s.ofs_frames, (s.bytes_per_frame,)
+        )
+
+    @cached_property
+    def _frame_vertices(self) -> npt.NDArray[np.uint8]:
+        """(F,V,4) read-only uint8 view of every frame's vertices (x, y, z compressed and the
+        normal index); the layout check keeps it inside the data."""
+        s = self._spec
+        if s.num_frames == 0:
+            return np.zeros((0, s.vertices_per_frame, VERTEX_SIZE), np.uint8)
+        return np.ndarray(
+            (s.num_frames, s.vertices_per_frame, VERTEX_SIZE),
+            np.uint8,
+            self._data,
+            s.ofs_frames + FRAME_HEADER_SIZE,
+            (s.bytes_per_frame, VERTEX_SIZE, 1),
+        )
+
     @decoded
     def scales(self) -> FloatArray:
         """(F,3) float32 per-frame scale."""
-        return np.ascontiguousarray(unstructured(self.frame_records["scale"], np.float32))
+        return np.ascontiguousarray(unstructured(self._frame_prefixes["scale"], np.float32))
 
     @decoded
     def translates(self) -> FloatArray:
         """(F,3) float32 per-frame translate."""
-        return np.ascontiguousarray(unstructured(self.frame_records["translate"], np.float32))
+        return np.ascontiguousarray(unstructured(self._frame_prefixes["translate"], np.float32))
 
     @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
-        return self._positions_of(self.frame_records)
+        return self._positions_of(self._frame_prefixes, self._frame_vertices)
 
     def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
-        return self._positions_of(self.frame_records[frames])
+        return self._positions_of(
+            rows(self._frame_prefixes, frames), rows(self._frame_vertices, frames)
+        )
 
     @staticmethod
-    def _positions_of(records: npt.NDArray[np.void]) -> FloatArray:
-        compressed = records["vertices"][:, :, POSITION].astype(np.float64)
+    def _positions_of(
+        prefixes: npt.NDArray[np.void], vertices: npt.NDArray[np.uint8]
+    ) -> FloatArray:
+        compressed = vertices[:, :, POSITION].astype(np.float64)
         # Two separate double operations, as the spec's expression evaluates (no fused
         # multiply-add), then one rounding to float32.
-        compressed *= unstructured(records["scale"], np.float64)[:, None, :]
-        compressed += unstructured(records["translate"], np.float64)[:, None, :]
+        compressed *= unstructured(prefixes["scale"], np.float64)[:, None, :]
+        compressed += unstructured(prefixes["translate"], np.float64)[:, None, :]
         out: FloatArray = compressed.astype(np.float32)
         return out
 
     @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
         """(F,V) uint8 indices into the 162-entry normal table (not range-checked)."""
-        return np.ascontiguousarray(self.frame_records["vertices"][:, :, NORMAL_INDEX])
+        return np.ascontiguousarray(self._frame_vertices[:, :, NORMAL_INDEX])
 
     @decoded
     def normals(self) -> FloatArray:
@@ -462,16 +518,18 @@ class Md2Reader(SingleSurface):
     def _decode_normals(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 normals of ``frames`` only (see :class:`PerFrame`)."""
         cached = self.__dict__.get("normal_indices")
-        idx = cached[frames] if cached is not None else self.frame_records[frames]["vertices"]
-        return self._normals_of(idx if cached is not None else idx[:, :, NORMAL_INDEX], frames)
+        if cached is not None:
+            return self._normals_of(rows(cached, frames), frames)
+        return self._normals_of(rows(self._frame_vertices, frames)[:, :, NORMAL_INDEX], frames)
 
     def _normals_of(
         self, idx: npt.NDArray[np.uint8], frames: npt.NDArray[np.intp] | None
     ) -> FloatArray:
         """Normals of (k,V) normal indices, each checked below 162; ``frames`` the frame of
         each row (None: row k is frame k), for the error's offset."""
-        bad = np.flatnonzero(idx >= NUM_ANORMS)
-        if bad.size:
+        # one reduction in the common case; the search for the first bad one only on error
+        if idx.size and idx.max() >= NUM_ANORMS:
+            bad = np.flatnonzero(idx >= NUM_ANORMS)
             row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
             frame = row if frames is None else int(frames[row])
             offset = (
@@ -494,13 +552,13 @@ class Md2Reader(SingleSurface):
     def frame_names_raw(self) -> list[bytes]:
         """The 16 name bytes of each frame as stored, junk after the NUL included."""
         # numpy's S16 items drop trailing NULs; put them back.
-        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self.frame_records["name"].tolist()]
+        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_prefixes["name"].tolist()]
 
     @decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
         return lenient_names(
-            self.frame_records["name"].tolist(),
+            self._frame_prefixes["name"].tolist(),
             "frames.name",
             lambda i: self.ofs_frames + i * self.framesize + FRAME_NAME_OFFSET,
         )
@@ -539,7 +597,7 @@ class Md2Reader(SingleSurface):
                     offset=HEADER_OFFSETS[field],
                 )
         size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
-        return (self.texcoords_px.astype(np.float64) / size).astype(np.float32)
+        return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64: exact
 
     @cached_property
     def triangle_records(self) -> npt.NDArray[np.void]:

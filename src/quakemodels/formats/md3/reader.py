@@ -56,12 +56,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.facade import ModelFile, decoded, frame_index, parse_header, read_only
-from ...core.frames import PerFrame
+from ...core.frames import PerFrame, rows
 from ...core.mesh import Mesh
 from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
+    field_columns,
+    field_type,
     first_bad_index,
+    fits,
     offset_of,
     read_section,
     span_error,
@@ -297,7 +300,7 @@ class Md3Surface(PerFrame):
 
     def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,N,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
-        return self._positions_of(self._vertex_words[frames])
+        return self._positions_of(rows(self._vertex_words, frames))
 
     @staticmethod
     def _positions_of(words: npt.NDArray[np.int16]) -> FloatArray:
@@ -320,7 +323,7 @@ class Md3Surface(PerFrame):
 
     def _decode_normals(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,N,3) float32 normals of ``frames`` only (see :class:`PerFrame`)."""
-        return self._normals_of(self._vertex_words[frames])
+        return self._normals_of(rows(self._vertex_words, frames))
 
     @staticmethod
     def _normals_of(words: npt.NDArray[np.int16]) -> FloatArray:
@@ -452,6 +455,8 @@ class Md3Reader(ModelFile):
             ("ofs_tags", "tags", s.num_frames * s.num_tags, TAG.itemsize),
             ("ofs_surfaces", "surface headers", s.num_surfaces, SURFACE_HEADER_SIZE),
         ):
+            if fits(getattr(s, field), count, item, size, HEADER_SIZE, 0, 4):
+                continue
             span = Span(
                 field, HEADER_OFFSETS[field], what, getattr(s, field), count, item, at_field=True
             )
@@ -556,6 +561,10 @@ class Md3Reader(ModelFile):
             ("ofs_vertices", "vertices", surf.num_vertices * surf.num_frames, VERTEX.itemsize, 2),
         )
         for field, items, count, item, align in sections:
+            if fits(
+                getattr(surf, field), count, item, size, SURFACE_HEADER_SIZE, surf.offset, align
+            ):
+                continue
             span = Span(
                 field,
                 at[field],
@@ -581,9 +590,9 @@ class Md3Reader(ModelFile):
         return Md3Frames(
             names=names,
             names_raw=names_raw,
-            mins=np.ascontiguousarray(unstructured(rec["min_bounds"], np.float32)),
-            maxs=np.ascontiguousarray(unstructured(rec["max_bounds"], np.float32)),
-            origins=np.ascontiguousarray(unstructured(rec["local_origin"], np.float32)),
+            mins=field_columns(rec, "min_bounds", np.float32),
+            maxs=field_columns(rec, "max_bounds", np.float32),
+            origins=field_columns(rec, "local_origin", np.float32),
             radii=np.ascontiguousarray(rec["radius"], dtype=np.float32),
         )
 
@@ -597,16 +606,25 @@ class Md3Reader(ModelFile):
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
         rec = read_section(self._data, TAG, f * k, self.ofs_tags)
-        flat_names, _ = terminated_names(
-            rec["name"], "tags", self.ofs_tags + offset_of(TAG, "name"), TAG.itemsize, raws=False
+        at = self.ofs_tags + offset_of(TAG, "name")
+        first, _ = terminated_names(rec["name"][:k], "tags", at, TAG.itemsize, raws=False)
+        # Every frame names its tags alike (id's tools write them so): one comparison of the
+        # name bytes, and the first frame's names serve every frame.
+        raw = (
+            np.ascontiguousarray(rec["name"])
+            .view(np.uint8)
+            .reshape(f, k * field_type(TAG, "name").itemsize)
         )
-        names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
-        rec = rec.reshape(f, k)
+        if k and f > 1 and bool((raw == raw[0]).all()):
+            names = [list(first) for _ in range(f)]
+        else:
+            flat_names, _ = terminated_names(rec["name"], "tags", at, TAG.itemsize, raws=False)
+            names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
         return Md3Tags(
             names=list(names[0]) if names else [],
             names_per_frame=names,
-            origins=np.ascontiguousarray(unstructured(rec["origin"], np.float32)).reshape(f, k, 3),
-            axes=np.ascontiguousarray(unstructured(rec["axis"], np.float32)).reshape(f, k, 3, 3),
+            origins=field_columns(rec, "origin", np.float32).reshape(f, k, 3),
+            axes=field_columns(rec, "axis", np.float32).reshape(f, k, 3, 3),
         )
 
     # -- surfaces -----------------------------------------------------------------------------

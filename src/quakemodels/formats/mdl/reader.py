@@ -47,6 +47,7 @@ from ...core.facade import (
     frame_index,
     parse_header,
 )
+from ...core.frames import rows
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
 from ...core.names import lenient_names
 from ...core.sections import field_type, offset_of
@@ -563,7 +564,7 @@ class MdlReader(SingleSurface):
 
     def _decode_positions(self, poses: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``poses`` only (see :class:`PerFrame`)."""
-        return self._decode(self._pose_records[poses]["vertices"][:, :, _POSITION])
+        return self._decode(rows(self._pose_records, poses)["vertices"][:, :, _POSITION])
 
     @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:
@@ -579,8 +580,10 @@ class MdlReader(SingleSurface):
         """(k,V,3) float32 normals of ``poses`` only (see :class:`PerFrame`)."""
         cached = self.__dict__.get("normal_indices")
         if cached is not None:
-            return self._normals_of(cached[poses], poses)
-        return self._normals_of(self._pose_records[poses]["vertices"][:, :, NORMAL_INDEX], poses)
+            return self._normals_of(rows(cached, poses), poses)
+        return self._normals_of(
+            rows(self._pose_records, poses)["vertices"][:, :, NORMAL_INDEX], poses
+        )
 
     def _normals_of(
         self, idx: npt.NDArray[np.uint8], poses: npt.NDArray[np.intp] | None

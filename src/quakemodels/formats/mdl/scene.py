@@ -23,11 +23,9 @@ def skin_image(m: MdlReader, index: int = 0) -> Skin | None:
     when the model has no skin images or they have no pixels."""
     if index >= m.num_skin_images or m.skin_width <= 0 or m.skin_height <= 0:
         return None
-    from PIL import Image  # the export extra; only needed when a skin is embedded
-
     stem = model_stem(m.name)
-    image = Image.fromarray(np.ascontiguousarray(m.skin_images[index]), mode="RGB")
-    return Skin(path=Path(f"{stem}_skin{index}.png"), image=image)
+    pixels = np.ascontiguousarray(m.skin_images[index])
+    return Skin(Path(f"{stem}_skin{index}.png"), pixels=pixels)
 
 
 def group_times(m: MdlReader) -> dict[str, FloatArray]:

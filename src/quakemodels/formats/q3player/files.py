@@ -30,8 +30,8 @@ import io
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...archive import Found, GameFS
 from ...archive.names import Engine, split_parts
 from ...archive.vpath import game_folder_above, shared_gamefs, split_archive_path
 from ...core.files import is_regular, read_regular
@@ -48,6 +48,9 @@ from .skinfile import (
     image_names,
     resolve_image,
 )
+
+if TYPE_CHECKING:  # only annotations here: the archive readers load when an archive is opened
+    from ...archive import Found, GameFS
 
 
 class DiskFiles:

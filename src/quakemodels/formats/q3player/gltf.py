@@ -186,7 +186,7 @@ class _Textures:
                     "roughnessFactor": 1.0,
                 },
             }
-            if getattr(skin.image, "mode", "RGB") == "RGBA":
+            if skin.mode == "RGBA":
                 mat["alphaMode"] = "MASK"
             material = doc.add("materials", mat)
         self.materials[path] = material
