@@ -46,6 +46,68 @@ def test_no_heavy_module_at_start_up(code: str) -> None:
     assert heavy == [], f"{code!r} imports {heavy}"
 
 
+# Importing the package or dispatching by magic loads each format's light package and its
+# layout (the magic, names and suffixes), never a reader, writer, checker or Kaitai parser.
+LIGHT = {
+    "quakemodels.formats",
+    *(
+        f"quakemodels.formats.{name}{part}"
+        for name in ("md2", "md3", "mdl")
+        for part in ("", ".layout")
+    ),
+}
+# What a model file's path needs of the archive package: splitting `x.pak/inner` paths and
+# finding the game folder above; the pak/pk3 readers and the search path load for archives only.
+ARCHIVE_PATHS = {"quakemodels.archive", "quakemodels.archive.names", "quakemodels.archive.vpath"}
+
+
+def loaded(modules: list[str], prefix: str) -> set[str]:
+    """The modules of ``modules`` in the package ``prefix`` (``quakemodels.formats``)."""
+    return {m for m in modules if m == prefix or m.startswith(prefix + ".")}
+
+
+def parsers(modules: list[str]) -> set[str]:
+    """The generated Kaitai parsers (not the ``*_layout`` dtype modules) among ``modules``."""
+    return {m for m in loaded(modules, "quakemodels.kaitai") if m.count(".") == 2} - {
+        m for m in modules if m.endswith("_layout")
+    }
+
+
+def own(modules: list[str], name: str) -> set[str]:
+    """The modules of format ``name`` beyond its light package and layout."""
+    return loaded(modules, f"quakemodels.formats.{name}") - LIGHT
+
+
+def test_package_import_loads_no_format_modules() -> None:
+    """`import quakemodels` and the command line's start: every format's magic, none of its
+    modules, no Kaitai parser, no Quake III player, no archive reader."""
+    for code in ("import quakemodels", "import quakemodels.cli"):
+        modules = imported_modules(code)
+        assert loaded(modules, "quakemodels.formats") == LIGHT, code
+        assert parsers(modules) == set(), code
+        assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS, code
+        assert "zipfile" not in modules and "kaitaistruct" in modules, code
+
+
+def test_lazy_names_still_resolve() -> None:
+    """The names the packages export load their modules on first use, as the same objects."""
+    code = (
+        "import quakemodels, quakemodels.registry as r;"
+        "from quakemodels.formats.md2 import Md2, anorms;"
+        "from quakemodels.formats.md2.model import Md2 as M;"
+        "from quakemodels.formats.mdl import default_palette;"
+        "assert Md2 is M is quakemodels.Md2 is r.by_name('md2').model;"
+        "assert anorms().shape == (162, 3) and default_palette().shape == (256, 3);"
+        "assert quakemodels.Model.__args__[-1] is quakemodels.Player is r.Player;"
+        "assert r.for_class(M) is r.by_name('md2')"
+    )
+    modules = imported_modules(code)
+    assert (
+        "quakemodels.formats.md2.model" in modules and "quakemodels.formats.mdl.palette" in modules
+    )
+    assert "quakemodels.formats.md3.model" in modules  # quakemodels.Model names every class
+
+
 def test_one_file_info_imports_no_export_library() -> None:
     code = (
         "import sys; from quakemodels.cli import main;"
@@ -71,3 +133,27 @@ def test_md2_export_with_a_pcx_skin_imports_no_image_library(
     assert not [m for m in modules if m.split(".")[0] in ("pygltflib", "PIL", "zipfile")]
     others = {f"quakemodels.cli.{verb}" for verb in ("info", "check", "convert", "render", "ls")}
     assert "quakemodels.cli.batch" in modules and not others & set(modules)
+    # Only MD2's modules and parser: no MD3, MDL or player code, no archive reader.
+    assert (
+        "quakemodels.formats.md2.reader" in modules and "quakemodels.formats.md2.write" in modules
+    )
+    assert own(modules, "md3") == own(modules, "mdl") == set()
+    assert loaded(modules, "quakemodels.formats.q3player") == set()
+    assert parsers(modules) == {"quakemodels.kaitai.quake2_md2"}
+    assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
+
+
+def test_md3_info_loads_only_md3(corpus_dir: Path) -> None:
+    """`quakemodels info x.md3`: the MD3 reader and parser, nothing of MD2, MDL or players."""
+    model = corpus_dir / "md3" / "sauer_makke_spoon.md3"
+    code = f"import sys; from quakemodels.cli import main; sys.exit(main(['info', {str(model)!r}]))"
+    modules = imported_modules(code)
+    assert (
+        "quakemodels.formats.md3.reader" in modules
+        and "quakemodels.formats.md3.describe" in modules
+    )
+    assert own(modules, "md2") == own(modules, "mdl") == set()
+    assert loaded(modules, "quakemodels.formats.q3player") == set()
+    assert parsers(modules) == {"quakemodels.kaitai.quake3_md3"}
+    assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
+    assert "zipfile" not in modules

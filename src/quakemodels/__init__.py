@@ -7,6 +7,7 @@ ARCHITECTURE.md.
 """
 
 import os as _os
+import sys as _sys
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 from typing import TypeVar as _TypeVar
@@ -25,10 +26,6 @@ from .errors import (
     QuakeModelsWarning,
     TruncatedError,
 )
-from .formats.md2 import Md2
-from .formats.md3 import Md3
-from .formats.mdl import Mdl
-from .formats.q3player import Player
 from .registry import by_magic as _by_magic
 from .registry import check as _check
 from .registry import for_class as _for_class
@@ -60,20 +57,45 @@ __version__ = "0.1.0"
 
 if _TYPE_CHECKING:
     from .archive import GameFS
+    from .formats.md2 import Md2
+    from .formats.md3 import Md3
+    from .formats.mdl import Mdl
+    from .formats.q3player import Player
+
+    Model = Md2 | Md3 | Mdl | Player
+    """Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a
+    player folder gives a :class:`Player`)."""
 
 
 def __getattr__(name: str) -> _Any:
-    # GameFS loads the archive readers on first use: a model file does not need them.
+    # The model classes load their format's modules on first use, GameFS the archive readers:
+    # `import quakemodels` and a command on one MD2 file load no other format's code.
     if name == "GameFS":
         from .archive import GameFS
 
         return GameFS
+    if name == "Md2":
+        from .formats.md2 import Md2
+
+        return Md2
+    if name == "Md3":
+        from .formats.md3 import Md3
+
+        return Md3
+    if name == "Mdl":
+        from .formats.mdl import Mdl
+
+        return Mdl
+    if name == "Player":
+        from .formats.q3player import Player
+
+        return Player
+    if name == "Model":
+        # Any model load returns (every single-file one is an AnimatedModel; a player folder
+        # gives a Player).
+        return __getattr__("Md2") | __getattr__("Md3") | __getattr__("Mdl") | __getattr__("Player")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-
-Model = Md2 | Md3 | Mdl | Player
-"""Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a
-player folder gives a :class:`Player`)."""
 
 _M = _TypeVar("_M")
 _GameDir = str | _os.PathLike[str] | None
@@ -106,7 +128,12 @@ def load(
     if kind is None:
         model: AnimatedModel = _load(source, game_dir=game_dir)
         return model
-    if isinstance(kind, type) and issubclass(kind, Player):
+    # (a Player class exists only once its module is imported: no import for the others)
+    if (
+        isinstance(kind, type)
+        and "quakemodels.formats.q3player.player" in _sys.modules
+        and issubclass(kind, __getattr__("Player"))
+    ):
         player = _load(source, game_dir=game_dir)
         if not isinstance(player, kind):
             raise BadMagicError(f"{source!r} is not a Quake III player folder", field="magic")

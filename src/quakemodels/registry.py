@@ -11,8 +11,9 @@ serve too.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .archive.vpath import game_context, game_roots, read_path, shared_gamefs, split_archive_path
 from .core.facade import Source, read_source
@@ -22,12 +23,10 @@ from .core.scene import ExportModel
 from .core.skins import game_images
 from .errors import BadMagicError, ModelFormatError, PlayerFolderError
 from .formats import FORMATS
-from .formats.q3player import Player, is_player_folder
-from .formats.q3player.check import check_player, check_player_model
-from .formats.q3player.describe import describe_player
-from .formats.q3player.scene import player_clips
-from .formats.q3player.scene import scene as player_scene
 from .interchange.export import select_frames
+
+if TYPE_CHECKING:
+    from .formats.q3player import Player
 
 __all__ = [
     "FORMATS",
@@ -43,9 +42,51 @@ __all__ = [
     "is_game_path",
     "is_player",
     "is_player_folder",
+    "is_player_model",
     "load",
     "scene",
 ]
+
+
+# A Quake III player loads its modules (the MD3 reader, the archive readers) when a folder is
+# met or a Player is asked for, never for a single file: the functions below import them there.
+_PLAYER_MODULE = "quakemodels.formats.q3player.player"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Player":
+        from .formats.q3player import Player
+
+        return Player
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def is_player_model(obj: object) -> TypeGuard[Player]:
+    """True for a :class:`Player`; imports nothing when no player was ever loaded (then no
+    object can be one)."""
+    if _PLAYER_MODULE not in sys.modules:
+        return False
+    from .formats.q3player import Player
+
+    return isinstance(obj, Player)
+
+
+def _player_from_folder(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None
+) -> Player:
+    from .formats.q3player import Player
+
+    return Player.from_folder(path, game_dir=game_dir)
+
+
+def is_player_folder(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
+) -> bool:
+    """True when ``path`` is a Quake III player folder (see
+    :func:`quakemodels.formats.q3player.is_player_folder`); never raises."""
+    from .formats.q3player import is_player_folder as is_folder
+
+    return is_folder(path, game_dir)
 
 
 def by_magic(data: bytes) -> Format | None:
@@ -67,7 +108,7 @@ def by_name(name: str) -> Format:
 def for_model(model: object) -> Format:
     """The format of a loaded model; TypeError for anything else."""
     for fmt in FORMATS:
-        if isinstance(model, fmt.model):
+        if fmt.holds(model):
             return fmt
     raise TypeError(f"not a loaded model: {type(model).__name__}")
 
@@ -75,7 +116,9 @@ def for_model(model: object) -> Format:
 def for_class(cls: type[Any]) -> Format:
     """The format whose model class is ``cls`` (or a base of it); TypeError for others."""
     for fmt in FORMATS:
-        if isinstance(cls, type) and issubclass(cls, fmt.model):
+        # a class of a format whose model module was never imported cannot be a model class
+        loaded = fmt.model_module in sys.modules
+        if loaded and isinstance(cls, type) and issubclass(cls, fmt.model):
             return fmt
     raise TypeError(f"not a model class: {cls!r}; formats: {', '.join(f.name for f in FORMATS)}")
 
@@ -103,7 +146,7 @@ def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> A
     not a path, bytes or a binary file.
     """
     if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        return Player.from_folder(source, game_dir=game_dir)
+        return _player_from_folder(source, game_dir)
     try:
         data, name = read_any(source)
     except (FileNotFoundError, IsADirectoryError):
@@ -126,7 +169,7 @@ def _game_player(
     if os.path.lexists(path):
         return None
     try:
-        return Player.from_folder(path, game_dir=game_dir)
+        return _player_from_folder(path, game_dir)
     except PlayerFolderError as e:
         if str(e).endswith("is not a folder"):
             return None
@@ -190,11 +233,15 @@ def check(
     chosen by magic, or a player folder (``game_dir`` as for :func:`load`); never raises on
     any input (an unknown ``engine`` is a ValueError)."""
     check_engine(engine)
-    if isinstance(source, Player):
+    if is_player_model(source):
+        from .formats.q3player.check import check_player_model
+
         return check_player_model(source, engine)
     if isinstance(source, (str, os.PathLike)) and (
         os.path.isdir(source) or (not os.path.lexists(source) and is_player(source, game_dir))
     ):
+        from .formats.q3player.check import check_player
+
         return check_player(source, engine, game_dir)
     try:
         fmt = for_model(source)
@@ -219,7 +266,9 @@ def check(
 
 def describe(model: object) -> str:
     """``quakemodels info``'s text for a loaded model or player."""
-    if isinstance(model, Player):
+    if is_player_model(model):
+        from .formats.q3player.describe import describe_player
+
         return describe_player(model)
     return for_model(model).describe(model)
 
@@ -250,7 +299,9 @@ def scene(
     if frame is not None or clip is not None:
         table, count = scene_frames(model)
         frames, clips = select_frames(table, count, frame, clip)
-    if isinstance(model, Player):
+    if is_player_model(model):
+        from .formats.q3player.scene import scene as player_scene
+
         if game_dir is not None:
             model = model.with_game_dir(game_dir)
         em = player_scene(model, skin=skin, frames=frames)
@@ -271,7 +322,9 @@ def scene(
 
 def scene_frames(model: object) -> tuple[dict[str, range], int]:
     """The clip table and frame count of ``model``'s scene, without decoding any frame."""
-    if isinstance(model, Player):
+    if is_player_model(model):
+        from .formats.q3player.scene import player_clips
+
         return player_clips(model)
     animations: dict[str, range] = getattr(model, "animations")  # noqa: B009
     # frame_names has one name per frame of the scene (MDL: per pose)

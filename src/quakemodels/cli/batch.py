@@ -33,7 +33,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError
-from ..formats.q3player.files import player_folders
 from ..registry import FORMATS, is_game_path, is_player_folder
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
 
@@ -121,7 +120,9 @@ def game_models(item: str, under: str = "") -> list[str]:
     name), as paths: ``baseq2/pak0.pak/models/a/tris.md2`` inside archives, plain paths for
     loose files; only those in the folder ``under`` (``models/players``) when given."""
     out = []
-    from ..archive import GameFS  # the archive readers, only for a game folder
+    # the archive readers and the player's files, only for a game folder
+    from ..archive import GameFS
+    from ..formats.q3player.files import player_folders
 
     prefix = under.replace("\\", "/").strip("/").lower() + "/" if under else ""
     with GameFS(item) as fs:

@@ -74,10 +74,10 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from ..registry import Player, load
+    from ..registry import is_player_model, load
 
     model = load(path, game_dir=opts.get("game_dir"))
-    if isinstance(model, Player) and fmt_of(opts) != "obj":
+    if is_player_model(model) and fmt_of(opts) != "obj":
         return _export_player(path, model, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]

@@ -57,9 +57,9 @@ def _jsonable(value: Any) -> Any:
 def facts(model: Any, name: str) -> dict[str, Any]:
     """What ``--json`` prints for one loaded model (every format: the shared protocol); a
     player folder gives its parts' facts, its cfg clips and skin sets."""
-    from ..registry import Player, for_model
+    from ..registry import for_model, is_player_model
 
-    if isinstance(model, Player):
+    if is_player_model(model):
         return {
             "file": name,
             "format": "q3player",
@@ -95,11 +95,11 @@ def facts(model: Any, name: str) -> dict[str, Any]:
 def clip_lines(model: Any, name: str) -> list[str]:
     """``--clips``: one line per clip."""
     from ..core.names import plural
-    from ..registry import Player
+    from ..registry import is_player_model
 
     lines = [f"{name}: {plural(len(model.animations), 'clip')}"]
     # Names are padded to 14 or the longest so the columns line up (Team Arena names run to 21).
-    if isinstance(model, Player):
+    if is_player_model(model):
         width = max([14, *(len(c.name) for c in model.animations)])
         for c in model.animations:
             span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"

@@ -1,25 +1,55 @@
-"""Quake III MD3 (``IDP3`` version 15): reader, checks, description and export scene."""
+"""Quake III MD3 (``IDP3`` version 15): reader, checks, description and export scene.
+
+Importing this package is light (the magic and names the registry dispatches on); the reader,
+writer, checker and generated parser load the first time a model, a service or one of the
+names below is used.
+"""
 
 from __future__ import annotations
 
-from ...core.format import Format
-from .check import check_md3
-from .describe import describe
+from typing import TYPE_CHECKING, Any
+
+from ...core.format import Format, Services
 from .layout import MAGIC
-from .model import Md3
-from .scene import scene
-from .write import FORMAT_LIMITS, QFILES, VANILLA, Limits
+
+if TYPE_CHECKING:
+    from .model import Md3
+    from .write import FORMAT_LIMITS, QFILES, VANILLA, Limits
+
+
+def _services() -> Services:
+    # Imported here, not at the top: start-up and files of other formats never load MD3's
+    # reader, writer, checker or Kaitai parser.
+    from .check import check_md3
+    from .describe import describe
+    from .model import Md3
+    from .scene import scene
+
+    return Services(model=Md3, check=check_md3, describe=describe, scene=scene)
+
 
 FORMAT = Format(
     name="md3",
     title="Quake III MD3",
     magic=MAGIC,
     suffixes=(".md3",),
-    model=Md3,
     spec_id="quake3_md3",
-    check=check_md3,
-    describe=describe,
-    scene=scene,
+    model_module=f"{__name__}.model",
+    services=_services,
 )
+
+
+def __getattr__(name: str) -> Any:
+    # The public names load their module on first use (see the module docstring).
+    if name == "Md3":
+        from .model import Md3
+
+        return Md3
+    if name in ("FORMAT_LIMITS", "QFILES", "VANILLA", "Limits"):
+        from . import write
+
+        return getattr(write, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["FORMAT", "FORMAT_LIMITS", "QFILES", "VANILLA", "Limits", "Md3"]
