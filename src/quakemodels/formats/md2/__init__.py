@@ -9,7 +9,7 @@ from .layout import MAGIC
 from .model import Md2
 from .reader import anorms
 from .scene import scene
-from .write import anorm_indices, quantize, weld
+from .write import anorm_indices, quantize, scene_arrays, scene_skin_size, weld
 
 FORMAT = Format(
     name="md2",
@@ -23,4 +23,13 @@ FORMAT = Format(
     scene=scene,
 )
 
-__all__ = ["FORMAT", "Md2", "anorm_indices", "anorms", "quantize", "weld"]
+__all__ = [
+    "FORMAT",
+    "Md2",
+    "anorm_indices",
+    "anorms",
+    "quantize",
+    "scene_arrays",
+    "scene_skin_size",
+    "weld",
+]
