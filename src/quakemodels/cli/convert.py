@@ -62,7 +62,11 @@ _GLTF = (".glb", ".gltf")
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "inputs", nargs="+", metavar="IN", help="an .md2, a .glb/.gltf, or OBJ files (one a frame)"
+        "inputs",
+        nargs="+",
+        metavar="IN",
+        help="a model (.md2, .md3, .mdl; a player folder; an entry of a .pak/.pk3), a"
+        " .glb/.gltf, or OBJ files (one a frame)",
     )
     parser.add_argument(
         "output",
@@ -75,14 +79,15 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ:"
-        " the skin to embed, the model's skin number N or an image NAME; glTF/OBJ → MDL:"
-        " the image file to quantize into the MDL",
+        help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ"
+        " and MD2/MD3 → MDL: the skin to embed, the model's skin number N or an image NAME;"
+        " glTF/OBJ → MDL: the image file to quantize into the MDL",
     )
     parser.add_argument(
         "--skin-size",
         metavar="WxH",
-        help="→ MD2: skin size in pixels (default: the embedded image's, else 256x256)",
+        help="→ MD2/MDL: skin size in pixels (default: the embedded or found image's, else"
+        " 256x256)",
     )
     parser.add_argument(
         "--frame-names",
