@@ -1,5 +1,5 @@
-"""``quakemodels convert IN... OUT``: MD2/MD3/MDL → glTF/OBJ, glTF or an OBJ sequence → MD2,
-MDL → MD2 and MD2 → MDL."""
+"""``quakemodels convert IN... OUT``: every model format to every model format (MD2, MD3, MDL),
+models → glTF/OBJ, glTF or an OBJ sequence → MD2/MD3/MDL, a player glTF → a player folder."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.scene import FPS
-from ..errors import BadValueError, ModelFormatError
+from ..errors import BadValueError, LimitExceededError, ModelFormatError
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 from .options import frame_number, load_scene, plural, positive
 
@@ -36,8 +36,8 @@ from .output import (
 )
 
 HELP = (
-    "convert MD2/MD3/MDL to glTF/OBJ; a glTF, OBJ frames or a model to MD2/MD3;"
-    " MDL to MD2 and MD2 to MDL; a player glTF back to a player folder"
+    "convert any model (MD2/MD3/MDL) to any model format or glTF/OBJ; a glTF or OBJ frames"
+    " to MD2/MD3/MDL; a player glTF back to a player folder"
 )
 EXAMPLES = """\
   quakemodels convert tris.md2 tris.glb           # every frame as a morph target, clips
@@ -53,6 +53,8 @@ EXAMPLES = """\
   quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.png...
   quakemodels convert tris.md2 tris.mdl --skin-dir skins/   # skin quantized to the palette
   quakemodels convert tris.glb tris.mdl --skin skin.png     # glTF or OBJ frames → MDL
+  quakemodels convert rifle.md3 rifle.md2         # one surface: positions requantized, tags dropped
+  quakemodels convert upper.md3 upper.mdl --merge-surfaces --skin-size 256x256
 """
 
 _GLTF = (".glb", ".gltf")
@@ -60,7 +62,11 @@ _GLTF = (".glb", ".gltf")
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "inputs", nargs="+", metavar="IN", help="an .md2, a .glb/.gltf, or OBJ files (one a frame)"
+        "inputs",
+        nargs="+",
+        metavar="IN",
+        help="a model (.md2, .md3, .mdl; a player folder; an entry of a .pak/.pk3), a"
+        " .glb/.gltf, or OBJ files (one a frame)",
     )
     parser.add_argument(
         "output",
@@ -73,14 +79,15 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ:"
-        " the skin to embed, the model's skin number N or an image NAME; glTF/OBJ → MDL:"
-        " the image file to quantize into the MDL",
+        help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ"
+        " and MD2/MD3 → MDL: the skin to embed, the model's skin number N or an image NAME;"
+        " glTF/OBJ → MDL: the image file to quantize into the MDL",
     )
     parser.add_argument(
         "--skin-size",
         metavar="WxH",
-        help="→ MD2: skin size in pixels (default: the embedded image's, else 256x256)",
+        help="→ MD2/MDL: skin size in pixels (default: the embedded or found image's, else"
+        " 256x256)",
     )
     parser.add_argument(
         "--frame-names",
@@ -98,6 +105,12 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="→ MD2: allow more than vanilla Quake II's 2048 vertices, 4096 triangles, 512"
         " frames and 32 skins (only the format's own 16-bit limits remain); → MD3: more than"
         " ioquake3's 999 vertices and 1999 triangles per surface and 16 tags",
+    )
+    parser.add_argument(
+        "--merge-surfaces",
+        action="store_true",
+        help="MD3 → MD2/MDL: merge every surface into the one mesh MD2/MDL hold (texcoords as"
+        " they are, on the first surface's skin); without it an MD3 must have one surface",
     )
     parser.add_argument(
         "--shader",
@@ -178,9 +191,10 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         mesh = read_gltf(inputs[0], limits=read_limits)
     elif suffixes == {".obj"}:
         mesh = read_obj_sequence(inputs, _obj_frame_names(args, len(inputs)), limits=read_limits)
+    elif len(inputs) == 1:
+        return _model_to_one_mesh(args, inputs[0], out, ".md2")
     else:
-        print("error: → MD2 takes one .glb/.gltf or one or more .obj files", file=sys.stderr)
-        return 2
+        raise UsageError("→ MD2 takes one model, one .glb/.gltf or one or more .obj files")
     result = Md2.from_imported(mesh, skins=args.skin, skin_size=skin_size, limits=limits)
     refuse_existing([out], args.no_clobber)
     with writing(out):
@@ -294,6 +308,138 @@ def _model_format(path: Path) -> str | None:
     return None if fmt is None else fmt.name
 
 
+def _load_model(source: Path) -> Any:
+    """The model (or player) at ``source``: a UsageError when it is a file no format reads."""
+    from ..registry import load, read_any
+
+    if not source.is_dir() and _model_format(source) is None:
+        try:
+            read_any(source)
+        except (IsADirectoryError, NotADirectoryError, FileNotFoundError):
+            pass  # a player folder in an archive, or a missing file: load() says which
+        else:
+            raise UsageError(
+                f"{source} is not a model quakemodels reads (see `quakemodels formats`)"
+            )
+    return load(source)
+
+
+def _model_to_one_mesh(args: argparse.Namespace, source: Path, out: Path, suffix: str) -> int:
+    """A model → MD2 or MDL (``suffix``), the formats of one mesh: an MD2 or MDL of the same
+    format is copied exactly; an MD3 goes through its scene, its surfaces merged (only with
+    --merge-surfaces when it has several), its tags dropped. A player is a usage error."""
+    from ..formats.md2 import Md2
+    from ..formats.md3 import Md3
+    from ..registry import Player
+
+    target = suffix[1:].upper()
+    model = _load_model(source)
+    if isinstance(model, Player):
+        raise UsageError(
+            f"{source} is a player (three MD3s joined by tags); {target} holds one mesh:"
+            f" convert one part (…/upper.md3 {out.name} --merge-surfaces) or export the player"
+            " to glTF"
+        )
+    if isinstance(model, Md2) and suffix == ".md2":  # the same format: an exact copy
+        refuse_existing([out], args.no_clobber)
+        with writing(out):
+            model.save(out)
+        print(f"{out}: a copy of {source} ({plural(model.num_frames, 'frame')})")
+        return EXIT_OK
+    if not isinstance(model, Md3):
+        raise UsageError(f"→ {target} takes an MD2, MD3 or MDL model, a glTF or OBJ frames")
+    if model.num_surfaces > 1 and not args.merge_surfaces:
+        names = ", ".join(s.name for s in model.surfaces)
+        raise UsageError(
+            f"{source} has {model.num_surfaces} surfaces ({names}) and {target} holds one mesh"
+            " with one skin: give --merge-surfaces to merge them (texcoords kept as they are,"
+            " on the first surface's skin)"
+        )
+    view = load_scene(
+        source,
+        {"skin": args.skin[-1] if args.skin and suffix == ".mdl" else None,
+         "skin_dir": args.skin_dir},
+        model,
+    )  # fmt: skip
+    size = _skin_size(args.skin_size)
+    if suffix == ".md2":
+        result: Any = _md3_to_md2(args, view, size, out)
+        step = (result.errors / result.steps.clip(min=1e-30)).max()
+        skin = ", ".join(s for s in result.model.skins) or "no skin name"
+        skin += f" ({result.model.skin_width}x{result.model.skin_height})"
+        grid = f"{min(step, 0.5):.3f} of a step"
+    else:
+        result, skin = _md3_to_mdl(args, view, size, out)
+        grid = "one grid for every pose"
+    m = result.model
+    tags = ", ".join(t.name for t in view.tags)
+    merged = f" ({plural(len(view.surfaces), 'surface')} merged)" if len(view.surfaces) > 1 else ""
+    print(
+        f"{out}: {plural(m.num_frames, 'frame')}, {plural(m.num_vertices, 'vertex', 'vertices')},"
+        f" {plural(m.num_triangles, 'triangle')}{merged}, {skin};"
+        f" {'tags dropped: ' + tags if tags else 'no tags'};"
+        f" largest error {result.errors.max():.6g} units ({grid})"
+    )
+    return EXIT_OK
+
+
+def _md3_to_md2(
+    args: argparse.Namespace, view: Any, size: tuple[int, int] | None, out: Path
+) -> Any:
+    """An MD3's scene → ``out`` (MD2): skin names from --skin, else the first surface's
+    shaders; skin size from --skin-size, else its skin image's, else 256 × 256."""
+    from ..formats.md2 import Md2
+
+    names = args.skin or [n for n in view.surfaces[0].skin_names if n]
+    result = Md2.from_scene(
+        view, skins=names, skin_size=size, limits=FORMAT_LIMITS if args.no_limits else VANILLA
+    )
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
+    return result
+
+
+def _md3_to_mdl(
+    args: argparse.Namespace, view: Any, size: tuple[int, int] | None, out: Path
+) -> tuple[Any, str]:
+    """An MD3's scene → ``out`` (MDL): the first surface's skin image (or --skin), resized
+    to --skin-size when given, quantized to the palette; returns the result and what the skin
+    came from."""
+    from ..formats.mdl import Mdl
+    from ..formats.mdl.write import FORMAT_LIMITS as MDL_FORMAT_LIMITS
+    from ..formats.mdl.write import VANILLA as MDL_VANILLA
+
+    found = view.surfaces[0].skin
+    skins = []
+    if found is not None:
+        h, w = found.pixels.shape[:2]
+        skins.append(_skin_pixels(found.image, size or (w, h)))
+    try:
+        result = Mdl.from_scene(
+            view,
+            skins=skins,
+            skin_size=size,
+            palette=args.palette,
+            fullbrights=args.fullbrights,
+            limits=MDL_FORMAT_LIMITS if args.no_limits else MDL_VANILLA,
+        )
+    except LimitExceededError as e:
+        if e.field != "skin_height":
+            raise
+        tall = size[1] if size else found.pixels.shape[0] if found is not None else 0
+        raise LimitExceededError(
+            f"the skin is {tall} pixels tall and Quake's MDL skins at most"
+            f" {MDL_VANILLA.max_skin_height}: --skin-size WxH resizes it, --no-limits keeps it",
+            field=e.field,
+        ) from e
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        result.model.save(out)
+    skin = f"skin from {found.path.name}" if found is not None else "a blank skin (none found)"
+    return result, skin
+
+
 def _open_mdl(path: Path, palette: str | None) -> Mdl:
     """The MDL at ``path`` (a file or an archive entry) with ``palette``."""
     from ..formats.mdl import Mdl
@@ -355,8 +501,10 @@ def _to_mdl(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     kind = _model_format(inputs[0]) if len(inputs) == 1 else None
     if kind is None and {p.suffix.lower() for p in inputs} <= {*_GLTF, ".obj"}:
         return _imported_to_mdl(args, inputs, out)
+    if len(inputs) != 1:
+        raise UsageError("→ MDL takes one model, one .glb/.gltf or .obj frames")
     if kind not in ("md2", "mdl"):
-        raise UsageError("→ MDL takes one model (.md2 or .mdl), one .glb/.gltf or .obj frames")
+        return _model_to_one_mesh(args, inputs[0], out, ".mdl")
     source = inputs[0]
     if kind == "mdl":
         model = _open_mdl(source, args.palette)
@@ -459,26 +607,15 @@ def _player_gltf(args: argparse.Namespace, player: Player, out: Path) -> int:
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     """MD2 or MD3 (any format the registry reads) → glTF, OBJ, or a folder of OBJ frames."""
     from ..interchange.export import check_frame
-    from ..registry import read_any
+    from ..registry import Player
 
-    if not source.is_dir() and _model_format(source) is None:
-        try:
-            read_any(source)
-        except (IsADirectoryError, NotADirectoryError, FileNotFoundError):
-            pass  # a player folder in an archive, or a missing file: load() says which
-        else:
-            raise UsageError(
-                f"{source} is not a model quakemodels reads (see `quakemodels formats`)"
-            )
+    model = _load_model(source)
     opts = {
         "skin": args.skin[-1] if args.skin else None,
         "skin_dir": args.skin_dir,
         "scale": args.scale,
         "fps": FPS,
     }
-    from ..registry import Player, load
-
-    model = load(source)
     suffix = out.suffix.lower()
     if isinstance(model, Player) and suffix in _GLTF and args.clip is None:
         return _player_gltf(args, model, out)

@@ -17,7 +17,7 @@ EXAMPLES = """\
 # What each writing verb writes, by output suffix (the verbs refuse any other suffix).
 WRITES: dict[str, tuple[str, ...]] = {
     "export": (".glb", ".gltf", ".obj"),
-    "convert": (".glb", ".gltf", ".obj", ".md2"),
+    "convert": (".glb", ".gltf", ".obj", ".md2", ".md3", ".mdl"),
     "render": (".png", ".jpg", ".jpeg", ".gif"),
     "dump": (".json",),
 }

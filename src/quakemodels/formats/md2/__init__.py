@@ -15,7 +15,7 @@ from .layout import MAGIC
 if TYPE_CHECKING:
     from .model import Md2
     from .reader import anorms
-    from .write import anorm_indices, quantize, weld
+    from .write import anorm_indices, quantize, scene_arrays, scene_skin_size, weld
 
 
 def _services() -> Services:
@@ -50,11 +50,20 @@ def __getattr__(name: str) -> Any:
         from .reader import anorms
 
         return anorms
-    if name in ("anorm_indices", "quantize", "weld"):
+    if name in ("anorm_indices", "quantize", "scene_arrays", "scene_skin_size", "weld"):
         from . import write
 
         return getattr(write, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["FORMAT", "Md2", "anorm_indices", "anorms", "quantize", "weld"]
+__all__ = [
+    "FORMAT",
+    "Md2",
+    "anorm_indices",
+    "anorms",
+    "quantize",
+    "scene_arrays",
+    "scene_skin_size",
+    "weld",
+]

@@ -14,12 +14,22 @@ from pathlib import Path
 import numpy.typing as npt
 
 from ...core.findings import Finding
+from ...core.scene import ExportModel
 from ...interchange.export import export_scene
 from ...interchange.imported import ImportedMesh
 from .check import check_md2
 from .reader import GlCommand, Md2Reader
 from .scene import scene
-from .write import VANILLA, BuildResult, Limits, build, from_imported, save, to_bytes
+from .write import (
+    VANILLA,
+    BuildResult,
+    Limits,
+    build,
+    from_imported,
+    from_scene,
+    save,
+    to_bytes,
+)
 
 
 class Md2(Md2Reader):
@@ -96,3 +106,18 @@ class Md2(Md2Reader):
         vertices and texcoords and encode it; skin size from the argument, the file's
         embedded image, or 256 × 256."""
         return from_imported(mesh, skins=skins, skin_size=skin_size, limits=limits, model_class=cls)
+
+    @classmethod
+    def from_scene(
+        cls,
+        scene: ExportModel,
+        *,
+        skins: Sequence[str] = (),
+        skin_size: tuple[int, int] | None = None,
+        limits: Limits = VANILLA,
+    ) -> BuildResult[Md2]:
+        """Encode any model's scene (:func:`quakemodels.registry.scene`: an MD3) as MD2: every
+        surface merged into the one mesh MD2 has (texcoords as they are, one skin), normals
+        snapped to the nearest anorm, tags dropped; skin size from the argument, the first
+        surface's skin image, or 256 × 256 (see :func:`.write.scene_arrays`)."""
+        return from_scene(scene, skins=skins, skin_size=skin_size, limits=limits, model_class=cls)

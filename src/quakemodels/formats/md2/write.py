@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
 from ...core.build import as_array, check_limit, encode_name, gaps, vertex_normals
+from ...core.scene import ExportModel
 from ...errors import BadValueError, ModelFormatError
 from ...interchange.imported import ImportedMesh
 from .layout import (
@@ -64,6 +65,9 @@ class Limits:
     max_frames: int = 512
     max_skins: int = 32
     max_texcoords: int = FORMAT_MAX_INDEX + 1
+    max_skin_height: int = 480
+    """Not refused by ``build`` (``check`` reports it): the height :func:`from_scene` keeps
+    a skin grid taken from an image within (Quake II's GL renderer, MAX_LBM_HEIGHT)."""
 
 
 VANILLA = Limits()
@@ -74,6 +78,7 @@ FORMAT_LIMITS = Limits(
     max_triangles=2**31 - 1,
     max_frames=2**31 - 1,
     max_skins=2**31 - 1,
+    max_skin_height=2**31 - 1,
 )
 """Only what the file format can express (16-bit indices); for engines without limits."""
 
@@ -703,24 +708,16 @@ def weld(
     """
     f, n, _ = mesh.positions.shape
     track = np.ascontiguousarray(mesh.positions.transpose(1, 0, 2)).reshape(n, f * 3)
-    _, first, vertex_of = np.unique(track, axis=0, return_index=True, return_inverse=True)
-    # number vertices in first-use order, so a file we exported keeps its vertex order
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    vertex_of = rank[vertex_of.reshape(-1)]
-    positions = mesh.positions[:, first[order]]
+    # numbered in first-use order, so a file we exported keeps its vertex order
+    first, vertex_of = _first_use_unique(track)
+    positions = mesh.positions[:, first]
     if mesh.uvs is None:
         px = np.zeros((n, 2), np.int64)
     else:
         size = np.array(skin_size, np.float64)
         px = np.rint(mesh.uvs.astype(np.float64) * size).astype(np.int64)
-    _, st_first, st_of = np.unique(px, axis=0, return_index=True, return_inverse=True)
-    st_order = np.argsort(st_first, kind="stable")
-    st_rank = np.empty_like(st_order)
-    st_rank[st_order] = np.arange(st_order.size)
-    st_of = st_rank[st_of.reshape(-1)]
-    texcoords_px = px[st_first[st_order]]
+    st_first, st_of = _first_use_unique(px)
+    texcoords_px = px[st_first]
     return positions, vertex_of[mesh.indices], texcoords_px, st_of[mesh.indices]
 
 
@@ -744,6 +741,134 @@ def from_imported(
         mesh.frame_names,
         skins=skins,
         skin_size=size,
+        limits=limits,
+        model_class=model_class,
+    )
+
+
+# -- from any model's scene (MD3 → MD2, MD3 → MDL) -----------------------------------------------
+
+
+class SingleSurface(NamedTuple):
+    """A scene as one mesh in the arrays ``build`` takes (F frames, V vertices, T triangles, S
+    texcoords): ``positions`` (F,V,3) float32, ``triangles`` (T,3) int64, ``texcoords_px``
+    (S,2) int64 pixels, ``triangle_texcoords`` (T,3) int64, ``normals`` (F,V) uint8 anorm
+    indices and F ``frame_names`` (bytes, at most 15)."""
+
+    positions: npt.NDArray[np.float32]
+    triangles: npt.NDArray[np.int64]
+    texcoords_px: npt.NDArray[np.int64]
+    triangle_texcoords: npt.NDArray[np.int64]
+    normals: npt.NDArray[np.uint8]
+    frame_names: list[bytes]
+
+
+def _first_use_unique(rows: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """(first (U,), inverse (N,)) of the distinct ``rows``, numbered in first-use order."""
+    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return first[order], rank[inverse.reshape(-1)]
+
+
+def _one_tile(uvs: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """(N,2) texcoords moved by whole tiles into 0..1 when they all lie in one tile outside it
+    (Quake III repeats textures, so the picture is the same; MD2's software renderer and MDL
+    read only the skin's own pixels). Raises :class:`BadValueError` for NaN or infinity."""
+    uv = np.asarray(uvs, np.float64)
+    if not np.isfinite(uv).all():
+        raise BadValueError("texcoords contain NaN or infinity", field="texcoords")
+    if not uv.size:
+        return uv
+    lo, hi = np.floor(uv.min(axis=0)), uv.max(axis=0)
+    inside = hi <= lo + 1  # one tile: [k, k + 1] on that axis
+    return uv - np.where(inside, lo, 0.0)
+
+
+def scene_arrays(scene: ExportModel, skin_size: tuple[int, int]) -> SingleSurface:
+    """Every surface of ``scene`` merged into one mesh, in surface order (one skin: each
+    surface's texcoords are kept, on the ``skin_size`` (w, h) pixel grid; a surface whose
+    texcoords lie in one tile outside 0..1 is moved into 0..1, the same picture in Quake III).
+
+    Normals are snapped to the nearest anorm; vertices whose positions and anorms are equal in
+    every frame become one vertex (an MD3 splits its vertices where texcoords differ, MD2 and
+    MDL do not need to), texcoords that round to the same pixel one texcoord. Frame names are
+    cut to 15 bytes (``frame0``, ``frame1``... when the scene has none). Tags are not part of
+    it. Raises :class:`BadValueError` for a scene without surfaces or with non-finite
+    texcoords.
+    """
+    if not scene.surfaces:
+        raise BadValueError("the model has no surfaces", field="surfaces")
+    positions = np.concatenate([s.positions for s in scene.surfaces], axis=1)
+    normals = nearest_anorms(np.concatenate([s.normals for s in scene.surfaces], axis=1))
+    uvs = np.concatenate([_one_tile(s.uvs) for s in scene.surfaces])
+    starts = np.cumsum([0] + [s.positions.shape[1] for s in scene.surfaces])[:-1]
+    corners = np.concatenate(
+        [
+            np.asarray(s.indices, np.int64) + start
+            for s, start in zip(scene.surfaces, starts, strict=True)
+        ]
+    )
+    f, n, _ = positions.shape
+    track = np.concatenate(
+        [
+            np.ascontiguousarray(positions.transpose(1, 0, 2)).reshape(n, f * 3),
+            normals.T.astype(np.float32),
+        ],
+        axis=1,
+    )
+    first, vertex_of = _first_use_unique(track)
+    px = np.rint(uvs * np.array(skin_size, np.float64)).clip(-(1 << 31), 1 << 31).astype(np.int64)
+    st_first, st_of = _first_use_unique(px)
+    names = [n.encode("ascii", "backslashreplace")[:15] for n in scene.frame_names]
+    if len(names) != f:
+        names = [f"frame{k}".encode() for k in range(f)]
+    return SingleSurface(
+        positions=np.ascontiguousarray(positions[:, first]),
+        triangles=vertex_of[corners].astype(np.int64),
+        texcoords_px=px[st_first],
+        triangle_texcoords=st_of[corners].astype(np.int64),
+        normals=np.ascontiguousarray(normals[:, first]),
+        frame_names=names,
+    )
+
+
+def scene_skin_size(scene: ExportModel) -> tuple[int, int] | None:
+    """(w, h) of the skin image found for the scene's first surface, None without one."""
+    skin = scene.surfaces[0].skin if scene.surfaces else None
+    if skin is None:
+        return None
+    h, w = skin.pixels.shape[:2]
+    return int(w), int(h)
+
+
+def from_scene(
+    scene: ExportModel,
+    *,
+    skins: Sequence[str | bytes] = (),
+    skin_size: tuple[int, int] | None = None,
+    limits: Limits = VANILLA,
+    model_class: type[R],
+) -> BuildResult[R]:
+    """Encode a format-neutral scene (an MD3's, with every surface merged: see
+    :func:`scene_arrays`) as MD2; its normals are kept (nearest anorm) and tags dropped. Skin
+    size from the argument, else the first surface's skin image (halved while it is taller
+    than ``limits.max_skin_height``: the header's size is only the texcoords' grid, and Quake
+    II refuses a taller one), else 256 × 256."""
+    size = skin_size or scene_skin_size(scene) or (256, 256)
+    while skin_size is None and size[1] > limits.max_skin_height:
+        size = (max(size[0] // 2, 1), size[1] // 2)
+    a = scene_arrays(scene, size)
+    return build(
+        a.positions,
+        a.triangles,
+        a.texcoords_px,
+        a.triangle_texcoords,
+        a.frame_names,
+        skins=skins,
+        skin_size=size,
+        normals=a.normals,
         limits=limits,
         model_class=model_class,
     )

@@ -16,9 +16,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.findings import Finding
+from ...core.scene import ExportModel
 from ...interchange.export import export_scene
 from ...interchange.imported import ImportedMesh
-from ..md2 import Md2, weld
+from ..md2 import Md2, scene_arrays, scene_skin_size, weld
 from .check import check_mdl
 from .palette import PaletteLike
 from .reader import MdlReader
@@ -193,6 +194,41 @@ class Mdl(MdlReader):
             mesh.frame_names,
             skins=skins,
             skin_size=size,
+            palette=palette,
+            fullbrights=fullbrights,
+            limits=limits,
+        )
+
+    @classmethod
+    def from_scene(
+        cls,
+        scene: ExportModel,
+        *,
+        skins: Sequence[npt.ArrayLike] = (),
+        skin_size: tuple[int, int] | None = None,
+        palette: PaletteLike | None = None,
+        fullbrights: bool = False,
+        limits: Limits = VANILLA,
+    ) -> BuildResult[Mdl]:
+        """An MDL of any model's scene (:func:`quakemodels.registry.scene`: an MD3): every
+        surface merged into one mesh (texcoords as they are, one skin), normals snapped to the
+        nearest anorm, tags dropped, every frame a single pose, then :meth:`build`. Skin size
+        from the argument, the first skin, the first surface's skin image, or 256 × 256."""
+        first = np.asarray(skins[0]) if len(skins) else None
+        size = skin_size or (
+            (int(first.shape[1]), int(first.shape[0])) if first is not None else None
+        )
+        size = size or scene_skin_size(scene) or (256, 256)
+        a = scene_arrays(scene, size)
+        return cls.build(
+            a.positions,
+            a.triangles,
+            a.texcoords_px,
+            a.triangle_texcoords,
+            a.frame_names,
+            skins=skins,
+            skin_size=size,
+            normals=a.normals,
             palette=palette,
             fullbrights=fullbrights,
             limits=limits,
