@@ -95,10 +95,14 @@ bench: setup
 	$(PY) tools/bench_archive.py
 
 # What start-up imports, slowest first (tests/test_startup.py keeps pygltflib, PIL and the
-# process pool out of it).
+# process pool out of it), then what a one-file MD2 export adds (only MD2's modules and parser).
 importtime: venv
 	$(PY) -X importtime -c "from quakemodels.cli import main; main(['--help'])" 2>&1 >/dev/null \
 	  | sort -t'|' -k2 -n | tail -25
+	@echo "--- quakemodels export $(SAMPLE) (quakemodels modules, by self time)"
+	$(PY) -X importtime -c "import sys, tempfile; from quakemodels.cli import main; \
+	  sys.exit(main(['export', '$(SAMPLE)', '-o', tempfile.mkdtemp() + '/x.glb', '--quiet']))" \
+	  2>&1 >/dev/null | grep quakemodels | sort -t'|' -k1.13 -n | tail -25
 
 # The Python dump against the Kaitai Web IDE's engine (pinned compiler + JS runtime, in node) on
 # every corpus model and the synthetic edge files; fails on any difference in values.
