@@ -12,6 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import CORPUS, corpus_params
+from md3builder import Md3Spec, SurfaceSpec
+from md3builder import build as build_md3
 from test_writer import assert_same_in_kaitai
 from vgio.quake.mdl import Mdl as VgioMdl
 
@@ -273,3 +275,23 @@ def test_cli_same_format_and_limits(tmp_path: Path, capsys: pytest.CaptureFixtur
     # and the library raises the limit for the API user
     with pytest.raises(LimitExceededError):
         Mdl.from_scene(scene(load(md3_path)))
+
+
+def test_cli_hostile_md3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a shader name that is no MD2 skin name is left out; the conversion goes on
+    odd = tmp_path / "odd.md3"
+    odd.write_bytes(build_md3(Md3Spec(surfaces=[SurfaceSpec(shaders=["sk\u00efn".encode()])])))
+    out = tmp_path / "odd.md2"
+    code, text, _ = _run([odd, out], capsys)
+    assert code == 0 and "no skin name" in text and "tags dropped: tag_head, tag_weapon" in text
+    assert Md2.from_file(out).skins == []
+    # NaN texcoords and a model without surfaces are bad input (exit 1), nothing written
+    nan = tmp_path / "nan.md3"
+    nan.write_bytes(build_md3(Md3Spec(surfaces=[SurfaceSpec(texcoords=[(float("nan"), 0.0)] * 4)])))
+    empty = tmp_path / "empty.md3"
+    empty.write_bytes(build_md3(Md3Spec(surfaces=[])))
+    for bad, message in ((nan, "texcoords contain NaN"), (empty, "has no surfaces")):
+        for suffix in (".md2", ".mdl"):
+            target = tmp_path / f"bad{suffix}"
+            code, _, err = _run([bad, target], capsys)
+            assert code == 1 and message in err and not target.exists(), err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import replace
@@ -348,6 +349,8 @@ def _model_to_one_mesh(args: argparse.Namespace, source: Path, out: Path, suffix
         return EXIT_OK
     if not isinstance(model, Md3):
         raise UsageError(f"→ {target} takes an MD2, MD3 or MDL model, a glTF or OBJ frames")
+    if model.num_surfaces == 0:
+        raise BadValueError(f"{source} has no surfaces: nothing to convert", field="surfaces")
     if model.num_surfaces > 1 and not args.merge_surfaces:
         names = ", ".join(s.name for s in model.surfaces)
         raise UsageError(
@@ -390,7 +393,10 @@ def _md3_to_md2(
     shaders; skin size from --skin-size, else its skin image's, else 256 × 256."""
     from ..formats.md2 import Md2
 
-    names = args.skin or [n for n in view.surfaces[0].skin_names if n]
+    # the MD3's shader names are untrusted: only game paths ([A-Za-z0-9_./-], at most 63
+    # bytes: what an MD2 skin field holds) are carried over; they are stored, never opened
+    shaders = view.surfaces[0].skin_names
+    names = args.skin or [n for n in shaders if re.fullmatch(r"[A-Za-z0-9_./-]{1,63}", n)]
     result = Md2.from_scene(
         view, skins=names, skin_size=size, limits=FORMAT_LIMITS if args.no_limits else VANILLA
     )
