@@ -49,6 +49,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -164,9 +165,17 @@ class Md3Tags:
     vector (forward, left, up) of tag k in frame f, as stored."""
 
     names: list[str]
-    names_per_frame: list[list[str]]
     origins: FloatArray
     axes: FloatArray
+    varying: list[list[str]] | None = None
+    """Each frame's names when some frame's differ from frame 0's; None when all are alike."""
+
+    @cached_property
+    def names_per_frame(self) -> list[list[str]]:
+        """F lists of K names (a list per frame, built on first use when all are alike)."""
+        if self.varying is not None:
+            return self.varying
+        return [list(self.names) for _ in range(len(self.origins))]
 
     def index(self, name: str) -> int:
         """The index of the tag called ``name`` (KeyError when there is none)."""
@@ -674,17 +683,16 @@ class Md3Reader(ModelFile):
         # The name bytes of each frame's tags, through a view of the records (no copy).
         raw = field_words(rec, "name")
         raw = raw.reshape(f, k, raw.shape[1])
-        if k and f > 1 and bool((raw == raw[0]).all()):
-            names = list(map(list.copy, itertools.repeat(first, f)))
-        else:
+        varying = None
+        if k and f > 1 and not bool((raw == raw[0]).all()):
             flat_names, _ = terminated_names(rec["name"], "tags", at, TAG.itemsize, raws=False)
-            names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
+            varying = [flat_names[i * k : (i + 1) * k] for i in range(f)]
         origins, axes = record_columns(rec, ("origin", "axis"), np.float32)
         return Md3Tags(
-            names=list(names[0]) if names else [],
-            names_per_frame=names,
+            names=first,
             origins=origins.reshape(f, k, 3),
             axes=axes.reshape(f, k, 3, 3),
+            varying=varying,
         )
 
     # -- surfaces -----------------------------------------------------------------------------
