@@ -74,12 +74,31 @@ class PerFrame:
 
     def frame_positions(self, frame: int) -> FloatArray:
         """(V,3) float32 positions of one frame, decoding only that frame unless all are."""
-        out: FloatArray = self._frames("positions", (frame,))[0]
-        return out
+        f = self._frame_index(frame)
+        full = self.__dict__.get("positions")
+        if full is not None:
+            out: FloatArray = full[f]
+            return out
+        return self._decode_frame_positions(f)
 
     def frame_normals(self, frame: int) -> FloatArray:
         """(V,3) float32 unit normals of one frame, decoding only that frame unless all are."""
-        out: FloatArray = self._frames("normals", (frame,))[0]
+        f = self._frame_index(frame)
+        full = self.__dict__.get("normals")
+        if full is not None:
+            out: FloatArray = full[f]
+            return out
+        return self._decode_frame_normals(f)
+
+    def _decode_frame_positions(self, frame: int) -> FloatArray:
+        """(V,3) float32 positions of one valid frame index: the one-frame case of
+        ``_decode_positions`` (a format may give it a path with fewer array operations)."""
+        out: FloatArray = self._decode_positions(np.array([frame], dtype=np.intp))[0]
+        return out
+
+    def _decode_frame_normals(self, frame: int) -> FloatArray:
+        """(V,3) float32 normals of one valid frame index (see ``_decode_frame_positions``)."""
+        out: FloatArray = self._decode_normals(np.array([frame], dtype=np.intp))[0]
         return out
 
     def lerp(self, a: int, b: int, t: float) -> FloatArray:

@@ -95,6 +95,47 @@ def read_section(data: bytes, dtype: Any, count: int, offset: int) -> npt.NDArra
     return np.frombuffer(data, dtype=dtype, count=count, offset=offset)
 
 
+def read_record(data: bytes, dtype: Any, offset: int) -> tuple[Any, ...]:
+    """The one ``dtype`` record at ``offset`` as Python values in field order (ints, floats,
+    bytes for raw fields, tuples for nested ones), in one call: a header read field by field
+    through numpy scalars costs a call per field. The caller has checked the bounds."""
+    values: tuple[Any, ...] = np.frombuffer(data, dtype=dtype, count=1, offset=offset).tolist()[0]
+    return values
+
+
+def record_columns(
+    records: npt.NDArray[Any], names: tuple[str, ...], dtype: Any
+) -> list[npt.NDArray[Any]]:
+    """Fields ``names`` of (n,) records, each a packed struct of one scalar type, as contiguous
+    (n, k) arrays of ``dtype`` (see :func:`field_columns`), through a single view of the
+    records when they allow it: one view for a whole frame or tag record, not one per field."""
+    plan = _columns_plan(records.dtype, names)
+    if plan is None or not records.flags.c_contiguous:
+        return [field_columns(records, name, dtype) for name in names]
+    leaf, width, spans = plan
+    table = records.view(leaf).reshape(len(records), width)
+    return [np.array(table[:, a:b], dtype=dtype, order="C") for a, b in spans]
+
+
+@functools.lru_cache(maxsize=64)
+def _columns_plan(
+    dtype: np.dtype[Any], names: tuple[str, ...]
+) -> tuple[np.dtype[Any], int, list[tuple[int, int]]] | None:
+    """The scalar type, the record's width in it and each field's column span, or None when
+    the fields are not all of that one scalar type at aligned offsets."""
+    spans = []
+    leaf = _leaf_types(field_type(dtype, names[0]))[0]
+    if dtype.itemsize % leaf.itemsize:
+        return None
+    for name in names:
+        leaves = _leaf_types(field_type(dtype, name))
+        at = offset_of(dtype, name)
+        if set(leaves) != {leaf} or at % leaf.itemsize:
+            return None
+        spans.append((at // leaf.itemsize, at // leaf.itemsize + len(leaves)))
+    return leaf, dtype.itemsize // leaf.itemsize, spans
+
+
 class BadIndex(NamedTuple):
     """The first index outside its range in a (rows, k) array: where and what, and how many."""
 
@@ -105,6 +146,17 @@ class BadIndex(NamedTuple):
 
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def field_words(records: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
+    """Field ``name`` of contiguous (n,) records as an (n, w) view (no copy) of unsigned ints as
+    wide as the layout allows (8, 4, 2 or 1 bytes): comparing names' bytes in a few elements
+    per name, not one per byte."""
+    dtype = records.dtype
+    at, size = offset_of(dtype, name), field_type(dtype, name).itemsize
+    width = next(w for w in (8, 4, 2, 1) if not (at % w or size % w or dtype.itemsize % w))
+    words = records.view(_UNSIGNED[width]).reshape(len(records), dtype.itemsize // width)
+    return words[:, at // width : (at + size) // width]
 
 
 def first_bad_index(values: npt.NDArray[Any], limit: int) -> BadIndex | None:

@@ -38,6 +38,7 @@ from ...core.sections import (
     Span,
     first_bad_index,
     offset_of,
+    read_record,
     read_section,
     span_error,
     unstructured,
@@ -66,6 +67,10 @@ from .layout import (
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
+
+# Where a frame's scale and translate sit in the tuple of its prefix's values.
+_SCALE = (FRAME_PREFIX.names or ()).index("scale")
+_TRANSLATE = (FRAME_PREFIX.names or ()).index("translate")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -493,6 +498,19 @@ class Md2Reader(SingleSurface):
             rows(self._frame_prefixes, frames), rows(self._frame_vertices, frames)
         )
 
+    def _decode_frame_positions(self, frame: int) -> FloatArray:
+        """(V,3) float32 positions of one frame: the same double operations as
+        :meth:`_positions_of`, with the frame's scale and translate read as Python floats
+        (exact: float32 values) in one record read instead of two field conversions."""
+        prefix = read_record(
+            self._data, FRAME_PREFIX, self.ofs_frames + frame * self._spec.bytes_per_frame
+        )
+        compressed = self._frame_vertices[frame, :, POSITION].astype(np.float64)
+        compressed *= prefix[_SCALE]
+        compressed += prefix[_TRANSLATE]
+        out: FloatArray = compressed.astype(np.float32)
+        return out
+
     @staticmethod
     def _positions_of(
         prefixes: npt.NDArray[np.void], vertices: npt.NDArray[np.uint8]
@@ -717,7 +735,9 @@ class Md2Reader(SingleSurface):
     @cached_property
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them."""
-        return corner_table(self.triangles, self.triangle_texcoords, self.num_texcoords)
+        return corner_table(
+            self.triangles, self.triangle_texcoords, self.num_texcoords, self.num_vertices
+        )
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """The one render-ready :class:`Mesh` of ``frame``, as a list (every format's shape)."""

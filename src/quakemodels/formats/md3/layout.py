@@ -34,6 +34,18 @@ TEX_COORD: np.dtype[Any] = spec.TEX_COORD
 VERTEX: np.dtype[Any] = spec.VERTEX
 
 NAME_SIZE: int = field_type(SHADER, "name").itemsize
+# Where a shader's name and index sit in the tuple of one record's values.
+SHADER_NAME: int = (SHADER.names or ()).index("name")
+SHADER_INDEX: int = (SHADER.names or ()).index("shader_index")
+# A triangle is three indices and a texcoord two floats: both sections read as flat arrays.
+INDEX: np.dtype[Any] = field_type(TRIANGLE, "vertex_indices").base
+TEX_COORD_ITEM: np.dtype[Any] = field_type(TEX_COORD, "s")
+if (
+    TRIANGLE.itemsize != 3 * INDEX.itemsize
+    or TEX_COORD.itemsize != 2 * TEX_COORD_ITEM.itemsize
+    or (field_type(TEX_COORD, "t") != TEX_COORD_ITEM or offset_of(TEX_COORD, "s") != 0)
+):  # pragma: no cover
+    raise ImportError("quake3_md3.ksy: triangles and texcoords must be packed arrays")
 FRAME_NAME_OFFSET: int = offset_of(FRAME, "name")
 XYZ_SCALE = 1.0 / 64.0  # the spec's `x_compressed / 64.0` (MD3_XYZ_SCALE)
 

@@ -61,14 +61,14 @@ from ...core.mesh import Mesh
 from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
-    field_columns,
-    field_type,
+    field_words,
     first_bad_index,
     fits,
     offset_of,
+    read_record,
     read_section,
+    record_columns,
     span_error,
-    unstructured,
 )
 from ...errors import BadValueError, TruncatedError
 from ...kaitai.quake3_md3 import Quake3Md3
@@ -78,17 +78,21 @@ from .layout import (
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
+    INDEX,
     MAGIC,
     NAME_SIZE,
     NORMAL_WORD,
     POSITION_WORDS,
     SHADER,
+    SHADER_INDEX,
+    SHADER_NAME,
     SURFACE_FIELDS,
     SURFACE_HEADER,
     SURFACE_HEADER_SIZE,
     SURFACE_OFFSETS,
     TAG,
     TEX_COORD,
+    TEX_COORD_ITEM,
     TRIANGLE,
     VERSION,
     VERTEX,
@@ -161,9 +165,17 @@ class Md3Tags:
     vector (forward, left, up) of tag k in frame f, as stored."""
 
     names: list[str]
-    names_per_frame: list[list[str]]
     origins: FloatArray
     axes: FloatArray
+    varying: list[list[str]] | None = None
+    """Each frame's names when some frame's differ from frame 0's; None when all are alike."""
+
+    @cached_property
+    def names_per_frame(self) -> list[list[str]]:
+        """F lists of K names (a list per frame, built on first use when all are alike)."""
+        if self.varying is not None:
+            return self.varying
+        return [list(self.names) for _ in range(len(self.origins))]
 
     def index(self, name: str) -> int:
         """The index of the tag called ``name`` (KeyError when there is none)."""
@@ -204,24 +216,22 @@ class Md3Surface(PerFrame):
         self._data = data
         self.index = index
         self.offset = offset
-        rec = np.frombuffer(data, SURFACE_HEADER, 1, offset)[0]
-        self.magic: bytes = (
-            rec["magic"].tobytes()
-            if rec["magic"].dtype.kind == "V"
-            else bytes(np.frombuffer(data, np.uint8, 4, offset))
-        )
+        # One read of the whole header as Python values (ints; bytes for the V fields): a
+        # numpy scalar per field would cost a call each.
+        values = dict(zip(SURFACE_FIELDS, read_record(data, SURFACE_HEADER, offset), strict=True))
+        self.magic: bytes = bytes(values["magic"])
+        self.name_raw: bytes = bytes(values["name"])
+        self.flags: int = values["flags"]
+        self.num_frames: int = values["num_frames"]
+        self.num_shaders: int = values["num_shaders"]
+        self.num_vertices: int = values["num_vertices"]
+        self.num_triangles: int = values["num_triangles"]
+        self.ofs_triangles: int = values["ofs_triangles"]
+        self.ofs_shaders: int = values["ofs_shaders"]
+        self.ofs_tex_coords: int = values["ofs_tex_coords"]
+        self.ofs_vertices: int = values["ofs_vertices"]
+        self.ofs_end: int = values["ofs_end"]
         at = SURFACE_OFFSETS["name"]
-        self.name_raw: bytes = data[offset + at : offset + at + NAME_SIZE]
-        self.flags = int(rec["flags"])
-        self.num_frames = int(rec["num_frames"])
-        self.num_shaders = int(rec["num_shaders"])
-        self.num_vertices = int(rec["num_vertices"])
-        self.num_triangles = int(rec["num_triangles"])
-        self.ofs_triangles = int(rec["ofs_triangles"])
-        self.ofs_shaders = int(rec["ofs_shaders"])
-        self.ofs_tex_coords = int(rec["ofs_tex_coords"])
-        self.ofs_vertices = int(rec["ofs_vertices"])
-        self.ofs_end = int(rec["ofs_end"])
         self.name = terminated_name(self.name_raw, f"surfaces[{index}].name", "name", offset + at)
 
     @property
@@ -238,25 +248,27 @@ class Md3Surface(PerFrame):
     def shaders(self) -> list[Md3Shader]:
         """The surface's shaders, names NUL-terminated."""
         base = self.offset + self.ofs_shaders
-        rec = read_section(self._data, SHADER, self.num_shaders, base)
-        names, _ = terminated_names(
-            rec["name"],
-            self._where("shaders"),
-            base + offset_of(SHADER, "name"),
-            SHADER.itemsize,
-            raws=False,
-        )
+        # One call gives every shader as (name bytes, index) Python values.
+        items = read_section(self._data, SHADER, self.num_shaders, base).tolist()
+        at = base + offset_of(SHADER, "name")
+        where = self._where("shaders")
+        raws = [item[SHADER_NAME] for item in items]
+        for i, raw in enumerate(raws):  # every NUL checked before any name is decoded
+            if b"\0" not in raw:
+                terminated_name(raw, f"{where}[{i}].name", "name", at + SHADER.itemsize * i)
         return [
-            Md3Shader(name=name, shader_index=int(index))
-            for name, index in zip(names, rec["shader_index"].tolist(), strict=True)
+            Md3Shader(
+                name=terminated_name(raw, f"{where}[{i}].name", "name", at + SHADER.itemsize * i),
+                shader_index=item[SHADER_INDEX],
+            )
+            for i, (raw, item) in enumerate(zip(raws, items, strict=True))
         ]
 
     @decoded
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, each checked to be in 0..N-1."""
         base = self.offset + self.ofs_triangles
-        rec = read_section(self._data, TRIANGLE, self.num_triangles, base)
-        values = rec["vertex_indices"].reshape(-1, 3)
+        values = read_section(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
         bad = first_bad_index(values, self.num_vertices)
         if bad is not None:
             offset = base + TRIANGLE.itemsize * bad.row + 4 * bad.column
@@ -272,12 +284,11 @@ class Md3Surface(PerFrame):
     @decoded
     def texcoords(self) -> FloatArray:
         """(N,2) float32 (s, t) as stored: t grows downwards in the image."""
-        rec = read_section(
-            self._data, TEX_COORD, self.num_vertices, self.offset + self.ofs_tex_coords
-        )
-        return unstructured(rec, np.float32)
+        base = self.offset + self.ofs_tex_coords
+        st = read_section(self._data, TEX_COORD_ITEM, 2 * self.num_vertices, base)
+        return st.reshape(-1, 2).astype(np.float32)
 
-    @cached_property
+    @decoded
     def _vertex_words(self) -> npt.NDArray[np.int16]:
         """(F,N,W) int16 view of the vertex section (the spec's vertex as 16-bit words: x, y,
         z, and the packed normal at the word offsets layout.py derives from it)."""
@@ -399,6 +410,26 @@ class Md3Reader(ModelFile):
             ) from e
         at = HEADER_OFFSETS["name"]
         self.model_name = terminated_name(data[at : at + NAME_SIZE], "name", "name", at)
+        # The header's counts and offsets as plain attributes, read once from the parser.
+        spec = self._spec
+        self.flags: int = spec.flags
+        """Header flags (unused)."""
+        self.num_frames: int = spec.num_frames
+        """F."""
+        self.num_tags: int = spec.num_tags
+        """K, tags per frame."""
+        self.num_surfaces: int = spec.num_surfaces
+        """Surfaces."""
+        self.num_skins: int = spec.num_skins
+        """Unused skin count."""
+        self.ofs_frames: int = spec.ofs_frames
+        """Offset of frames."""
+        self.ofs_tags: int = spec.ofs_tags
+        """Offset of tags."""
+        self.ofs_surfaces: int = spec.ofs_surfaces
+        """Offset of the first surface."""
+        self.ofs_end: int = spec.ofs_end
+        """The header's end offset."""
         self._check_header()
         self._surfaces = self._walk_surfaces()
 
@@ -408,16 +439,6 @@ class Md3Reader(ModelFile):
     def spec(self) -> Quake3Md3:
         """The generated Kaitai object (spec names, lazy per-item instances)."""
         return self._spec
-
-    flags = property(lambda self: int(self._spec.flags), doc="Header flags (unused).")
-    num_frames = property(lambda self: int(self._spec.num_frames), doc="F.")
-    num_tags = property(lambda self: int(self._spec.num_tags), doc="K, tags per frame.")
-    num_surfaces = property(lambda self: int(self._spec.num_surfaces), doc="Surfaces.")
-    num_skins = property(lambda self: int(self._spec.num_skins), doc="Unused skin count.")
-    ofs_frames = property(lambda self: int(self._spec.ofs_frames), doc="Offset of frames.")
-    ofs_tags = property(lambda self: int(self._spec.ofs_tags), doc="Offset of tags.")
-    ofs_surfaces = property(lambda self: int(self._spec.ofs_surfaces), doc="First surface.")
-    ofs_end = property(lambda self: int(self._spec.ofs_end), doc="The header's end offset.")
 
     def _bad(self, field: str, message: str) -> BadValueError:
         offset = HEADER_OFFSETS[field]
@@ -487,7 +508,31 @@ class Md3Reader(ModelFile):
     def _check_disjoint(self, surfaces: list[Md3Surface]) -> None:
         """No two non-empty sections (frames, tags, surface headers and every surface's
         shaders, triangles, texcoords, vertices) share a byte: a BadValueError at the offset
-        field of the later-starting one."""
+        field of the later-starting one (:meth:`_raise_overlap`)."""
+        # The common case with bare (start, end) pairs; labels only once a fault is found.
+        f, k = self.num_frames, self.num_tags
+        spans = [
+            (self.ofs_frames, self.ofs_frames + f * FRAME.itemsize),
+            (self.ofs_tags, self.ofs_tags + f * k * TAG.itemsize),
+        ]
+        for surf in surfaces:
+            base = surf.offset
+            at = base + surf.ofs_shaders, base + surf.ofs_triangles
+            uv, xyz = base + surf.ofs_tex_coords, base + surf.ofs_vertices
+            spans += (
+                (base, base + SURFACE_HEADER_SIZE),
+                (at[0], at[0] + surf.num_shaders * SHADER.itemsize),
+                (at[1], at[1] + surf.num_triangles * TRIANGLE.itemsize),
+                (uv, uv + surf.num_vertices * TEX_COORD.itemsize),
+                (xyz, xyz + surf.num_vertices * surf.num_frames * VERTEX.itemsize),
+            )
+        spans = sorted(span for span in spans if span[1] > span[0])
+        if any(b[0] < a[1] for a, b in itertools.pairwise(spans)):
+            self._raise_overlap(surfaces)
+
+    def _raise_overlap(self, surfaces: list[Md3Surface]) -> None:
+        """The BadValueError of :meth:`_check_disjoint`, at the offset field of the
+        later-starting section of the first overlapping pair (labels break ties)."""
         s = self._spec
         # (start, end, label, field, the field's offset)
         spans: list[tuple[int, int, str, str, int]] = [
@@ -522,38 +567,64 @@ class Md3Reader(ModelFile):
                     offset=at if at >= 0 else b0,
                 )
 
+    def _surface_bad(self, surf: Md3Surface, field: str, message: str) -> BadValueError:
+        at = surf.offset + SURFACE_OFFSETS[field]
+        return BadValueError(
+            f"surfaces[{surf.index}].{field}={getattr(surf, field)} at offset {at} {message}",
+            field=field,
+            offset=at,
+        )
+
     def _check_surface(self, surf: Md3Surface) -> None:
-        at = {name: surf.offset + rel for name, rel in SURFACE_OFFSETS.items()}
-        what = f"surfaces[{surf.index}]"
-
-        def bad(field: str, message: str) -> BadValueError:
-            value = getattr(surf, field)
-            return BadValueError(
-                f"{what}.{field}={value} at offset {at[field]} {message}",
-                field=field,
-                offset=at[field],
-            )
-
         if surf.num_frames != self.num_frames:
-            raise bad("num_frames", f"is not the header's num_frames={self.num_frames}")
+            raise self._surface_bad(
+                surf, "num_frames", f"is not the header's num_frames={self.num_frames}"
+            )
         if not 0 <= surf.num_shaders <= MAX_SHADERS:
-            raise bad("num_shaders", f"is outside 0..{MAX_SHADERS}")
+            raise self._surface_bad(surf, "num_shaders", f"is outside 0..{MAX_SHADERS}")
         if not MIN_VERTICES <= surf.num_vertices <= MAX_VERTICES:
-            raise bad("num_vertices", f"is outside {MIN_VERTICES}..{MAX_VERTICES}")
+            raise self._surface_bad(
+                surf, "num_vertices", f"is outside {MIN_VERTICES}..{MAX_VERTICES}"
+            )
         if not MIN_TRIANGLES <= surf.num_triangles <= MAX_TRIANGLES:
-            raise bad("num_triangles", f"is outside {MIN_TRIANGLES}..{MAX_TRIANGLES}")
+            raise self._surface_bad(
+                surf, "num_triangles", f"is outside {MIN_TRIANGLES}..{MAX_TRIANGLES}"
+            )
         size = len(self._data)
         if surf.ofs_end < SURFACE_HEADER_SIZE:
-            raise bad("ofs_end", f"is smaller than the {SURFACE_HEADER_SIZE}-byte surface header")
+            raise self._surface_bad(
+                surf, "ofs_end", f"is smaller than the {SURFACE_HEADER_SIZE}-byte surface header"
+            )
         if surf.offset + surf.ofs_end > size:
+            at = surf.offset + SURFACE_OFFSETS["ofs_end"]
             raise TruncatedError(
-                f"{what}.ofs_end={surf.ofs_end} at offset {at['ofs_end']}: the surface from"
+                f"surfaces[{surf.index}].ofs_end={surf.ofs_end} at offset {at}: the surface from"
                 f" offset {surf.offset} runs past the end of the file ({size} bytes)",
                 field="ofs_end",
-                offset=at["ofs_end"],
+                offset=at,
             )
         if surf.ofs_end % 4:
-            raise bad("ofs_end", "is not a multiple of 4")
+            raise self._surface_bad(surf, "ofs_end", "is not a multiple of 4")
+        base, header = surf.offset, SURFACE_HEADER_SIZE
+        if (
+            fits(surf.ofs_shaders, surf.num_shaders, SHADER.itemsize, size, header, base, 4)
+            and fits(
+                surf.ofs_triangles, surf.num_triangles, TRIANGLE.itemsize, size, header, base, 4
+            )
+            and fits(
+                surf.ofs_tex_coords, surf.num_vertices, TEX_COORD.itemsize, size, header, base, 4
+            )
+            and fits(
+                surf.ofs_vertices,
+                surf.num_vertices * surf.num_frames,
+                VERTEX.itemsize,
+                size,
+                header,
+                base,
+                2,
+            )
+        ):
+            return
         sections = (
             ("ofs_shaders", "shaders", surf.num_shaders, SHADER.itemsize, 4),
             ("ofs_triangles", "triangles", surf.num_triangles, TRIANGLE.itemsize, 4),
@@ -561,19 +632,15 @@ class Md3Reader(ModelFile):
             ("ofs_vertices", "vertices", surf.num_vertices * surf.num_frames, VERTEX.itemsize, 2),
         )
         for field, items, count, item, align in sections:
-            if fits(
-                getattr(surf, field), count, item, size, SURFACE_HEADER_SIZE, surf.offset, align
-            ):
-                continue
             span = Span(
                 field,
-                at[field],
+                base + SURFACE_OFFSETS[field],
                 items,
                 getattr(surf, field),
                 count,
                 item,
-                surf.offset,
-                f"{what}.",
+                base,
+                f"surfaces[{surf.index}].",
                 at_field=True,
             )
             self._require(span, align, SURFACE_HEADER_SIZE)
@@ -587,13 +654,16 @@ class Md3Reader(ModelFile):
         names, names_raw = terminated_names(
             rec["name"], "frames", self.ofs_frames + FRAME_NAME_OFFSET, FRAME.itemsize
         )
+        mins, maxs, origins, radii = record_columns(
+            rec, ("min_bounds", "max_bounds", "local_origin", "radius"), np.float32
+        )
         return Md3Frames(
             names=names,
             names_raw=names_raw,
-            mins=field_columns(rec, "min_bounds", np.float32),
-            maxs=field_columns(rec, "max_bounds", np.float32),
-            origins=field_columns(rec, "local_origin", np.float32),
-            radii=np.ascontiguousarray(rec["radius"], dtype=np.float32),
+            mins=mins,
+            maxs=maxs,
+            origins=origins,
+            radii=radii.reshape(-1),
         )
 
     @property
@@ -610,21 +680,19 @@ class Md3Reader(ModelFile):
         first, _ = terminated_names(rec["name"][:k], "tags", at, TAG.itemsize, raws=False)
         # Every frame names its tags alike (id's tools write them so): one comparison of the
         # name bytes, and the first frame's names serve every frame.
-        raw = (
-            np.ascontiguousarray(rec["name"])
-            .view(np.uint8)
-            .reshape(f, k * field_type(TAG, "name").itemsize)
-        )
-        if k and f > 1 and bool((raw == raw[0]).all()):
-            names = [list(first) for _ in range(f)]
-        else:
+        # The name bytes of each frame's tags, through a view of the records (no copy).
+        raw = field_words(rec, "name")
+        raw = raw.reshape(f, k, raw.shape[1])
+        varying = None
+        if k and f > 1 and not bool((raw == raw[0]).all()):
             flat_names, _ = terminated_names(rec["name"], "tags", at, TAG.itemsize, raws=False)
-            names = [flat_names[i * k : (i + 1) * k] for i in range(f)]
+            varying = [flat_names[i * k : (i + 1) * k] for i in range(f)]
+        origins, axes = record_columns(rec, ("origin", "axis"), np.float32)
         return Md3Tags(
-            names=list(names[0]) if names else [],
-            names_per_frame=names,
-            origins=field_columns(rec, "origin", np.float32).reshape(f, k, 3),
-            axes=field_columns(rec, "axis", np.float32).reshape(f, k, 3, 3),
+            names=first,
+            origins=origins.reshape(f, k, 3),
+            axes=axes.reshape(f, k, 3, 3),
+            varying=varying,
         )
 
     # -- surfaces -----------------------------------------------------------------------------

@@ -813,7 +813,9 @@ class MdlReader(SingleSurface):
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord row) pairs in first-use order, and triangles over them:
         a seam vertex used from both sides appears twice."""
-        return corner_table(self.triangles, self.triangle_texcoords, 2 * self.num_vertices)
+        return corner_table(
+            self.triangles, self.triangle_texcoords, 2 * self.num_vertices, self.num_vertices
+        )
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """One render-ready mesh (MDL has one surface) for pose ``frame``."""
