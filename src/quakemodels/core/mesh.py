@@ -64,7 +64,7 @@ class Mesh:
             ("vertex_ids", vertex_ids),
             ("texcoord_ids", texcoord_ids),
         ):
-            array.flags.writeable = False
+            array.setflags(write=False)
             object.__setattr__(mesh, name, array)
         return mesh
 
@@ -143,7 +143,7 @@ def corner_table(
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros((0, 3), np.uint32)
     width = max(num_texcoords, 1)
     if num_vertices is not None and num_vertices * width <= DENSE_PAIRS:
-        pair_key = tri_v.astype(np.int32)
+        pair_key = tri_v.astype(np.intp)
         pair_key *= width
         pair_key += tri_t
         return _dense_corners(pair_key, width, num_vertices * width)
@@ -209,19 +209,23 @@ def stored_corner_table(
         if stored_v.size and (stored_v.max() >= num_vertices or stored_t.max() >= num_texcoords):
             return None
         return corner_table(stored_v, stored_t, num_texcoords, num_vertices)
-    if stored_t.max() >= num_texcoords:
+    # Work on (3,T) copies: numpy runs long rows of a row-major array many times faster than
+    # rows of 3, and the keys return to corner order in one transposing copy.
+    v_rows, t_rows = np.ascontiguousarray(stored_v.T), np.ascontiguousarray(stored_t.T)
+    if t_rows.max() >= num_texcoords:
         return None
-    key = np.multiply(stored_v, width, dtype=np.int32).reshape(-1)
-    key += stored_t.reshape(-1)
+    key_rows = np.multiply(v_rows, width, dtype=np.intp)
+    key_rows += t_rows
     try:
-        return _dense_corners(key, width, pairs)
+        return _dense_corners(key_rows.T.ravel(), width, pairs)
     except IndexError:  # a vertex index at or past num_vertices
         return None
 
 
-def _dense_corners(key: npt.NDArray[np.int32], width: int, pairs: int) -> Corners:
+def _dense_corners(key: npt.NDArray[np.intp], width: int, pairs: int) -> Corners:
     """:func:`corner_table` of the corners' pair keys ``vertex * width + texcoord`` (all
-    below ``pairs``; IndexError else), through a table over every possible key."""
+    below ``pairs``; IndexError else), through a table over every possible key. The keys are
+    intp, numpy's index type: int32 keys would be converted by every scatter and gather."""
     n = key.size
     corner = np.arange(n, dtype=np.int32)
     # Each key's first corner: its slots start above every corner, then the least corner
@@ -234,7 +238,9 @@ def _dense_corners(key: npt.NDArray[np.int32], width: int, pairs: int) -> Corner
     corners = is_first.nonzero()[0]  # the first corners in corner order: first-use order
     new_id = np.empty(n, np.uint32)
     new_id[corners] = np.arange(corners.size, dtype=np.uint32)
-    vertex_ids, texcoord_ids = np.divmod(key.take(corners), width)
+    pair_keys = key.take(corners)
+    vertex_ids = np.floor_divide(pair_keys, width, dtype=np.int32)
+    texcoord_ids = np.subtract(pair_keys, vertex_ids * width, dtype=np.int32)
     return vertex_ids, texcoord_ids, new_id.take(first).reshape(-1, 3)
 
 

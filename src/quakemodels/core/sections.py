@@ -128,7 +128,8 @@ def _record_struct(dtype: np.dtype[Any]) -> struct.Struct | None:
         else:
             return None
         at += field.itemsize
-    return struct.Struct("".join(codes)) if at == dtype.itemsize else None
+    derived = "".join(codes)
+    return struct.Struct(derived) if at == dtype.itemsize else None
 
 
 def record_columns(
