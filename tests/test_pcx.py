@@ -67,6 +67,21 @@ def test_other_kinds_and_truncation_are_left_to_pillow() -> None:
     assert decode_pcx(_pcx(2, 1, 2, bytes([1, 0xC3]), palette)) is None  # count, no value
     assert decode_pcx(_pcx(3, 1, 2, bytes([1, 2]), palette)) is None  # lines shorter than width
     assert decode_pcx(good[:-769] + b"\x00" + palette) is None  # no palette marker
+    assert decode_pcx(_pcx(2, 1, 2, b"", palette)) is None  # no stream at all (was IndexError)
+
+
+def test_runs_past_the_last_line_and_on_line_starts() -> None:
+    palette = b"".join(bytes([i, i, i]) for i in range(256))  # entry i: grey i
+    # 2×2 pixels: a run of 3 from pixel 2 runs past the image's last line; Pillow refuses it
+    past = _pcx(2, 2, 2, bytes([1, 2, 0xC3, 5]), palette)
+    assert decode_pcx(past) is None
+    with pytest.raises(OSError):
+        _pil(past)
+    # runs that end exactly on a line's end, and one more byte after the image: decoded
+    exact = _pcx(2, 2, 2, bytes([0xC2, 5, 0xC2, 6, 7]), palette)
+    ours = decode_pcx(exact)
+    assert ours is not None and np.array_equal(ours, _pil(exact))
+    assert ours[:, :, 0].tolist() == [[5, 5], [6, 6]]
 
 
 def test_skin_from_pcx_has_pixels_and_a_pil_image_on_demand(tmp_path: Path) -> None:

@@ -42,30 +42,32 @@ def decode_pcx(data: bytes) -> npt.NDArray[np.uint8] | None:
     high = stream >= 0xC0
     # A byte is a code (a count or a plain pixel) when the run of bytes >= 0xC0 right before
     # it has even length: the run's first byte is a count, its second that count's value...
-    seen = np.cumsum(high, dtype=np.int64)
-    reset = np.maximum.accumulate(np.where(high, 0, seen))
-    run = seen - reset  # bytes >= 0xC0 in the run ending at each byte (0 when it is below)
-    before = np.empty_like(run)
-    before[0] = 0
-    before[1:] = run[:-1]
-    code = before % 2 == 0
-    counts = np.where(high, stream & 0x3F, 1)[code]
+    # (int32 throughout: a stream is far below 2**31 bytes, and half the width is half the
+    # memory traffic of these whole-stream passes.)
+    seen = np.cumsum(high, dtype=np.int32)
+    run = seen - np.maximum.accumulate(np.where(high, 0, seen))  # the run ending at each byte
+    code = np.empty(stream.size, dtype=bool)
+    code[:1] = True
+    np.equal(run[:-1] & 1, 0, out=code[1:])
     at = np.flatnonzero(code)
     is_count = high[at]
     value_at = at + is_count
     if value_at.size and value_at[-1] >= stream.size:
         return None  # a count with no value: truncated
     values = stream[value_at]
+    counts = np.where(is_count, stream[at] & 0x3F, 1)
     needed = per_line * height
-    ends = np.cumsum(counts)
+    ends = np.cumsum(counts, dtype=np.int64)
     if ends.size == 0 or ends[-1] < needed:
         return None  # truncated
     starts = ends - counts
-    inside = starts < needed
-    if np.any(
-        (starts[inside] // per_line != (ends[inside] - 1) // per_line) & (counts[inside] > 1)
-    ):
-        return None  # a run across two lines: Pillow refuses those (buffer overrun)
+    # A run across two lines (Pillow refuses those: a buffer overrun) is one that holds a
+    # line's first pixel without starting there: look up the run of each line start.
+    last = min(needed, int(ends[-1]) - 1)  # the image's end too, when a run goes past it
+    line_starts = np.arange(per_line, last + 1, per_line, dtype=np.int64)
+    holding = np.searchsorted(ends, line_starts, side="right")
+    if np.any(starts[holding] != line_starts):
+        return None
     pixels = np.repeat(values, counts)
     indices = pixels[:needed].reshape(height, per_line)[:, :width]
     palette = np.frombuffer(data, np.uint8, PALETTE_SIZE, len(data) - PALETTE_SIZE)
