@@ -131,6 +131,8 @@ def test_md2_export_with_a_pcx_skin_imports_no_image_library(
     modules = imported_modules(code)
     assert out.read_bytes()[:4] == b"glTF"
     assert not [m for m in modules if m.split(".")[0] in ("pygltflib", "PIL", "zipfile")]
+    # argparse's terminal sizing (shutil, bz2, lzma) and the .gltf text's base64 are not needed
+    assert not {"shutil", "bz2", "lzma", "base64"} & set(modules)
     others = {f"quakemodels.cli.{verb}" for verb in ("info", "check", "convert", "render", "ls")}
     assert "quakemodels.cli.batch" in modules and not others & set(modules)
     # Only MD2's modules and parser: no MD3, MDL or player code, no archive reader.

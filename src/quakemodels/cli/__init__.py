@@ -54,6 +54,41 @@ __all__ = [
 ]
 
 
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's raw-description formatter, sized to the terminal without ``shutil``.
+
+    argparse makes a formatter for every option it adds (to check the metavar) and sizes each
+    with ``shutil.get_terminal_size``, whose import (with bz2 and lzma) costs more than a
+    millisecond that a command run never needs otherwise. The width is found by the same
+    rule: ``$COLUMNS`` when positive, else the terminal on ``sys.__stdout__``, else 80.
+    """
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        if width is None:
+            width = _terminal_columns() - 2  # as argparse does
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``, by the same rule (see :class:`_Formatter`)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every verb's subparser (only verb ``only``'s when given: a
     command imports the module of its own verb, not every verb's)."""
@@ -61,7 +96,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="quakemodels",
         description="Read, check, convert and write Quake II MD2 / Quake III MD3 models.",
         epilog="Run 'quakemodels VERB --help' for a verb's options and examples.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=_Formatter,
     )
     examples: list[str] = []
     from .. import __version__
@@ -77,7 +112,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             help=module.HELP,
             description=module.HELP,
             epilog="examples:\n" + module.EXAMPLES,
-            formatter_class=argparse.RawDescriptionHelpFormatter,
+            formatter_class=_Formatter,
         )
         module.add_args(p)
         examples.append(module.EXAMPLES.splitlines()[0])  # each verb's first example
