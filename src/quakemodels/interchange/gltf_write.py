@@ -516,6 +516,7 @@ def glb_pieces(doc: Doc, pieces: Sequence[Piece]) -> list[Piece]:
 def gltf_bytes(doc: Doc, blob: bytes) -> bytes:
     """A self-contained ``.gltf``: the buffer embedded as a base64 data URI."""
     import base64  # here: half a millisecond of start-up that a .glb export never needs
+
     if "buffers" in doc:
         uri = "data:application/octet-stream;base64," + base64.b64encode(blob).decode("ascii")
         doc = {**doc, "buffers": [{"uri": uri, **doc["buffers"][0]}, *doc["buffers"][1:]]}
