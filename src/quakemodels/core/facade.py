@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from ..errors import BadMagicError, BadVersionError, ModelFormatError, TruncatedError
 from .frames import PerFrame, lerp_between
+from .sections import read_record
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -142,21 +143,23 @@ def lerp(positions: FloatArray, a: int, b: int, t: float) -> FloatArray:
     return lerp_between(positions[frame_index(a, n)], positions[frame_index(b, n)], t)
 
 
-def parse_header(
-    parse: Callable[[bytes], _T],
+def check_header(
     data: bytes,
     *,
     magic: bytes,
     version: int,
-    header_size: int,
+    layout: np.dtype[Any],
     format_name: str,
     field_offsets: dict[str, int],
-) -> _T:
-    """The generated parser's root object for ``data``, its magic, version and size checked.
+) -> tuple[Any, ...]:
+    """The header's values in field order, read through the generated ``layout`` dtype (ints,
+    bytes for raw fields, tuples for nested ones), its magic, version and size checked.
 
     Raises BadMagicError, BadVersionError or TruncatedError (a header cut short) naming the
-    field and its offset; the generated parser then reads only the header.
+    field and its offset. The generated parser is not run: opening a model costs one record
+    read (see :func:`parse_spec` for the parser's object, made when it is asked for).
     """
+    header_size = layout.itemsize
     if data[:4] != magic[: len(data[:4])] or (len(data) >= 4 and data[:4] != magic):
         raise BadMagicError(
             f"magic={data[:4]!r} at offset 0 is not {magic!r}: not an {format_name} file",
@@ -173,26 +176,50 @@ def parse_header(
             field=cut,
             offset=len(data),
         )
-    try:
-        return parse(data)
-    except kaitaistruct.ValidationNotEqualError as e:
-        found = int.from_bytes(data[4:8], "little", signed=True)
+    found = int.from_bytes(data[4:8], "little", signed=True)
+    if found != version:
         raise BadVersionError(
             f"version={found} at offset 4 is not {version}", field="version", offset=4
-        ) from e
+        )
+    return read_record(data, layout, 0)
+
+
+def parse_spec(parse: Callable[[bytes], _T], data: bytes) -> _T:
+    """The generated parser's root object for ``data`` (whose header :func:`check_header`
+    passed); a parser error becomes a ModelFormatError."""
+    try:
+        return parse(data)
+    except kaitaistruct.KaitaiStructError as e:
+        raise ModelFormatError(f"the generated parser rejects the header: {e}") from e
+    except (UnicodeDecodeError, EOFError, ValueError) as e:
+        raise ModelFormatError(f"the generated parser cannot read the header: {e}") from e
 
 
 class ModelFile:
     """Constructors and raw access shared by :class:`~quakemodels.Md2` and ``Md3``.
 
-    Subclasses parse and check the header in ``__init__`` and set ``_data`` and ``_spec``.
+    Subclasses check the header in ``__init__`` (:func:`check_header`), set ``_data`` and
+    ``_h`` (the header's values by field name) and define ``_parse_spec``; the generated
+    parser's object, ``_spec``, is made on first use.
     """
 
     HEADER_FIELDS: tuple[str, ...] = ()
     ARRAYS: tuple[str, ...] = ()
     """Lazily decoded parts that a full load (and the fuzzers) touch."""
     _data: bytes
-    _spec: Any
+    _h: Any
+
+    def _parse_spec(self) -> Any:
+        raise NotImplementedError  # pragma: no cover - every format defines its own
+
+    @property
+    def _spec(self) -> Any:
+        """The generated parser's root object, parsed on first use (opening a model reads
+        its header through the generated layout instead: one record read, not a parse)."""
+        spec = self.__dict__.get("_spec_object")
+        if spec is None:
+            spec = self.__dict__["_spec_object"] = self._parse_spec()
+        return spec
 
     def __init__(self, data: bytes, *, name: str | None = None) -> None:
         raise NotImplementedError  # pragma: no cover - every format defines its own

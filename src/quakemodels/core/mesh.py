@@ -42,6 +42,32 @@ class Mesh:
             view.flags.writeable = False
             object.__setattr__(self, name, view)
 
+    @classmethod
+    def of_new_arrays(
+        cls,
+        positions: FloatArray,
+        normals: FloatArray,
+        uvs: FloatArray,
+        indices: npt.NDArray[np.uint32],
+        vertex_ids: IntArray,
+        texcoord_ids: IntArray,
+    ) -> Mesh:
+        """A mesh of arrays that no one else holds writable (a reader's fresh per-frame
+        arrays and its read-only caches): made read-only in place, without the views the
+        constructor takes to leave a caller's own arrays alone."""
+        mesh = cls.__new__(cls)
+        for name, array in (
+            ("positions", positions),
+            ("normals", normals),
+            ("uvs", uvs),
+            ("indices", indices),
+            ("vertex_ids", vertex_ids),
+            ("texcoord_ids", texcoord_ids),
+        ):
+            array.flags.writeable = False
+            object.__setattr__(mesh, name, array)
+        return mesh
+
     def __repr__(self) -> str:
         return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles>"
 
@@ -101,8 +127,8 @@ Corners = tuple[IntArray, IntArray, npt.NDArray[np.uint32]]
 
 
 def corner_table(
-    triangles: IntArray,
-    triangle_texcoords: IntArray,
+    triangles: npt.NDArray[np.integer[Any]],
+    triangle_texcoords: npt.NDArray[np.integer[Any]],
     num_texcoords: int,
     num_vertices: int | None = None,
 ) -> Corners:
@@ -116,6 +142,11 @@ def corner_table(
     if n == 0:
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros((0, 3), np.uint32)
     width = max(num_texcoords, 1)
+    if num_vertices is not None and num_vertices * width <= DENSE_PAIRS:
+        pair_key = tri_v.astype(np.int32)
+        pair_key *= width
+        pair_key += tri_t
+        return _dense_corners(pair_key, width, num_vertices * width)
     shift = max(n - 1, 1).bit_length()
     # int32 keys when the packed (pair, corner) fits: half the bytes to sort, and numpy's
     # vectorised sort of 32-bit integers is about twice as fast.
@@ -149,12 +180,62 @@ def corner_table(
     pair -= 1
     indices = np.empty(n, dtype=np.uint32)
     indices[order] = new_id.take(first).take(pair)
-    vertex_ids, texcoord_ids = tri_v.take(corners), tri_t.take(corners)
-    return (
-        vertex_ids if vertex_ids.dtype == np.int32 else vertex_ids.astype(np.int32),
-        texcoord_ids if texcoord_ids.dtype == np.int32 else texcoord_ids.astype(np.int32),
-        indices.reshape(-1, 3),
-    )
+    vertex_ids: IntArray = tri_v.take(corners).astype(np.int32, copy=False)
+    texcoord_ids: IntArray = tri_t.take(corners).astype(np.int32, copy=False)
+    return vertex_ids, texcoord_ids, indices.reshape(-1, 3)
+
+
+DENSE_PAIRS = 1 << 21
+"""Up to this many possible (vertex, texcoord) pairs, :func:`corner_table` finds each pair's
+first corner in a table over every pair (8 MB at most, touched only where pairs occur) instead
+of sorting the corners: a handful of array operations, no sort."""
+
+
+def stored_corner_table(
+    stored_v: npt.NDArray[np.uint16],
+    stored_t: npt.NDArray[np.uint16],
+    num_texcoords: int,
+    num_vertices: int,
+) -> Corners | None:
+    """:func:`corner_table` of (T,3) vertex and texcoord indices as stored in a file, read
+    as uint16 (a negative int16 reads as 32768 or more) and not yet checked: None when an
+    index is out of range (the caller decodes the checked arrays to name it).
+
+    One check instead of a pass over each array: a bad texcoord index shows in one maximum,
+    and a bad vertex index makes its pair key reach past the table of every valid pair.
+    """
+    width, pairs = max(num_texcoords, 1), num_vertices * max(num_texcoords, 1)
+    if stored_v.size == 0 or pairs > DENSE_PAIRS or max(num_vertices, width) > 1 << 15:
+        if stored_v.size and (stored_v.max() >= num_vertices or stored_t.max() >= num_texcoords):
+            return None
+        return corner_table(stored_v, stored_t, num_texcoords, num_vertices)
+    if stored_t.max() >= num_texcoords:
+        return None
+    key = np.multiply(stored_v, width, dtype=np.int32).reshape(-1)
+    key += stored_t.reshape(-1)
+    try:
+        return _dense_corners(key, width, pairs)
+    except IndexError:  # a vertex index at or past num_vertices
+        return None
+
+
+def _dense_corners(key: npt.NDArray[np.int32], width: int, pairs: int) -> Corners:
+    """:func:`corner_table` of the corners' pair keys ``vertex * width + texcoord`` (all
+    below ``pairs``; IndexError else), through a table over every possible key."""
+    n = key.size
+    corner = np.arange(n, dtype=np.int32)
+    # Each key's first corner: its slots start above every corner, then the least corner
+    # (ufunc.at applies every pair, so repeated keys are defined, unlike a fancy assignment).
+    table = np.empty(pairs, np.int32)
+    table[key] = n
+    np.minimum.at(table, key, corner)
+    first = table.take(key)
+    is_first = first == corner
+    corners = is_first.nonzero()[0]  # the first corners in corner order: first-use order
+    new_id = np.empty(n, np.uint32)
+    new_id[corners] = np.arange(corners.size, dtype=np.uint32)
+    vertex_ids, texcoord_ids = np.divmod(key.take(corners), width)
+    return vertex_ids, texcoord_ids, new_id.take(first).reshape(-1, 3)
 
 
 def corner_mesh(

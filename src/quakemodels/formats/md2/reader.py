@@ -15,6 +15,7 @@ Conventions:
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,22 +27,25 @@ import numpy.typing as npt
 from ...core.animations import grouped_clips, table_clips
 from ...core.facade import (
     SingleSurface,
+    check_header,
     decoded,
     frame_index,
-    parse_header,
+    parse_spec,
     read_only,
 )
 from ...core.frames import rows
-from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
+from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table, stored_corner_table
 from ...core.names import lenient_names, plural
 from ...core.sections import (
     Span,
+    columns,
     first_bad_index,
     offset_of,
     read_record,
     read_section,
     span_error,
     unstructured,
+    word_columns,
 )
 from ...errors import BadValueError, TruncatedError
 from ...kaitai.quake2_md2 import Quake2Md2
@@ -50,6 +54,7 @@ from .layout import (
     FRAME_NAME_OFFSET,
     FRAME_NAME_SIZE,
     FRAME_PREFIX,
+    HEADER,
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
@@ -67,6 +72,21 @@ from .layout import (
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
+
+# The header's values by their spec names (a record read through the generated layout).
+_Header = namedtuple("_Header", HEADER_FIELDS)  # type: ignore[misc]
+
+# A triangle as int16 words, and the words of its vertex and texcoord indices.
+TRIANGLE_WORDS = TRIANGLE.itemsize // 2
+TRI_VERTICES = word_columns(TRIANGLE, "vertex_indices", np.int16)
+TRI_TEXCOORDS = word_columns(TRIANGLE, "tex_point_indices", np.int16)
+# A frame's prefix as float32 words (the name's words unused), and those of scale and translate.
+PREFIX_WORDS = FRAME_PREFIX.itemsize // 4
+SCALE_WORDS = word_columns(FRAME_PREFIX, "scale", np.float32)
+TRANSLATE_WORDS = word_columns(FRAME_PREFIX, "translate", np.float32)
+# A texcoord as int16 words, and its s and t words in that order.
+TEX_POINT_WORDS = TEX_POINT.itemsize // 2
+ST_WORDS = columns([offset_of(TEX_POINT, name) // 2 for name in ("s_px", "t_px")])
 
 # Where a frame's scale and translate sit in the tuple of its prefix's values.
 _SCALE = (FRAME_PREFIX.names or ()).index("scale")
@@ -246,6 +266,15 @@ _SECTIONS = (
 )
 
 
+# The header's indices of each section's offset and count fields and its item size (0: the
+# frame size, at _FRAME_SIZE), and of the first count: the fast path of the layout check.
+_SECTION_FIELDS = tuple(
+    (HEADER_FIELDS.index(ofs), HEADER_FIELDS.index(num), item) for ofs, num, _, item in _SECTIONS
+)
+_FRAME_SIZE = HEADER_FIELDS.index("bytes_per_frame")
+_FIRST_COUNT = 2  # every field after the magic and the version is a count or an offset
+
+
 def spans(header: Mapping[str, Any]) -> list[Span]:
     """Where ``header`` (field name → value) puts each section: skins, texcoords, triangles,
     frames and GL command dwords, in header order. The reader and the checker walk this list."""
@@ -293,19 +322,23 @@ class Md2Reader(SingleSurface):
     """Every lazily decoded array and list, in the order :meth:`load_all` decodes them."""
 
     def __init__(self, data: bytes, *, name: str | None = None) -> None:
-        """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the header."""
+        """Wrap ``data``; prefer the ``from_*`` constructors. Reads and checks the header."""
         self._data = data
         self.name = name
-        self._spec = parse_header(
-            Quake2Md2.from_bytes,
-            data,
-            magic=MAGIC,
-            version=VERSION,
-            header_size=HEADER_SIZE,
-            format_name="MD2",
-            field_offsets=HEADER_OFFSETS,
+        self._h = _Header._make(
+            check_header(
+                data,
+                magic=MAGIC,
+                version=VERSION,
+                layout=HEADER,
+                format_name="MD2",
+                field_offsets=HEADER_OFFSETS,
+            )
         )
         self._check_layout()
+
+    def _parse_spec(self) -> Quake2Md2:
+        return parse_spec(Quake2Md2.from_bytes, self._data)
 
     # -- header -------------------------------------------------------------------------------
 
@@ -317,77 +350,77 @@ class Md2Reader(SingleSurface):
     @property
     def skin_width(self) -> int:
         """Skin width, pixels (header ``skin_width_px``)."""
-        return int(self._spec.skin_width_px)
+        return int(self._h.skin_width_px)
 
     @property
     def skin_height(self) -> int:
         """Skin height, pixels (header ``skin_height_px``)."""
-        return int(self._spec.skin_height_px)
+        return int(self._h.skin_height_px)
 
     @property
     def framesize(self) -> int:
         """Bytes per frame (header ``bytes_per_frame``)."""
-        return int(self._spec.bytes_per_frame)
+        return int(self._h.bytes_per_frame)
 
     @property
     def num_skins(self) -> int:
         """Number of skin names (header ``num_skins``)."""
-        return int(self._spec.num_skins)
+        return int(self._h.num_skins)
 
     @property
     def num_vertices(self) -> int:
         """Vertices per frame, V (header ``vertices_per_frame``)."""
-        return int(self._spec.vertices_per_frame)
+        return int(self._h.vertices_per_frame)
 
     @property
     def num_texcoords(self) -> int:
         """Texcoords, S (header ``num_tex_coords``)."""
-        return int(self._spec.num_tex_coords)
+        return int(self._h.num_tex_coords)
 
     @property
     def num_triangles(self) -> int:
         """Triangles, T (header ``num_triangles``)."""
-        return int(self._spec.num_triangles)
+        return int(self._h.num_triangles)
 
     @property
     def num_gl_dwords(self) -> int:
         """GL command dwords (header ``num_gl_cmds``)."""
-        return int(self._spec.num_gl_cmds)
+        return int(self._h.num_gl_cmds)
 
     @property
     def num_frames(self) -> int:
         """Frames, F (header ``num_frames``)."""
-        return int(self._spec.num_frames)
+        return int(self._h.num_frames)
 
     @property
     def ofs_skins(self) -> int:
         """Offset of skin names (header ``ofs_skins``)."""
-        return int(self._spec.ofs_skins)
+        return int(self._h.ofs_skins)
 
     @property
     def ofs_texcoords(self) -> int:
         """Offset of st (header ``ofs_tex_coords``)."""
-        return int(self._spec.ofs_tex_coords)
+        return int(self._h.ofs_tex_coords)
 
     @property
     def ofs_triangles(self) -> int:
         """Offset of tris (header ``ofs_triangles``)."""
-        return int(self._spec.ofs_triangles)
+        return int(self._h.ofs_triangles)
 
     @property
     def ofs_frames(self) -> int:
         """Offset of frames (header ``ofs_frames``)."""
-        return int(self._spec.ofs_frames)
+        return int(self._h.ofs_frames)
 
     @property
     def ofs_gl_commands(self) -> int:
         """Offset of glcmds (header ``ofs_gl_cmds``)."""
-        return int(self._spec.ofs_gl_cmds)
+        return int(self._h.ofs_gl_cmds)
 
     @property
     def ofs_end(self) -> int:
         """The header's end offset (header ``ofs_end``)."""
-        return int(self._spec.ofs_end)
+        return int(self._h.ofs_end)
 
     def _check_layout(self) -> None:
         """Every count and offset non-negative and every section inside the data.
@@ -395,25 +428,18 @@ class Md2Reader(SingleSurface):
         Pure integer arithmetic on the header (Python ints cannot overflow), so a header that
         claims 2**31 frames in a 1 KB file fails here, before anything is allocated.
         """
-        s = self._spec
-        header = self.header
+        s = self._h
         size = len(self._data)
-        if (
-            min(header[name] for name in HEADER_FIELDS[2:]) >= 0
-            and (
-                header["num_frames"] == 0
-                or header["bytes_per_frame"]
-                >= FRAME_HEADER_SIZE + VERTEX_SIZE * header["vertices_per_frame"]
-            )
-            and all(
-                header[num] == 0
-                or HEADER_SIZE
-                <= header[ofs]
-                <= size - header[num] * (item or header["bytes_per_frame"])
-                for ofs, num, _, item in _SECTIONS
-            )
+        if min(s[_FIRST_COUNT:]) >= 0 and (
+            s.num_frames == 0
+            or s.bytes_per_frame >= FRAME_HEADER_SIZE + VERTEX_SIZE * s.vertices_per_frame
         ):
-            return  # every check below passes: the common case, without building the spans
+            for ofs, num, item in _SECTION_FIELDS:
+                count = s[num]
+                if count and not HEADER_SIZE <= s[ofs] <= size - count * (item or s[_FRAME_SIZE]):
+                    break
+            else:
+                return  # every check below passes: the common case, without building the spans
         for name in HEADER_FIELDS[2:]:
             value = getattr(s, name)
             if value < 0:
@@ -431,14 +457,14 @@ class Md2Reader(SingleSurface):
                 field="bytes_per_frame",
                 offset=HEADER_OFFSETS["bytes_per_frame"],
             )
-        for span in spans(self.header):
+        for span in spans(s._asdict()):
             error = span_error(span, len(self._data), HEADER_SIZE)
             if error is not None:
                 raise error
 
     def spans(self) -> list[Span]:
         """Where the header puts each section (see :func:`spans`)."""
-        return spans(self.header)
+        return spans(self._h._asdict())
 
     # -- frames -------------------------------------------------------------------------------
 
@@ -447,7 +473,7 @@ class Md2Reader(SingleSurface):
         """(F,) read-only structured view of the frame section, as stored: the spec's
         ``scale``, ``translate``, ``name`` and ``vertices`` (V,4) uint8 (x, y, z compressed and
         the normal index)."""
-        s = self._spec
+        s = self._h
         dtype = frame_dtype(s.vertices_per_frame, s.bytes_per_frame)
         return read_section(self._data, dtype=dtype, count=s.num_frames, offset=s.ofs_frames)
 
@@ -455,7 +481,7 @@ class Md2Reader(SingleSurface):
     def _frame_prefixes(self) -> npt.NDArray[np.void]:
         """(F,) read-only view of each frame's fixed prefix (the spec's ``scale``,
         ``translate``, ``name``), strided by the frame size: no per-file dtype to build."""
-        s = self._spec
+        s = self._h
         if s.num_frames == 0:
             return np.empty(0, dtype=FRAME_PREFIX)
         return np.ndarray(
@@ -466,7 +492,7 @@ class Md2Reader(SingleSurface):
     def _frame_vertices(self) -> npt.NDArray[np.uint8]:
         """(F,V,4) read-only uint8 view of every frame's vertices (x, y, z compressed and the
         normal index); the layout check keeps it inside the data."""
-        s = self._spec
+        s = self._h
         if s.num_frames == 0:
             return np.zeros((0, s.vertices_per_frame, VERTEX_SIZE), np.uint8)
         return np.ndarray(
@@ -503,7 +529,7 @@ class Md2Reader(SingleSurface):
         :meth:`_positions_of`, with the frame's scale and translate read as Python floats
         (exact: float32 values) in one record read instead of two field conversions."""
         prefix = read_record(
-            self._data, FRAME_PREFIX, self.ofs_frames + frame * self._spec.bytes_per_frame
+            self._data, FRAME_PREFIX, self.ofs_frames + frame * self._h.bytes_per_frame
         )
         compressed = self._frame_vertices[frame, :, POSITION].astype(np.float64)
         compressed *= prefix[_SCALE]
@@ -563,7 +589,7 @@ class Md2Reader(SingleSurface):
                 field="normal_index",
                 offset=offset,
             )
-        out: FloatArray = np.take(anorms(self._spec), idx, axis=0)  # ~4x faster than indexing
+        out: FloatArray = np.take(anorms(), idx, axis=0)  # ~4x faster than indexing
         return out
 
     @decoded
@@ -605,8 +631,14 @@ class Md2Reader(SingleSurface):
     @decoded
     def texcoords(self) -> FloatArray:
         """(S,2) float32 texcoords: s / skin_width, t / skin_height (t down, no V flip)."""
+        self._check_skin_size()
+        size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
+        return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64: exact
+
+    def _check_skin_size(self) -> None:
+        """Texcoords need a positive skin size to be normalized by (BadValueError else)."""
         for field in ("skin_width_px", "skin_height_px"):
-            value = getattr(self._spec, field)
+            value = getattr(self._h, field)
             if value <= 0 and self.num_texcoords:
                 raise BadValueError(
                     f"{field}={value} at offset {HEADER_OFFSETS[field]}: texcoords cannot be"
@@ -614,8 +646,6 @@ class Md2Reader(SingleSurface):
                     field=field,
                     offset=HEADER_OFFSETS[field],
                 )
-        size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
-        return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64: exact
 
     @cached_property
     def triangle_records(self) -> npt.NDArray[np.void]:
@@ -735,6 +765,21 @@ class Md2Reader(SingleSurface):
     @cached_property
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them."""
+        h = self._h
+        if h.num_triangles and "triangles" not in self.__dict__:
+            # Straight from the stored indices (no decode of the two (T,3) arrays) when every
+            # one is in range; else the arrays' decode names the bad one.
+            words = np.frombuffer(
+                self._data, np.uint16, h.num_triangles * TRIANGLE_WORDS, h.ofs_triangles
+            ).reshape(-1, TRIANGLE_WORDS)
+            corners = stored_corner_table(
+                words[:, TRI_VERTICES],
+                words[:, TRI_TEXCOORDS],
+                h.num_tex_coords,
+                h.vertices_per_frame,
+            )
+            if corners is not None:
+                return corners
         return corner_table(
             self.triangles, self.triangle_texcoords, self.num_texcoords, self.num_vertices
         )
@@ -746,9 +791,44 @@ class Md2Reader(SingleSurface):
     def mesh(self, frame: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`); decodes that frame
         only."""
-        f = self._frame_index(frame)
-        return corner_mesh(
-            self.frame_positions(f), self.frame_normals(f), self.texcoords, self._mesh_corners
+        h = self._h
+        f = frame_index(frame, h.num_frames)
+        corners = self._mesh_corners
+        cached = self.__dict__
+        if "positions" in cached or "normals" in cached or "texcoords" in cached:
+            return corner_mesh(
+                self.frame_positions(f), self.frame_normals(f), self.texcoords, corners
+            )
+        vertex_ids, texcoord_ids, indices = corners
+        at = h.ofs_frames + f * h.bytes_per_frame
+        stored = np.ndarray(
+            (h.vertices_per_frame, VERTEX_SIZE), np.uint8, self._data, at + FRAME_HEADER_SIZE
+        )
+        normal_indices = stored[:, NORMAL_INDEX]
+        if normal_indices.size and normal_indices.max() >= NUM_ANORMS:
+            self._decode_frame_normals(f)  # raises, naming the frame's first bad index
+        self._check_skin_size()
+        # Positions as _positions_of computes them (x * scale, then + translate, in double;
+        # then float32), laid out (3,V) so each operation runs along V, not along 3.
+        prefix = np.frombuffer(self._data, np.float32, PREFIX_WORDS, at).astype(np.float64)
+        positions = np.array(stored[:, POSITION].T, dtype=np.float64)
+        positions *= prefix[SCALE_WORDS, None]
+        positions += prefix[TRANSLATE_WORDS, None]
+        # Each texcoord once, then gathered. s / width in float32 rounds like the double
+        # quotient rounded to float32 (the double has over 2 x 24 + 2 bits, so rounding twice
+        # is exact for a quotient): the values `texcoords` gives.
+        stored_st = np.frombuffer(
+            self._data, np.int16, h.num_tex_coords * TEX_POINT_WORDS, h.ofs_tex_coords
+        )
+        uvs = stored_st.reshape(-1, TEX_POINT_WORDS)[:, ST_WORDS].astype(np.float32)
+        uvs /= np.array([h.skin_width_px or 1, h.skin_height_px or 1], dtype=np.float32)
+        return Mesh.of_new_arrays(
+            positions.astype(np.float32).T.take(vertex_ids, axis=0),
+            anorms().take(normal_indices.take(vertex_ids), axis=0),
+            uvs.take(texcoord_ids, axis=0),
+            indices,
+            vertex_ids,
+            texcoord_ids,
         )
 
     @property

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections import namedtuple
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -55,7 +56,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ...core.facade import ModelFile, decoded, frame_index, parse_header, read_only
+from ...core.facade import (
+    ModelFile,
+    check_header,
+    decoded,
+    frame_index,
+    parse_spec,
+    read_only,
+)
 from ...core.frames import PerFrame, rows
 from ...core.mesh import Mesh
 from ...core.names import plural, terminated_name, terminated_names
@@ -75,6 +83,7 @@ from ...kaitai.quake3_md3 import Quake3Md3
 from .layout import (
     FRAME,
     FRAME_NAME_OFFSET,
+    HEADER,
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
@@ -99,6 +108,9 @@ from .layout import (
     VERTEX_WORDS,
     XYZ_SCALE,
 )
+
+# The header's values by their spec names (a record read through the generated layout).
+_Header = namedtuple("_Header", HEADER_FIELDS)  # type: ignore[misc]
 
 # What the reader refuses (Q2PRO's MD3 loader and qfiles.h, see the module docstring).
 MAX_FRAMES = 1024
@@ -349,15 +361,40 @@ class Md3Surface(PerFrame):
         """Render-ready indexed arrays for ``frame`` (decoding that frame only): MD3 vertices
         already carry one texcoord each, so vertices, uvs and indices are the surface's own
         (``vertex_ids`` and ``texcoord_ids`` are both 0..N-1)."""
-        f = self._frame_index(frame)
-        ids = np.arange(self.num_vertices, dtype=np.int32)
-        return Mesh(
-            positions=self.frame_positions(f),
-            normals=self.frame_normals(f),
-            uvs=self.texcoords,
-            indices=self.triangles.astype(np.uint32),
-            vertex_ids=ids,
-            texcoord_ids=ids.copy(),
+        f = frame_index(frame, self.num_frames)
+        n = self.num_vertices
+        ids = np.arange(n, dtype=np.int32)
+        cached = self.__dict__
+        if "_vertex_words" in cached or "triangles" in cached or "texcoords" in cached:
+            return Mesh(
+                positions=self.frame_positions(f),
+                normals=self.frame_normals(f),
+                uvs=self.texcoords,
+                indices=self.triangles.astype(np.uint32),
+                vertex_ids=ids,
+                texcoord_ids=ids.copy(),
+            )
+        # The frame's words, the stored indices and texcoords read in place: the values the
+        # arrays above give, without decoding any other frame or copying what needs no change.
+        base = self.offset
+        indices = np.frombuffer(
+            self._data, np.uint32, 3 * self.num_triangles, base + self.ofs_triangles
+        ).reshape(-1, 3)
+        if indices.size and indices.max() >= n:  # a negative index reads as 2**31 or more
+            self.triangles  # noqa: B018 - raises, naming the first bad index
+        words = np.frombuffer(
+            self._data,
+            np.int16,
+            VERTEX_WORDS * n,
+            base + self.ofs_vertices + f * n * VERTEX.itemsize,
+        ).reshape(n, VERTEX_WORDS)
+        return Mesh.of_new_arrays(
+            self._positions_of(words[None])[0],
+            normal_table().take(words[:, NORMAL_WORD].view(np.uint16), axis=0),
+            np.frombuffer(self._data, np.float32, 2 * n, base + self.ofs_tex_coords).reshape(-1, 2),
+            indices,
+            ids,
+            ids,
         )
 
     def load_all(self) -> Md3Surface:
@@ -392,26 +429,27 @@ class Md3Reader(ModelFile):
         """Wrap ``data``; prefer the ``from_*`` constructors. Parses and checks the layout."""
         self._data = data
         self.name = name
-        try:
-            self._spec = parse_header(
-                Quake3Md3.from_bytes,
+        self._h = _Header._make(
+            check_header(
                 data,
                 magic=MAGIC,
                 version=VERSION,
-                header_size=HEADER_SIZE,
+                layout=HEADER,
                 format_name="MD3",
                 field_offsets=HEADER_OFFSETS,
             )
+        )
+        at = HEADER_OFFSETS["name"]
+        raw_name = data[at : at + NAME_SIZE]
+        try:  # the spec's name is ASCII text up to its NUL
+            raw_name.partition(b"\0")[0].decode("ascii")
         except UnicodeDecodeError as e:
             raise BadValueError(
-                f"name at offset {HEADER_OFFSETS['name']} is not ASCII: {e}",
-                field="name",
-                offset=HEADER_OFFSETS["name"],
+                f"name at offset {at} is not ASCII: {e}", field="name", offset=at
             ) from e
-        at = HEADER_OFFSETS["name"]
-        self.model_name = terminated_name(data[at : at + NAME_SIZE], "name", "name", at)
-        # The header's counts and offsets as plain attributes, read once from the parser.
-        spec = self._spec
+        self.model_name = terminated_name(raw_name, "name", "name", at)
+        # The header's counts and offsets as plain attributes.
+        spec = self._h
         self.flags: int = spec.flags
         """Header flags (unused)."""
         self.num_frames: int = spec.num_frames
@@ -435,6 +473,9 @@ class Md3Reader(ModelFile):
 
     # -- header -------------------------------------------------------------------------------
 
+    def _parse_spec(self) -> Quake3Md3:
+        return parse_spec(Quake3Md3.from_bytes, self._data)
+
     @property
     def spec(self) -> Quake3Md3:
         """The generated Kaitai object (spec names, lazy per-item instances)."""
@@ -442,7 +483,7 @@ class Md3Reader(ModelFile):
 
     def _bad(self, field: str, message: str) -> BadValueError:
         offset = HEADER_OFFSETS[field]
-        value = getattr(self._spec, field)
+        value = getattr(self._h, field)
         return BadValueError(
             f"{field}={value} at offset {offset} {message}", field=field, offset=offset
         )
@@ -456,7 +497,7 @@ class Md3Reader(ModelFile):
 
     def _check_header(self) -> None:
         """Counts within limits and the frames, tags and first surface inside the data."""
-        s = self._spec
+        s = self._h
         size = len(self._data)
         if not 1 <= s.num_frames <= MAX_FRAMES:
             raise self._bad("num_frames", f"is outside 1..{MAX_FRAMES}")
@@ -533,7 +574,7 @@ class Md3Reader(ModelFile):
     def _raise_overlap(self, surfaces: list[Md3Surface]) -> None:
         """The BadValueError of :meth:`_check_disjoint`, at the offset field of the
         later-starting section of the first overlapping pair (labels break ties)."""
-        s = self._spec
+        s = self._h
         # (start, end, label, field, the field's offset)
         spans: list[tuple[int, int, str, str, int]] = [
             (s.ofs_frames, s.ofs_frames + s.num_frames * FRAME.itemsize, "frames", "ofs_frames",

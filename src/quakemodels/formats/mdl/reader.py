@@ -31,6 +31,7 @@ Conventions:
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from dataclasses import dataclass
 from functools import cached_property
 from typing import IO, Any, TypeVar
@@ -43,9 +44,10 @@ from kaitaistruct import BytesIO, KaitaiStream
 from ...core.animations import grouped_clips, split_name
 from ...core.facade import (
     SingleSurface,
+    check_header,
     decoded,
     frame_index,
-    parse_header,
+    parse_spec,
 )
 from ...core.frames import rows
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
@@ -58,6 +60,7 @@ from .layout import (
     COUNT_FIELDS,
     FRAME_NAME_OFFSET,
     GROUP_HEADER_SIZE,
+    HEADER,
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
@@ -74,6 +77,9 @@ from .layout import (
     pose_dtype,
 )
 from .palette import Palette, PaletteLike, as_palette
+
+# The header's values by their spec names (a record read through the generated layout).
+_Header = namedtuple("_Header", HEADER_FIELDS)  # type: ignore[misc]
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -337,16 +343,17 @@ class MdlReader(SingleSurface):
         self._data = data
         self.name = name
         self._palette_arg = palette
-        self._spec = parse_header(
-            _parse_header,
-            data,
-            magic=MAGIC,
-            version=VERSION,
-            header_size=HEADER_SIZE,
-            format_name="MDL",
-            field_offsets=HEADER_OFFSETS,
+        self._h = _Header._make(
+            check_header(
+                data,
+                magic=MAGIC,
+                version=VERSION,
+                layout=HEADER,
+                format_name="MDL",
+                field_offsets=HEADER_OFFSETS,
+            )
         )
-        self._layout = _walk(data, self._spec)
+        self._layout = _walk(data, self._h)
 
     # -- constructors with a palette ---------------------------------------------------------
 
@@ -401,9 +408,11 @@ class MdlReader(SingleSurface):
         except (kaitaistruct.KaitaiStructError, EOFError, ValueError) as e:
             raise ModelFormatError(f"the generated parser cannot read the model: {e}") from e
 
+    def _parse_spec(self) -> Any:
+        return parse_spec(_parse_header, self._data)
+
     def _vec(self, field: str) -> FloatArray:
-        v = getattr(self._spec, field)
-        return np.array([v.x, v.y, v.z], dtype=np.float32)
+        return np.array(getattr(self._h, field), dtype=np.float32)
 
     @property
     def scale(self) -> FloatArray:
@@ -423,47 +432,47 @@ class MdlReader(SingleSurface):
     @property
     def radius(self) -> float:
         """Bounding radius (header ``radius``)."""
-        return float(self._spec.radius)
+        return float(self._h.radius)
 
     @property
     def synctype(self) -> int:
         """0: animate in step (ST_SYNC), 1: at a random phase (ST_RAND)."""
-        return int(self._spec.synctype)
+        return int(self._h.synctype)
 
     @property
     def flags(self) -> int:
         """Entity effect flags (header ``flags``)."""
-        return int(self._spec.flags)
+        return int(self._h.flags)
 
     @property
     def size(self) -> float:
         """Average triangle size (header ``size``)."""
-        return float(self._spec.size)
+        return float(self._h.size)
 
     @property
     def skin_width(self) -> int:
         """Skin width, pixels (header ``skin_width``)."""
-        return int(self._spec.skin_width)
+        return int(self._h.skin_width)
 
     @property
     def skin_height(self) -> int:
         """Skin height, pixels (header ``skin_height``)."""
-        return int(self._spec.skin_height)
+        return int(self._h.skin_height)
 
     @property
     def num_skins(self) -> int:
         """Skins in the header (a skin group counts once)."""
-        return int(self._spec.num_skins)
+        return int(self._h.num_skins)
 
     @property
     def num_vertices(self) -> int:
         """Vertices, V (header ``num_verts``); also the number of stored texcoords."""
-        return int(self._spec.num_verts)
+        return int(self._h.num_verts)
 
     @property
     def num_triangles(self) -> int:
         """Triangles, T (header ``num_tris``)."""
-        return int(self._spec.num_tris)
+        return int(self._h.num_tris)
 
     @property
     def num_frames(self) -> int:
@@ -479,7 +488,7 @@ class MdlReader(SingleSurface):
     @property
     def num_header_frames(self) -> int:
         """Frames in the header (header ``num_frames``: a frame group counts once)."""
-        return int(self._spec.num_frames)
+        return int(self._h.num_frames)
 
     @property
     def num_skin_images(self) -> int:
@@ -722,7 +731,7 @@ class MdlReader(SingleSurface):
     def texcoords(self) -> FloatArray:
         """(2V,2) float32 ``s / skin_width, t / skin_height`` of ``texcoords_px`` (t down)."""
         for field in ("skin_width", "skin_height"):
-            value = getattr(self._spec, field)
+            value = getattr(self._h, field)
             if value <= 0 and self.num_vertices:
                 raise BadValueError(
                     f"{field}={value} at offset {HEADER_OFFSETS[field]}: texcoords cannot be"
