@@ -23,9 +23,10 @@ LAYERS = [
     ("__init__", "__main__", "cli"),
 ]
 # Inside a format package: layout ← reader ← write, check, describe, scene ← model ← __init__.
-# (palette: MDL's bundled colour table, data like the layout's constants)
+# (palette: MDL's bundled colour table, data like the layout's constants; limits: the engine
+# limits the writer enforces and the model's build methods default to)
 FORMAT_LAYERS = [
-    ("layout", "palette"),
+    ("layout", "palette", "limits"),
     ("reader",),
     ("write", "check", "describe", "scene"),
     ("model",),

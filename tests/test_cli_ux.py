@@ -101,6 +101,32 @@ def test_gltf_export_needs_no_pygltflib(model: Path, tmp_path: Path) -> None:
     assert (tmp_path / "x.glb").read_bytes()[:4] == b"glTF"
 
 
+def test_console_script_ends_without_teardown_yet_flushes_everything(
+    model: Path, tmp_path: Path
+) -> None:
+    """The installed command and ``python -m`` run ``console_main``, which leaves through
+    ``os._exit``: every line written to a pipe still arrives, the exit code is main()'s and
+    no worker process or temporary file is left."""
+    tomllib = pytest.importorskip("tomllib")
+    scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"quakemodels": "quakemodels.cli:console_main"}
+    bad = tmp_path / "bad.md2"
+    bad.write_bytes(b"IDP2" + bytes(8))
+    copies = [tmp_path / f"m{k}.md2" for k in range(3)]
+    for c in copies:
+        c.write_bytes(model.read_bytes())
+    out = tmp_path / "out"
+    p = qm("export", *copies, bad, "-o", f"{out}/", "-j", "2")
+    assert p.returncode == 1
+    lines = sorted(p.stdout.decode().splitlines())
+    assert lines == [
+        f"{c} -> {out / c.stem}.glb (2 morph targets, 1 clip, skin: none)" for c in copies
+    ]
+    text = err(p)
+    assert text.endswith("4 files: 3 ok, 1 failed\n") and f"{bad}: error: " in text
+    assert files_in(out) == ["m0.glb", "m1.glb", "m2.glb"]
+
+
 # -- 2. Ctrl-C ---------------------------------------------------------------------------------
 
 

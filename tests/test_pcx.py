@@ -67,7 +67,13 @@ def test_other_kinds_and_truncation_are_left_to_pillow() -> None:
     assert decode_pcx(_pcx(2, 1, 2, bytes([1, 0xC3]), palette)) is None  # count, no value
     assert decode_pcx(_pcx(3, 1, 2, bytes([1, 2]), palette)) is None  # lines shorter than width
     assert decode_pcx(good[:-769] + b"\x00" + palette) is None  # no palette marker
-    assert decode_pcx(_pcx(2, 1, 2, b"", palette)) is None  # no stream at all (was IndexError)
+    assert decode_pcx(_pcx(2, 1, 2, b"", palette)) is None  # no stream at all (an IndexError once)
+    # counts of 0xC0+ values end to end: the parity along runs of high bytes decides
+    stream = bytes([0xC2, 0xC1, 0xC1, 0xC9, 0xC0, 0xC7, 5])  # 2 × 0xC1, 1 × 0xC9, 0 × 0xC7, 5
+    data = _pcx(4, 1, 4, stream, bytes(range(256)) * 3)
+    ours = decode_pcx(data)
+    assert ours is not None and np.array_equal(ours, _pil(data))
+    assert ours[0, :, 0].tolist() == [0xC1 * 3 % 256, 0xC1 * 3 % 256, 0xC9 * 3 % 256, 5 * 3]
 
 
 def test_runs_past_the_last_line_and_on_line_starts() -> None:

@@ -131,12 +131,15 @@ def test_md2_export_with_a_pcx_skin_imports_no_image_library(
     modules = imported_modules(code)
     assert out.read_bytes()[:4] == b"glTF"
     assert not [m for m in modules if m.split(".")[0] in ("pygltflib", "PIL", "zipfile")]
+    # argparse's terminal sizing (shutil, bz2, lzma) and the .gltf text's base64 are not needed
+    assert not {"shutil", "bz2", "lzma", "base64"} & set(modules)
     others = {f"quakemodels.cli.{verb}" for verb in ("info", "check", "convert", "render", "ls")}
     assert "quakemodels.cli.batch" in modules and not others & set(modules)
-    # Only MD2's modules and parser: no MD3, MDL or player code, no archive reader.
-    assert (
-        "quakemodels.formats.md2.reader" in modules and "quakemodels.formats.md2.write" in modules
-    )
+    # Only MD2's modules and parser: no MD3, MDL or player code, no archive reader; not even
+    # MD2's writer (nor the importers' mesh type), as no MD2 file is written.
+    assert "quakemodels.formats.md2.reader" in modules
+    assert "quakemodels.formats.md2.write" not in modules
+    assert "quakemodels.interchange.imported" not in modules
     assert own(modules, "md3") == own(modules, "mdl") == set()
     assert loaded(modules, "quakemodels.formats.q3player") == set()
     assert parsers(modules) == {"quakemodels.kaitai.quake2_md2"}

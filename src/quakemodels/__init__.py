@@ -6,6 +6,7 @@ wraps them in a numpy facade, and :mod:`quakemodels.registry` dispatches by magi
 ARCHITECTURE.md.
 """
 
+import gc as _gc
 import os as _os
 import sys as _sys
 from typing import TYPE_CHECKING as _TYPE_CHECKING
@@ -13,24 +14,33 @@ from typing import Any as _Any
 from typing import TypeVar as _TypeVar
 from typing import overload as _overload
 
-from .core.facade import Source as _Source
-from .core.findings import Finding
-from .core.mesh import AnimatedModel, Mesh
-from .errors import (
-    ArchiveError,
-    BadMagicError,
-    BadValueError,
-    BadVersionError,
-    LimitExceededError,
-    ModelFormatError,
-    QuakeModelsWarning,
-    TruncatedError,
-)
-from .registry import by_magic as _by_magic
-from .registry import check as _check
-from .registry import for_class as _for_class
-from .registry import load as _load
-from .registry import read_any as _read_source
+# The imports below (numpy's among them) allocate tens of thousands of objects and free none,
+# so the cyclic garbage collector, which runs every 700 allocations and rescans what survived,
+# finds nothing but costs about a twentieth of the package's start-up: it is off meanwhile.
+_gc_was_enabled = _gc.isenabled()
+_gc.disable()
+try:
+    from .core.facade import Source as _Source
+    from .core.findings import Finding
+    from .core.mesh import AnimatedModel, Mesh
+    from .errors import (
+        ArchiveError,
+        BadMagicError,
+        BadValueError,
+        BadVersionError,
+        LimitExceededError,
+        ModelFormatError,
+        QuakeModelsWarning,
+        TruncatedError,
+    )
+    from .registry import by_magic as _by_magic
+    from .registry import check as _check
+    from .registry import for_class as _for_class
+    from .registry import load as _load
+    from .registry import read_any as _read_source
+finally:
+    if _gc_was_enabled:
+        _gc.enable()
 
 __all__ = [
     "AnimatedModel",

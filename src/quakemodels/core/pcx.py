@@ -7,8 +7,10 @@ bytes per line as u16 at 66), the RLE stream, then byte 12 and 768 bytes of RGB 
 the stream a byte of 0xC0 or more is a count (its low 6 bits) and the byte after it the value
 to repeat; any other byte is one pixel. A count's value byte is never itself read as a count,
 so which bytes are counts is a parity question along each run of bytes >= 0xC0, answered
-here for every byte at once instead of one byte at a time. A run may not cross a line (Pillow
-refuses such files, and so the decoder leaves them to Pillow).
+here for every byte at once instead of one byte at a time; each byte then stands for 0 (a
+count), 1 (a pixel) or its count's number of pixels, and ``np.repeat`` expands the stream.
+A run may not cross a line (Pillow refuses such files, and so the decoder leaves them to
+Pillow).
 """
 
 from __future__ import annotations
@@ -40,35 +42,36 @@ def decode_pcx(data: bytes) -> npt.NDArray[np.uint8] | None:
         return None
     stream = np.frombuffer(data, np.uint8, len(data) - HEADER_SIZE - PALETTE_SIZE - 1, HEADER_SIZE)
     high = stream >= 0xC0
-    # A byte is a code (a count or a plain pixel) when the run of bytes >= 0xC0 right before
-    # it has even length: the run's first byte is a count, its second that count's value...
-    # (int32 throughout: a stream is far below 2**31 bytes, and half the width is half the
-    # memory traffic of these whole-stream passes.)
-    seen = np.cumsum(high, dtype=np.int32)
-    run = seen - np.maximum.accumulate(np.where(high, 0, seen))  # the run ending at each byte
-    code = np.empty(stream.size, dtype=bool)
-    code[:1] = True
-    np.equal(run[:-1] & 1, 0, out=code[1:])
-    at = np.flatnonzero(code)
-    is_count = high[at]
-    value_at = at + is_count
-    if value_at.size and value_at[-1] >= stream.size:
-        return None  # a count with no value: truncated
-    values = stream[value_at]
-    counts = np.where(is_count, stream[at] & 0x3F, 1)
+    # A byte >= 0xC0 is a count when it is the 1st, 3rd, 5th... of its run of such bytes (the
+    # run's first byte is a count, its second that count's value...): the positions of the
+    # high bytes alone tell.
+    at = np.flatnonzero(high)
+    count_at = at
+    if at.size:
+        first = np.empty(at.size, dtype=bool)
+        first[0] = True
+        np.not_equal(at[1:], at[:-1] + 1, out=first[1:])
+        starts = np.flatnonzero(first)
+        lengths = np.diff(starts, append=at.size)
+        position = np.arange(at.size) - np.repeat(starts, lengths)
+        count_at = at[position % 2 == 0]
+        if count_at[-1] == stream.size - 1:
+            return None  # a count with no value: truncated
+    # How many pixels each byte stands for: 1 for a plain pixel, a count's value for the
+    # byte after that count, 0 for a count itself.
+    repeats = np.logical_not(high).astype(np.intp)
+    repeats[count_at + 1] = stream[count_at] & 0x3F
     needed = per_line * height
-    ends = np.cumsum(counts, dtype=np.int64)
+    ends = np.cumsum(repeats)
     if ends.size == 0 or ends[-1] < needed:
         return None  # truncated
-    starts = ends - counts
-    # A run across two lines (Pillow refuses those: a buffer overrun) is one that holds a
-    # line's first pixel without starting there: look up the run of each line start.
-    last = min(needed, int(ends[-1]) - 1)  # the image's end too, when a run goes past it
-    line_starts = np.arange(per_line, last + 1, per_line, dtype=np.int64)
-    holding = np.searchsorted(ends, line_starts, side="right")
-    if np.any(starts[holding] != line_starts):
-        return None
-    pixels = np.repeat(values, counts)
+    runs = np.flatnonzero(repeats > 1)
+    run_ends = ends[runs]
+    run_starts = run_ends - repeats[runs]
+    inside = run_starts < needed
+    if np.any(run_starts[inside] // per_line != (run_ends[inside] - 1) // per_line):
+        return None  # a run across two lines: Pillow refuses those (buffer overrun)
+    pixels = np.repeat(stream, repeats)
     indices = pixels[:needed].reshape(height, per_line)[:, :width]
     palette = np.frombuffer(data, np.uint8, PALETTE_SIZE, len(data) - PALETTE_SIZE)
     out: npt.NDArray[np.uint8] = np.take(palette.reshape(256, 3), indices, axis=0)

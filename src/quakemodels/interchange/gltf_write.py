@@ -35,14 +35,15 @@ Building blocks (also used by other writers, e.g. a player export; keep them sta
   appends to any top-level array (``"nodes"``, ``"meshes"``, ``"animations"``...) and returns
   its index, ``material(skin)`` embeds a skin once per image, ``surface(...)``, ``tag(...)``
   and ``clip(...)`` add the pieces described above, ``finish(name, children)`` returns
-  ``(doc, blob)``.
+  ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined).
 * :func:`build_gltf` is those steps for one :class:`ExportModel`; :func:`glb_bytes` and
   :func:`gltf_bytes` serialize ``(doc, blob)``; :func:`export_gltf` writes a file atomically.
+  A ``.glb`` file is written piece by piece from the arrays themselves (:func:`glb_pieces`):
+  the binary chunk, most of the file, is never copied into one ``bytes``.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import struct
@@ -52,7 +53,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
-from ..core.atomic import write_bytes_atomic
+from ..core.atomic import atomic_output, write_bytes_atomic
 from ..core.png import encode_png
 from ..core.scene import FPS, ExportModel, Surface, Tag, to_y_up
 from ..core.skins import Skin
@@ -89,6 +90,10 @@ _CHUNK_HEADER = struct.Struct("<I4s")
 
 Doc = dict[str, Any]
 """A glTF document as plain JSON data."""
+
+Piece = bytes | memoryview
+"""A piece of the binary buffer: bytes, or the bytes of a C-contiguous array (``memoryview``
+cast to bytes, so that ``len`` is its size in bytes)."""
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -129,7 +134,7 @@ class GltfBuilder:
 
     def __init__(self) -> None:
         self.doc: Doc = {}
-        self._pieces: list[bytes] = []
+        self._pieces: list[Piece] = []
         self._size = 0
         self._materials: dict[str, int] = {}
 
@@ -139,18 +144,27 @@ class GltfBuilder:
         items.append(item)
         return len(items) - 1
 
-    def view(self, data: bytes, *, target: int | None = None, stride: int | None = None) -> int:
-        """Append ``data`` to the buffer as a new bufferView; returns its index."""
-        view: dict[str, Any] = {"buffer": 0, "byteOffset": self._size, "byteLength": len(data)}
+    def view(
+        self,
+        data: bytes | npt.NDArray[Any],
+        *,
+        target: int | None = None,
+        stride: int | None = None,
+    ) -> int:
+        """Append ``data`` (bytes, or a C-contiguous array's bytes: the array itself is kept,
+        not copied, so it must not change afterwards) to the buffer as a new bufferView;
+        returns its index."""
+        piece: Piece = data if isinstance(data, bytes) else data.data.cast("B")  # C-contiguous
+        view: dict[str, Any] = {"buffer": 0, "byteOffset": self._size, "byteLength": len(piece)}
         if stride is not None:
             view["byteStride"] = stride
         if target is not None:
             view["target"] = target
-        pad = -len(data) % 4
-        self._pieces.append(data)
+        pad = -len(piece) % 4
+        self._pieces.append(piece)
         if pad:
             self._pieces.append(b"\0" * pad)
-        self._size += len(data) + pad
+        self._size += len(piece) + pad
         return self.add("bufferViews", view)
 
     def accessor(
@@ -187,7 +201,7 @@ class GltfBuilder:
     ) -> int:
         """One bufferView and accessor for a (count, k) float32 array; returns the accessor."""
         a = np.ascontiguousarray(array, dtype=np.float32)
-        view = self.view(a.tobytes(), target=target)
+        view = self.view(a, target=target)
         mm = (_floats(a.min(axis=0)), _floats(a.max(axis=0))) if minmax else None
         return self.accessor(view, int(a.shape[0]), kind, minmax=mm)
 
@@ -251,7 +265,7 @@ class GltfBuilder:
         idx = surface.indices.reshape(-1)
         wide = int(idx.max()) >= 65535  # 65535 is the uint16 primitive-restart value
         idx_view = self.view(
-            idx.astype(np.uint32 if wide else np.uint16).tobytes(), target=ELEMENT_ARRAY_BUFFER
+            idx.astype(np.uint32 if wide else np.uint16), target=ELEMENT_ARRAY_BUFFER
         )
         indices = self.accessor(
             idx_view, int(idx.size), "SCALAR", UNSIGNED_INT if wide else UNSIGNED_SHORT
@@ -259,8 +273,8 @@ class GltfBuilder:
         dpos = pos - pos[0]
         dnrm = nrm - nrm[0]
         # All targets of one attribute share a bufferView (so it needs byteStride).
-        pos_view = self.view(dpos.tobytes(), target=ARRAY_BUFFER, stride=12)
-        nrm_view = self.view(dnrm.tobytes(), target=ARRAY_BUFFER, stride=12)
+        pos_view = self.view(dpos, target=ARRAY_BUFFER, stride=12)
+        nrm_view = self.view(dnrm, target=ARRAY_BUFFER, stride=12)
         # (F,3,N) contiguous first: reducing N with a long inner loop is ~8x faster than
         # reducing the middle axis of (F,N,3) three values at a time.
         by_axis = np.ascontiguousarray(dpos.transpose(0, 2, 1))
@@ -325,7 +339,7 @@ class GltfBuilder:
         if times is None or len(times) != k:
             times = np.arange(k, dtype=np.float32) / np.float32(fps)
         t_acc = self.accessor(
-            self.view(times.tobytes()),
+            self.view(np.ascontiguousarray(times, dtype=np.float32)),
             k,
             "SCALAR",
             minmax=(_floats(times[:1]), _floats(times[-1:])),
@@ -335,7 +349,7 @@ class GltfBuilder:
         if mesh_nodes:
             weights = np.zeros((k, num_frames), dtype=np.float32)
             weights[np.arange(k), frames] = 1.0
-            w_acc = self.accessor(self.view(weights.tobytes()), k * num_frames, "SCALAR")
+            w_acc = self.accessor(self.view(weights), k * num_frames, "SCALAR")
             samplers.append({"input": t_acc, "interpolation": "LINEAR", "output": w_acc})
             channels.extend(
                 {"sampler": 0, "target": {"node": node, "path": "weights"}} for node in mesh_nodes
@@ -345,7 +359,7 @@ class GltfBuilder:
                 ("translation", origins[frames], "VEC3"),
                 ("rotation", rotations[frames], "VEC4"),
             ):
-                acc = self.accessor(self.view(np.ascontiguousarray(values).tobytes()), k, kind)
+                acc = self.accessor(self.view(np.ascontiguousarray(values)), k, kind)
                 samplers.append({"input": t_acc, "interpolation": "LINEAR", "output": acc})
                 channels.append(
                     {"sampler": len(samplers) - 1, "target": {"node": node, "path": path}}
@@ -355,19 +369,23 @@ class GltfBuilder:
     def finish(self, name: str, children: Sequence[int]) -> tuple[Doc, bytes]:
         """The document, with a root node ``name`` over ``children`` as its one scene, and the
         binary buffer (buffer 0, no uri yet)."""
+        doc, pieces = self.finish_pieces(name, children)
+        return doc, b"".join(pieces)
+
+    def finish_pieces(self, name: str, children: Sequence[int]) -> tuple[Doc, list[Piece]]:
+        """:meth:`finish` with the binary buffer as the pieces that make it up, in order."""
         root: dict[str, Any] = {"children": list(children)} if children else {}
         root["name"] = name
         root_node = self.add("nodes", root)
-        blob = b"".join(self._pieces)
         doc = self.doc
         doc["asset"] = {"generator": "quakemodels", "version": "2.0"}
-        if blob:
-            doc["buffers"] = [{"byteLength": len(blob)}]
+        if self._size:
+            doc["buffers"] = [{"byteLength": self._size}]
         doc["scene"] = 0
         doc["scenes"] = [{"name": name, "nodes": [root_node]}]
         ordered = {key: doc[key] for key in _TOP_LEVEL if key in doc}
         ordered.update((key, value) for key, value in doc.items() if key not in ordered)
-        return ordered, blob
+        return ordered, self._pieces
 
 
 def _quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
@@ -443,6 +461,12 @@ def target_names(model: ExportModel) -> list[str]:
 def build_gltf(model: ExportModel) -> tuple[Doc, bytes]:
     """The glTF document (plain data) and its binary buffer for ``model`` (buffer 0 has no uri
     yet)."""
+    doc, pieces = build_gltf_pieces(model)
+    return doc, b"".join(pieces)
+
+
+def build_gltf_pieces(model: ExportModel) -> tuple[Doc, list[Piece]]:
+    """:func:`build_gltf` with the binary buffer as its pieces (see :data:`Piece`)."""
     _require_finite(model)
     b = GltfBuilder()
     num_frames = model.num_frames
@@ -454,30 +478,45 @@ def build_gltf(model: ExportModel) -> tuple[Doc, bytes]:
         if frames and (mesh_nodes or tag_tracks):
             times = model.key_times(clip_name, len(frames))
             b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks, model.fps, times)
-    return b.finish(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
+    return b.finish_pieces(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
 
 
 def json_bytes(doc: Doc) -> bytes:
     """The document as compact JSON (UTF-8, non-ASCII escaped; NaN refused)."""
-    return json.dumps(doc, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    # no check for cycles: the document is a tree of fresh dicts and lists
+    text = json.dumps(doc, separators=(",", ":"), allow_nan=False, check_circular=False)
+    return text.encode("utf-8")
 
 
 def glb_bytes(doc: Doc, blob: bytes) -> bytes:
     """The GLB container: 12-byte header, JSON chunk (space padded), BIN chunk (zero padded)."""
+    return b"".join(glb_pieces(doc, [blob] if blob else []))
+
+
+def glb_pieces(doc: Doc, pieces: Sequence[Piece]) -> list[Piece]:
+    """:func:`glb_bytes` as the pieces to write one after the other: the binary chunk holds
+    ``pieces`` themselves (see :data:`Piece`), not a copy."""
     js = json_bytes(doc)
     js += b" " * (-len(js) % 4)
-    pad = b"\0" * (-len(blob) % 4)
+    size = sum(len(p) for p in pieces)
+    pad = b"\0" * (-size % 4)
     total = _GLB_HEADER.size + _CHUNK_HEADER.size + len(js)
-    if blob:
-        total += _CHUNK_HEADER.size + len(blob) + len(pad)
-    out = [_GLB_HEADER.pack(b"glTF", 2, total), _CHUNK_HEADER.pack(len(js), b"JSON"), js]
-    if blob:
-        out += [_CHUNK_HEADER.pack(len(blob) + len(pad), b"BIN\0"), blob, pad]
-    return b"".join(out)
+    if size:
+        total += _CHUNK_HEADER.size + size + len(pad)
+    out: list[Piece] = [
+        _GLB_HEADER.pack(b"glTF", 2, total),
+        _CHUNK_HEADER.pack(len(js), b"JSON"),
+        js,
+    ]
+    if size:
+        out += [_CHUNK_HEADER.pack(size + len(pad), b"BIN\0"), *pieces, pad]
+    return out
 
 
 def gltf_bytes(doc: Doc, blob: bytes) -> bytes:
     """A self-contained ``.gltf``: the buffer embedded as a base64 data URI."""
+    import base64  # here: half a millisecond of start-up that a .glb export never needs
+
     if "buffers" in doc:
         uri = "data:application/octet-stream;base64," + base64.b64encode(blob).decode("ascii")
         doc = {**doc, "buffers": [{"uri": uri, **doc["buffers"][0]}, *doc["buffers"][1:]]}
@@ -493,9 +532,13 @@ def export_gltf(
     """Write ``model`` to ``path`` (``.glb`` binary unless ``binary`` or the suffix says so)."""
     if binary is None:
         binary = not os.fspath(path).lower().endswith(".gltf")
-    doc, blob = build_gltf(model)
-    data = glb_bytes(doc, blob) if binary else gltf_bytes(doc, blob)
-    write_bytes_atomic(path, data)
+    doc, pieces = build_gltf_pieces(model)
+    if not binary:
+        write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces)))
+        return
+    with atomic_output(path) as f:
+        for piece in glb_pieces(doc, pieces):
+            f.write(piece)
 
 
 Format = Literal["glb", "gltf"]

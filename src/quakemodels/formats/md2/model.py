@@ -10,26 +10,24 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
 from ...core.findings import Finding
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
-from ...interchange.imported import ImportedMesh
 from .check import check_md2
+from .limits import VANILLA, Limits
 from .reader import GlCommand, Md2Reader
 from .scene import scene
-from .write import (
-    VANILLA,
-    BuildResult,
-    Limits,
-    build,
-    from_imported,
-    from_scene,
-    save,
-    to_bytes,
-)
+
+if TYPE_CHECKING:
+    from ...interchange.imported import ImportedMesh
+    from .write import BuildResult
+
+# The writer (and the importers' mesh type) are imported by the methods that write: loading
+# and exporting a model, the common case, skips a tenth of a one-file export's start-up.
 
 
 class Md2(Md2Reader):
@@ -41,10 +39,14 @@ class Md2(Md2Reader):
 
     def to_bytes(self) -> bytes:
         """The model re-encoded from its parsed content: byte-exact for a loaded file."""
+        from .write import to_bytes
+
         return to_bytes(self)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model to ``path`` atomically (see :meth:`to_bytes`)."""
+        from .write import save
+
         save(self, path)
 
     def export(
@@ -79,6 +81,8 @@ class Md2(Md2Reader):
         """Encode a new model from arrays (see :func:`quakemodels.formats.md2.write.build`):
         ``positions`` (F,V,3), ``triangles`` (T,3), ``texcoords_px`` (S,2),
         ``triangle_texcoords`` (T,3) and F ``frame_names``."""
+        from .write import build
+
         return build(
             positions,
             triangles,
@@ -105,6 +109,8 @@ class Md2(Md2Reader):
         """Weld a mesh read from glTF or OBJ (:mod:`quakemodels.interchange`) into MD2
         vertices and texcoords and encode it; skin size from the argument, the file's
         embedded image, or 256 × 256."""
+        from .write import from_imported
+
         return from_imported(mesh, skins=skins, skin_size=skin_size, limits=limits, model_class=cls)
 
     @classmethod
@@ -120,4 +126,6 @@ class Md2(Md2Reader):
         surface merged into the one mesh MD2 has (texcoords as they are, one skin), normals
         snapped to the nearest anorm, tags dropped; skin size from the argument, the first
         surface's skin image, or 256 × 256 (see :func:`.write.scene_arrays`)."""
+        from .write import from_scene
+
         return from_scene(scene, skins=skins, skin_size=skin_size, limits=limits, model_class=cls)

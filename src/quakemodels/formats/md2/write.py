@@ -45,42 +45,16 @@ from .layout import (
     VERTEX_SIZE,
     frame_dtype,
 )
+from .limits import FORMAT_LIMITS as FORMAT_LIMITS
+from .limits import FORMAT_MAX_INDEX as FORMAT_MAX_INDEX
+from .limits import VANILLA as VANILLA
+from .limits import Limits as Limits
 from .reader import GlCommand, Md2Reader, anorms
 
 R = TypeVar("R", bound=Md2Reader)
 
 SECTIONS = ("skins", "texcoords", "triangles", "frames", "gl_commands")
 """Section names in the canonical order (the order modelgen writes them)."""
-
-# Hard limits of the format itself: indices are signed 16-bit, compressed coordinates 8-bit.
-FORMAT_MAX_INDEX = 32767
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Engine limits ``build`` enforces. :data:`VANILLA` is Quake II's own (qfiles.h)."""
-
-    max_vertices: int = 2048
-    max_triangles: int = 4096
-    max_frames: int = 512
-    max_skins: int = 32
-    max_texcoords: int = FORMAT_MAX_INDEX + 1
-    max_skin_height: int = 480
-    """Not refused by ``build`` (``check`` reports it): the height :func:`from_scene` keeps
-    a skin grid taken from an image within (Quake II's GL renderer, MAX_LBM_HEIGHT)."""
-
-
-VANILLA = Limits()
-"""Quake II 3.20: MAX_VERTS 2048, MAX_TRIANGLES 4096, MAX_FRAMES 512, MAX_MD2SKINS 32."""
-
-FORMAT_LIMITS = Limits(
-    max_vertices=FORMAT_MAX_INDEX + 1,
-    max_triangles=2**31 - 1,
-    max_frames=2**31 - 1,
-    max_skins=2**31 - 1,
-    max_skin_height=2**31 - 1,
-)
-"""Only what the file format can express (16-bit indices); for engines without limits."""
 
 
 @dataclass(frozen=True)
