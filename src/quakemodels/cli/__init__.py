@@ -172,7 +172,11 @@ def console_main() -> NoReturn:
     every worker pool is shut down and every temporary file is gone (:func:`main` undoes both
     before it returns). An exception escaping :func:`main` (a bug) and a failing final flush
     take the interpreter's usual way out, with its message and exit code.
+
+    Before that, glibc's allocator is told to keep the memory it frees (see
+    :func:`_keep_freed_memory`).
     """
+    _keep_freed_memory()
     code = main()
     try:
         sys.stdout.flush()
@@ -180,6 +184,33 @@ def console_main() -> NoReturn:
     except (OSError, ValueError):  # a closed pipe (or stream): let the interpreter report it
         sys.exit(code)
     os._exit(code)
+
+
+# glibc's mallopt parameters (malloc.h)
+_M_TRIM_THRESHOLD = -1
+_M_MMAP_THRESHOLD = -3
+
+
+def _keep_freed_memory() -> None:
+    """Have glibc's malloc serve the command's arrays from its heap and keep what they free.
+
+    An export allocates and frees arrays of a few MB per model (decoded frames, the Y-up
+    copies, the deltas). By default glibc maps each array over 128 KB afresh from the kernel
+    and unmaps it when freed, so every one costs a page fault per 4 KB written: a fifth of a
+    batch export's time. Above these thresholds (64 MB mapped, 256 MB kept) it behaves as
+    before; a command is a short-lived process, so keeping freed memory costs nothing after
+    it ends. Other platforms and C libraries are left alone.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes  # numpy imports it already
+
+        mallopt = ctypes.CDLL(None).mallopt
+    except (ImportError, OSError, AttributeError):  # no ctypes, or a libc without mallopt
+        return
+    mallopt(_M_MMAP_THRESHOLD, 64 << 20)
+    mallopt(_M_TRIM_THRESHOLD, 256 << 20)
 
 
 def _silence_stdout() -> None:
