@@ -8,7 +8,9 @@ found in a search, and its three parts are not inputs of their own.
 Each input is handled by a worker function in a pool of ``-j N`` worker processes (default the
 CPU count; one input or ``-j 1`` runs in-process). The workers start once and are reused: each
 receives the verb's function and options once, then chunks of inputs, the largest files first
-so the last chunks are short and the workers finish together. A bad file never stops the
+so the last chunks are short and the workers finish together. On Linux they are forked from
+this process (with every module it imported) and fed through pipes; elsewhere a
+ProcessPoolExecutor runs them. A bad file never stops the
 batch: its error is printed and counted. A progress bar is drawn on stderr only when stderr is
 a terminal; the summary line ``N files: X ok, Y failed`` ends the run (``--quiet`` leaves it
 out, with the per-file lines). The exit code is 3 if any output could not be written, else 1
@@ -21,15 +23,19 @@ worker processes terminated; a terminated worker removes the temporary file it w
 from __future__ import annotations
 
 import argparse
+import contextlib
 import glob
 import os
+import pickle
+import select
 import signal
 import sys
+import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError
@@ -327,6 +333,9 @@ def iter_outcomes(
             yield _call(worker, path, options)
             progress.step()
         return
+    if _can_fork():
+        yield from _forked_outcomes(files, worker, options, workers, progress)
+        return
     # Imported here: multiprocessing and concurrent.futures are a tenth of the start-up of a
     # one-file run, which never needs them.
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -349,6 +358,180 @@ def iter_outcomes(
         _stop(pool)
         raise
     pool.shutdown()
+
+
+# -- the pool on Linux: forked workers, a pipe each way ----------------------------------------
+#
+# concurrent.futures and multiprocessing take longer to import than the pool saves on a batch
+# of a few dozen models, and a fork starts each worker with every module the parent imported.
+# Each worker reads pickled chunks from its task pipe and writes their outcomes, pickled, to
+# its result pipe; end of file on the task pipe stops it. Elsewhere (macOS and Windows spawn
+# their workers) and in a process with threads (forking one is unsafe), ProcessPoolExecutor
+# runs the same worker functions.
+
+
+def _can_fork() -> bool:
+    """True on Linux in a process with one thread."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
+@dataclass
+class _Child:
+    """A forked worker: its pid, the parent's ends of its pipes, and the chunk it works on."""
+
+    pid: int
+    tasks: BinaryIO
+    results: BinaryIO
+    chunk: list[str] | None = None
+
+    def give(self, chunk: list[str]) -> None:
+        pickle.dump(chunk, self.tasks, pickle.HIGHEST_PROTOCOL)
+        self.tasks.flush()
+        self.chunk = chunk
+
+
+def _fork_child(worker: Worker, options: dict[str, Any], others: Sequence[_Child]) -> _Child:
+    """Start one worker process (see :func:`_child_loop`)."""
+    task_read, task_write = os.pipe()
+    result_read, result_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the worker: never returns
+        code = 1
+        try:
+            os.close(task_write)
+            os.close(result_read)
+            for other in others:  # else a worker would hold another's pipes open
+                other.tasks.close()
+                other.results.close()
+            code = _child_loop(task_read, result_write, worker, options)
+        finally:
+            os._exit(code)
+    os.close(task_read)
+    os.close(result_write)
+    return _Child(pid, os.fdopen(task_write, "wb"), os.fdopen(result_read, "rb"))
+
+
+def _child_loop(tasks_fd: int, results_fd: int, worker: Worker, options: dict[str, Any]) -> int:
+    """A worker's life: chunks in, outcomes out, until the parent closes the task pipe (0) or
+    the result pipe fails (1: the parent is gone or stopped listening)."""
+    _start_worker(worker, options)
+    try:
+        with os.fdopen(tasks_fd, "rb") as tasks, os.fdopen(results_fd, "wb") as results:
+            while True:
+                try:
+                    chunk = pickle.load(tasks)
+                except EOFError:
+                    return 0
+                pickle.dump(_call_chunk(chunk), results, pickle.HIGHEST_PROTOCOL)
+                results.flush()
+    except BaseException:  # a closed pipe, an interrupt between jobs
+        return 1
+
+
+def _forked_outcomes(
+    files: Sequence[str],
+    worker: Worker,
+    options: dict[str, Any],
+    workers: int,
+    progress: Progress,
+) -> Iterator[Outcome]:
+    """:func:`iter_outcomes` through ``workers`` forked processes: each gets a chunk, and the
+    next when it returns one; a worker that dies fails its chunk and gets no more."""
+    pending = _chunks(files, workers)[::-1]  # popped from the end: largest first
+    children: list[_Child] = []
+    failed: list[Outcome] = []
+
+    def drop(child: _Child, error: Exception) -> None:
+        """A worker whose pipe failed: its chunk fails, and the rest when none is left."""
+        reason = f"worker failed: {_died(child)} ({type(error).__name__})"
+        children.remove(child)
+        failed.extend(Outcome(p, False, error=reason) for p in child.chunk or [])
+        if not children:
+            failed.extend(Outcome(p, False, error=reason) for rest in pending for p in rest)
+            pending.clear()
+
+    def give_next(child: _Child) -> None:
+        child.chunk = None
+        if pending:
+            try:
+                child.give(pending[-1])
+                pending.pop()
+            except OSError as e:  # it died before reading it: the chunk stays pending
+                drop(child, e)
+
+    sys.stdout.flush()  # a worker must not inherit output the parent has not written yet
+    sys.stderr.flush()
+    try:
+        for _ in range(min(workers, len(pending))):
+            child = _fork_child(worker, options, children)
+            children.append(child)
+            give_next(child)
+        while busy := [c for c in children if c.chunk is not None]:
+            ready, _, _ = select.select([c.results for c in busy], [], [])
+            for child in busy:
+                if child.results not in ready:
+                    continue
+                try:
+                    outcomes: list[Outcome] = pickle.load(child.results)
+                except (EOFError, OSError, pickle.UnpicklingError) as e:
+                    drop(child, e)
+                    outcomes = []
+                else:
+                    give_next(child)
+                for outcome in [*outcomes, *failed]:
+                    yield outcome
+                    progress.step()
+                failed.clear()
+        for outcome in failed:  # a worker died before its first chunk
+            yield outcome
+            progress.step()
+    except BaseException:  # Ctrl-C, a closed pipe, or the caller stopped early
+        _stop_children(children, interrupt=True)
+        raise
+    _stop_children(children, interrupt=False)
+
+
+def _died(child: _Child) -> str:
+    """Why ``child``, whose result pipe failed, ended: its pipes are closed (which stops it,
+    were it still running) and it is waited for."""
+    with contextlib.suppress(OSError):
+        child.tasks.close()
+    with contextlib.suppress(OSError):
+        child.results.close()
+    try:
+        _, status = os.waitpid(child.pid, 0)
+    except ChildProcessError:
+        return "exited"
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exited with status {os.waitstatus_to_exitcode(status)}"
+
+
+def _stop_children(children: Sequence[_Child], interrupt: bool) -> None:
+    """End every worker: close its pipes (end of file stops it between jobs), with
+    ``interrupt`` first send SIGINT (its current job unwinds, removing its temporary file);
+    wait for each, killing any still running 5 s later."""
+    if interrupt:
+        for child in children:
+            with contextlib.suppress(OSError):
+                os.kill(child.pid, signal.SIGINT)
+    for child in children:
+        with contextlib.suppress(OSError):
+            child.tasks.close()
+        with contextlib.suppress(OSError):
+            child.results.close()
+    deadline = time.monotonic() + 5
+    for child in children:
+        with contextlib.suppress(ChildProcessError):
+            while not os.waitpid(child.pid, os.WNOHANG)[0]:
+                if time.monotonic() > deadline:
+                    os.kill(child.pid, signal.SIGKILL)
+                    os.waitpid(child.pid, 0)
+                    break
+                time.sleep(0.002)
 
 
 # -- stopping a batch: Ctrl-C in a terminal reaches every process of the group ---------------
