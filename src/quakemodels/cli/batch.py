@@ -622,13 +622,16 @@ def run_batch(
     options: dict[str, Any],
     jobs: int | None = None,
     quiet: bool = False,
+    *,
+    expanded: tuple[list[str], list[Outcome]] | None = None,
 ) -> int:
     """Run ``worker`` over every model ``inputs`` name; prints results and the summary line.
 
     ``worker`` must be a module-level function (it is sent to worker processes by name).
+    ``expanded`` is :func:`expand` of ``inputs`` when the caller has it already.
     Returns the exit code (:func:`exit_code`).
     """
-    files, failures = expand(inputs)
+    files, failures = expand(inputs) if expanded is None else expanded
     progress = Progress(len(files))
     outcomes: list[Outcome] = list(failures)
     for outcome in failures:

@@ -190,7 +190,7 @@ def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    files, _ = expand(args.files)
+    files, unmatched = expand(args.files)
     suffixes = tuple(f".{f}" for f in FORMATS)
     target = resolve(
         "export",
@@ -217,6 +217,10 @@ def run(args: argparse.Namespace) -> int:
         if fmt == "obj":
             raise UsageError("-o -: OBJ needs its .mtl beside it; write .glb or .gltf to stdout")
         if not files:
-            return run_batch(args.files, export_one, opts, args.jobs, args.quiet)
+            return run_batch(
+                args.files, export_one, opts, args.jobs, args.quiet, expanded=(files, unmatched)
+            )
         return _to_stdout(files[0], fmt, opts)
-    return run_batch(args.files, export_one, opts, args.jobs, args.quiet)
+    return run_batch(
+        args.files, export_one, opts, args.jobs, args.quiet, expanded=(files, unmatched)
+    )

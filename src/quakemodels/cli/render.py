@@ -141,7 +141,7 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    files, _ = expand(args.files)
+    files, unmatched = expand(args.files)
     pair = args.legs is not None or args.torso is not None
     gif = args.clip is not None or (pair and args.time is None)
     suffixes = (".gif",) if gif else IMAGE_SUFFIXES
@@ -159,4 +159,6 @@ def run(args: argparse.Namespace) -> int:
         "dir": str(target.path),
         "names": output_names(files),
     }
-    return run_batch(args.files, render_one, opts, args.jobs, args.quiet)
+    return run_batch(
+        args.files, render_one, opts, args.jobs, args.quiet, expanded=(files, unmatched)
+    )
