@@ -194,3 +194,30 @@ def test_fresh_mesh_arrays_are_read_only_and_do_not_reach_the_model() -> None:
         first.indices[0, 0] = 1
     assert np.array_equal(m.mesh(0).positions, first.positions)
     assert np.array_equal(first.positions, m.positions[0][first.vertex_ids])
+
+
+@pytest.mark.parametrize("path", corpus_params("md2"))
+def test_md2_corner_frames_equal_the_gathered_arrays(path: Path) -> None:
+    data = path.read_bytes()
+    full = quakemodels.load(data)
+    vids = full.mesh(0).vertex_ids
+    positions, normals = quakemodels.load(data).corner_frames()
+    assert positions.flags.c_contiguous and normals.flags.c_contiguous
+    assert positions.tobytes() == full.positions.take(vids, axis=1).tobytes()
+    assert normals.tobytes() == full.normals.take(vids, axis=1).tobytes()
+    picked = [full.num_frames - 1, 0, -1]
+    some = quakemodels.load(data)
+    p, n = some.corner_frames(picked)
+    assert "positions" not in some.__dict__  # only the picked frames were decoded
+    assert p.tobytes() == full.positions[[full.num_frames - 1, 0, -1]].take(vids, axis=1).tobytes()
+    assert n.tobytes() == full.normals[[full.num_frames - 1, 0, -1]].take(vids, axis=1).tobytes()
+
+
+def test_md2_corner_frames_name_a_bad_normal_index() -> None:
+    spec = md2builder.Md2Spec()
+    spec.frames[1][3][0, 3] = 170
+    data = md2builder.build(spec)
+    assert quakemodels.load(data).corner_frames([0])[0].shape == (1, 4, 3)
+    for frames in (None, [1]):
+        with pytest.raises(BadValueError, match=r"frames\[1\]\.vertices\[0\]\.normal_index=170"):
+            quakemodels.load(data).corner_frames(frames)

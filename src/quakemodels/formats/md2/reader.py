@@ -835,6 +835,45 @@ class Md2Reader(SingleSurface):
             texcoord_ids,
         )
 
+    def corner_frames(self, frames: Sequence[int] | None = None) -> tuple[FloatArray, FloatArray]:
+        """(k,N,3) float32 positions and normals of ``frames`` (every frame when None) at the
+        mesh's N corners (``mesh().vertex_ids``): what an export writes per frame. Decodes the
+        used vertices only, with the operations of ``positions`` and ``normals`` (equal to
+        gathering those arrays), and decodes no other frame when ``frames`` is given."""
+        vertex_ids = self._mesh_corners[0]
+        cached = self.__dict__
+        if "positions" in cached or "normals" in cached or self.num_frames == 0:
+            if frames is None:
+                return (
+                    self.positions.take(vertex_ids, axis=1),
+                    self.normals.take(vertex_ids, axis=1),
+                )
+            return (
+                self.frames_positions(frames).take(vertex_ids, axis=1),
+                self.frames_normals(frames).take(vertex_ids, axis=1),
+            )
+        if frames is None:
+            picked = np.arange(self.num_frames, dtype=np.intp)
+            stored = self._frame_vertices
+        else:
+            picked = np.array([self._frame_index(f) for f in frames], dtype=np.intp)
+            stored = rows(self._frame_vertices, picked)
+        normal_indices = stored[:, :, NORMAL_INDEX]
+        if normal_indices.size and normal_indices.max() >= NUM_ANORMS:
+            self._decode_normals(picked)  # raises, naming the first bad index
+        # Each used vertex's 4 bytes gathered as one word, then decoded where they landed.
+        used = stored.view(np.uint32)[:, :, 0].take(vertex_ids, axis=1)
+        used_bytes = used.view(np.uint8).reshape(len(picked), -1, VERTEX_SIZE)
+        prefixes = rows(self._frame_prefixes, picked)
+        scale = unstructured(prefixes["scale"], np.float64)
+        translate = unstructured(prefixes["translate"], np.float64)
+        # (k,3,N): each operation runs along N (see mesh()); then back to (k,N,3)
+        positions = np.array(used_bytes[:, :, POSITION].transpose(0, 2, 1), np.float64, order="C")
+        positions *= scale[:, :, None]
+        positions += translate[:, :, None]
+        out = np.ascontiguousarray(positions.astype(np.float32).transpose(0, 2, 1))
+        return out, anorms().take(used_bytes[:, :, NORMAL_INDEX], axis=0)
+
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every frame."""

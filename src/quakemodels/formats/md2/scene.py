@@ -6,8 +6,6 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
 from ...core.scene import ExportModel, Surface, model_stem
 from ...core.skins import find_skin
 from ...errors import BadValueError, LimitExceededError
@@ -66,14 +64,12 @@ def scene(
             offset=offset,
         )
     _check_budget(m, m.num_frames if frames is None else len(frames))
-    positions = m.positions if frames is None else m.frames_positions(frames)
-    normals = m.normals if frames is None else m.frames_normals(frames)
+    positions, normals = m.corner_frames(frames)
     mesh = m.mesh(0 if frames is None else frames[0])
-    vids = mesh.vertex_ids
     surface = Surface(
         name="mesh",
-        positions=np.take(positions, vids, axis=1),  # take: ~10x faster than [:, vids]
-        normals=np.take(normals, vids, axis=1),
+        positions=positions,
+        normals=normals,
         uvs=mesh.uvs,
         indices=mesh.indices,
         skin_names=tuple(m.skins),
