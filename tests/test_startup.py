@@ -160,3 +160,19 @@ def test_md3_info_loads_only_md3(corpus_dir: Path) -> None:
     assert parsers(modules) == {"quakemodels.kaitai.quake3_md3"}
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
     assert "zipfile" not in modules
+
+
+def test_searching_folders_for_players_loads_no_player_or_md3_code(corpus_dir: Path) -> None:
+    """Every folder a batch searches is asked whether it is a player folder: that needs the
+    player's file lookup only, not the Player class or MD3's reader, writer and checker."""
+    folders = [str(corpus_dir / "md2"), str(corpus_dir / "md3")]
+    code = (
+        "from quakemodels.cli.batch import expand;"
+        f" files, missing = expand({folders!r});"
+        " assert len(files) == 28 and not missing, (files, missing)"
+    )
+    modules = imported_modules(code)
+    assert "quakemodels.formats.q3player.files" in modules
+    assert "quakemodels.formats.q3player.player" not in modules
+    assert own(modules, "md2") == own(modules, "md3") == own(modules, "mdl") == set()
+    assert parsers(modules) == set()

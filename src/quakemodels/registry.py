@@ -84,7 +84,7 @@ def is_player_folder(
 ) -> bool:
     """True when ``path`` is a Quake III player folder (see
     :func:`quakemodels.formats.q3player.is_player_folder`); never raises."""
-    from .formats.q3player import is_player_folder as is_folder
+    from .formats.q3player.files import is_player_folder as is_folder
 
     return is_folder(path, game_dir)
 

@@ -13,7 +13,7 @@ from typing import IO
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
 from ..errors import ArchiveError, ModelFormatError
-from ..formats.q3player.player import find_parts
+from ..formats.q3player.files import find_parts
 from ..registry import explain, is_player, read_any, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 

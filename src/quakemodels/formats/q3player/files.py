@@ -36,6 +36,7 @@ from ...archive.names import Engine, split_parts
 from ...archive.vpath import game_folder_above, shared_gamefs, split_archive_path
 from ...core.files import is_regular, read_regular
 from ...core.skins import Skin, _open, _unsafe_reason
+from ...errors import ModelFormatError
 from .skinfile import (
     IMAGE_ORDER,
     PARTS,
@@ -230,6 +231,40 @@ def player_files(
     if label.is_dir():
         return DiskFiles(label, find_game_root(label))
     return None
+
+
+def _parts_in(files: PlayerFiles) -> dict[str, Path] | None:
+    found = {}
+    for part in PARTS:
+        hit = files.find(f"{part}.md3")
+        if hit is None:
+            return None
+        found[part] = hit
+    return found
+
+
+def find_parts(
+    folder: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
+) -> dict[str, Path] | None:
+    """``{"lower": path, "upper": ..., "head": ...}`` when ``folder`` (on disk, through an
+    archive or in a game's search path, see the module docstring) holds the three MD3 parts (names
+    matched ignoring case), else None. Paths through an archive name its entries."""
+    files = player_files(folder, game_dir)
+    return None if files is None else _parts_in(files)
+
+
+def is_player_folder(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
+) -> bool:
+    """True when ``path`` is a folder holding ``lower.md3``, ``upper.md3`` and ``head.md3``:
+    on disk, through an archive (``pak0.pk3/models/players/sarge``) or in the search path
+    of the game folder above it."""
+    if os.path.isfile(path):
+        return False
+    try:
+        return find_parts(path, game_dir) is not None
+    except (ModelFormatError, OSError):
+        return False
 
 
 def player_folders(names: Iterable[str]) -> dict[str, dict[str, str]]:

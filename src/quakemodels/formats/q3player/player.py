@@ -36,7 +36,9 @@ from ...core.skins import Skin
 from ...errors import ModelFormatError, PlayerFolderError, QuakeModelsWarning
 from ..md3 import Md3
 from .animcfg import AnimationConfig, Clip
-from .files import DiskFiles, PlayerFiles, player_files
+from .files import DiskFiles, PlayerFiles, _parts_in, player_files
+from .files import find_parts as find_parts
+from .files import is_player_folder as is_player_folder
 from .skinfile import PARTS, SkinFile, find_game_root, parse_skin, skin_names, surface_textures
 
 F64 = npt.NDArray[np.float64]
@@ -46,40 +48,6 @@ FrameLerp = tuple[int, int, float]  # frame a, frame b, fraction towards b
 # which tag of which part carries the next part (CG_Player)
 ATTACHMENTS = (("upper", "lower", "tag_torso"), ("head", "upper", "tag_head"))
 WEAPON_TAG = "tag_weapon"
-
-
-def _parts_in(files: PlayerFiles) -> dict[str, Path] | None:
-    found = {}
-    for part in PARTS:
-        hit = files.find(f"{part}.md3")
-        if hit is None:
-            return None
-        found[part] = hit
-    return found
-
-
-def find_parts(
-    folder: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
-) -> dict[str, Path] | None:
-    """``{"lower": path, "upper": ..., "head": ...}`` when ``folder`` (on disk, through an
-    archive or in a game's search path, see :mod:`.files`) holds the three MD3 parts (names
-    matched ignoring case), else None. Paths through an archive name its entries."""
-    files = player_files(folder, game_dir)
-    return None if files is None else _parts_in(files)
-
-
-def is_player_folder(
-    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
-) -> bool:
-    """True when ``path`` is a folder holding ``lower.md3``, ``upper.md3`` and ``head.md3``:
-    on disk, through an archive (``pak0.pk3/models/players/sarge``) or in the search path
-    of the game folder above it."""
-    if os.path.isfile(path):
-        return False
-    try:
-        return find_parts(path, game_dir) is not None
-    except (ModelFormatError, OSError):
-        return False
 
 
 @dataclass(frozen=True)
