@@ -15,6 +15,7 @@ Conventions:
 
 from __future__ import annotations
 
+import functools
 from collections import namedtuple
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -193,18 +194,21 @@ def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
 _ANORMS: FloatArray | None = None
 
 
-def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
-    """The spec's table of 162 vertex normals, (162,3) float32.
+@functools.lru_cache(maxsize=1)
+def spec_constants() -> Quake2Md2:
+    """A generated object for the spec's value instances that hold constants (the normal
+    table, the player clip table): parsed once from an empty valid header, so that no model
+    needs its own parser object for them."""
+    empty = MAGIC + VERSION.to_bytes(4, "little") + bytes(HEADER_SIZE - 8)
+    return Quake2Md2.from_bytes(empty)
 
-    The table is a value instance of the spec; without a parsed model at hand, an empty valid
-    header gives access to it.
-    """
+
+def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
+    """The spec's table of 162 vertex normals, (162,3) float32 (a value instance of the
+    spec, the same for every model: read from :func:`spec_constants` unless given)."""
     global _ANORMS
     if _ANORMS is None:
-        if spec is None:
-            empty = MAGIC + VERSION.to_bytes(4, "little") + bytes(HEADER_SIZE - 8)
-            spec = Quake2Md2.from_bytes(empty)
-        _ANORMS = read_only(_anorms_from_spec(spec))
+        _ANORMS = read_only(_anorms_from_spec(spec or spec_constants()))
     return _ANORMS
 
 
@@ -753,7 +757,7 @@ class Md2Reader(SingleSurface):
         frames, first 16 clips) layout and its names fit; else consecutive frames grouped by
         name with the trailing number removed.
         """
-        s = self._spec
+        s = spec_constants()  # the clip table is a constant of the spec
         clips = table_clips(self.frame_names, s.anim_names, s.anim_start_indices, s.anim_num_frames)
         return clips if clips is not None else grouped_clips(self.frame_names)
 
