@@ -26,6 +26,7 @@ import quakemodels
 from quakemodels import Md3
 from quakemodels.cli import main
 from quakemodels.core.atomic import write_files_atomic
+from quakemodels.core.embed import embeddable
 from quakemodels.errors import BadValueError, ModelFormatError
 from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player
@@ -128,9 +129,19 @@ def test_player_gltf_converts_back_to_the_same_player(
     assert back.animations.legs_offset == original.animations.legs_offset
     # textures: every surface has one, written beside the models, named in the .skin files
     textures = back.skin_textures()
+    originals = original.skin_textures()
     for part, model in back.parts.items():
         assert set(textures[part]) == {s.name for s in model.surfaces}
-        assert all(p.parent == out and p.suffix == ".png" for p in textures[part].values())
+        for surface, p in textures[part].items():
+            assert p.parent == out
+            # a plain JPEG or PNG skin comes back with the same pixels in its own encoding
+            # (embedded as it was); anything else (TGA) comes back as PNG
+            source = originals[part][surface]
+            kept = embeddable(source.read_bytes())
+            suffix = ".png" if kept is None else {"image/jpeg": ".jpg"}.get(kept.mime, ".png")
+            assert p.suffix == suffix
+            if kept is not None:
+                assert p.read_bytes() == kept.data
     assert main(["check", "--engine", "quake3", str(out)]) == 0
 
 
@@ -303,11 +314,13 @@ def test_untrusted_image_names_become_safe_file_names(
     bad = tmp_path / "bad.glb"
     bad.write_bytes(_glb(doc, blob))
     built = player_from_gltf(bad, "../guy")
-    assert sorted(n for n in built.files if n.endswith(".png")) == ["x.png"]
+    # the suit's skins are JPEGs, embedded as they are and written back as .jpg
+    assert images[0]["mimeType"] == "image/jpeg"
+    assert sorted(n for n in built.files if n.endswith((".png", ".jpg"))) == ["x.jpg"]
     written = save_player(built, tmp_path / "out")
     assert {p.parent for p in written} == {tmp_path / "out"}
     skin = (tmp_path / "out" / "upper_default.skin").read_text()
-    assert skin.splitlines()[0] == "u_torso,models/players/guy/x.png"
+    assert skin.splitlines()[0] == "u_torso,models/players/guy/x.jpg"
 
 
 def test_config_text_puts_the_legs_after_the_torso_frames() -> None:

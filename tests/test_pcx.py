@@ -102,5 +102,5 @@ def test_skin_from_pcx_has_pixels_and_a_pil_image_on_demand(tmp_path: Path) -> N
     assert isinstance(image, Image.Image) and image.getpixel((3, 3)) == (10, 20, 30)
     with Image.open(io.BytesIO(skin.png_bytes())) as png:
         assert np.array_equal(np.asarray(png), skin.pixels)
-    with pytest.raises(TypeError, match="needs an image or pixels"):
+    with pytest.raises(TypeError, match="needs an image, pixels or an embeddable file"):
         Skin(path)

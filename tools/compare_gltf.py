@@ -4,9 +4,11 @@
 
 Two exports are equivalent when their JSON documents are equal once every bufferView is
 replaced by what it holds: the bytes of vertex, index and animation data (exactly), and the
-decoded pixels of an embedded image (PNG encoder settings may differ). Offsets and lengths in
-the buffer may then differ; nothing else may. Prints one line per file and exits 1 on any
-difference or missing file. Used to check that a writer change keeps every corpus export.
+decoded pixels of an embedded image as RGBA (PNG encoder settings may differ, and a skin may
+be a PNG in one and its JPEG file as it is in the other: the image's ``mimeType`` follows).
+Offsets and lengths in the buffer may then differ; nothing else may. Prints one line per file
+and exits 1 on any difference or missing file. Used to check that a writer change keeps every
+corpus export.
 """
 
 from __future__ import annotations
@@ -48,12 +50,16 @@ def normalized(doc: dict[str, Any], blob: bytes) -> dict[str, Any]:
         chunk = blob[start : start + view["byteLength"]]
         if i in image_views:
             with Image.open(io.BytesIO(chunk)) as im:
-                content = f"{im.mode} {im.size} ".encode() + im.tobytes()
+                rgba = im.convert("RGBA")
+                content = f"{rgba.size} ".encode() + rgba.tobytes()
         else:
             content = chunk
         kept = {k: v for k, v in view.items() if k not in ("byteOffset", "byteLength")}
         views.append({**kept, "content": hashlib.sha256(content).hexdigest()})
-    out = {k: v for k, v in doc.items() if k not in ("bufferViews", "buffers")}
+    out = {k: v for k, v in doc.items() if k not in ("bufferViews", "buffers", "images")}
+    out["images"] = [
+        {k: v for k, v in img.items() if k != "mimeType"} for img in doc.get("images", [])
+    ]
     out["bufferViews"] = views
     out["buffers"] = len(doc.get("buffers", []))
     return out
@@ -75,7 +81,7 @@ def compare(old: Path, new: Path) -> list[str]:
             print(f"{name}: identical bytes")
             continue
         if normalized(*read_gltf(a)) == normalized(*read_gltf(b)):
-            print(f"{name}: same content (buffer layout or PNG encoding differs)")
+            print(f"{name}: same content (buffer layout or image encoding differs)")
             continue
         problems.append(f"{name}: content differs")
     return problems

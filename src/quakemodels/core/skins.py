@@ -23,9 +23,11 @@ clients do on case-sensitive file systems):
 
 Symlinks found by the fallbacks are held to the same rule: the resolved file must lie inside
 the root. Quake II's PCX skins (8-bit, RLE, with a palette) are decoded with numpy
-(:mod:`quakemodels.core.pcx`); Pillow reads the other PCX kinds, BMP, TGA, JPEG and PNG. Images
-are RGB or RGBA. An image over Pillow's decompression-bomb limit is a warning, and the export
-goes on without it.
+(:mod:`quakemodels.core.pcx`); a sequential JPEG or plain 8-bit PNG stays as its file, which a
+glTF holds as it is (:mod:`quakemodels.core.embed`), and is decoded only when pixels are
+asked for; Pillow reads the other PCX kinds, BMP, TGA and any other JPEG or PNG. Images are
+RGB or RGBA. An image over Pillow's decompression-bomb limit is a warning, and the export goes
+on without it.
 
 When the model comes from a game folder or an archive, ``registry.scene`` first makes that
 game's search path (a :class:`quakemodels.archive.GameFS`, seen here only as an
@@ -45,12 +47,13 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import QuakeModelsWarning
+from .embed import Embeddable, embeddable
 from .files import file_kind, is_regular, open_regular
 from .pcx import decode_pcx
 from .png import encode_png
@@ -66,6 +69,8 @@ class Skin:
     ``pixels`` (H,W,3|4) uint8 and ``mode`` (``"RGB"``, ``"RGBA"``) are what the writers read;
     ``image`` is the same picture as a PIL.Image.Image, made on first use: a PCX skin decodes
     without Pillow (:mod:`quakemodels.core.pcx`), so a glTF export of it never imports Pillow.
+    ``embedded`` is set for a JPEG or PNG file a glTF holds as it is
+    (:mod:`quakemodels.core.embed`): its picture is decoded only if something asks for it.
     """
 
     def __init__(
@@ -74,27 +79,32 @@ class Skin:
         image: object = None,
         *,
         pixels: npt.NDArray[np.uint8] | None = None,
+        embedded: Embeddable | None = None,
     ) -> None:
-        if image is None and pixels is None:
-            raise TypeError("a Skin needs an image or pixels")
+        if image is None and pixels is None and embedded is None:
+            raise TypeError("a Skin needs an image, pixels or an embeddable file")
         self.path = path
         self._image = image  # PIL.Image.Image; typed loosely: this module needs no Pillow
         self._pixels = pixels
+        self.embedded = embedded
 
     @property
     def image(self) -> object:
         """The picture as a PIL.Image.Image (RGB or RGBA)."""
         if self._image is None:
-            from PIL import Image
+            if self._pixels is None and self.embedded is not None:
+                self._image = _decoded(self.embedded.data)
+            else:
+                from PIL import Image
 
-            self._image = Image.fromarray(self.pixels)
+                self._image = Image.fromarray(self.pixels)
         return self._image
 
     @property
     def pixels(self) -> npt.NDArray[np.uint8]:
         """(H,W,3) or (H,W,4) uint8, top row first."""
         if self._pixels is None:
-            self._pixels = np.asarray(self._image, dtype=np.uint8)
+            self._pixels = np.asarray(self.image, dtype=np.uint8)
         return self._pixels
 
     @property
@@ -102,6 +112,8 @@ class Skin:
         """``"RGB"`` or ``"RGBA"`` (a PIL image's own mode otherwise)."""
         if self._pixels is not None:
             return "RGBA" if self._pixels.shape[-1] == 4 else "RGB"
+        if self._image is None and self.embedded is not None:
+            return "RGBA" if self.embedded.alpha else "RGB"
         return str(getattr(self._image, "mode", "RGB"))
 
     def png_bytes(self) -> bytes:
@@ -279,11 +291,17 @@ def _register_plugin(suffix: str) -> None:
 def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
     """The decoded image (from ``data`` when given, else the file), or None with a warning:
     unreadable, not a regular file, or a decompression bomb (Pillow's pixel limit: the export
-    goes on without that texture)."""
+    goes on without that texture). A JPEG or PNG a glTF can hold as it is stays undecoded
+    (:mod:`quakemodels.core.embed`)."""
     if path.suffix.lower() == ".pcx":
         skin = _open_pcx(path, data)
         if skin is not None:
             return skin
+    elif path.suffix.lower() in (".jpg", ".jpeg", ".png"):
+        raw = _read_head(path, data, MAX_EMBED_BYTES)
+        found = None if raw is None or len(raw) > MAX_EMBED_BYTES else embeddable(raw)
+        if found is not None:
+            return Skin(path, embedded=found)
     from PIL import Image, UnidentifiedImageError
 
     _register_plugin(path.suffix)
@@ -295,12 +313,7 @@ def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
                 contextlib.nullcontext(data) if data is not None else open_regular(path, "skin")
             )
             with source as f, Image.open(f) as img:
-                img.load()
-                transparent = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
-                rgb = img.convert("RGBA" if transparent else "RGB")
-        # only pixels travel on: colour profiles, gamma and dpi would ride into PNGs
-        rgb.info = {}
-        return Skin(path=path, image=rgb)
+                return Skin(path=path, image=_rgb(img))
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
         reason = f"too large to decode safely ({e})"
     except (OSError, UnidentifiedImageError, ValueError) as e:
@@ -309,25 +322,52 @@ def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
     return None
 
 
+def _rgb(img: Any) -> Any:
+    """An opened PIL image decoded to RGB, or RGBA when it has any transparency; only the
+    pixels travel on (colour profiles, gamma and dpi would ride into PNGs)."""
+    img.load()
+    transparent = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
+    rgb = img.convert("RGBA" if transparent else "RGB")
+    rgb.info = {}
+    return rgb
+
+
+def _decoded(data: bytes) -> object:
+    """The picture of an embeddable JPEG or PNG (checked already) as a PIL image, as
+    :func:`_open` decodes any other skin."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as img:
+        return _rgb(img)
+
+
 MAX_PCX_BYTES = 16 * 2**20
 """PCX files up to this size are decoded here; larger ones go to Pillow and its checks."""
+MAX_EMBED_BYTES = 64 * 2**20
+"""JPEG and PNG files up to this size may be embedded as they are; larger ones are decoded."""
+
+
+def _read_head(path: Path, data: BinaryIO | None, limit: int) -> bytes | None:
+    """Up to ``limit`` + 1 bytes of the skin (``data`` is left where it was), or None when
+    it cannot be read (the decoding path then reports it)."""
+    try:
+        if data is not None:
+            start = data.tell()
+            raw = data.read(limit + 1)
+            data.seek(start)
+            return raw
+        with open_regular(path, "skin") as f:
+            return f.read(limit + 1)
+    except (OSError, ValueError):
+        return None
 
 
 def _open_pcx(path: Path, data: BinaryIO | None) -> Skin | None:
     """A PCX skin decoded without Pillow (:func:`~quakemodels.core.pcx.decode_pcx`), or None
     to let Pillow read it (another PCX kind, a large or unreadable file: Pillow then decides,
     and warns)."""
-    try:
-        if data is not None:
-            start = data.tell()
-            raw = data.read(MAX_PCX_BYTES + 1)
-            data.seek(start)
-        else:
-            with open_regular(path, "skin") as f:
-                raw = f.read(MAX_PCX_BYTES + 1)
-    except (OSError, ValueError):
-        return None
-    pixels = decode_pcx(raw) if len(raw) <= MAX_PCX_BYTES else None
+    raw = _read_head(path, data, MAX_PCX_BYTES)
+    pixels = decode_pcx(raw) if raw is not None and len(raw) <= MAX_PCX_BYTES else None
     return None if pixels is None else Skin(path, pixels=pixels)
 
 

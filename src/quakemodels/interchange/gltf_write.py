@@ -109,6 +109,14 @@ def _floats(values: npt.NDArray[Any]) -> list[float]:
     return out
 
 
+def image_bytes(skin: Skin) -> tuple[str, bytes]:
+    """The skin's image as a glTF holds it: (MIME type, bytes). A JPEG or PNG file that can
+    go in as it is does (:mod:`quakemodels.core.embed`); anything else is encoded as PNG."""
+    if skin.embedded is not None:
+        return skin.embedded.mime, skin.embedded.data
+    return "image/png", png_bytes(skin)
+
+
 def png_bytes(skin: Skin) -> bytes:
     """The skin's image as PNG, encoded once per distinct image (see ``_PNG_CACHE``) by
     :func:`~quakemodels.core.png.encode_png` (RGB and RGBA; Pillow for other modes)."""
@@ -211,13 +219,10 @@ class GltfBuilder:
         key = os.fspath(skin.path)
         if key in self._materials:
             return self._materials[key]
+        mime, data = image_bytes(skin)
         image = self.add(
             "images",
-            {
-                "mimeType": "image/png",
-                "bufferView": self.view(png_bytes(skin)),
-                "name": skin.path.name,
-            },
+            {"mimeType": mime, "bufferView": self.view(data), "name": skin.path.name},
         )
         if "samplers" not in self.doc:
             self.add(

@@ -51,7 +51,7 @@ from ...core.atomic import write_bytes_atomic
 from ...core.scene import to_y_up
 from ...core.skins import Skin
 from ...errors import BadValueError
-from ...interchange.gltf_write import Doc, _quaternions, glb_bytes, gltf_bytes, png_bytes
+from ...interchange.gltf_write import Doc, _quaternions, glb_bytes, gltf_bytes, image_bytes
 from ..md3 import Md3
 from .animcfg import Clip
 from .player import Player
@@ -164,13 +164,10 @@ class _Textures:
         material = None
         if skin is not None:
             doc = self.doc
+            mime, data = image_bytes(skin)
             image = doc.add(
                 "images",
-                {
-                    "bufferView": doc.view(png_bytes(skin)),
-                    "mimeType": "image/png",
-                    "name": path.name,
-                },
+                {"bufferView": doc.view(data), "mimeType": mime, "name": path.name},
             )
             if not doc.json["samplers"]:
                 doc.add(
