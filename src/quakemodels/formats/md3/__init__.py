@@ -46,9 +46,9 @@ def __getattr__(name: str) -> Any:
 
         return Md3
     if name in ("FORMAT_LIMITS", "QFILES", "VANILLA", "Limits"):
-        from . import write
+        from . import limits
 
-        return getattr(write, name)
+        return getattr(limits, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
