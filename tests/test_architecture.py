@@ -22,11 +22,13 @@ LAYERS = [
     ("registry",),
     ("__init__", "__main__", "cli"),
 ]
-# Inside a format package: layout ← reader ← write, check, describe, scene ← model ← __init__.
-# (palette: MDL's bundled colour table, data like the layout's constants; limits: the engine
-# limits the writer enforces and the model's build methods default to)
+# Inside a format package: layout ← limits ← reader ← write, check, describe, scene ← model ←
+# __init__. (palette: MDL's bundled colour table, data like the layout's constants; limits: what
+# the reader refuses and the engine limits the writer enforces and the model's build methods
+# default to, plain values that may come from the layout)
 FORMAT_LAYERS = [
-    ("layout", "palette", "limits"),
+    ("layout", "palette"),
+    ("limits",),
     ("reader",),
     ("write", "check", "describe", "scene"),
     ("model",),

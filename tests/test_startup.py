@@ -137,13 +137,81 @@ def test_md2_export_with_a_pcx_skin_imports_no_image_library(
     assert "quakemodels.cli.batch" in modules and not others & set(modules)
     # Only MD2's modules and parser: no MD3, MDL or player code, no archive reader; not even
     # MD2's writer (nor the importers' mesh type), as no MD2 file is written.
-    assert "quakemodels.formats.md2.reader" in modules
-    assert "quakemodels.formats.md2.write" not in modules
+    assert own(modules, "md2") == EXPORT_MODULES["md2"]
     assert "quakemodels.interchange.imported" not in modules
     assert own(modules, "md3") == own(modules, "mdl") == set()
     assert loaded(modules, "quakemodels.formats.q3player") == set()
     assert parsers(modules) == {"quakemodels.kaitai.quake2_md2"}
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
+
+
+# What a one-file export loads of its format: the reader (and its limits), the scene and the
+# model class; no writer, checker or describer (the model imports those when it writes or
+# checks). An MDL's reader decodes its normals with MD2's anorm table (md2.reader).
+EXPORT_MODULES = {
+    "md2": {f"quakemodels.formats.md2.{m}" for m in ("limits", "reader", "scene", "model")},
+    "md3": {f"quakemodels.formats.md3.{m}" for m in ("limits", "reader", "scene", "model")},
+    "mdl": {
+        f"quakemodels.formats.mdl.{m}" for m in ("limits", "palette", "reader", "scene", "model")
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "parser", "others"),
+    [
+        ("md3/trem_rifle.md3", "quake3_md3", {"md2": set(), "mdl": set()}),
+        (
+            "mdl/lq_player.mdl",
+            "quake_mdl",
+            {"md2": {"quakemodels.formats.md2.reader"}, "md3": set()},
+        ),
+    ],
+)
+def test_md3_and_mdl_exports_load_no_writer_checker_or_describer(
+    corpus_dir: Path, tmp_path: Path, path: str, parser: str, others: dict[str, set[str]]
+) -> None:
+    """`quakemodels export x.md3 -o x.glb` (and an MDL's): the format's reader, scene and model
+    class; not its writer (nor the importers' mesh type), checker or describer."""
+    out = tmp_path / "x.glb"
+    name = path.split("/")[0]
+    code = (
+        "import sys; from quakemodels.cli import main;"
+        f" sys.exit(main(['export', {str(corpus_dir / path)!r}, '-o', {str(out)!r}, '--quiet']))"
+    )
+    modules = imported_modules(code)
+    assert out.read_bytes()[:4] == b"glTF"
+    assert own(modules, name) == EXPORT_MODULES[name]
+    assert {other: own(modules, other) for other in others} == others
+    assert "quakemodels.interchange.imported" not in modules
+    assert loaded(modules, "quakemodels.formats.q3player") == set()
+    extra = {"quakemodels.kaitai.quake2_md2"} if name == "mdl" else set()
+    assert parsers(modules) == {f"quakemodels.kaitai.{parser}"} | extra
+    assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
+
+
+def test_services_load_one_at_a_time() -> None:
+    """Each of a format's services imports its own module on first use: the scene builder
+    loads no checker or describer, the checker no describer or model class."""
+    code = (
+        "import sys, quakemodels.registry as r; f = r.by_name('md3'); f.scene;"
+        " assert 'quakemodels.formats.md3.check' not in sys.modules;"
+        " assert 'quakemodels.formats.md3.describe' not in sys.modules;"
+        " g = r.by_name('mdl'); g.check;"
+        " assert 'quakemodels.formats.mdl.describe' not in sys.modules;"
+        " assert 'quakemodels.formats.mdl.model' not in sys.modules;"
+        " assert g.check is g.check and f.scene is f.scene;"
+        " from quakemodels.formats.mdl.check import check_mdl; assert g.check is check_mdl"
+    )
+    modules = imported_modules(code)
+    assert own(modules, "md3") == {
+        f"quakemodels.formats.md3.{m}" for m in ("limits", "reader", "scene")
+    }
+    assert own(modules, "mdl") >= {
+        "quakemodels.formats.mdl.check",
+        "quakemodels.formats.mdl.reader",
+    }
+    assert "quakemodels.formats.mdl.write" not in modules
 
 
 def test_md3_info_loads_only_md3(corpus_dir: Path) -> None:

@@ -5,9 +5,10 @@ them (one line each) and :mod:`quakemodels.registry` dispatches ``load``, ``chec
 ``dump``, ``export``, the cross-check and the fuzzers through that list.
 
 A :class:`Format` is light: its name, magic, suffixes and spec id are plain values, and its
-model class, checker, describer and scene builder (the reader, writer and generated parser
-behind them) are imported the first time one of them is used. Start-up and the magic dispatch
-load no format's modules, and a command on an MD2 file loads only MD2's.
+model class, checker, describer and scene builder (the reader and generated parser behind
+them) are each imported the first time it is used. Start-up and the magic dispatch load no
+format's modules, a command on an MD2 file loads only MD2's, and an export no checker or
+describer.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .findings import Finding
 from .scene import ExportModel
@@ -30,21 +31,15 @@ Scener = Callable[..., ExportModel]
 (a sequence of frame indices) limits the scene to those frames, decoding only them."""
 
 
-@dataclass(frozen=True)
-class Services:
-    """What serves one format, imported on first use (see :attr:`Format.services`)."""
-
-    model: type[Any]
-    """The class :func:`quakemodels.load` returns (``from_bytes(data, name=...)``)."""
-    check: Checker
-    describe: Describer
-    scene: Scener
+SERVICES = ("model", "check", "describe", "scene")
+"""What serves a format: its model class, checker, describer and scene builder."""
 
 
 @dataclass(frozen=True)
 class Format:
-    """One model format: how to recognise it (plain values) and what serves it (imported the
-    first time :attr:`model`, :attr:`check`, :attr:`describe` or :attr:`scene` is used)."""
+    """One model format: how to recognise it (plain values) and what serves it (each of
+    :attr:`model`, :attr:`check`, :attr:`describe` and :attr:`scene` imported on its first
+    use)."""
 
     name: str
     """Short name, as on the command line (``md2``)."""
@@ -59,34 +54,35 @@ class Format:
     model_module: str
     """The module that defines the model class (``quakemodels.formats.md2.model``): while it
     is not imported, no object can be a model of this format (see :meth:`holds`)."""
-    services: Callable[[], Services] = field(repr=False, compare=False)
-    """Imports the format's modules and returns what serves it; called on first use only."""
-    _loaded: list[Services] = field(default_factory=list, init=False, repr=False, compare=False)
+    services: Callable[[str], Any] = field(repr=False, compare=False)
+    """``services(name)`` imports the module of one of :data:`SERVICES` and returns it; called
+    once per service, on its first use, so that an export loads no checker or describer."""
+    _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def _services(self) -> Services:
-        if not self._loaded:
-            self._loaded.append(self.services())
-        return self._loaded[0]
+    def _service(self, name: str) -> Any:
+        if name not in self._loaded:
+            self._loaded[name] = self.services(name)
+        return self._loaded[name]
 
     @property
     def model(self) -> type[Any]:
         """The class :func:`quakemodels.load` returns (``from_bytes(data, name=...)``)."""
-        return self._services().model
+        return cast("type[Any]", self._service("model"))
 
     @property
     def check(self) -> Checker:
         """``check(source, engine, *, name=None) -> findings``; never raises."""
-        return self._services().check
+        return cast(Checker, self._service("check"))
 
     @property
     def describe(self) -> Describer:
         """``describe(model) -> text`` for ``quakemodels info``."""
-        return self._services().describe
+        return cast(Describer, self._service("describe"))
 
     @property
     def scene(self) -> Scener:
         """``scene(model, *, skin_dir=None, frames=None) -> ExportModel``."""
-        return self._services().scene
+        return cast(Scener, self._service("scene"))
 
     def holds(self, obj: object) -> bool:
         """True when ``obj`` is a model of this format (an instance of :attr:`model` or a

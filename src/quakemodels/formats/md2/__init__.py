@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.format import Format, Services
+from ...core.format import Format
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -18,15 +18,25 @@ if TYPE_CHECKING:
     from .write import anorm_indices, quantize, scene_arrays, scene_skin_size, weld
 
 
-def _services() -> Services:
-    # Imported here, not at the top: start-up and files of other formats never load MD2's
-    # reader, writer, checker or Kaitai parser.
-    from .check import check_md2
-    from .describe import describe
-    from .model import Md2
+def _services(name: str) -> Any:
+    # Each imported here on its first use, not at the top: start-up and files of other formats
+    # never load MD2's reader, writer, checker or Kaitai parser, and an export needs
+    # only the model and its scene, not the checker or describer.
+    if name == "model":
+        from .model import Md2
+
+        return Md2
+    if name == "check":
+        from .check import check_md2
+
+        return check_md2
+    if name == "describe":
+        from .describe import describe
+
+        return describe
     from .scene import scene
 
-    return Services(model=Md2, check=check_md2, describe=describe, scene=scene)
+    return scene
 
 
 FORMAT = Format(

@@ -14,20 +14,20 @@ from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
-from ...core.findings import Finding
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
-from .check import check_md2
 from .limits import VANILLA, Limits
 from .reader import GlCommand, Md2Reader
 from .scene import scene
 
 if TYPE_CHECKING:
+    from ...core.findings import Finding
     from ...interchange.imported import ImportedMesh
     from .write import BuildResult
 
-# The writer (and the importers' mesh type) are imported by the methods that write: loading
-# and exporting a model, the common case, skips a tenth of a one-file export's start-up.
+# The checker, the writer (and the importers' mesh type) are imported by the methods that use
+# them: loading and exporting a model, the common case, skips a tenth of a one-file export's
+# start-up.
 
 
 class Md2(Md2Reader):
@@ -35,6 +35,8 @@ class Md2(Md2Reader):
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings ('quake2', 'q2pro', 'quake3' or 'any'); never raises."""
+        from .check import check_md2
+
         return check_md2(self, engine=engine)
 
     def to_bytes(self) -> bytes:

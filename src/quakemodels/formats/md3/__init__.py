@@ -9,23 +9,33 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.format import Format, Services
+from ...core.format import Format
 from .layout import MAGIC
 
 if TYPE_CHECKING:
+    from .limits import FORMAT_LIMITS, QFILES, VANILLA, Limits
     from .model import Md3
-    from .write import FORMAT_LIMITS, QFILES, VANILLA, Limits
 
 
-def _services() -> Services:
-    # Imported here, not at the top: start-up and files of other formats never load MD3's
-    # reader, writer, checker or Kaitai parser.
-    from .check import check_md3
-    from .describe import describe
-    from .model import Md3
+def _services(name: str) -> Any:
+    # Each imported here on its first use, not at the top: start-up and files of other formats
+    # never load MD3's reader, writer, checker or Kaitai parser, and an export needs
+    # only the model and its scene, not the checker or describer.
+    if name == "model":
+        from .model import Md3
+
+        return Md3
+    if name == "check":
+        from .check import check_md3
+
+        return check_md3
+    if name == "describe":
+        from .describe import describe
+
+        return describe
     from .scene import scene
 
-    return Services(model=Md3, check=check_md3, describe=describe, scene=scene)
+    return scene
 
 
 FORMAT = Format(
@@ -46,9 +56,9 @@ def __getattr__(name: str) -> Any:
 
         return Md3
     if name in ("FORMAT_LIMITS", "QFILES", "VANILLA", "Limits"):
-        from . import write
+        from . import limits
 
-        return getattr(write, name)
+        return getattr(limits, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -9,15 +9,20 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ...core.findings import Finding
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
-from .check import check_md3
+from .limits import VANILLA, Limits
 from .reader import Md3Reader
 from .scene import scene
-from .write import VANILLA, BuildResult, Limits, SurfaceData, TagData, build, from_scene, save
-from .write import to_bytes as _to_bytes
+
+if TYPE_CHECKING:
+    from ...core.findings import Finding
+    from .write import BuildResult, SurfaceData, TagData
+
+# The checker and the writer are imported by the methods that use them: loading and exporting
+# a model, the common case, skip them (as MD2's model does).
 
 
 class Md3(Md3Reader):
@@ -25,14 +30,20 @@ class Md3(Md3Reader):
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings ('quake2', 'q2pro', 'quake3' or 'any'); never raises."""
+        from .check import check_md3
+
         return check_md3(self, engine=engine)
 
     def to_bytes(self) -> bytes:
         """The model re-encoded from its parsed content: byte-exact for a loaded file."""
-        return _to_bytes(self)
+        from .write import to_bytes
+
+        return to_bytes(self)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model to ``path`` atomically (see :meth:`to_bytes`)."""
+        from .write import save
+
         save(self, path)
 
     @classmethod
@@ -48,6 +59,8 @@ class Md3(Md3Reader):
         """Encode a new model from arrays (see :func:`quakemodels.formats.md3.write.build`):
         per surface (F,N,3) positions, (T,3) triangles, (N,2) texcoords, optional normals and
         shaders; tags with (F,3) origins and (F,3,3) axes."""
+        from .write import build
+
         return build(
             surfaces,
             tags=tags,
@@ -63,6 +76,8 @@ class Md3(Md3Reader):
     ) -> BuildResult[Md3]:
         """Encode a format-neutral scene (any model's :func:`quakemodels.registry.scene`, or a
         glTF read by :func:`quakemodels.interchange.gltf_read.read_gltf_scene`) as MD3."""
+        from .write import from_scene
+
         return from_scene(scene, name=name, limits=limits, model_class=cls)
 
     def export(

@@ -109,23 +109,22 @@ from .layout import (
     XYZ_SCALE,
 )
 
+# What the reader refuses and the engine limits checks report (re-exported: check.py,
+# write.py and users import them from here)
+from .limits import MAX_FRAMES as MAX_FRAMES
+from .limits import MAX_SHADERS as MAX_SHADERS
+from .limits import MAX_SURFACES as MAX_SURFACES
+from .limits import MAX_TRIANGLES as MAX_TRIANGLES
+from .limits import MAX_VERTICES as MAX_VERTICES
+from .limits import MD3_MAX_TAGS as MD3_MAX_TAGS
+from .limits import MIN_TRIANGLES as MIN_TRIANGLES
+from .limits import MIN_VERTICES as MIN_VERTICES
+from .limits import Q3_MAX_SURFACE_TRIANGLES as Q3_MAX_SURFACE_TRIANGLES
+from .limits import Q3_MAX_SURFACE_VERTS as Q3_MAX_SURFACE_VERTS
+
 # The header's values by their spec names (a record read through the generated layout).
 _Header = namedtuple("_Header", HEADER_FIELDS)  # type: ignore[misc]
 
-# What the reader refuses (Q2PRO's MD3 loader and qfiles.h, see the module docstring).
-MAX_FRAMES = 1024
-MAX_SURFACES = 32
-MAX_SHADERS = 256
-MIN_VERTICES = 3
-MAX_VERTICES = 4096
-MIN_TRIANGLES = 1
-MAX_TRIANGLES = 6144
-# Engine limits the reader accepts, reported by check.py and enforced by write.py's build:
-# ioquake3's R_LoadMD3 drops a surface with ≥ SHADER_MAX_VERTEXES (1000) vertices or with
-# 3 × triangles ≥ SHADER_MAX_INDEXES (6000); qfiles.h's MD3_MAX_TAGS binds id's tools only.
-Q3_MAX_SURFACE_VERTS = 999
-Q3_MAX_SURFACE_TRIANGLES = 1999
-MD3_MAX_TAGS = 16
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]

@@ -49,17 +49,18 @@ from .layout import (
     VERSION,
     VERTEX,
 )
+from .limits import FORMAT_LIMITS as FORMAT_LIMITS
+from .limits import QFILES as QFILES
+from .limits import VANILLA as VANILLA
+from .limits import Limits as Limits
 from .reader import (
     MAX_FRAMES,
     MAX_SHADERS,
     MAX_SURFACES,
     MAX_TRIANGLES,
     MAX_VERTICES,
-    MD3_MAX_TAGS,
     MIN_TRIANGLES,
     MIN_VERTICES,
-    Q3_MAX_SURFACE_TRIANGLES,
-    Q3_MAX_SURFACE_VERTS,
     Md3Reader,
     normal_table,
 )
@@ -82,42 +83,6 @@ POSITION_MAX = 32767 / XYZ_STEPS
 NORMAL_STEP = 2 * math.pi / 256  # the renderer's angle per code step
 
 FloatArray = npt.NDArray[np.float32]
-
-
-# -- limits ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Engine limits :func:`build` enforces; vertices, triangles and shaders are per surface.
-
-    :data:`VANILLA` is what ioquake3 loads. Whatever is asked, a built file never exceeds what
-    :class:`~quakemodels.Md3` itself reads (:data:`FORMAT_LIMITS`).
-    """
-
-    max_vertices: int = Q3_MAX_SURFACE_VERTS
-    max_triangles: int = Q3_MAX_SURFACE_TRIANGLES
-    max_surfaces: int = MAX_SURFACES
-    max_frames: int = MAX_FRAMES
-    max_tags: int = MD3_MAX_TAGS
-    max_shaders: int = MAX_SHADERS
-
-
-VANILLA = Limits()
-"""ioquake3: R_LoadMD3 drops a surface with ≥ SHADER_MAX_VERTEXES (1000) vertices or with
-3·triangles ≥ SHADER_MAX_INDEXES (6000); qfiles.h: MD3_MAX_SURFACES 32, MD3_MAX_FRAMES 1024,
-MD3_MAX_TAGS 16, MD3_MAX_SHADERS 256."""
-
-QFILES = Limits(max_vertices=4096, max_triangles=8192)
-"""qfiles.h's MD3_MAX_VERTS 4096 and MD3_MAX_TRIANGLES 8192 (id's tools; ioquake3's renderer
-refuses most of that range, and the reader caps triangles at 6144, Q2PRO's limit)."""
-
-FORMAT_LIMITS = Limits(
-    max_vertices=MAX_VERTICES,
-    max_triangles=MAX_TRIANGLES,
-    max_tags=2**31 - 1,
-)
-"""What :class:`~quakemodels.Md3` loads (Q2PRO's limits); more tags than 16 only warn."""
 
 
 # -- the stored content ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.format import Format, Services
+from ...core.format import Format
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -18,15 +18,25 @@ if TYPE_CHECKING:
     from .reader import FrameGroup, SkinGroup
 
 
-def _services() -> Services:
-    # Imported here, not at the top: start-up and files of other formats never load MDL's
-    # reader, writer, checker, palette or Kaitai parser.
-    from .check import check_mdl
-    from .describe import describe
-    from .model import Mdl
+def _services(name: str) -> Any:
+    # Each imported here on its first use, not at the top: start-up and files of other formats
+    # never load MDL's reader, writer, checker, palette or Kaitai parser, and an export needs
+    # only the model and its scene, not the checker or describer.
+    if name == "model":
+        from .model import Mdl
+
+        return Mdl
+    if name == "check":
+        from .check import check_mdl
+
+        return check_mdl
+    if name == "describe":
+        from .describe import describe
+
+        return describe
     from .scene import scene
 
-    return Services(model=Mdl, check=check_mdl, describe=describe, scene=scene)
+    return scene
 
 
 FORMAT = Format(

@@ -10,21 +10,25 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from ...core.findings import Finding
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
-from ...interchange.imported import ImportedMesh
-from ..md2 import Md2, scene_arrays, scene_skin_size, weld
-from .check import check_mdl
-from .palette import PaletteLike
+from .limits import VANILLA, Limits
 from .reader import MdlReader
 from .scene import scene
-from .write import VANILLA, BuildResult, Limits, build, save, to_bytes
+
+if TYPE_CHECKING:
+    from ...core.findings import Finding
+    from ...interchange.imported import ImportedMesh
+    from .palette import PaletteLike
+    from .write import BuildResult
+
+# The checker, the writer and MD2's model and welding (conversions) are imported by the
+# methods that use them: loading and exporting a model, the common case, skip them all.
 
 
 class SingleSurfaceArrays(Protocol):
@@ -71,15 +75,21 @@ class Mdl(MdlReader):
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings ('quake', 'quakespasm' or 'any'); never raises."""
+        from .check import check_mdl
+
         return check_mdl(self, engine=engine)
 
     def to_bytes(self) -> bytes:
         """The model re-encoded from its parsed content: byte-exact for a loaded file (skin
         and frame groups, intervals, raw names and the trailer included)."""
+        from .write import to_bytes
+
         return to_bytes(self)
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model to ``path`` atomically (see :meth:`to_bytes`)."""
+        from .write import save
+
         save(self, path)
 
     def export(
@@ -117,6 +127,8 @@ class Mdl(MdlReader):
         """Encode a new model from arrays (see :func:`quakemodels.formats.mdl.write.build`):
         ``positions`` (P,V,3), ``triangles`` (T,3), ``texcoords_px`` (S,2),
         ``triangle_texcoords`` (T,3) and P ``frame_names``, as ``Md2.build`` takes them."""
+        from .write import build
+
         return build(
             positions,
             triangles,
@@ -180,6 +192,8 @@ class Mdl(MdlReader):
         welded as ``Md2.from_imported`` welds them (equal positions in every frame, equal
         texcoord pixels), then :meth:`build`. Skin size from the argument, the first skin, the
         file's embedded image, or 256 × 256."""
+        from ..md2 import weld
+
         first = np.asarray(skins[0]) if len(skins) else None
         size = skin_size or (
             (int(first.shape[1]), int(first.shape[0])) if first is not None else None
@@ -214,6 +228,8 @@ class Mdl(MdlReader):
         surface merged into one mesh (texcoords as they are, one skin), normals snapped to the
         nearest anorm, tags dropped, every frame a single pose, then :meth:`build`. Skin size
         from the argument, the first skin, the first surface's skin image, or 256 × 256."""
+        from ..md2 import scene_arrays, scene_skin_size
+
         first = np.asarray(skins[0]) if len(skins) else None
         size = skin_size or (
             (int(first.shape[1]), int(first.shape[0])) if first is not None else None
@@ -241,6 +257,8 @@ class Mdl(MdlReader):
         size. ``skins`` are the MD2's skin names (default ``<stem>_skin<k>.png`` per skin
         image, which the caller writes); ``build_options`` go to ``Md2.build`` (``limits``).
         Returns its ``BuildResult``."""
+        from ..md2 import Md2
+
         used, rows = np.unique(self.triangle_texcoords, return_inverse=True)
         if skins is None:
             stem = Path(self.name).stem if self.name else "model"

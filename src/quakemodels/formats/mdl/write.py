@@ -49,13 +49,9 @@ from .layout import (
     HEADER,
     HEADER_SIZE,
     INTERVAL,
-    LIMITS,
     MAGIC,
-    MAX_SKIN_HEIGHT,
-    MAX_SKINS,
     ONSEAM,
     POSE_HEADER_SIZE,
-    SKIN_WIDTH_MULTIPLE,
     TEXCOORD,
     TRIANGLE,
     TYPE_SIZE,
@@ -64,47 +60,16 @@ from .layout import (
     VERTEX,
     pose_dtype,
 )
+from .limits import FORMAT_LIMITS as FORMAT_LIMITS
+from .limits import QUAKESPASM as QUAKESPASM
+from .limits import VANILLA as VANILLA
+from .limits import Limits as Limits
 from .palette import PaletteLike, as_palette
 from .reader import MdlReader
 
 R = TypeVar("R", bound=MdlReader)
 
 _VECTORS = ("scale", "origin", "eye_position")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Engine limits ``build`` enforces. :data:`VANILLA` is id's GLQuake (gl_model.c)."""
-
-    max_vertices: int = LIMITS["quake"][0]
-    max_triangles: int = LIMITS["quake"][1]
-    max_poses: int = LIMITS["quake"][2]
-    max_skins: int = MAX_SKINS
-    max_skin_height: int = MAX_SKIN_HEIGHT
-    skin_width_multiple: int = SKIN_WIDTH_MULTIPLE
-
-
-VANILLA = Limits()
-"""GLQuake: 1024 vertices, 2048 triangles, 256 poses, 32 skins, skins ≤ 480 pixels tall,
-widths a multiple of 4 (the software renderer's rule)."""
-
-QUAKESPASM = Limits(
-    max_vertices=LIMITS["quakespasm"][0],
-    max_triangles=LIMITS["quakespasm"][1],
-    max_poses=LIMITS["quakespasm"][2],
-    max_skin_height=2**31 - 1,  # a taller skin is only a developer warning there
-)
-"""QuakeSpasm: 2000 vertices, 4096 triangles, 256 poses, 32 skins, any skin height."""
-
-FORMAT_LIMITS = Limits(
-    max_vertices=2**31 - 1,
-    max_triangles=2**31 - 1,
-    max_poses=2**31 - 1,
-    max_skins=2**31 - 1,
-    max_skin_height=2**31 - 1,
-    skin_width_multiple=1,
-)
-"""Only what the file format can express; for engines without limits."""
 
 
 @dataclass
