@@ -4,6 +4,7 @@ exactly what the decoded arrays give, for every pose, and the same errors in the
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import mdlbuilder
@@ -173,3 +174,70 @@ def test_fresh_mesh_arrays_do_not_reach_the_model() -> None:
         )
     assert np.array_equal(first.positions, m.positions[0][first.vertex_ids])
     assert np.array_equal(first.uvs, m.texcoords[first.texcoord_ids])
+
+
+def _reference_walk(data: bytes) -> tuple[list[tuple[int, int, int]], list[int], int]:
+    """(frame offset, type, poses) per frame, pose offsets and the end, walked word by word."""
+    (nskins, w, h, nv, nt, nf) = struct.unpack_from("<6i", data, 48)
+    pos = 84
+    for _ in range(nskins):
+        (group,) = struct.unpack_from("<i", data, pos)
+        if group == 0:
+            pos += 4 + w * h
+        else:
+            (n,) = struct.unpack_from("<i", data, pos + 4)
+            pos += 8 + n * (4 + w * h)
+    pos += 12 * nv + 16 * nt
+    pose_size = 24 + 4 * nv
+    frames, poses = [], []
+    for _ in range(nf):
+        (kind,) = struct.unpack_from("<i", data, pos)
+        if kind == 0:
+            frames.append((pos, 0, 1))
+            poses.append(pos + 4)
+            pos += 4 + pose_size
+        else:
+            (n,) = struct.unpack_from("<i", data, pos + 4)
+            first = pos + 16 + 4 * n
+            frames.append((pos, kind, n))
+            poses += [first + k * pose_size for k in range(n)]
+            pos = first + n * pose_size
+    return frames, poses, pos
+
+
+def _pose(k: int) -> mdlbuilder.Pose:
+    return mdlbuilder.Pose(b"p%d" % k, np.full((4, 4), k, np.uint8))
+
+
+@pytest.mark.parametrize(
+    "frames",
+    [
+        [_pose(0), _pose(1), _pose(2)],  # single frames only: read at once
+        [_pose(0), mdlbuilder.Group([0.1, 0.2], [_pose(1), _pose(2)]), _pose(3)],
+        [mdlbuilder.Group([0.1], [_pose(0)], type_word=7), _pose(1)],
+        [_pose(0)],
+    ],
+)
+def test_section_walk_finds_every_pose(frames: list[mdlbuilder.Pose | mdlbuilder.Group]) -> None:
+    data = mdlbuilder.build(mdlbuilder.MdlSpec(frames=frames, trailer=b"QMEX" + bytes(20)))
+    want_frames, want_poses, want_end = _reference_walk(data)
+    m = quakemodels.load(data)
+    assert list(m.pose_offsets) == want_poses
+    assert isinstance(m.pose_offsets, tuple)
+    assert m.ofs_end == want_end == len(data) - 24
+    got = [(g.offset, 1 if g.is_group else 0, g.num_poses) for g in m.frame_groups]
+    assert got == [(o, min(k, 1), n) for o, k, n in want_frames]
+    assert [g.first_pose for g in m.frame_groups] == [
+        0,
+        *np.cumsum([n for *_, n in want_frames])[:-1],
+    ]
+    assert m.frame_names == [f"p{k}" for k in range(len(want_poses))]
+
+
+@pytest.mark.parametrize("path", corpus_params("mdl"))
+def test_corpus_section_walk(path: Path) -> None:
+    data = path.read_bytes()
+    want_frames, want_poses, want_end = _reference_walk(data)
+    m = quakemodels.load(data)
+    assert list(m.pose_offsets) == want_poses and m.ofs_end == want_end
+    assert [g.offset for g in m.frame_groups] == [o for o, _, _ in want_frames]

@@ -34,6 +34,7 @@ import os
 from collections import namedtuple
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
 from typing import IO, Any, TypeVar
 
 import kaitaistruct
@@ -72,6 +73,7 @@ from .layout import (
     TEXCOORD,
     TRIANGLE,
     TYPE_SIZE,
+    TYPE_WORD,
     VERSION,
     VERTEX,
     pose_dtype,
@@ -235,8 +237,29 @@ def _walk(data: bytes, header: Any) -> _Layout:
     pose_size = POSE_HEADER_SIZE + VERTEX.itemsize * header.num_verts
     frames: list[tuple[int, int, int, int, int | None]] = []
     poses: list[int] = []
+    num_frames = header.num_frames
+    step = TYPE_SIZE + pose_size
+    if num_frames and pos + num_frames * step <= size:
+        # The common model: single frames only, every type word zero. Read the type words
+        # where single frames would put them; any group (or a type word out of place) takes
+        # the walk below, which finds the same offsets and names any error.
+        types = np.ndarray((num_frames,), TYPE_WORD, data, pos, (step,))
+        if not types.any():
+            end = pos + num_frames * step
+            zero, one = repeat(0), repeat(1)
+            return _Layout(
+                skins=tuple(skins),
+                ofs_texcoords=ofs_texcoords,
+                ofs_triangles=ofs_triangles,
+                ofs_frames=ofs_frames,
+                frames=tuple(
+                    zip(range(pos, end, step), zero, range(num_frames), one, repeat(None))
+                ),
+                pose_offsets=tuple(range(pos + TYPE_SIZE, end, step)),
+                ofs_end=end,
+            )
     # Each frame takes at least 4 + 12 bytes (a group of no poses): the loop is bounded.
-    for i in range(header.num_frames):
+    for i in range(num_frames):
         kind = _read_s4(data, pos, f"frames[{i}].type", "type")
         if kind == 0:
             if pos + TYPE_SIZE + pose_size > size:
