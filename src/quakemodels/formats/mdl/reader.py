@@ -73,7 +73,6 @@ from .layout import (
     TEXCOORD,
     TRIANGLE,
     TYPE_SIZE,
-    TYPE_WORD,
     VERSION,
     VERTEX,
     pose_dtype,
@@ -240,12 +239,12 @@ def _walk(data: bytes, header: Any) -> _Layout:
     num_frames = header.num_frames
     step = TYPE_SIZE + pose_size
     if num_frames and pos + num_frames * step <= size:
-        # The common model: single frames only, every type word zero. Read the type words
-        # where single frames would put them; any group (or a type word out of place) takes
-        # the walk below, which finds the same offsets and names any error.
-        types = np.ndarray((num_frames,), TYPE_WORD, data, pos, (step,))
-        if not types.any():
-            end = pos + num_frames * step
+        # The common model: single frames only, every type word zero. Check the type words
+        # where single frames would put them, a byte column at a time (a strided slice of
+        # bytes, counted in C); any group (or a type word out of place) takes the walk below,
+        # which finds the same offsets and names any error.
+        end = pos + num_frames * step
+        if all(data[at:end:step].count(0) == num_frames for at in range(pos, pos + TYPE_SIZE)):
             zero, one = repeat(0), repeat(1)
             return _Layout(
                 skins=tuple(skins),
