@@ -226,11 +226,23 @@ def _dense_corners(key: npt.NDArray[np.intp], width: int, pairs: int) -> Corners
     """:func:`corner_table` of the corners' pair keys ``vertex * width + texcoord`` (all
     below ``pairs``; IndexError else), through a table over every possible key. The keys are
     intp, numpy's index type: int32 keys would be converted by every scatter and gather."""
+    pair_keys, indices = dense_first_use(key, pairs)
+    vertex_ids = np.floor_divide(pair_keys, width, dtype=np.int32)
+    texcoord_ids = np.subtract(pair_keys, vertex_ids * width, dtype=np.int32)
+    return vertex_ids, texcoord_ids, indices
+
+
+def dense_first_use(
+    key: npt.NDArray[np.intp], size: int
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint32]]:
+    """The distinct values of the corners' (3T,) ``key`` (each below ``size``; IndexError
+    else) in first-use order, and (T,3) uint32 triangles over them: a table over every
+    possible key, no sort."""
     n = key.size
     corner = np.arange(n, dtype=np.int32)
     # Each key's first corner: its slots start above every corner, then the least corner
     # (ufunc.at applies every pair, so repeated keys are defined, unlike a fancy assignment).
-    table = np.empty(pairs, np.int32)
+    table = np.empty(size, np.int32)
     table[key] = n
     np.minimum.at(table, key, corner)
     first = table.take(key)
@@ -238,10 +250,7 @@ def _dense_corners(key: npt.NDArray[np.intp], width: int, pairs: int) -> Corners
     corners = is_first.nonzero()[0]  # the first corners in corner order: first-use order
     new_id = np.empty(n, np.uint32)
     new_id[corners] = np.arange(corners.size, dtype=np.uint32)
-    pair_keys = key.take(corners)
-    vertex_ids = np.floor_divide(pair_keys, width, dtype=np.int32)
-    texcoord_ids = np.subtract(pair_keys, vertex_ids * width, dtype=np.int32)
-    return vertex_ids, texcoord_ids, new_id.take(first).reshape(-1, 3)
+    return key.take(corners), new_id.take(first).reshape(-1, 3)
 
 
 def corner_mesh(

@@ -34,6 +34,7 @@ import os
 from collections import namedtuple
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import repeat
 from typing import IO, Any, TypeVar
 
 import kaitaistruct
@@ -50,9 +51,9 @@ from ...core.facade import (
     parse_spec,
 )
 from ...core.frames import rows
-from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table
+from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table, dense_first_use
 from ...core.names import lenient_names
-from ...core.sections import field_type, offset_of
+from ...core.sections import columns, field_type, offset_of, word_columns
 from ...errors import BadValueError, ModelFormatError, TruncatedError
 from ...kaitai.quake_mdl import QuakeMdl
 from ..md2 import anorms
@@ -87,6 +88,16 @@ _R = TypeVar("_R", bound="MdlReader")
 _POSITION = slice(offset_of(VERTEX, "values"), offset_of(VERTEX, "values") + 3)
 _CORNER_AT = offset_of(TRIANGLE, "vertices")
 _CORNER_SIZE = field_type(TRIANGLE, "vertices").base.itemsize
+# Triangles and texcoords as rows of 4-byte words (every field is one), and their words.
+_TRIANGLE_WORDS = TRIANGLE.itemsize // 4
+_TRI_VERTICES = word_columns(TRIANGLE, "vertices", np.int32)
+_FACES_FRONT_WORD = offset_of(TRIANGLE, "faces_front") // 4
+_TEXCOORD_WORDS = TEXCOORD.itemsize // 4
+_ON_SEAM_WORD = offset_of(TEXCOORD, "on_seam") // 4
+_S_WORD = offset_of(TEXCOORD, "s") // 4
+_ST_WORDS = columns([offset_of(TEXCOORD, name) // 4 for name in ("s", "t")])
+_POSE_VERTICES = POSE_HEADER_SIZE  # a pose's vertices follow its daliasframe_t
+_HALF_FLOAT32_MAX = float(np.finfo(np.float32).max) / 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -225,8 +236,29 @@ def _walk(data: bytes, header: Any) -> _Layout:
     pose_size = POSE_HEADER_SIZE + VERTEX.itemsize * header.num_verts
     frames: list[tuple[int, int, int, int, int | None]] = []
     poses: list[int] = []
+    num_frames = header.num_frames
+    step = TYPE_SIZE + pose_size
+    if num_frames and pos + num_frames * step <= size:
+        # The common model: single frames only, every type word zero. Check the type words
+        # where single frames would put them, a byte column at a time (a strided slice of
+        # bytes, counted in C); any group (or a type word out of place) takes the walk below,
+        # which finds the same offsets and names any error.
+        end = pos + num_frames * step
+        if all(data[at:end:step].count(0) == num_frames for at in range(pos, pos + TYPE_SIZE)):
+            zero, one = repeat(0), repeat(1)
+            return _Layout(
+                skins=tuple(skins),
+                ofs_texcoords=ofs_texcoords,
+                ofs_triangles=ofs_triangles,
+                ofs_frames=ofs_frames,
+                frames=tuple(
+                    zip(range(pos, end, step), zero, range(num_frames), one, repeat(None))
+                ),
+                pose_offsets=tuple(range(pos + TYPE_SIZE, end, step)),
+                ofs_end=end,
+            )
     # Each frame takes at least 4 + 12 bytes (a group of no poses): the loop is bounded.
-    for i in range(header.num_frames):
+    for i in range(num_frames):
         kind = _read_s4(data, pos, f"frames[{i}].type", "type")
         if kind == 0:
             if pos + TYPE_SIZE + pose_size > size:
@@ -561,10 +593,13 @@ class MdlReader(SingleSurface):
     @cached_property
     def _grid_fits(self) -> bool:
         """True when every ``v * scale + origin`` (v in 0..255) is a finite float32, so the
-        decode needs no check."""
-        bound = 255.0 * np.abs(self._vec("scale").astype(np.float64))
-        bound += np.abs(self._vec("origin").astype(np.float64))
-        return bool(np.all(bound < float(np.finfo(np.float32).max) / 2))
+        decode needs no check (Python floats are doubles: the bound is computed in double;
+        a NaN compares false)."""
+        h = self._h
+        return all(
+            255.0 * abs(s) + abs(o) < _HALF_FLOAT32_MAX
+            for s, o in zip(h.scale, h.origin, strict=True)
+        )
 
     @decoded
     def positions(self) -> FloatArray:
@@ -822,19 +857,117 @@ class MdlReader(SingleSurface):
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord row) pairs in first-use order, and triangles over them:
         a seam vertex used from both sides appears twice."""
+        if "triangle_texcoords" not in self.__dict__:
+            corners = self._stored_corners()
+            if corners is not None:
+                return corners
         return corner_table(
             self.triangles, self.triangle_texcoords, 2 * self.num_vertices, self.num_vertices
         )
+
+    def _stored_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]] | None:
+        """``_mesh_corners`` straight from the stored triangles and texcoords (no decode of
+        the (T,3) arrays): None when a vertex index is out of range or there are none (the
+        decoded arrays then name the bad index).
+
+        A corner's texcoord row is ``v`` or ``V + v``, so the row alone decides the (vertex,
+        row) pair: the table of first uses is over the 2V rows, and the vertex is the row
+        modulo V.
+        """
+        h = self._h
+        nv, nt = h.num_verts, h.num_tris
+        if not nv or not nt:
+            return None
+        words = np.frombuffer(
+            self._data, np.uint32, nt * _TRIANGLE_WORDS, self._layout.ofs_triangles
+        )
+        words = words.reshape(nt, _TRIANGLE_WORDS)
+        # (3,T) rows: numpy runs long rows many times faster than rows of 3. A negative index
+        # reads as 2**31 or more, so one maximum checks both ends.
+        v_rows = np.ascontiguousarray(words[:, _TRI_VERTICES].T)
+        if v_rows.max() >= nv:
+            return None
+        stverts = np.frombuffer(
+            self._data, np.int32, nv * _TEXCOORD_WORDS, self._layout.ofs_texcoords
+        )
+        back = (stverts[_ON_SEAM_WORD::_TEXCOORD_WORDS] != 0).take(v_rows)
+        back &= words[:, _FACES_FRONT_WORD] == 0
+        key_rows = np.multiply(back, nv, dtype=np.intp)
+        key_rows += v_rows
+        rows_used, indices = dense_first_use(key_rows.T.ravel(), 2 * nv)
+        vertex_ids = np.remainder(rows_used, nv, dtype=np.int32)
+        return vertex_ids, rows_used.astype(np.int32), indices
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """One render-ready mesh (MDL has one surface) for pose ``frame``."""
         return [self.mesh(frame)]
 
     def mesh(self, pose: int = 0) -> Mesh:
-        """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``."""
+        """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``.
+        Decodes that pose only, and on a fresh model only the vertices and texcoords the
+        mesh uses."""
         p = self._frame_index(pose)
+        cached = self.__dict__
+        if not ("positions" in cached or "normals" in cached or "texcoords" in cached):
+            mesh = self._fresh_mesh(p)
+            if mesh is not None:
+                return mesh
         return corner_mesh(
             self.frame_positions(p), self.frame_normals(p), self.texcoords, self._mesh_corners
+        )
+
+    def _fresh_mesh(self, p: int) -> Mesh | None:
+        """``mesh(p)`` from the stored bytes, with the values of the decoded arrays; None when
+        a check fails (the decoding path then raises the precise error, in its order)."""
+        h = self._h
+        nv, width, height = h.num_verts, h.skin_width, h.skin_height
+        if width <= 0 or height <= 0 or not self._grid_fits:
+            return None
+        corners = self.__dict__.get("_mesh_corners")
+        if corners is None:
+            corners = self._stored_corners()
+            if corners is None:
+                return None
+            self.__dict__["_mesh_corners"] = corners
+        vertex_ids, texcoord_ids, indices = corners
+        stored = np.ndarray(
+            (nv, VERTEX.itemsize),
+            np.uint8,
+            self._data,
+            self._layout.pose_offsets[p] + _POSE_VERTICES,
+        )
+        if stored[:, NORMAL_INDEX].max() >= NUM_ANORMS:
+            return None
+        stverts = np.frombuffer(
+            self._data, np.int32, nv * _TEXCOORD_WORDS, self._layout.ofs_texcoords
+        )
+        half = width // 2
+        if int(stverts[_S_WORD::_TEXCOORD_WORDS].max()) + half >= 1 << 31:
+            return None  # texcoords_px names the overflow
+        used = stored.take(vertex_ids, axis=0)
+        # Positions as _decode computes them (v * scale, then + origin, in double; then
+        # float32), laid out (3,N) so each operation runs along N, not along 3.
+        xyz = np.array(used[:, _POSITION].T, np.float64, order="C")
+        scale_origin = np.array((h.scale, h.origin), np.float64)[:, :, None]
+        xyz *= scale_origin[0]
+        xyz += scale_origin[1]
+        # Texcoords as texcoords computes them (pixels, + half the width on the back of the
+        # seam, over the skin size in double; then float32), (2,N) likewise.
+        st = np.array(
+            stverts.reshape(nv, _TEXCOORD_WORDS).take(vertex_ids, axis=0)[:, _ST_WORDS].T,
+            np.float64,
+            order="C",
+        )
+        np.add(st[0], half, out=st[0], where=texcoord_ids >= nv)
+        st[0] /= width
+        st[1] /= height
+        return Mesh.of_new_arrays(
+            np.ascontiguousarray(xyz.astype(np.float32).T),
+            anorms().take(used[:, NORMAL_INDEX], axis=0),
+            np.ascontiguousarray(st.astype(np.float32).T),
+            indices,
+            vertex_ids,
+            texcoord_ids,
         )
 
     @property
