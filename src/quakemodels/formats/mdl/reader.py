@@ -590,15 +590,16 @@ class MdlReader(SingleSurface):
         out += self._vec("origin").astype(np.float64)
         return out
 
-    @cached_property
+    @property
     def _grid_fits(self) -> bool:
         """True when every ``v * scale + origin`` (v in 0..255) is a finite float32, so the
         decode needs no check (Python floats are doubles: the bound is computed in double;
-        a NaN compares false)."""
-        h = self._h
-        return all(
-            255.0 * abs(s) + abs(o) < _HALF_FLOAT32_MAX
-            for s, o in zip(h.scale, h.origin, strict=True)
+        a NaN compares false). A few float operations: not cached."""
+        (sx, sy, sz), (ox, oy, oz) = self._h.scale, self._h.origin
+        return (
+            255.0 * abs(sx) + abs(ox) < _HALF_FLOAT32_MAX
+            and 255.0 * abs(sy) + abs(oy) < _HALF_FLOAT32_MAX
+            and 255.0 * abs(sz) + abs(oz) < _HALF_FLOAT32_MAX
         )
 
     @decoded
@@ -945,26 +946,28 @@ class MdlReader(SingleSurface):
         if int(stverts[_S_WORD::_TEXCOORD_WORDS].max()) + half >= 1 << 31:
             return None  # texcoords_px names the overflow
         used = stored.take(vertex_ids, axis=0)
-        # Positions as _decode computes them (v * scale, then + origin, in double; then
-        # float32), laid out (3,N) so each operation runs along N, not along 3.
-        xyz = np.array(used[:, _POSITION].T, np.float64, order="C")
-        scale_origin = np.array((h.scale, h.origin), np.float64)[:, :, None]
-        xyz *= scale_origin[0]
-        xyz += scale_origin[1]
-        # Texcoords as texcoords computes them (pixels, + half the width on the back of the
-        # seam, over the skin size in double; then float32), (2,N) likewise.
-        st = np.array(
-            stverts.reshape(nv, _TEXCOORD_WORDS).take(vertex_ids, axis=0)[:, _ST_WORDS].T,
-            np.float64,
-            order="C",
-        )
-        np.add(st[0], half, out=st[0], where=texcoord_ids >= nv)
-        st[0] /= width
-        st[1] /= height
+        # One (5,N) double array, rows x, y, z, s, t, so that each operation runs along N
+        # (not along 3) and serves positions and texcoords at once. Positions as _decode
+        # computes them (v * scale, then + origin; then float32); texcoords as texcoords does
+        # (pixels, + half the width on the back of the seam, over the skin size; then
+        # float32). The rows' other factors are * 1, + 0 and / 1: exact on these finite values.
+        values = np.empty((5, len(vertex_ids)))
+        values[:3] = used[:, _POSITION].T
+        values[3:] = stverts.reshape(nv, _TEXCOORD_WORDS).take(vertex_ids, axis=0)[:, _ST_WORDS].T
+        np.add(values[3], half, out=values[3], where=texcoord_ids >= nv)
+        sx, sy, sz = h.scale
+        ox, oy, oz = h.origin
+        factors = np.array(
+            ((sx, sy, sz, 1.0, 1.0), (ox, oy, oz, 0.0, 0.0), (1.0, 1.0, 1.0, width, height))
+        )[:, :, None]
+        values *= factors[0]
+        values += factors[1]
+        values /= factors[2]
+        single = values.astype(np.float32)
         return Mesh.of_new_arrays(
-            np.ascontiguousarray(xyz.astype(np.float32).T),
+            np.ascontiguousarray(single[:3].T),
             anorms().take(used[:, NORMAL_INDEX], axis=0),
-            np.ascontiguousarray(st.astype(np.float32).T),
+            np.ascontiguousarray(single[3:].T),
             indices,
             vertex_ids,
             texcoord_ids,
