@@ -596,7 +596,7 @@ class MdlReader(SingleSurface):
         decode needs no check (Python floats are doubles: the bound is computed in double;
         a NaN compares false). A few float operations: not cached."""
         (sx, sy, sz), (ox, oy, oz) = self._h.scale, self._h.origin
-        return (
+        return bool(
             255.0 * abs(sx) + abs(ox) < _HALF_FLOAT32_MAX
             and 255.0 * abs(sy) + abs(oy) < _HALF_FLOAT32_MAX
             and 255.0 * abs(sz) + abs(oz) < _HALF_FLOAT32_MAX
