@@ -57,11 +57,12 @@ def files_in(folder: Path) -> list[str]:
 # -- 1. installation --------------------------------------------------------------------------
 
 
-def test_gltf_and_images_are_default_dependencies() -> None:
+def test_images_are_a_default_dependency_and_pygltflib_only_the_tests_one() -> None:
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     names = [re.split(r"[<>=;\[ ]", d)[0].lower() for d in project["dependencies"]]
-    assert "pygltflib" in names and "pillow" in names
+    dev = [re.split(r"[<>=;\[ ]", d)[0].lower() for d in project["optional-dependencies"]["dev"]]
+    assert "pillow" in names and "pygltflib" not in names and "pygltflib" in dev
     assert project["optional-dependencies"]["export"] == []  # kept as an empty alias
 
 
@@ -90,14 +91,31 @@ def test_missing_dependency_is_one_line_naming_the_install(model: Path, tmp_path
 
 
 def test_gltf_export_needs_no_pygltflib(model: Path, tmp_path: Path) -> None:
-    """The glTF writer builds plain JSON: pygltflib is only for reading glTF (and players)."""
+    """glTF is written and read as plain JSON: no verb needs pygltflib, players included."""
+    player = REPO.parent / "shared" / "corpus" / "q3" / "models" / "players" / "human_bsuit"
+    steps = [
+        ["convert", str(model), str(tmp_path / "x.glb")],
+        ["convert", str(tmp_path / "x.glb"), str(tmp_path / "back.md2")],
+    ]
+    if player.is_dir():
+        steps += [
+            ["export", str(player), "-o", str(tmp_path / "p.glb")],
+            ["convert", str(tmp_path / "p.glb"), f"{tmp_path / 'guy'}/"],
+        ]
     code = (
         "import sys; sys.modules['pygltflib'] = None\n"
         "from quakemodels.cli import main\n"
-        f"sys.exit(main(['convert', {str(model)!r}, {str(tmp_path / 'x.glb')!r}]))"
+        f"sys.exit(max(main(step) for step in {steps!r}))"
     )
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, check=False)
     assert p.returncode == 0, err(p)
+    assert (tmp_path / "back.md2").is_file()
+    if player.is_dir():
+        assert sorted(f.name for f in (tmp_path / "guy").glob("*.md3")) == [
+            "head.md3",
+            "lower.md3",
+            "upper.md3",
+        ]
     assert (tmp_path / "x.glb").read_bytes()[:4] == b"glTF"
 
 

@@ -32,6 +32,7 @@ from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player
 from quakemodels.formats.q3player.animcfg import Clip
 from quakemodels.formats.q3player.fromgltf import config_text, player_from_gltf, save_player
+from quakemodels.formats.q3player.gltf import _gltf_form, build_player_gltf
 from quakemodels.interchange.gltf_read import read_gltf_scene
 from quakemodels.interchange.imported import ImportLimits
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
@@ -407,3 +408,26 @@ def test_channels_sharing_one_accessor_cannot_multiply_the_work(tmp_path: Path) 
     # the file as exported reads under the same limits: 2 frames × 137 vertices, a few keys
     view = read_gltf_scene(glb, limits=limits)
     assert (view.num_frames, [t.name for t in view.tags]) == (2, ["tag_turret"])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_player_gltf_json_is_in_the_form_pygltflib_gives_it(name: str) -> None:
+    # the export builds plain JSON in the form a pass through pygltflib's object model gave it
+    # (property order, defaults filled in, empties dropped): that pass changes nothing now
+    pygltflib = pytest.importorskip("pygltflib")
+    doc, _ = build_player_gltf(_player(PLAYERS / name))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "'NoneType' object value", RuntimeWarning)
+        text = pygltflib.GLTF2.from_dict(doc).gltf_to_json(separators=(",", ":"), indent=None)
+    again = {k: v for k, v in json.loads(text).items() if v != [] and v != {}}
+    assert json.dumps(again) == json.dumps(doc)
+    assert (
+        doc["accessors"][0]["normalized"] is False
+        and doc["meshes"][0]["primitives"][0]["mode"] == 4
+    )
+    assert doc["materials"][0]["emissiveFactor"] == [0.0, 0.0, 0.0]
+
+
+def test_player_gltf_form_refuses_a_property_it_does_not_know() -> None:
+    with pytest.raises(ValueError, match=r"glTF node has properties the export does not know"):
+        _gltf_form("node", {"name": "x", "weight": 1})

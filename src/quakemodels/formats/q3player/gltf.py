@@ -32,15 +32,13 @@ the part's tags that place nothing (upper's own ``tag_torso``, head's ``tag_head
 scene's ``extras.animationKeys`` the cfg's keys before the table (``sex``, ``footsteps``...):
 what converting back to a player folder needs that the clips do not key.
 
-Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once as
-a PNG. Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
+Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once (a
+JPEG or PNG as the file it is, anything else as PNG). Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -130,23 +128,178 @@ class _Doc:
         return self.accessor(self.view(a.tobytes(), target=target), len(a), kind, minmax=mm)
 
     def finish(self) -> tuple[Doc, bytes]:
-        """The document as plain JSON data and the binary buffer.
-
-        The document goes once through pygltflib's object model, which fills in glTF's
-        defaults (``normalized``, ``mode``, material factors...) as the player export always
-        has; a player export is one file, so its cost does not matter here."""
-        import pygltflib as g  # only a player export pays for it
-
+        """The document as plain JSON data (in :func:`_gltf_form`) and the binary buffer."""
         blob = b"".join(self.pieces)
         if blob:
             self.json["buffers"] = [{"byteLength": len(blob)}]
-        data = {k: v for k, v in self.json.items() if v != []}
-        with warnings.catch_warnings():
-            # dataclasses_json complains that embedded images have no uri, which is right
-            warnings.filterwarnings("ignore", "'NoneType' object value", RuntimeWarning)
-            text = g.GLTF2.from_dict(data).gltf_to_json(separators=(",", ":"), indent=None)
-        doc: Doc = {k: v for k, v in json.loads(text).items() if v != [] and v != {}}
+        data = _gltf_form("gltf", {k: v for k, v in self.json.items() if v != []})
+        doc: Doc = {k: v for k, v in _without_empty(data).items() if v != [] and v != {}}
         return doc, blob
+
+
+# The form player exports have always had, which they first got from a pass through
+# pygltflib's object model: every object's properties in that library's order, its defaults
+# filled in (an accessor's ``byteOffset`` and ``normalized``, a primitive's ``mode``, a
+# material's factors...), then every None and empty value dropped. Built here as plain data,
+# it costs a few milliseconds where the object model took most of a second.
+# kind -> (property, default, kind of its object(s) or None), in order; _NONE: no default.
+_NONE: Any = None
+_Form = tuple[tuple[str, Any, str | None], ...]
+_COMMON: _Form = (("extensions", {}, None), ("extras", {}, None))
+_FORMS: dict[str, _Form] = {
+    "gltf": (
+        ("accessors", [], "accessor"),
+        ("animations", [], "animation"),
+        ("asset", _NONE, "asset"),
+        ("bufferViews", [], "bufferView"),
+        ("buffers", [], "buffer"),
+        ("cameras", [], None),
+        ("extensionsUsed", [], None),
+        ("extensionsRequired", [], None),
+        ("images", [], "image"),
+        ("materials", [], "material"),
+        ("meshes", [], "mesh"),
+        ("nodes", [], "node"),
+        ("samplers", [], "sampler"),
+        ("scene", _NONE, None),
+        ("scenes", [], "scene"),
+        ("skins", [], None),
+        ("textures", [], "texture"),
+    ),
+    "accessor": (
+        ("bufferView", _NONE, None),
+        ("byteOffset", 0, None),
+        ("componentType", _NONE, None),
+        ("normalized", False, None),
+        ("count", _NONE, None),
+        ("type", _NONE, None),
+        ("sparse", _NONE, None),
+        ("max", [], None),
+        ("min", [], None),
+        ("name", _NONE, None),
+    ),
+    "animation": (
+        ("name", _NONE, None),
+        ("channels", [], "channel"),
+        ("samplers", [], "animationSampler"),
+    ),
+    "channel": (("sampler", _NONE, None), ("target", _NONE, "target")),
+    "target": (("node", _NONE, None), ("path", _NONE, None)),
+    "animationSampler": (
+        ("input", _NONE, None),
+        ("interpolation", "LINEAR", None),
+        ("output", _NONE, None),
+    ),
+    "asset": (
+        ("generator", "pygltflib@v1.16.5", None),
+        ("copyright", _NONE, None),
+        ("version", "2.0", None),
+        ("minVersion", _NONE, None),
+    ),
+    "bufferView": (
+        ("buffer", _NONE, None),
+        ("byteOffset", 0, None),
+        ("byteLength", _NONE, None),
+        ("byteStride", _NONE, None),
+        ("target", _NONE, None),
+        ("name", _NONE, None),
+    ),
+    "buffer": (("uri", _NONE, None), ("byteLength", _NONE, None)),
+    "image": (
+        ("uri", _NONE, None),
+        ("mimeType", _NONE, None),
+        ("bufferView", _NONE, None),
+        ("name", _NONE, None),
+    ),
+    "material": (
+        ("pbrMetallicRoughness", _NONE, "pbr"),
+        ("normalTexture", _NONE, None),
+        ("occlusionTexture", _NONE, None),
+        ("emissiveFactor", [0.0, 0.0, 0.0], None),
+        ("emissiveTexture", _NONE, None),
+        ("alphaMode", "OPAQUE", None),
+        ("alphaCutoff", _NONE, None),
+        ("doubleSided", False, None),
+        ("name", _NONE, None),
+    ),
+    "pbr": (
+        ("baseColorFactor", [1.0, 1.0, 1.0, 1.0], None),
+        ("metallicFactor", 1.0, None),
+        ("roughnessFactor", 1.0, None),
+        ("baseColorTexture", _NONE, "textureInfo"),
+        ("metallicRoughnessTexture", _NONE, "textureInfo"),
+    ),
+    "textureInfo": (("index", _NONE, None), ("texCoord", 0, None)),
+    "mesh": (("primitives", [], "primitive"), ("weights", [], None), ("name", _NONE, None)),
+    "primitive": (
+        ("attributes", {}, "attributes"),
+        ("indices", _NONE, None),
+        ("mode", 4, None),
+        ("material", _NONE, None),
+        ("targets", [], "attributes"),
+    ),
+    "node": (
+        ("mesh", _NONE, None),
+        ("skin", _NONE, None),
+        ("rotation", _NONE, None),
+        ("translation", _NONE, None),
+        ("scale", _NONE, None),
+        ("children", [], None),
+        ("matrix", _NONE, None),
+        ("camera", _NONE, None),
+        ("name", _NONE, None),
+    ),
+    "sampler": (
+        ("input", _NONE, None),
+        ("interpolation", _NONE, None),
+        ("output", _NONE, None),
+        ("magFilter", _NONE, None),
+        ("minFilter", _NONE, None),
+        ("wrapS", 10497, None),
+        ("wrapT", 10497, None),
+    ),
+    "scene": (("name", _NONE, None), ("nodes", [], None)),
+    "texture": (("sampler", _NONE, None), ("source", _NONE, None), ("name", _NONE, None)),
+}
+_ATTRIBUTES = (
+    *("POSITION", "NORMAL", "TANGENT", "TEXCOORD_0", "TEXCOORD_1"),
+    *("COLOR_0", "JOINTS_0", "WEIGHTS_0"),
+)
+
+
+def _gltf_form(kind: str, item: Any) -> Any:
+    """``item`` (an object of glTF's ``kind``, or a list of them) in the form described above,
+    before the empty values are dropped. A property this exporter never writes is an error."""
+    if isinstance(item, list):
+        return [_gltf_form(kind, x) for x in item]
+    if kind == "attributes":  # the named attributes first, then any others as given
+        named = {k: item.get(k) for k in _ATTRIBUTES}
+        return named | {k: v for k, v in item.items() if k not in named}
+    form = _FORMS[kind] if kind == "gltf" else _COMMON + _FORMS[kind]
+    unknown = set(item) - {key for key, _, _ in form}
+    if unknown:
+        raise ValueError(f"glTF {kind} has properties the export does not know: {unknown}")
+    out = {}
+    for key, default, child in form:
+        value = item.get(key, default)
+        out[key] = value if child is None or value is None else _gltf_form(child, value)
+    return out
+
+
+def _without_empty(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` without None and empty values (strings, lists, dicts), recursively through
+    dicts and the dicts in lists; a dict emptied by this stays (it was not empty when looked
+    at), and an ``extensions`` dict is kept as it is."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if value is None or (isinstance(value, str | list | dict | tuple) and not value):
+            continue
+        if isinstance(value, dict) and key != "extensions":
+            value = _without_empty(value)
+        elif isinstance(value, list):
+            value = [_without_empty(x) if isinstance(x, dict) else x for x in value]
+        out[key] = value
+    return out
 
 
 class _Textures:
