@@ -18,8 +18,9 @@ from conftest import CORPUS
 from PIL import Image
 
 import quakemodels
-from quakemodels.core.embed import PNG_SIGNATURE, embeddable
-from quakemodels.core.skins import find_skin
+from quakemodels.core.embed import PNG_SIGNATURE, Embeddable, embeddable
+from quakemodels.core.skins import Skin, find_skin
+from quakemodels.errors import ModelFormatError, QuakeModelsWarning
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -129,6 +130,8 @@ def test_skin_pixels_of_an_embedded_file_decode_on_demand(tmp_path: Path) -> Non
         lambda: _encode(_picture(), "PNG") + b"junk",  # bytes after IEND
         lambda: _short_idat(),
         lambda: b"GIF89a" + bytes(20),
+        lambda: _without(_encode(_picture(), "JPEG"), 0xDB),  # no quantization table
+        lambda: _wide_tables(_encode(_picture(), "JPEG")),  # 16-bit tables in an 8-bit frame
     ],
     ids=[
         "progressive",
@@ -141,10 +144,54 @@ def test_skin_pixels_of_an_embedded_file_decode_on_demand(tmp_path: Path) -> Non
         "after-iend",
         "short-idat",
         "gif",
+        "no-dqt",
+        "16-bit-dqt",
     ],
 )
 def test_anything_else_is_decoded_instead(make) -> None:  # type: ignore[no-untyped-def]
     assert embeddable(make()) is None
+
+
+def _without(jpeg: bytes, marker: int) -> bytes:
+    """The JPEG without its segments of one kind (before the scan)."""
+    pos, kept = 2, [jpeg[:2]]
+    while jpeg[pos + 1] != 0xDA:
+        end = pos + 2 + int.from_bytes(jpeg[pos + 2 : pos + 4], "big")
+        if jpeg[pos + 1] != marker:
+            kept.append(jpeg[pos:end])
+        pos = end
+    return b"".join(kept) + jpeg[pos:]
+
+
+def _wide_tables(jpeg: bytes) -> bytes:
+    """The JPEG with its first quantization table marked 16-bit (and 64 more bytes)."""
+    at = jpeg.index(b"\xff\xdb")
+    length = int.from_bytes(jpeg[at + 2 : at + 4], "big")
+    body = bytes([0x10 | jpeg[at + 4]]) + jpeg[at + 5 : at + 2 + length] * 2
+    head = b"\xff\xdb" + (len(body[:129]) + 2).to_bytes(2, "big")
+    return jpeg[:at] + head + body[:129] + jpeg[at + 2 + length :]
+
+
+def test_a_jpeg_viewers_cannot_dequantize_is_not_embedded(tmp_path: Path) -> None:
+    # Pillow cannot decode it either: the export goes on without that texture, as for any
+    # unreadable skin
+    bad = _without(_encode(_picture(), "JPEG"), 0xDB)
+    with pytest.raises(OSError), Image.open(io.BytesIO(bad)) as im:
+        im.load()
+    (tmp_path / "m.md3").write_bytes(b"")
+    (tmp_path / "m.jpg").write_bytes(bad)
+    with pytest.warns(QuakeModelsWarning, match="m.jpg: cannot read image"):
+        assert find_skin(["m.jpg"], str(tmp_path / "m.md3"), None) is None
+
+
+def test_an_embedded_file_pillow_cannot_decode_is_a_model_format_error(tmp_path: Path) -> None:
+    # embedding checks structure only; a writer that needs the pixels gets a clean error
+    broken = Embeddable(b"\xff\xd8\xff\xd9", "image/jpeg", 2, 2, False)
+    skin = Skin(tmp_path / "m.jpg", embedded=broken)
+    assert skin.mode == "RGB"
+    with pytest.raises(ModelFormatError, match=r"skin .*m\.jpg: cannot decode image") as e:
+        _ = skin.pixels
+    assert e.value.field == "skin"
 
 
 def test_a_refused_jpeg_still_exports_as_png(tmp_path: Path) -> None:

@@ -15,10 +15,10 @@ they were; a PNG with anything but its image chunks is decoded instead.
 
 JPEG (ITU T.81): SOI, marker segments up to the first SOS with exactly one SOF0 or SOF1 frame
 (baseline or extended sequential Huffman, 8-bit samples, 1 or 3 components, YCbCr: an Adobe
-segment may only say so), and EOI as the file's last two bytes. PNG (ISO 15948): the
-signature, IHDR first, then only PLTE, tRNS and IDAT chunks and IEND last, every CRC right,
-bit depth 8, no interlace, and IDAT data that inflates to exactly the rows, each with a known
-filter.
+segment may only say so), 8-bit quantization tables defined for every component, and EOI as
+the file's last two bytes. PNG (ISO 15948): the signature, IHDR first, then only PLTE, tRNS
+and IDAT chunks and IEND last, every CRC right, bit depth 8, no interlace, and IDAT data that
+inflates to exactly the rows, each with a known filter.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ _PNG_PLAIN = {b"IHDR", b"PLTE", b"tRNS", b"IDAT", b"IEND"}
 _JPEG_FRAMES = {0xC0, 0xC1}  # baseline, extended sequential (Huffman)
 _JPEG_OTHER_FRAMES = {0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 _JPEG_ADOBE = 0xEE  # APP14: its colour transform byte says YCbCr (1) or not
+_JPEG_DQT = 0xDB
 
 
 class Embeddable(NamedTuple):
@@ -63,6 +64,8 @@ def _jpeg(data: bytes) -> Embeddable | None:
     if len(data) < 4 or not data.endswith(b"\xff\xd9"):
         return None
     pos, size, components, adobe = 2, (0, 0), 0, None
+    tables: set[int] = set()  # quantization tables defined so far
+    uses: bytes = b""  # the table each frame component names
     kept = [b"\xff\xd8"]
     while pos + 4 <= len(data):
         if data[pos] != 0xFF:
@@ -84,6 +87,12 @@ def _jpeg(data: bytes) -> Embeddable | None:
             if len(body) != 6 + 3 * components:
                 return None
             size = (int.from_bytes(body[3:5], "big"), int.from_bytes(body[1:3], "big"))
+            uses = body[8::3]
+        if marker == _JPEG_DQT:
+            defined = _quant_tables(body)
+            if defined is None:
+                return None
+            tables |= defined
         if marker == _JPEG_ADOBE and body.startswith(b"Adobe") and len(body) >= 12:
             adobe = body[11]
         if marker == 0xDA:  # SOS: the entropy-coded data follows, kept whole
@@ -91,6 +100,8 @@ def _jpeg(data: bytes) -> Embeddable | None:
             if not components or not 0 < width * height <= MAX_PIXELS:
                 return None
             if components == 3 and adobe not in (None, 1):  # RGB or YCCK: decode instead
+                return None
+            if not set(uses) <= tables:  # a viewer could not dequantize it
                 return None
             kept.append(data[pos:])
             return Embeddable(b"".join(kept), "image/jpeg", width, height, False)
@@ -100,6 +111,17 @@ def _jpeg(data: bytes) -> Embeddable | None:
             kept.append(data[pos : pos + 2 + length])
         pos += 2 + length
     return None
+
+
+def _quant_tables(body: bytes) -> set[int] | None:
+    """The ids a DQT segment defines, or None unless it is whole 8-bit tables (the only
+    precision an 8-bit frame may use): one id-and-precision byte and 64 values each."""
+    ids = set()
+    for at in range(0, len(body), 65):
+        if body[at] > 3 or len(body) - at < 65:
+            return None
+        ids.add(body[at])
+    return ids or None
 
 
 def _png(data: bytes) -> Embeddable | None:

@@ -54,7 +54,7 @@ from typing import Any, BinaryIO, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import QuakeModelsWarning
+from ..errors import ModelFormatError, QuakeModelsWarning
 from .embed import Embeddable, embeddable
 from .files import file_kind, is_regular, open_regular
 from .pcx import decode_pcx
@@ -97,7 +97,7 @@ class Skin:
         """The picture as a PIL.Image.Image (RGB or RGBA)."""
         if self._image is None:
             if self._pixels is None and self.embedded is not None:
-                self._image = _decoded(self.embedded.data)
+                self._image = _decoded(self.path, self.embedded.data)
             else:
                 from PIL import Image
 
@@ -337,13 +337,20 @@ def _rgb(img: Any) -> Any:
     return rgb
 
 
-def _decoded(data: bytes) -> object:
+def _decoded(path: Path, data: bytes) -> object:
     """The picture of an embeddable JPEG or PNG (checked already) as a PIL image, as
-    :func:`_open` decodes any other skin."""
+    :func:`_open` decodes any other skin. Its structure was checked when it was found, not its
+    compressed data: a file Pillow then cannot decode is a :class:`ModelFormatError` naming
+    the skin (the embedding writers never get here; the decoding ones cannot go on)."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as img:
-        return _rgb(img)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as img:
+                return _rgb(img)
+    except (OSError, ValueError, Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
+        raise ModelFormatError(f"skin {path}: cannot decode image: {e}", field="skin") from e
 
 
 MAX_RASTER_BYTES = 16 * 2**20
