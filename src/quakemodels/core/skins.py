@@ -23,11 +23,13 @@ clients do on case-sensitive file systems):
 
 Symlinks found by the fallbacks are held to the same rule: the resolved file must lie inside
 the root. Quake II's PCX skins (8-bit, RLE, with a palette) are decoded with numpy
-(:mod:`quakemodels.core.pcx`); a sequential JPEG or plain 8-bit PNG stays as its file, which a
-glTF holds as it is (:mod:`quakemodels.core.embed`), and is decoded only when pixels are
-asked for; Pillow reads the other PCX kinds, BMP, TGA and any other JPEG or PNG. Images are
-RGB or RGBA. An image over Pillow's decompression-bomb limit is a warning, and the export goes
-on without it.
+(:mod:`quakemodels.core.pcx`), and so are uncompressed 8, 24 and 32-bit BMPs and 8-bit
+colour-mapped or grey and 24 or 32-bit true-colour TGAs, raw or RLE
+(:mod:`quakemodels.core.rasters`), to the pixels Pillow would give; a sequential JPEG or plain
+8-bit PNG stays as its file, which a glTF holds as it is (:mod:`quakemodels.core.embed`), and
+is decoded only when pixels are asked for; Pillow reads any other PCX, BMP, TGA, JPEG or PNG
+(and any file over 16 MiB). Images are RGB or RGBA. An image over Pillow's decompression-bomb
+limit is a warning, and the export goes on without it.
 
 When the model comes from a game folder or an archive, ``registry.scene`` first makes that
 game's search path (a :class:`quakemodels.archive.GameFS`, seen here only as an
@@ -44,7 +46,7 @@ import os
 import re
 import stat
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, BinaryIO, Protocol
@@ -57,6 +59,7 @@ from .embed import Embeddable, embeddable
 from .files import file_kind, is_regular, open_regular
 from .pcx import decode_pcx
 from .png import encode_png
+from .rasters import decode_bmp, decode_tga
 
 IMAGE_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp")
 MAX_NAME_LENGTH = 1024  # model formats store 64 bytes; a longer name is not from a model
@@ -67,8 +70,9 @@ class Skin:
     """A skin image found on disk: its ``path`` and its decoded picture, RGB or RGBA.
 
     ``pixels`` (H,W,3|4) uint8 and ``mode`` (``"RGB"``, ``"RGBA"``) are what the writers read;
-    ``image`` is the same picture as a PIL.Image.Image, made on first use: a PCX skin decodes
-    without Pillow (:mod:`quakemodels.core.pcx`), so a glTF export of it never imports Pillow.
+    ``image`` is the same picture as a PIL.Image.Image, made on first use: a PCX, BMP or TGA
+    skin decodes without Pillow (:mod:`quakemodels.core.pcx`, :mod:`quakemodels.core.rasters`),
+    so a glTF export of it never imports Pillow.
     ``embedded`` is set for a JPEG or PNG file a glTF holds as it is
     (:mod:`quakemodels.core.embed`): its picture is decoded only if something asks for it.
     """
@@ -293,8 +297,9 @@ def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
     unreadable, not a regular file, or a decompression bomb (Pillow's pixel limit: the export
     goes on without that texture). A JPEG or PNG a glTF can hold as it is stays undecoded
     (:mod:`quakemodels.core.embed`)."""
-    if path.suffix.lower() == ".pcx":
-        skin = _open_pcx(path, data)
+    decoder = _DECODERS.get(path.suffix.lower())
+    if decoder is not None:
+        skin = _open_raster(path, data, decoder)
         if skin is not None:
             return skin
     elif path.suffix.lower() in (".jpg", ".jpeg", ".png"):
@@ -348,8 +353,14 @@ def _decoded(path: Path, data: bytes) -> object:
         raise ModelFormatError(f"skin {path}: cannot decode image: {e}", field="skin") from e
 
 
-MAX_PCX_BYTES = 16 * 2**20
-"""PCX files up to this size are decoded here; larger ones go to Pillow and its checks."""
+MAX_RASTER_BYTES = 16 * 2**20
+"""PCX, BMP and TGA files up to this size are decoded here; larger ones go to Pillow and its
+checks."""
+_DECODERS: dict[str, Callable[[bytes], npt.NDArray[np.uint8] | None]] = {
+    ".pcx": decode_pcx,
+    ".bmp": decode_bmp,
+    ".tga": decode_tga,
+}
 MAX_EMBED_BYTES = 64 * 2**20
 """JPEG and PNG files up to this size may be embedded as they are; larger ones are decoded."""
 
@@ -369,12 +380,14 @@ def _read_head(path: Path, data: BinaryIO | None, limit: int) -> bytes | None:
         return None
 
 
-def _open_pcx(path: Path, data: BinaryIO | None) -> Skin | None:
-    """A PCX skin decoded without Pillow (:func:`~quakemodels.core.pcx.decode_pcx`), or None
-    to let Pillow read it (another PCX kind, a large or unreadable file: Pillow then decides,
-    and warns)."""
-    raw = _read_head(path, data, MAX_PCX_BYTES)
-    pixels = decode_pcx(raw) if raw is not None and len(raw) <= MAX_PCX_BYTES else None
+def _open_raster(
+    path: Path, data: BinaryIO | None, decode: Callable[[bytes], npt.NDArray[np.uint8] | None]
+) -> Skin | None:
+    """A PCX, BMP or TGA skin decoded without Pillow (:mod:`quakemodels.core.pcx`,
+    :mod:`quakemodels.core.rasters`), or None to let Pillow read it (another kind, a large or
+    unreadable file: Pillow then decides, and warns)."""
+    raw = _read_head(path, data, MAX_RASTER_BYTES)
+    pixels = decode(raw) if raw is not None and len(raw) <= MAX_RASTER_BYTES else None
     return None if pixels is None else Skin(path, pixels=pixels)
 
 
