@@ -33,7 +33,8 @@ scene's ``extras.animationKeys`` the cfg's keys before the table (``sex``, ``foo
 what converting back to a player folder needs that the clips do not key.
 
 Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once (a
-JPEG or PNG as the file it is, anything else as PNG). Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
+JPEG or PNG as the file it is, anything else as PNG). Axes are converted to glTF's Y-up as for
+single models (:func:`to_y_up`).
 """
 
 from __future__ import annotations
