@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.sections import columns, field_type, offset_of
+from ...core.sections import field_type, offset_of
 from ...kaitai import quake3_md3_layout as spec
 
 MAGIC: bytes = spec.CONTENTS["ROOT"]["magic"]
@@ -52,8 +52,8 @@ XYZ_SCALE = 1.0 / 64.0  # the spec's `x_compressed / 64.0` (MD3_XYZ_SCALE)
 # A vertex as little-endian 16-bit words: x, y, z, then the normal's two angle bytes, which
 # read together are the 16-bit code ``lng | lat << 8`` (one lookup in a 65,536-entry table).
 VERTEX_WORDS = VERTEX.itemsize // 2
-POSITION_WORDS = columns(
-    [offset_of(VERTEX, f) // 2 for f in ("x_compressed", "y_compressed", "z_compressed")]
+POSITION_COLUMNS: tuple[int, ...] = tuple(
+    offset_of(VERTEX, f) // 2 for f in ("x_compressed", "y_compressed", "z_compressed")
 )
 NORMAL_WORD: int = offset_of(VERTEX, "normal_lng") // 2
 if offset_of(VERTEX, "normal_lat") != offset_of(VERTEX, "normal_lng") + 1:  # pragma: no cover

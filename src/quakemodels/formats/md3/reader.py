@@ -91,7 +91,7 @@ from .layout import (
     MAGIC,
     NAME_SIZE,
     NORMAL_WORD,
-    POSITION_WORDS,
+    POSITION_COLUMNS,
     SHADER,
     SHADER_INDEX,
     SHADER_NAME,
@@ -313,7 +313,7 @@ class Md3Surface(PerFrame):
     @decoded
     def positions_raw(self) -> npt.NDArray[np.int16]:
         """(F,N,3) int16 positions as stored, in units of 1/64."""
-        return self._vertex_words[:, :, POSITION_WORDS].astype(np.int16)
+        return self._xyz_of(self._vertex_words)
 
     @decoded
     def positions(self) -> FloatArray:
@@ -325,11 +325,22 @@ class Md3Surface(PerFrame):
         return self._positions_of(rows(self._vertex_words, frames))
 
     @staticmethod
-    def _positions_of(words: npt.NDArray[np.int16]) -> FloatArray:
-        # int16 → float32 is exact and so is scaling by a power of two: no double needed, and
-        # one ufunc pass into the result avoids a temporary.
-        out = np.empty((*words.shape[:2], 3), dtype=np.float32)
-        np.multiply(words[:, :, POSITION_WORDS], np.float32(XYZ_SCALE), out=out)
+    def _xyz_of(words: npt.NDArray[np.int16]) -> npt.NDArray[np.int16]:
+        """(F,N,3) int16 x, y, z of (F,N,W) vertex words, a new C-contiguous array."""
+        # Sliced to (F,N,3) in one go, numpy would loop over runs of 3 words (a few ns per
+        # run, most of the cost); copied word by word, each copy is one long strided loop.
+        xyz = np.empty((*words.shape[:2], 3), dtype=np.int16)
+        for column, word in enumerate(POSITION_COLUMNS):
+            xyz[:, :, column] = words[:, :, word]
+        return xyz
+
+    @classmethod
+    def _positions_of(cls, words: npt.NDArray[np.int16]) -> FloatArray:
+        # int16 → float32 is exact and so is scaling by a power of two: no double needed; the
+        # cast and the scale run over contiguous memory (about 3x faster than one multiply
+        # of the (F,N,3) slice, see _xyz_of).
+        out = cls._xyz_of(words).astype(np.float32)
+        out *= np.float32(XYZ_SCALE)
         return out
 
     @decoded
