@@ -47,6 +47,36 @@ if (
 ):  # pragma: no cover
     raise ImportError("quake3_md3.ksy: triangles and texcoords must be packed arrays")
 FRAME_NAME_OFFSET: int = offset_of(FRAME, "name")
+TAG_NAME_OFFSET: int = offset_of(TAG, "name")
+
+# Frames and tags read as rows of their float words: the scalar type, and each field's span
+# of columns (a vec3f is 3 columns, the tag's 3 axes 9) and a name's span of bytes.
+FLOAT: np.dtype[Any] = field_type(field_type(FRAME, "min_bounds"), "x")
+
+
+def _leaves(dtype: np.dtype[Any]) -> set[np.dtype[Any]]:
+    """The scalar types a field is made of (nested records and sub-arrays flattened)."""
+    if dtype.subdtype is not None:
+        return _leaves(dtype.subdtype[0])
+    if dtype.names:
+        return set().union(*(_leaves(field_type(dtype, n)) for n in dtype.names))
+    return {dtype}
+
+
+def _float_columns(record: np.dtype[Any], name: str) -> tuple[int, int]:
+    """The float columns of field ``name`` when ``record``s are read as rows of floats."""
+    at, field = offset_of(record, name), field_type(record, name)
+    if _leaves(field) != {FLOAT} or at % FLOAT.itemsize or record.itemsize % FLOAT.itemsize:
+        raise ImportError(f"quake3_md3.ksy: {name} must be packed floats")  # pragma: no cover
+    return at // FLOAT.itemsize, (at + field.itemsize) // FLOAT.itemsize
+
+
+FRAME_COLUMNS = tuple(
+    _float_columns(FRAME, f) for f in ("min_bounds", "max_bounds", "local_origin", "radius")
+)
+TAG_COLUMNS = tuple(_float_columns(TAG, f) for f in ("origin", "axis"))
+FRAME_NAME_BYTES = slice(FRAME_NAME_OFFSET, FRAME_NAME_OFFSET + field_type(FRAME, "name").itemsize)
+TAG_NAME_BYTES = slice(TAG_NAME_OFFSET, TAG_NAME_OFFSET + field_type(TAG, "name").itemsize)
 XYZ_SCALE = 1.0 / 64.0  # the spec's `x_compressed / 64.0` (MD3_XYZ_SCALE)
 
 # A vertex as little-endian 16-bit words: x, y, z, then the normal's two angle bytes, which

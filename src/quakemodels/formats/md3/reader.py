@@ -69,19 +69,20 @@ from ...core.mesh import Mesh
 from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
-    field_words,
     first_bad_index,
     fits,
     offset_of,
     read_record,
     read_section,
-    record_columns,
     span_error,
 )
 from ...errors import BadValueError, TruncatedError
 from ...kaitai.quake3_md3 import Quake3Md3
 from .layout import (
+    FLOAT,
     FRAME,
+    FRAME_COLUMNS,
+    FRAME_NAME_BYTES,
     FRAME_NAME_OFFSET,
     HEADER,
     HEADER_FIELDS,
@@ -100,6 +101,9 @@ from .layout import (
     SURFACE_HEADER_SIZE,
     SURFACE_OFFSETS,
     TAG,
+    TAG_COLUMNS,
+    TAG_NAME_BYTES,
+    TAG_NAME_OFFSET,
     TEX_COORD,
     TEX_COORD_ITEM,
     TRIANGLE,
@@ -698,16 +702,29 @@ class Md3Reader(ModelFile):
 
     # -- frames and tags ----------------------------------------------------------------------
 
+    def _records(self, offset: int, count: int, size: int) -> npt.NDArray[np.uint8]:
+        """(count, size) uint8 view of ``count`` records of ``size`` bytes at ``offset``."""
+        return read_section(self._data, np.uint8, count * size, offset).reshape(count, size)
+
     @decoded
     def frames(self) -> Md3Frames:
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
-        rec = read_section(self._data, FRAME, self.num_frames, self.ofs_frames)
-        names, names_raw = terminated_names(
-            rec["name"], "frames", self.ofs_frames + FRAME_NAME_OFFSET, FRAME.itemsize
-        )
-        mins, maxs, origins, radii = record_columns(
-            rec, ("min_bounds", "max_bounds", "local_origin", "radius"), np.float32
-        )
+        f = self.num_frames  # 1 or more: checked at open
+        rec = self._records(self.ofs_frames, f, FRAME.itemsize)
+        at = self.ofs_frames + FRAME_NAME_OFFSET
+        # One name in every frame (the exporter's, as id's tools write it): one comparison of
+        # all the name bytes; terminated_names reads names that differ (and 4 or fewer alike:
+        # it checks and warns about those one by one).
+        block = rec[:, FRAME_NAME_BYTES].tobytes()
+        raw = block[: len(block) // f]
+        if f > 4 and block == raw * f:
+            names, names_raw = [terminated_name(raw, "frames[0].name", "name", at)] * f, [raw] * f
+        else:
+            names, names_raw = terminated_names(
+                rec[:, FRAME_NAME_BYTES], "frames", at, FRAME.itemsize
+            )
+        floats = rec.view(FLOAT)
+        mins, maxs, origins, radii = (floats[:, a:b].copy() for a, b in FRAME_COLUMNS)
         return Md3Frames(
             names=names,
             names_raw=names_raw,
@@ -726,19 +743,19 @@ class Md3Reader(ModelFile):
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
-        rec = read_section(self._data, TAG, f * k, self.ofs_tags)
-        at = self.ofs_tags + offset_of(TAG, "name")
-        first, _ = terminated_names(rec["name"][:k], "tags", at, TAG.itemsize, raws=False)
-        # Every frame names its tags alike (id's tools write them so): one comparison of the
-        # name bytes, and the first frame's names serve every frame.
-        # The name bytes of each frame's tags, through a view of the records (no copy).
-        raw = field_words(rec, "name")
-        raw = raw.reshape(f, k, raw.shape[1])
+        rec = self._records(self.ofs_tags, f * k, TAG.itemsize)
+        at = self.ofs_tags + TAG_NAME_OFFSET
+        names = rec[:, TAG_NAME_BYTES]
+        first, _ = terminated_names(names[:k], "tags", at, TAG.itemsize, raws=False)
+        # Every frame names its tags alike (id's tools write them so): one comparison of all
+        # the name bytes, and the first frame's names serve every frame.
+        block = names.tobytes()
         varying = None
-        if k and f > 1 and not bool((raw == raw[0]).all()):
-            flat_names, _ = terminated_names(rec["name"], "tags", at, TAG.itemsize, raws=False)
+        if f > 1 and block != block[: len(block) // f] * f:
+            flat_names, _ = terminated_names(names, "tags", at, TAG.itemsize, raws=False)
             varying = [flat_names[i * k : (i + 1) * k] for i in range(f)]
-        origins, axes = record_columns(rec, ("origin", "axis"), np.float32)
+        floats = rec.view(FLOAT)
+        origins, axes = (floats[:, a:b].copy() for a, b in TAG_COLUMNS)
         return Md3Tags(
             names=first,
             origins=origins.reshape(f, k, 3),
