@@ -263,8 +263,13 @@ class Md3Surface(PerFrame):
     def shaders(self) -> list[Md3Shader]:
         """The surface's shaders, names NUL-terminated."""
         base = self.offset + self.ofs_shaders
-        # One call gives every shader as (name bytes, index) Python values.
-        items = read_section(self._data, SHADER, self.num_shaders, base).tolist()
+        # Every shader as (name bytes, index) Python values: a record read each for the few a
+        # surface usually has (one), one call for many.
+        n = self.num_shaders
+        if n <= 4:
+            items = [read_record(self._data, SHADER, base + SHADER.itemsize * i) for i in range(n)]
+        else:
+            items = read_section(self._data, SHADER, n, base).tolist()
         at = base + offset_of(SHADER, "name")
         where = self._where("shaders")
         raws = [item[SHADER_NAME] for item in items]
@@ -284,6 +289,11 @@ class Md3Surface(PerFrame):
         """(T,3) int32 vertex indices, each checked to be in 0..N-1."""
         base = self.offset + self.ofs_triangles
         values = read_section(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
+        out = values.astype(np.int32)
+        # Checked on the copy in one reduction: read as unsigned, a negative index is 2**31 or
+        # more, so the largest one is below N only when all are in 0..N-1 (T is 1 or more).
+        if int(np.maximum.reduce(out.view(np.uint32), axis=None)) < self.num_vertices:
+            return out
         bad = first_bad_index(values, self.num_vertices)
         if bad is not None:
             offset = base + TRIANGLE.itemsize * bad.row + 4 * bad.column
@@ -294,7 +304,7 @@ class Md3Surface(PerFrame):
                 field="vertex_indices",
                 offset=offset,
             )
-        return values.astype(np.int32)
+        return out  # pragma: no cover - the reduction above and first_bad_index agree
 
     @decoded
     def texcoords(self) -> FloatArray:
@@ -807,6 +817,13 @@ class Md3Reader(ModelFile):
         """Decode and validate every array now (a full load); returns self."""
         self.frames  # noqa: B018 - decoding is the point
         self.tags  # noqa: B018
+        # The small sections of every surface first, then the vertices: decoding a surface's
+        # vertices (megabytes of arrays and a 768 KB normal table) evicts the Python and numpy
+        # state the small decoders run on, which then cost several times more.
+        for s in self._surfaces:
+            s.shaders  # noqa: B018
+            s.triangles  # noqa: B018
+            s.texcoords  # noqa: B018
         for s in self._surfaces:
             s.load_all()
         return self
