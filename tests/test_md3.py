@@ -8,6 +8,7 @@ import math
 import struct
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -481,3 +482,64 @@ def test_terminated_names_few_and_many_agree(n: int) -> None:
     with pytest.raises(BadValueError, match=rf"items\[{n - 1}\]\.name=b'z+' at offset") as e:
         terminated_names(block, "items", 100, 20)
     assert e.value.offset == 100 + 20 * (n - 1)
+
+
+def _random_vertices(frames: int, vertices: int, seed: int) -> list[Any]:
+    """(F, N) lists of random [x, y, z, lng, lat] vertices."""
+    rng = np.random.default_rng(seed)
+    xyz = rng.integers(-32768, 32768, (frames, vertices, 3))
+    angles = rng.integers(0, 256, (frames, vertices, 2))
+    return list(np.concatenate([xyz, angles], axis=-1).tolist())
+
+
+@pytest.mark.parametrize("delta", [-1, 0, 1])
+@pytest.mark.parametrize("frames", [1, 3])
+def test_positions_decode_alike_below_and_above_the_few_vertices_cut(
+    frames: int, delta: int
+) -> None:
+    """Positions decode in one multiply below ``_FEW_VERTICES`` vertices (all frames) and word
+    by word above: both give stored / 64 exactly, as C-contiguous float32, in the full arrays
+    and in every per-frame path of a fresh model."""
+    from quakemodels.formats.md3.reader import _FEW_VERTICES
+
+    n = -(-(_FEW_VERTICES + delta) // frames)  # frames * n is at or just past the cut
+    verts = _random_vertices(frames, n, seed=frames * 10 + delta)
+    spec = Md3Spec(
+        frames=[FrameSpec(name=b"f") for _ in range(frames)],
+        tags=[[] for _ in range(frames)],
+        surfaces=[SurfaceSpec(triangles=[(0, 1, 2)], texcoords=[(0.0, 0.0)] * n, vertices=verts)],
+    )
+    data = build(spec)
+    stored = np.array(verts)[:, :, :3]
+    expected = (stored.astype(np.float64) / 64).astype(np.float32)
+    surf = Md3.from_bytes(data).load_all().surfaces[0]
+    assert surf.positions.dtype == np.float32 and surf.positions.flags.c_contiguous
+    np.testing.assert_array_equal(surf.positions, expected)
+    assert surf.positions_raw.dtype == np.int16 and surf.positions_raw.flags.c_contiguous
+    np.testing.assert_array_equal(surf.positions_raw, stored)
+    fresh = Md3.from_bytes(data).surfaces
+    np.testing.assert_array_equal(fresh[0].frames_positions(range(frames)[::-1]), expected[::-1])
+    for f in range(frames):
+        np.testing.assert_array_equal(
+            Md3.from_bytes(data).surfaces[0].mesh(f).positions, expected[f]
+        )
+        np.testing.assert_array_equal(fresh[0].frame_positions(f), expected[f])
+
+
+def test_frame_names_alike_differing_and_unterminated() -> None:
+    """Many frames of one name (read as one block), of different names, and a name without
+    its NUL in one frame or in every frame: reported at the first such frame."""
+    names = [b"(from ASE)"] * 6
+    spec = Md3Spec(frames=[FrameSpec(name=n) for n in names], tags=[[] for _ in names])
+    spec.surfaces = [SurfaceSpec(vertices=[SurfaceSpec().vertices[0]] * 6)]
+    frames = Md3.from_bytes(build(spec)).frames
+    assert frames.names == ["(from ASE)"] * 6
+    assert frames.names_raw == [b"(from ASE)".ljust(16, b"\0")] * 6
+    spec.frames[4].name = b"walk"
+    assert Md3.from_bytes(build(spec)).frames.names[3:] == ["(from ASE)", "walk", "(from ASE)"]
+    for bad, first in (([2], 2), (range(6), 0)):
+        for i in bad:
+            spec.frames[i].name = b"x" * 16
+        with pytest.raises(BadValueError, match=rf"frames\[{first}\]\.name=b'x+' at offset") as e:
+            Md3.from_bytes(build(spec)).frames  # noqa: B018
+        assert e.value.offset == 108 + 56 * first + 40

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.sections import field_type, offset_of
+from ...core.sections import columns, field_type, offset_of
 from ...kaitai import quake3_md3_layout as spec
 
 MAGIC: bytes = spec.CONTENTS["ROOT"]["magic"]
@@ -85,6 +85,7 @@ VERTEX_WORDS = VERTEX.itemsize // 2
 POSITION_COLUMNS: tuple[int, ...] = tuple(
     offset_of(VERTEX, f) // 2 for f in ("x_compressed", "y_compressed", "z_compressed")
 )
+POSITION_WORDS = columns(list(POSITION_COLUMNS))  # a slice when consecutive (a view)
 NORMAL_WORD: int = offset_of(VERTEX, "normal_lng") // 2
 if offset_of(VERTEX, "normal_lat") != offset_of(VERTEX, "normal_lng") + 1:  # pragma: no cover
     raise ImportError("quake3_md3.ksy: normal_lat must follow normal_lng for the packed code")
