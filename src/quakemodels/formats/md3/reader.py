@@ -736,12 +736,12 @@ class Md3Reader(ModelFile):
         f = self.num_frames  # 1 or more: checked at open
         rec = self._records(self.ofs_frames, f, FRAME.itemsize)
         at = self.ofs_frames + FRAME_NAME_OFFSET
-        # One name in every frame (the exporter's, as id's tools write it): one comparison of
-        # all the name bytes; terminated_names reads names that differ (and 4 or fewer alike:
-        # it checks and warns about those one by one).
+        # One frame, or one name in every frame (the exporter's, as id's tools write it): one
+        # comparison of all the name bytes; terminated_names reads names that differ (and 2 to
+        # 4 alike: it checks and warns about those one by one).
         block = rec[:, FRAME_NAME_BYTES].tobytes()
         raw = block[: len(block) // f]
-        if f > 4 and block == raw * f:
+        if (f == 1 or f > 4) and block == raw * f:
             names, names_raw = [terminated_name(raw, "frames[0].name", "name", at)] * f, [raw] * f
         else:
             names, names_raw = terminated_names(
