@@ -258,12 +258,12 @@ class GltfBuilder:
         with no triangles or vertices (glTF accessors cannot be empty)."""
         if surface.indices.size == 0 or surface.positions.shape[1] == 0:
             return None
-        pos = to_y_up(surface.positions)  # (F,N,3)
-        nrm = to_y_up(surface.normals)
+        pos = np.asarray(surface.positions, dtype=np.float32)  # (F,N,3), any layout
+        nrm = np.asarray(surface.normals, dtype=np.float32)
         num_frames, n = pos.shape[:2]
         attributes = {
-            "POSITION": self.data(pos[0], "VEC3", target=ARRAY_BUFFER, minmax=True),
-            "NORMAL": self.data(nrm[0], "VEC3", target=ARRAY_BUFFER),
+            "POSITION": self.data(to_y_up(pos[0]), "VEC3", target=ARRAY_BUFFER, minmax=True),
+            "NORMAL": self.data(to_y_up(nrm[0]), "VEC3", target=ARRAY_BUFFER),
         }
         if surface.uvs.shape[0] == n:
             attributes["TEXCOORD_0"] = self.data(surface.uvs, "VEC2", target=ARRAY_BUFFER)
@@ -275,27 +275,49 @@ class GltfBuilder:
         indices = self.accessor(
             idx_view, int(idx.size), "SCALAR", UNSIGNED_INT if wide else UNSIGNED_SHORT
         )
-        dpos = pos - pos[0]
-        dnrm = nrm - nrm[0]
+        # Position deltas from frame 0 (F,3,N), one row per axis: each pass runs along N, and
+        # reducing N with a long inner loop is ~8x faster than reducing the middle axis of
+        # (F,N,3) three values at a time. MD2 frames come in this layout (no copy).
+        planar = np.ascontiguousarray(pos.transpose(0, 2, 1))
+        deltas = planar - planar[0]
+        lows = deltas.min(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
+        highs = deltas.max(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
         # All targets of one attribute share a bufferView (so it needs byteStride).
-        pos_view = self.view(dpos, target=ARRAY_BUFFER, stride=12)
-        nrm_view = self.view(dnrm, target=ARRAY_BUFFER, stride=12)
-        # (F,3,N) contiguous first: reducing N with a long inner loop is ~8x faster than
-        # reducing the middle axis of (F,N,3) three values at a time.
-        by_axis = np.ascontiguousarray(dpos.transpose(0, 2, 1))
-        lows = by_axis.min(axis=2).astype(np.float64).tolist()
-        highs = by_axis.max(axis=2).astype(np.float64).tolist()
-        targets = []
-        for f in range(num_frames):
-            at = f * n * 12
-            targets.append(
+        pos_view = self.view(_interleave_y_up(deltas), target=ARRAY_BUFFER, stride=12)
+        nrm_view = self.view(_y_up_deltas(nrm), target=ARRAY_BUFFER, stride=12)
+        accessors: list[dict[str, Any]] = self.doc["accessors"]
+        first = len(accessors)
+        size = n * 12
+        # Two accessors per frame, written out here rather than one accessor() call each
+        # (thousands per model): the same dicts, keys in the same order.
+        accessors += [
+            item
+            for f in range(num_frames)
+            for item in (
                 {
-                    "POSITION": self.accessor(
-                        pos_view, n, "VEC3", offset=at, minmax=(lows[f], highs[f])
-                    ),
-                    "NORMAL": self.accessor(nrm_view, n, "VEC3", offset=at),
-                }
+                    "bufferView": pos_view,
+                    "byteOffset": f * size,
+                    "componentType": FLOAT,
+                    "normalized": False,
+                    "count": n,
+                    "type": "VEC3",
+                    "max": highs[f],
+                    "min": lows[f],
+                },
+                {
+                    "bufferView": nrm_view,
+                    "byteOffset": f * size,
+                    "componentType": FLOAT,
+                    "normalized": False,
+                    "count": n,
+                    "type": "VEC3",
+                },
             )
+        ]
+        del accessors[first]["byteOffset"], accessors[first + 1]["byteOffset"]  # 0: omitted
+        targets = [
+            {"POSITION": first + 2 * f, "NORMAL": first + 2 * f + 1} for f in range(num_frames)
+        ]
         primitive: dict[str, Any] = {"attributes": attributes, "indices": indices, "mode": 4}
         if surface.skin is not None:
             primitive["material"] = self.material(surface.skin)
@@ -391,6 +413,28 @@ class GltfBuilder:
         ordered = {key: doc[key] for key in _TOP_LEVEL if key in doc}
         ordered.update((key, value) for key, value in doc.items() if key not in ordered)
         return ordered, self._pieces
+
+
+# The Quake axis each Y-up axis takes its values from: (x, y, z) → (y, z, x).
+_Y_UP_AXES = [1, 2, 0]
+
+
+def _interleave_y_up(planar: FloatArray) -> FloatArray:
+    """(F,3,N) Quake-space rows → (F,N,3) C-contiguous Y-up vectors (:func:`to_y_up`): one
+    strided copy per axis, ~2.5x faster than copying the transposed array whole."""
+    out = np.empty((planar.shape[0], planar.shape[2], 3), dtype=np.float32)
+    for axis, quake in enumerate(_Y_UP_AXES):
+        out[:, :, axis] = planar[:, quake]
+    return out
+
+
+def _y_up_deltas(frames: FloatArray) -> FloatArray:
+    """(F,N,3) Quake-space vectors → (F,N,3) C-contiguous Y-up differences from frame 0:
+    ``to_y_up(frames) - to_y_up(frames[0])`` in one pass, without the permuted copy."""
+    out = np.empty(frames.shape, dtype=np.float32)
+    for axis, quake in enumerate(_Y_UP_AXES):
+        np.subtract(frames[:, :, quake], frames[0, :, quake], out=out[:, :, axis])
+    return out
 
 
 def _quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:

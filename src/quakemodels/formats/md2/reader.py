@@ -844,6 +844,14 @@ class Md2Reader(SingleSurface):
         mesh's N corners (``mesh().vertex_ids``): what an export writes per frame. Decodes the
         used vertices only, with the operations of ``positions`` and ``normals`` (equal to
         gathering those arrays), and decodes no other frame when ``frames`` is given."""
+        positions, normals = self.export_frames(frames)
+        return np.ascontiguousarray(positions), normals
+
+    def export_frames(self, frames: Sequence[int] | None = None) -> tuple[FloatArray, FloatArray]:
+        """:meth:`corner_frames` as the exporters take them: the same values, but the
+        positions decoded from the file are a (k,N,3) view of a C-contiguous (k,3,N) array
+        (the layout they are computed in, and the one the glTF writer's per-axis passes want;
+        no copy to interleave them). The normals are C-contiguous (k,N,3)."""
         vertex_ids = self._mesh_corners[0]
         cached = self.__dict__
         if "positions" in cached or "normals" in cached or self.num_frames == 0:
@@ -875,7 +883,7 @@ class Md2Reader(SingleSurface):
         positions = np.array(used_bytes[:, :, POSITION].transpose(0, 2, 1), np.float64, order="C")
         positions *= scale[:, :, None]
         positions += translate[:, :, None]
-        out = np.ascontiguousarray(positions.astype(np.float32).transpose(0, 2, 1))
+        out = positions.astype(np.float32).transpose(0, 2, 1)
         return out, anorms().take(used_bytes[:, :, NORMAL_INDEX], axis=0)
 
     @property
