@@ -278,12 +278,9 @@ class GltfBuilder:
         # Position deltas from frame 0 (F,3,N), one row per axis: each pass runs along N, and
         # reducing N with a long inner loop is ~8x faster than reducing the middle axis of
         # (F,N,3) three values at a time. MD2 frames come in this layout (no copy).
-        planar = np.ascontiguousarray(pos.transpose(0, 2, 1))
-        deltas = planar - planar[0]
-        lows = deltas.min(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
-        highs = deltas.max(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
+        deltas, lows, highs = _position_deltas(np.ascontiguousarray(pos.transpose(0, 2, 1)))
         # All targets of one attribute share a bufferView (so it needs byteStride).
-        pos_view = self.view(_interleave_y_up(deltas), target=ARRAY_BUFFER, stride=12)
+        pos_view = self.view(deltas, target=ARRAY_BUFFER, stride=12)
         nrm_view = self.view(_y_up_deltas(nrm), target=ARRAY_BUFFER, stride=12)
         accessors: list[dict[str, Any]] = self.doc["accessors"]
         first = len(accessors)
@@ -419,13 +416,21 @@ class GltfBuilder:
 _Y_UP_AXES = [1, 2, 0]
 
 
-def _interleave_y_up(planar: FloatArray) -> FloatArray:
-    """(F,3,N) Quake-space rows → (F,N,3) C-contiguous Y-up vectors (:func:`to_y_up`): one
-    strided copy per axis, ~2.5x faster than copying the transposed array whole."""
+def _position_deltas(planar: FloatArray) -> tuple[FloatArray, list[list[float]], list[list[float]]]:
+    """(F,3,N) C-contiguous Quake-space positions → the (F,N,3) C-contiguous Y-up deltas from
+    frame 0, and each frame's (min, max) of them per Y-up axis as lists of (3,) floats.
+
+    The deltas are taken as (F,3,N) rows and reduced along N (~8x faster than reducing the
+    middle axis of (F,N,3)), then copied into the output one strided axis at a time (~2.5x
+    faster than copying the transposed array whole; the Y-up order costs nothing there).
+    """
+    deltas = planar - planar[0]
+    lows = deltas.min(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
+    highs = deltas.max(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
     out = np.empty((planar.shape[0], planar.shape[2], 3), dtype=np.float32)
     for axis, quake in enumerate(_Y_UP_AXES):
-        out[:, :, axis] = planar[:, quake]
-    return out
+        out[:, :, axis] = deltas[:, quake]
+    return out, lows, highs
 
 
 def _y_up_deltas(frames: FloatArray) -> FloatArray:
