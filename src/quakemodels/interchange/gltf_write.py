@@ -455,34 +455,65 @@ def _quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     flip = np.linalg.det(r) < 0
     u[flip, :, 2] *= -1
     r = u @ vt
-    out = np.empty((r.shape[0], 4))
-    for i, mat in enumerate(r):
-        out[i] = _quat(mat)
+    out = _quats(r)
     out /= np.linalg.norm(out, axis=1, keepdims=True)
     # neighbouring keys in the same hemisphere so LINEAR (slerp) takes the short way
-    for i in range(1, len(out)):
-        if np.dot(out[i], out[i - 1]) < 0:
-            out[i] = -out[i]
+    out[1:][_hemisphere_flips(out)] *= -1
     return out.astype(np.float32)
 
 
-def _quat(m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Rotation matrix → quaternion (x, y, z, w)."""
-    t = m[0, 0] + m[1, 1] + m[2, 2]
-    if t > 0:
-        s = np.sqrt(t + 1.0) * 2
-        return np.array(
-            [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
-        )
-    i = int(np.argmax(np.diag(m)))
-    j, k = (i + 1) % 3, (i + 2) % 3
-    s = np.sqrt(1.0 + m[i, i] - m[j, j] - m[k, k]) * 2
-    q = np.empty(4)
-    q[i] = s / 4
-    q[j] = (m[j, i] + m[i, j]) / s
-    q[k] = (m[k, i] + m[i, k]) / s
-    q[3] = (m[k, j] - m[j, k]) / s
-    return q
+def _quats(r: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """(F,3,3) rotation matrices → (F,4) quaternions (x, y, z, w), each row computed with the
+    operations, in the order, of the classic one-matrix conversion (bit for bit)."""
+    out = np.empty((r.shape[0], 4))
+    t = r[:, 0, 0] + r[:, 1, 1] + r[:, 2, 2]
+    positive = t > 0
+    m = r[positive]
+    s = np.sqrt(t[positive] + 1.0) * 2
+    out[positive] = np.stack(
+        [
+            (m[:, 2, 1] - m[:, 1, 2]) / s,
+            (m[:, 0, 2] - m[:, 2, 0]) / s,
+            (m[:, 1, 0] - m[:, 0, 1]) / s,
+            s / 4,
+        ],
+        axis=1,
+    )
+    rest = np.flatnonzero(~positive)
+    if rest.size:
+        # the largest diagonal entry i (the first of equals) and the next two, cyclically
+        m = r[rest]
+        row = np.arange(rest.size)
+        i = np.argmax(np.diagonal(m, axis1=1, axis2=2), axis=1)
+        j, k = (i + 1) % 3, (i + 2) % 3
+        s = np.sqrt(1.0 + m[row, i, i] - m[row, j, j] - m[row, k, k]) * 2
+        q = np.empty((rest.size, 4))
+        q[row, i] = s / 4
+        q[row, j] = (m[row, j, i] + m[row, i, j]) / s
+        q[row, k] = (m[row, k, i] + m[row, i, k]) / s
+        q[:, 3] = (m[row, k, j] - m[row, j, k]) / s
+        out[rest] = q
+    return out
+
+
+def _hemisphere_flips(quats: npt.NDArray[np.float64]) -> list[bool]:
+    """Which of quaternions 1..F-1 to negate so that each has a non-negative dot product with
+    the one before it (as negated already): ``np.dot(q[i], q[i - 1]) < 0`` tested in turn.
+
+    Negating a vector negates its dot products exactly, so the sign of each stored pair's
+    dot decides: a sign taken from the row-wise products where they are far from 0, from
+    ``np.dot`` itself (the very value the sequential test computes) where they are not.
+    """
+    dots = np.einsum("ij,ij->i", quats[1:], quats[:-1])
+    near = np.flatnonzero(~(np.abs(dots) > 1e-6))  # NaN included
+    for i in near.tolist():
+        dots[i] = np.dot(quats[i + 1], quats[i])
+    flips: list[bool] = []
+    flipped = False
+    for negative, positive in zip((dots < 0).tolist(), (dots > 0).tolist(), strict=True):
+        flipped = (negative and not flipped) or (positive and flipped)
+        flips.append(flipped)
+    return flips
 
 
 def _require_finite(model: ExportModel) -> None:
