@@ -47,7 +47,7 @@ from __future__ import annotations
 import json
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -145,6 +145,8 @@ class GltfBuilder:
         self._pieces: list[Piece] = []
         self._size = 0
         self._materials: dict[str, int] = {}
+        # Accessor runs whose JSON text is already known: first index → (count, text).
+        self._rendered: dict[int, tuple[int, str]] = {}
 
     def add(self, kind: str, item: dict[str, Any]) -> int:
         """Append ``item`` to the top-level array ``kind`` (``"nodes"``...); returns its index."""
@@ -312,6 +314,7 @@ class GltfBuilder:
             )
         ]
         del accessors[first]["byteOffset"], accessors[first + 1]["byteOffset"]  # 0: omitted
+        self._rendered[first] = (2 * num_frames, _targets_json(pos_view, nrm_view, n, highs, lows))
         targets = [
             {"POSITION": first + 2 * f, "NORMAL": first + 2 * f + 1} for f in range(num_frames)
         ]
@@ -390,6 +393,32 @@ class GltfBuilder:
                 )
         return self.add("animations", {"name": name, "channels": channels, "samplers": samplers})
 
+    def json_bytes(self, doc: Doc) -> bytes:
+        """:func:`json_bytes` of ``doc``, a document this builder finished (``.gltf``'s with
+        its buffer's uri too), the same bytes faster: the morph-target accessors of each
+        surface are written from the text :meth:`surface` made of them in one go (valid as
+        long as those accessors are unchanged, as in :func:`export_gltf`)."""
+        accessors: list[dict[str, Any]] = doc.get("accessors", [])
+        if not self._rendered or accessors is not self.doc.get("accessors"):
+            return json_bytes(doc)
+        parts = []
+        done = 0
+        for first, (count, text) in sorted(self._rendered.items()):
+            if first > done:
+                parts.append(_dumps(accessors[done:first])[1:-1])
+            parts.append(text)
+            done = first + count
+        if done > len(accessors):  # pragma: no cover - the runs were built into this list
+            return json_bytes(doc)
+        if done < len(accessors):
+            parts.append(_dumps(accessors[done:])[1:-1])
+        listed = "[" + ",".join(parts) + "]"
+        members = ",".join(
+            f"{_dumps(key)}:{listed if key == 'accessors' else _dumps(value)}"
+            for key, value in doc.items()
+        )
+        return ("{" + members + "}").encode("utf-8")
+
     def finish(self, name: str, children: Sequence[int]) -> tuple[Doc, bytes]:
         """The document, with a root node ``name`` over ``children`` as its one scene, and the
         binary buffer (buffer 0, no uri yet)."""
@@ -431,6 +460,29 @@ def _position_deltas(planar: FloatArray) -> tuple[FloatArray, list[list[float]],
     for axis, quake in enumerate(_Y_UP_AXES):
         out[:, :, axis] = deltas[:, quake]
     return out, lows, highs
+
+
+def _targets_json(
+    pos_view: int, nrm_view: int, n: int, highs: list[list[float]], lows: list[list[float]]
+) -> str:
+    """The JSON text (as :func:`json_bytes` writes it, without brackets) of the accessors
+    :meth:`GltfBuilder.surface` adds for its morph targets: per frame ``f`` a POSITION
+    accessor with bounds ``highs[f]``, ``lows[f]`` and a NORMAL one, at byte ``f × n × 12``
+    of bufferViews ``pos_view`` and ``nrm_view``. The floats are the encoder's own text
+    (one call for all of them); the rest is one format per frame."""
+    maxs = _dumps(highs)[2:-2].split("],[")  # "[[x,y,z],[x,y,z]]": "]" and "[" are no digits
+    mins = _dumps(lows)[2:-2].split("],[")
+    tail = f',"componentType":{FLOAT},"normalized":false,"count":{n},"type":"VEC3"'
+    pos = f'{{"bufferView":{pos_view},"byteOffset":%d{tail},"max":[%s],"min":[%s]}}'
+    nrm = f'{{"bufferView":{nrm_view},"byteOffset":%d{tail}}}'
+    size = n * 12
+    frame = pos + "," + nrm
+    items = [frame % (f * size, maxs[f], mins[f], f * size) for f in range(1, len(maxs))]
+    first = (
+        f'{{"bufferView":{pos_view}{tail},"max":[{maxs[0]}],"min":[{mins[0]}]}},'
+        f'{{"bufferView":{nrm_view}{tail}}}'
+    )
+    return ",".join([first, *items])
 
 
 def _y_up_deltas(frames: FloatArray) -> FloatArray:
@@ -552,6 +604,12 @@ def build_gltf(model: ExportModel) -> tuple[Doc, bytes]:
 
 def build_gltf_pieces(model: ExportModel) -> tuple[Doc, list[Piece]]:
     """:func:`build_gltf` with the binary buffer as its pieces (see :data:`Piece`)."""
+    doc, pieces, _ = _build(model)
+    return doc, pieces
+
+
+def _build(model: ExportModel) -> tuple[Doc, list[Piece], GltfBuilder]:
+    """:func:`build_gltf_pieces`, and the builder (whose ``json_bytes`` writes the JSON)."""
     _require_finite(model)
     b = GltfBuilder()
     num_frames = model.num_frames
@@ -563,14 +621,18 @@ def build_gltf_pieces(model: ExportModel) -> tuple[Doc, list[Piece]]:
         if frames and (mesh_nodes or tag_tracks):
             times = model.key_times(clip_name, len(frames))
             b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks, model.fps, times)
-    return b.finish_pieces(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
+    doc, pieces = b.finish_pieces(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
+    return doc, pieces, b
+
+
+# Compact JSON, non-ASCII escaped, NaN refused; no check for cycles: the document is a tree
+# of fresh dicts and lists.
+_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False).encode
 
 
 def json_bytes(doc: Doc) -> bytes:
     """The document as compact JSON (UTF-8, non-ASCII escaped; NaN refused)."""
-    # no check for cycles: the document is a tree of fresh dicts and lists
-    text = json.dumps(doc, separators=(",", ":"), allow_nan=False, check_circular=False)
-    return text.encode("utf-8")
+    return _dumps(doc).encode("utf-8")
 
 
 def glb_bytes(doc: Doc, blob: bytes) -> bytes:
@@ -578,10 +640,13 @@ def glb_bytes(doc: Doc, blob: bytes) -> bytes:
     return b"".join(glb_pieces(doc, [blob] if blob else []))
 
 
-def glb_pieces(doc: Doc, pieces: Sequence[Piece]) -> list[Piece]:
+def glb_pieces(
+    doc: Doc, pieces: Sequence[Piece], encode: Callable[[Doc], bytes] = json_bytes
+) -> list[Piece]:
     """:func:`glb_bytes` as the pieces to write one after the other: the binary chunk holds
-    ``pieces`` themselves (see :data:`Piece`), not a copy."""
-    js = json_bytes(doc)
+    ``pieces`` themselves (see :data:`Piece`), not a copy. ``encode`` writes the JSON (the
+    builder's :meth:`GltfBuilder.json_bytes`, the same bytes, for its own document)."""
+    js = encode(doc)
     js += b" " * (-len(js) % 4)
     size = sum(len(p) for p in pieces)
     pad = b"\0" * (-size % 4)
@@ -598,14 +663,15 @@ def glb_pieces(doc: Doc, pieces: Sequence[Piece]) -> list[Piece]:
     return out
 
 
-def gltf_bytes(doc: Doc, blob: bytes) -> bytes:
-    """A self-contained ``.gltf``: the buffer embedded as a base64 data URI."""
+def gltf_bytes(doc: Doc, blob: bytes, encode: Callable[[Doc], bytes] = json_bytes) -> bytes:
+    """A self-contained ``.gltf``: the buffer embedded as a base64 data URI (``encode`` as in
+    :func:`glb_pieces`)."""
     import base64  # here: half a millisecond of start-up that a .glb export never needs
 
     if "buffers" in doc:
         uri = "data:application/octet-stream;base64," + base64.b64encode(blob).decode("ascii")
         doc = {**doc, "buffers": [{"uri": uri, **doc["buffers"][0]}, *doc["buffers"][1:]]}
-    return json_bytes(doc)
+    return encode(doc)
 
 
 def export_gltf(
@@ -617,12 +683,12 @@ def export_gltf(
     """Write ``model`` to ``path`` (``.glb`` binary unless ``binary`` or the suffix says so)."""
     if binary is None:
         binary = not os.fspath(path).lower().endswith(".gltf")
-    doc, pieces = build_gltf_pieces(model)
+    doc, pieces, builder = _build(model)
     if not binary:
-        write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces)))
+        write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces), builder.json_bytes))
         return
     with atomic_output(path) as f:
-        for piece in glb_pieces(doc, pieces):
+        for piece in glb_pieces(doc, pieces, builder.json_bytes):
             f.write(piece)
 
 
