@@ -60,6 +60,8 @@ from benchutil import CORPUS, REPO, raced, timed
 import quakemodels
 from quakemodels import Md2, Md3, Mdl
 
+PLAYER = CORPUS / "q3" / "models" / "players" / "human_bsuit"
+
 INSTALL = {
     "impasse": "pip install impasse && apt-get install libassimp5",
     "assimp": "apt-get install assimp-utils",
@@ -265,7 +267,9 @@ def cli_runs(files: Sequence[Path], runs: int = 9, batch_runs: int = 5) -> dict[
         }
         if assimp:
             one["assimp"] = [[assimp, "export", str(model), f"{tmp}/one_assimp.glb"]]
-        outputs = [Path(tmp) / "one.glb", Path(tmp) / "one_assimp.glb"]
+        if PLAYER.is_dir():  # a Quake III player: three MD3s, animation.cfg, a .skin
+            one["player"] = [[qm, "export", str(PLAYER), "-o", f"{tmp}/player.glb"]]
+        outputs = [Path(tmp) / "one.glb", Path(tmp) / "one_assimp.glb", Path(tmp) / "player.glb"]
         out["one"] = median_walls(one, runs, fresh=outputs)
         folders = [str(CORPUS / "md2"), str(CORPUS / "md3")]
         batch: dict[str, list[list[str]]] = {
@@ -424,6 +428,9 @@ def report(files: Sequence[Path] | None = None) -> list[str]:
     row = "one-file `quakemodels export` (drfreak: 198 frames, 20 clips, skin)"
     ok = one["qm"] / one["numpy"] <= 1.6
     add(row, one["qm"], "`python -c 'import numpy'`", one["numpy"], "<= 1.6x", ok)
+    if "player" in one:
+        row = f"one-file export of a Quake III player ({PLAYER.name}: 3 MD3s, clips, skin)"
+        add(row, one["player"], "`python -c 'import numpy'`", one["numpy"], "–", None)
     if cli["assimp"]:
         add("one-file export vs assimp (frame 0 only)", one["qm"], "`assimp export`",
             one["assimp"], "–", None)  # fmt: skip
