@@ -35,7 +35,9 @@ Building blocks (also used by other writers, e.g. a player export; keep them sta
   appends to any top-level array (``"nodes"``, ``"meshes"``, ``"animations"``...) and returns
   its index, ``material(skin)`` embeds a skin once per image, ``surface(...)``, ``tag(...)``
   and ``clip(...)`` add the pieces described above, ``finish(name, children)`` returns
-  ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined).
+  ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined); its ``json_bytes(doc)``
+  is :func:`json_bytes` of the finished document, faster (each surface's morph-target
+  accessors written from the text ``surface`` made of them).
 * :func:`build_gltf` is those steps for one :class:`ExportModel`; :func:`glb_bytes` and
   :func:`gltf_bytes` serialize ``(doc, blob)``; :func:`export_gltf` writes a file atomically.
   A ``.glb`` file is written piece by piece from the arrays themselves (:func:`glb_pieces`):
