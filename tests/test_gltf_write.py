@@ -112,3 +112,31 @@ def test_encode_png_refuses_other_pixels() -> None:
         encode_png(np.zeros((2, 2), np.uint8))
     with pytest.raises(ValueError, match="not float32"):
         encode_png(np.zeros((2, 2, 3), np.float32))
+
+
+@pytest.mark.parametrize("path", corpus_params("md2") + corpus_params("md3") + corpus_params("mdl"))
+def test_builder_json_is_the_encoders_json(path: Path | None) -> None:
+    """export_gltf writes the morph-target accessors from text made in one go per surface:
+    byte for byte what json_bytes writes of the same document, .glb and .gltf."""
+    assert path is not None
+    model = scene(quakemodels.load(path))
+    doc, pieces, builder = gltf_write._build(model)
+    targets = sum(len(p.get("targets", [])) for m in doc["meshes"] for p in m["primitives"])
+    assert targets > 0 and len(builder._rendered) == len(doc["meshes"])
+    assert builder.json_bytes(doc) == json_bytes(doc)
+    blob = b"".join(pieces)
+    assert gltf_bytes(doc, blob, builder.json_bytes) == gltf_bytes(doc, blob)
+    # one frame, and a model cut to its last and first frames (offsets, bounds)
+    for frames in ([0], [model.num_frames - 1, 0]):
+        doc, _, builder = gltf_write._build(model.select(frames))
+        assert builder.json_bytes(doc) == json_bytes(doc)
+
+
+def test_builder_json_of_a_changed_document_is_the_encoders_json(corpus_dir: Path) -> None:
+    doc, _, builder = gltf_write._build(
+        scene(quakemodels.load(corpus_dir / "md2" / "ppm_drfreak.md2"))
+    )
+    other = {**doc, "accessors": [dict(a) for a in doc["accessors"]]}
+    other["accessors"][7]["count"] = 1  # a copied list is encoded as it is, not from the text
+    assert builder.json_bytes(other) == json_bytes(other) != json_bytes(doc)
+    assert json.loads(builder.json_bytes(other))["accessors"][7]["count"] == 1

@@ -43,6 +43,7 @@ class Surface:
 
     ``positions`` and ``normals`` (F,N,3) float32 in Quake space, ``uvs`` (N,2) float32 (t
     down, as glTF), ``indices`` (T,3) uint32; ``skin_names`` the untrusted names it refers to.
+    The arrays may have any memory layout (an MD2's positions are a view of (F,3,N) rows).
     """
 
     name: str

@@ -35,7 +35,9 @@ Building blocks (also used by other writers, e.g. a player export; keep them sta
   appends to any top-level array (``"nodes"``, ``"meshes"``, ``"animations"``...) and returns
   its index, ``material(skin)`` embeds a skin once per image, ``surface(...)``, ``tag(...)``
   and ``clip(...)`` add the pieces described above, ``finish(name, children)`` returns
-  ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined).
+  ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined); its ``json_bytes(doc)``
+  is :func:`json_bytes` of the finished document, faster (each surface's morph-target
+  accessors written from the text ``surface`` made of them).
 * :func:`build_gltf` is those steps for one :class:`ExportModel`; :func:`glb_bytes` and
   :func:`gltf_bytes` serialize ``(doc, blob)``; :func:`export_gltf` writes a file atomically.
   A ``.glb`` file is written piece by piece from the arrays themselves (:func:`glb_pieces`):
@@ -47,7 +49,7 @@ from __future__ import annotations
 import json
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -145,6 +147,8 @@ class GltfBuilder:
         self._pieces: list[Piece] = []
         self._size = 0
         self._materials: dict[str, int] = {}
+        # Accessor runs whose JSON text is already known: first index → (count, text).
+        self._rendered: dict[int, tuple[int, str]] = {}
 
     def add(self, kind: str, item: dict[str, Any]) -> int:
         """Append ``item`` to the top-level array ``kind`` (``"nodes"``...); returns its index."""
@@ -258,12 +262,12 @@ class GltfBuilder:
         with no triangles or vertices (glTF accessors cannot be empty)."""
         if surface.indices.size == 0 or surface.positions.shape[1] == 0:
             return None
-        pos = to_y_up(surface.positions)  # (F,N,3)
-        nrm = to_y_up(surface.normals)
+        pos = np.asarray(surface.positions, dtype=np.float32)  # (F,N,3), any layout
+        nrm = np.asarray(surface.normals, dtype=np.float32)
         num_frames, n = pos.shape[:2]
         attributes = {
-            "POSITION": self.data(pos[0], "VEC3", target=ARRAY_BUFFER, minmax=True),
-            "NORMAL": self.data(nrm[0], "VEC3", target=ARRAY_BUFFER),
+            "POSITION": self.data(to_y_up(pos[0]), "VEC3", target=ARRAY_BUFFER, minmax=True),
+            "NORMAL": self.data(to_y_up(nrm[0]), "VEC3", target=ARRAY_BUFFER),
         }
         if surface.uvs.shape[0] == n:
             attributes["TEXCOORD_0"] = self.data(surface.uvs, "VEC2", target=ARRAY_BUFFER)
@@ -275,27 +279,47 @@ class GltfBuilder:
         indices = self.accessor(
             idx_view, int(idx.size), "SCALAR", UNSIGNED_INT if wide else UNSIGNED_SHORT
         )
-        dpos = pos - pos[0]
-        dnrm = nrm - nrm[0]
+        # Position deltas from frame 0 (F,3,N), one row per axis: each pass runs along N, and
+        # reducing N with a long inner loop is ~8x faster than reducing the middle axis of
+        # (F,N,3) three values at a time. MD2 frames come in this layout (no copy).
+        deltas, lows, highs = _position_deltas(np.ascontiguousarray(pos.transpose(0, 2, 1)))
         # All targets of one attribute share a bufferView (so it needs byteStride).
-        pos_view = self.view(dpos, target=ARRAY_BUFFER, stride=12)
-        nrm_view = self.view(dnrm, target=ARRAY_BUFFER, stride=12)
-        # (F,3,N) contiguous first: reducing N with a long inner loop is ~8x faster than
-        # reducing the middle axis of (F,N,3) three values at a time.
-        by_axis = np.ascontiguousarray(dpos.transpose(0, 2, 1))
-        lows = by_axis.min(axis=2).astype(np.float64).tolist()
-        highs = by_axis.max(axis=2).astype(np.float64).tolist()
-        targets = []
-        for f in range(num_frames):
-            at = f * n * 12
-            targets.append(
+        pos_view = self.view(deltas, target=ARRAY_BUFFER, stride=12)
+        nrm_view = self.view(_y_up_deltas(nrm), target=ARRAY_BUFFER, stride=12)
+        accessors: list[dict[str, Any]] = self.doc["accessors"]
+        first = len(accessors)
+        size = n * 12
+        # Two accessors per frame, written out here rather than one accessor() call each
+        # (thousands per model): the same dicts, keys in the same order.
+        accessors += [
+            item
+            for f in range(num_frames)
+            for item in (
                 {
-                    "POSITION": self.accessor(
-                        pos_view, n, "VEC3", offset=at, minmax=(lows[f], highs[f])
-                    ),
-                    "NORMAL": self.accessor(nrm_view, n, "VEC3", offset=at),
-                }
+                    "bufferView": pos_view,
+                    "byteOffset": f * size,
+                    "componentType": FLOAT,
+                    "normalized": False,
+                    "count": n,
+                    "type": "VEC3",
+                    "max": highs[f],
+                    "min": lows[f],
+                },
+                {
+                    "bufferView": nrm_view,
+                    "byteOffset": f * size,
+                    "componentType": FLOAT,
+                    "normalized": False,
+                    "count": n,
+                    "type": "VEC3",
+                },
             )
+        ]
+        del accessors[first]["byteOffset"], accessors[first + 1]["byteOffset"]  # 0: omitted
+        self._rendered[first] = (2 * num_frames, _targets_json(pos_view, nrm_view, n, highs, lows))
+        targets = [
+            {"POSITION": first + 2 * f, "NORMAL": first + 2 * f + 1} for f in range(num_frames)
+        ]
         primitive: dict[str, Any] = {"attributes": attributes, "indices": indices, "mode": 4}
         if surface.skin is not None:
             primitive["material"] = self.material(surface.skin)
@@ -371,6 +395,32 @@ class GltfBuilder:
                 )
         return self.add("animations", {"name": name, "channels": channels, "samplers": samplers})
 
+    def json_bytes(self, doc: Doc) -> bytes:
+        """:func:`json_bytes` of ``doc``, a document this builder finished (``.gltf``'s with
+        its buffer's uri too), the same bytes faster: the morph-target accessors of each
+        surface are written from the text :meth:`surface` made of them in one go (valid as
+        long as those accessors are unchanged, as in :func:`export_gltf`)."""
+        accessors: list[dict[str, Any]] = doc.get("accessors", [])
+        if not self._rendered or accessors is not self.doc.get("accessors"):
+            return json_bytes(doc)
+        parts = []
+        done = 0
+        for first, (count, text) in sorted(self._rendered.items()):
+            if first > done:
+                parts.append(_dumps(accessors[done:first])[1:-1])
+            parts.append(text)
+            done = first + count
+        if done > len(accessors):  # pragma: no cover - the runs were built into this list
+            return json_bytes(doc)
+        if done < len(accessors):
+            parts.append(_dumps(accessors[done:])[1:-1])
+        listed = "[" + ",".join(parts) + "]"
+        members = ",".join(
+            f"{_dumps(key)}:{listed if key == 'accessors' else _dumps(value)}"
+            for key, value in doc.items()
+        )
+        return ("{" + members + "}").encode("utf-8")
+
     def finish(self, name: str, children: Sequence[int]) -> tuple[Doc, bytes]:
         """The document, with a root node ``name`` over ``children`` as its one scene, and the
         binary buffer (buffer 0, no uri yet)."""
@@ -393,6 +443,59 @@ class GltfBuilder:
         return ordered, self._pieces
 
 
+# The Quake axis each Y-up axis takes its values from: (x, y, z) → (y, z, x).
+_Y_UP_AXES = [1, 2, 0]
+
+
+def _position_deltas(planar: FloatArray) -> tuple[FloatArray, list[list[float]], list[list[float]]]:
+    """(F,3,N) C-contiguous Quake-space positions → the (F,N,3) C-contiguous Y-up deltas from
+    frame 0, and each frame's (min, max) of them per Y-up axis as lists of (3,) floats.
+
+    The deltas are taken as (F,3,N) rows and reduced along N (~8x faster than reducing the
+    middle axis of (F,N,3)), then copied into the output one strided axis at a time (~2.5x
+    faster than copying the transposed array whole; the Y-up order costs nothing there).
+    """
+    deltas = planar - planar[0]
+    lows = deltas.min(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
+    highs = deltas.max(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
+    out = np.empty((planar.shape[0], planar.shape[2], 3), dtype=np.float32)
+    for axis, quake in enumerate(_Y_UP_AXES):
+        out[:, :, axis] = deltas[:, quake]
+    return out, lows, highs
+
+
+def _targets_json(
+    pos_view: int, nrm_view: int, n: int, highs: list[list[float]], lows: list[list[float]]
+) -> str:
+    """The JSON text (as :func:`json_bytes` writes it, without brackets) of the accessors
+    :meth:`GltfBuilder.surface` adds for its morph targets: per frame ``f`` a POSITION
+    accessor with bounds ``highs[f]``, ``lows[f]`` and a NORMAL one, at byte ``f × n × 12``
+    of bufferViews ``pos_view`` and ``nrm_view``. The floats are the encoder's own text
+    (one call for all of them); the rest is one format per frame."""
+    maxs = _dumps(highs)[2:-2].split("],[")  # "[[x,y,z],[x,y,z]]": "]" and "[" are no digits
+    mins = _dumps(lows)[2:-2].split("],[")
+    tail = f',"componentType":{FLOAT},"normalized":false,"count":{n},"type":"VEC3"'
+    pos = f'{{"bufferView":{pos_view},"byteOffset":%d{tail},"max":[%s],"min":[%s]}}'
+    nrm = f'{{"bufferView":{nrm_view},"byteOffset":%d{tail}}}'
+    size = n * 12
+    frame = pos + "," + nrm
+    items = [frame % (f * size, maxs[f], mins[f], f * size) for f in range(1, len(maxs))]
+    first = (
+        f'{{"bufferView":{pos_view}{tail},"max":[{maxs[0]}],"min":[{mins[0]}]}},'
+        f'{{"bufferView":{nrm_view}{tail}}}'
+    )
+    return ",".join([first, *items])
+
+
+def _y_up_deltas(frames: FloatArray) -> FloatArray:
+    """(F,N,3) Quake-space vectors → (F,N,3) C-contiguous Y-up differences from frame 0:
+    ``to_y_up(frames) - to_y_up(frames[0])`` in one pass, without the permuted copy."""
+    out = np.empty(frames.shape, dtype=np.float32)
+    for axis, quake in enumerate(_Y_UP_AXES):
+        np.subtract(frames[:, :, quake], frames[0, :, quake], out=out[:, :, axis])
+    return out
+
+
 def _quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     """(F,3,3) MD3 tag axes (rows: forward, left, up, Quake space) → (F,4) glTF xyzw unit.
 
@@ -406,34 +509,65 @@ def _quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     flip = np.linalg.det(r) < 0
     u[flip, :, 2] *= -1
     r = u @ vt
-    out = np.empty((r.shape[0], 4))
-    for i, mat in enumerate(r):
-        out[i] = _quat(mat)
+    out = _quats(r)
     out /= np.linalg.norm(out, axis=1, keepdims=True)
     # neighbouring keys in the same hemisphere so LINEAR (slerp) takes the short way
-    for i in range(1, len(out)):
-        if np.dot(out[i], out[i - 1]) < 0:
-            out[i] = -out[i]
+    out[1:][_hemisphere_flips(out)] *= -1
     return out.astype(np.float32)
 
 
-def _quat(m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Rotation matrix → quaternion (x, y, z, w)."""
-    t = m[0, 0] + m[1, 1] + m[2, 2]
-    if t > 0:
-        s = np.sqrt(t + 1.0) * 2
-        return np.array(
-            [(m[2, 1] - m[1, 2]) / s, (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s, s / 4]
-        )
-    i = int(np.argmax(np.diag(m)))
-    j, k = (i + 1) % 3, (i + 2) % 3
-    s = np.sqrt(1.0 + m[i, i] - m[j, j] - m[k, k]) * 2
-    q = np.empty(4)
-    q[i] = s / 4
-    q[j] = (m[j, i] + m[i, j]) / s
-    q[k] = (m[k, i] + m[i, k]) / s
-    q[3] = (m[k, j] - m[j, k]) / s
-    return q
+def _quats(r: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """(F,3,3) rotation matrices → (F,4) quaternions (x, y, z, w), each row computed with the
+    operations, in the order, of the classic one-matrix conversion (bit for bit)."""
+    out = np.empty((r.shape[0], 4))
+    t = r[:, 0, 0] + r[:, 1, 1] + r[:, 2, 2]
+    positive = t > 0
+    m = r[positive]
+    s = np.sqrt(t[positive] + 1.0) * 2
+    out[positive] = np.stack(
+        [
+            (m[:, 2, 1] - m[:, 1, 2]) / s,
+            (m[:, 0, 2] - m[:, 2, 0]) / s,
+            (m[:, 1, 0] - m[:, 0, 1]) / s,
+            s / 4,
+        ],
+        axis=1,
+    )
+    rest = np.flatnonzero(~positive)
+    if rest.size:
+        # the largest diagonal entry i (the first of equals) and the next two, cyclically
+        m = r[rest]
+        row = np.arange(rest.size)
+        i = np.argmax(np.diagonal(m, axis1=1, axis2=2), axis=1)
+        j, k = (i + 1) % 3, (i + 2) % 3
+        s = np.sqrt(1.0 + m[row, i, i] - m[row, j, j] - m[row, k, k]) * 2
+        q = np.empty((rest.size, 4))
+        q[row, i] = s / 4
+        q[row, j] = (m[row, j, i] + m[row, i, j]) / s
+        q[row, k] = (m[row, k, i] + m[row, i, k]) / s
+        q[:, 3] = (m[row, k, j] - m[row, j, k]) / s
+        out[rest] = q
+    return out
+
+
+def _hemisphere_flips(quats: npt.NDArray[np.float64]) -> list[bool]:
+    """Which of quaternions 1..F-1 to negate so that each has a non-negative dot product with
+    the one before it (as negated already): ``np.dot(q[i], q[i - 1]) < 0`` tested in turn.
+
+    Negating a vector negates its dot products exactly, so the sign of each stored pair's
+    dot decides: a sign taken from the row-wise products where they are far from 0, from
+    ``np.dot`` itself (the very value the sequential test computes) where they are not.
+    """
+    dots = np.einsum("ij,ij->i", quats[1:], quats[:-1])
+    near = np.flatnonzero(~(np.abs(dots) > 1e-6))  # NaN included
+    for i in near.tolist():
+        dots[i] = np.dot(quats[i + 1], quats[i])
+    flips: list[bool] = []
+    flipped = False
+    for negative, positive in zip((dots < 0).tolist(), (dots > 0).tolist(), strict=True):
+        flipped = (negative and not flipped) or (positive and flipped)
+        flips.append(flipped)
+    return flips
 
 
 def _require_finite(model: ExportModel) -> None:
@@ -472,6 +606,12 @@ def build_gltf(model: ExportModel) -> tuple[Doc, bytes]:
 
 def build_gltf_pieces(model: ExportModel) -> tuple[Doc, list[Piece]]:
     """:func:`build_gltf` with the binary buffer as its pieces (see :data:`Piece`)."""
+    doc, pieces, _ = _build(model)
+    return doc, pieces
+
+
+def _build(model: ExportModel) -> tuple[Doc, list[Piece], GltfBuilder]:
+    """:func:`build_gltf_pieces`, and the builder (whose ``json_bytes`` writes the JSON)."""
     _require_finite(model)
     b = GltfBuilder()
     num_frames = model.num_frames
@@ -483,14 +623,18 @@ def build_gltf_pieces(model: ExportModel) -> tuple[Doc, list[Piece]]:
         if frames and (mesh_nodes or tag_tracks):
             times = model.key_times(clip_name, len(frames))
             b.clip(clip_name, frames, num_frames, mesh_nodes, tag_tracks, model.fps, times)
-    return b.finish_pieces(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
+    doc, pieces = b.finish_pieces(model.name, [*mesh_nodes, *(node for node, _, _ in tag_tracks)])
+    return doc, pieces, b
+
+
+# Compact JSON, non-ASCII escaped, NaN refused; no check for cycles: the document is a tree
+# of fresh dicts and lists.
+_dumps = json.JSONEncoder(separators=(",", ":"), allow_nan=False, check_circular=False).encode
 
 
 def json_bytes(doc: Doc) -> bytes:
     """The document as compact JSON (UTF-8, non-ASCII escaped; NaN refused)."""
-    # no check for cycles: the document is a tree of fresh dicts and lists
-    text = json.dumps(doc, separators=(",", ":"), allow_nan=False, check_circular=False)
-    return text.encode("utf-8")
+    return _dumps(doc).encode("utf-8")
 
 
 def glb_bytes(doc: Doc, blob: bytes) -> bytes:
@@ -498,10 +642,13 @@ def glb_bytes(doc: Doc, blob: bytes) -> bytes:
     return b"".join(glb_pieces(doc, [blob] if blob else []))
 
 
-def glb_pieces(doc: Doc, pieces: Sequence[Piece]) -> list[Piece]:
+def glb_pieces(
+    doc: Doc, pieces: Sequence[Piece], encode: Callable[[Doc], bytes] = json_bytes
+) -> list[Piece]:
     """:func:`glb_bytes` as the pieces to write one after the other: the binary chunk holds
-    ``pieces`` themselves (see :data:`Piece`), not a copy."""
-    js = json_bytes(doc)
+    ``pieces`` themselves (see :data:`Piece`), not a copy. ``encode`` writes the JSON (the
+    builder's :meth:`GltfBuilder.json_bytes`, the same bytes, for its own document)."""
+    js = encode(doc)
     js += b" " * (-len(js) % 4)
     size = sum(len(p) for p in pieces)
     pad = b"\0" * (-size % 4)
@@ -518,14 +665,15 @@ def glb_pieces(doc: Doc, pieces: Sequence[Piece]) -> list[Piece]:
     return out
 
 
-def gltf_bytes(doc: Doc, blob: bytes) -> bytes:
-    """A self-contained ``.gltf``: the buffer embedded as a base64 data URI."""
+def gltf_bytes(doc: Doc, blob: bytes, encode: Callable[[Doc], bytes] = json_bytes) -> bytes:
+    """A self-contained ``.gltf``: the buffer embedded as a base64 data URI (``encode`` as in
+    :func:`glb_pieces`)."""
     import base64  # here: half a millisecond of start-up that a .glb export never needs
 
     if "buffers" in doc:
         uri = "data:application/octet-stream;base64," + base64.b64encode(blob).decode("ascii")
         doc = {**doc, "buffers": [{"uri": uri, **doc["buffers"][0]}, *doc["buffers"][1:]]}
-    return json_bytes(doc)
+    return encode(doc)
 
 
 def export_gltf(
@@ -537,12 +685,12 @@ def export_gltf(
     """Write ``model`` to ``path`` (``.glb`` binary unless ``binary`` or the suffix says so)."""
     if binary is None:
         binary = not os.fspath(path).lower().endswith(".gltf")
-    doc, pieces = build_gltf_pieces(model)
+    doc, pieces, builder = _build(model)
     if not binary:
-        write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces)))
+        write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces), builder.json_bytes))
         return
     with atomic_output(path) as f:
-        for piece in glb_pieces(doc, pieces):
+        for piece in glb_pieces(doc, pieces, builder.json_bytes):
             f.write(piece)
 
 

@@ -193,6 +193,9 @@ def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
 
 _ANORMS: FloatArray | None = None
 
+_BLOCK_CORNERS = 8192
+"""Frame corners decoded per step by :meth:`Md2Reader.export_frames` (a 192 KiB scratch)."""
+
 
 @functools.lru_cache(maxsize=1)
 def spec_constants() -> Quake2Md2:
@@ -844,6 +847,14 @@ class Md2Reader(SingleSurface):
         mesh's N corners (``mesh().vertex_ids``): what an export writes per frame. Decodes the
         used vertices only, with the operations of ``positions`` and ``normals`` (equal to
         gathering those arrays), and decodes no other frame when ``frames`` is given."""
+        positions, normals = self.export_frames(frames)
+        return np.ascontiguousarray(positions), normals
+
+    def export_frames(self, frames: Sequence[int] | None = None) -> tuple[FloatArray, FloatArray]:
+        """:meth:`corner_frames` as the exporters take them: the same values, but the
+        positions decoded from the file are a (k,N,3) view of a C-contiguous (k,3,N) array
+        (the layout they are computed in, and the one the glTF writer's per-axis passes want;
+        no copy to interleave them). The normals are C-contiguous (k,N,3)."""
         vertex_ids = self._mesh_corners[0]
         cached = self.__dict__
         if "positions" in cached or "normals" in cached or self.num_frames == 0:
@@ -865,18 +876,32 @@ class Md2Reader(SingleSurface):
         normal_indices = stored[:, :, NORMAL_INDEX]
         if normal_indices.size and normal_indices.max() >= NUM_ANORMS:
             self._decode_normals(picked)  # raises, naming the first bad index
-        # Each used vertex's 4 bytes gathered as one word, then decoded where they landed.
-        used = stored.view(np.uint32)[:, :, 0].take(vertex_ids, axis=1)
-        used_bytes = used.view(np.uint8).reshape(len(picked), -1, VERTEX_SIZE)
         prefixes = rows(self._frame_prefixes, picked)
-        scale = unstructured(prefixes["scale"], np.float64)
-        translate = unstructured(prefixes["translate"], np.float64)
-        # (k,3,N): each operation runs along N (see mesh()); then back to (k,N,3)
-        positions = np.array(used_bytes[:, :, POSITION].transpose(0, 2, 1), np.float64, order="C")
-        positions *= scale[:, :, None]
-        positions += translate[:, :, None]
-        out = np.ascontiguousarray(positions.astype(np.float32).transpose(0, 2, 1))
-        return out, anorms().take(used_bytes[:, :, NORMAL_INDEX], axis=0)
+        scale = unstructured(prefixes["scale"], np.float64)[:, :, None]
+        translate = unstructured(prefixes["translate"], np.float64)[:, :, None]
+        words = stored.view(np.uint32)[:, :, 0]  # (k,V): each stored vertex's 4 bytes
+        k, n = words.shape[0], len(vertex_ids)
+        positions = np.empty((k, 3, n), np.float32)
+        normals = np.empty((k, n, 3), np.float32)
+        # A few frames at a time: the double-precision scratch and the gathered words stay
+        # small and in cache, instead of whole (k,3,N) temporaries in fresh memory.
+        step = max(1, _BLOCK_CORNERS // max(n, 1))
+        scratch = np.empty((min(step, k), 3, n), np.float64)
+        table = anorms()
+        for start in range(0, k, step):
+            stop = min(start + step, k)
+            # Each used vertex's 4 bytes gathered as one word, then decoded where they landed.
+            used = words[start:stop].take(vertex_ids, axis=1).view(np.uint8)
+            used = used.reshape(stop - start, n, VERTEX_SIZE)
+            # (b,3,N): each operation runs along N (see mesh()), as _positions_of computes
+            block = scratch[: stop - start]
+            np.copyto(block, used[:, :, POSITION].transpose(0, 2, 1))
+            block *= scale[start:stop]
+            block += translate[start:stop]
+            positions[start:stop] = block  # one rounding to float32, as astype
+            # indices checked above: "clip" changes none and lets take write into `out`
+            table.take(used[:, :, NORMAL_INDEX], axis=0, out=normals[start:stop], mode="clip")
+        return positions.transpose(0, 2, 1), normals
 
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:

@@ -64,7 +64,7 @@ def scene(
             offset=offset,
         )
     _check_budget(m, m.num_frames if frames is None else len(frames))
-    positions, normals = m.corner_frames(frames)
+    positions, normals = m.export_frames(frames)
     mesh = m.mesh(0 if frames is None else frames[0])
     surface = Surface(
         name="mesh",
