@@ -45,14 +45,21 @@ def qm_frame0(data: bytes) -> None:
 def floor_arrays(data: bytes) -> tuple[np.ndarray, np.ndarray]:
     """The least numpy work that yields what a full load delivers per frame, positions AND
     normals: one view of the frame section, the position multiply-add in double (as the spec
-    evaluates it) and one lookup of the normal indices. Nothing checked, no names or triangles."""
+    evaluates it) one axis at a time over (F,V) planes (numpy runs long rows several times
+    faster than an (F,V,3) array's rows of three), and one lookup of the normal indices.
+    Nothing checked, no names or triangles."""
     h = struct.unpack_from("<4s16i", data)
     framesize, nv, nf, ofs = h[4], h[6], h[10], h[14]
     frames = np.frombuffer(data, np.uint8, nf * framesize, ofs).reshape(nf, framesize)
     head = frames[:, :24].copy().view("<f4").reshape(nf, 2, 3).astype(np.float64)
     verts = frames[:, 40 : 40 + 4 * nv].reshape(nf, nv, 4)
-    positions = (verts[:, :, :3] * head[:, None, 0] + head[:, None, 1]).astype(np.float32)
-    return positions, np.take(ANORMS, verts[:, :, 3], axis=0)
+    positions = np.empty((nf, nv, 3), np.float32)
+    plane = np.empty((nf, nv), np.float64)
+    for axis in range(3):
+        np.multiply(verts[:, :, axis], head[:, 0, axis, None], out=plane)
+        plane += head[:, 1, axis, None]
+        positions[:, :, axis] = plane
+    return positions, np.take(ANORMS, verts[:, :, 3], axis=0, mode="clip")
 
 
 def numpy_floor(data: bytes) -> None:

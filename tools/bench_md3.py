@@ -54,8 +54,9 @@ NORMAL_TABLE = np.stack(
 
 def floor_arrays(data: bytes) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
     """The least numpy work that yields what a full load delivers per surface, positions AND
-    normals of every frame: one view of the vertex section, the int16 / 64 scale into float32,
-    and one lookup of the packed normals. Nothing checked, no names, tags or triangles."""
+    normals of every frame: one view of the vertex section, the int16 / 64 scale into float32
+    (see below), and one lookup of the packed normals. Nothing checked, no names, tags or
+    triangles."""
     num_frames, num_surfaces = (
         struct.unpack_from("<i", data, 76)[0],
         struct.unpack_from("<i", data, 84)[0],
@@ -70,8 +71,14 @@ def floor_arrays(data: bytes) -> list[tuple[np.ndarray[Any, Any], np.ndarray[Any
         )
         raw = np.frombuffer(data, "<i2", num_frames * nv * 4, pos + ofs_xyz)
         words = raw.reshape(num_frames, nv, 4)
-        positions = np.multiply(words[:, :, :3], np.float32(1 / 64), dtype=np.float32)
-        normals = np.take(NORMAL_TABLE, words[:, :, 3].view(np.uint16), axis=0)
+        # x, y, z copied out one column at a time (long strided runs), then cast and scaled
+        # over contiguous memory: several times faster than one multiply of the (F,N,3) slice
+        xyz = np.empty((num_frames, nv, 3), np.int16)
+        for axis in range(3):
+            xyz[:, :, axis] = words[:, :, axis]
+        positions = xyz.astype(np.float32)
+        positions *= np.float32(1 / 64)
+        normals = np.take(NORMAL_TABLE, words[:, :, 3].view(np.uint16), axis=0, mode="clip")
         out.append((positions, normals))
         pos += ofs_end
     return out

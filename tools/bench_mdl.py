@@ -58,10 +58,14 @@ def _floor(
     view = np.lib.stride_tricks.as_strided(
         u8[offsets[0] + 24 :], shape=(len(offsets), nv, 3), strides=(step, 4, 1)
     )
-    out = view.astype(np.float64)
-    out *= scale.astype(np.float64)
-    out += origin.astype(np.float64)
-    return out.astype(np.float32)
+    # one axis at a time over (P,V) planes, in double, then one rounding to float32
+    out = np.empty(view.shape, np.float32)
+    plane = np.empty(view.shape[:2], np.float64)
+    for axis in range(3):
+        np.multiply(view[:, :, axis], np.float64(scale[axis]), out=plane)
+        plane += np.float64(origin[axis])
+        out[:, :, axis] = plane
+    return out
 
 
 def bench_mdl(path: str | Path) -> dict[str, Any]:

@@ -27,9 +27,11 @@ TRIANGLE: np.dtype[Any] = spec.TRIANGLE
 VERTEX: np.dtype[Any] = spec.VERTEX
 VERTEX_SIZE = VERTEX.itemsize
 _POSITION_AT: int = offset_of(VERTEX, "position")
-POSITION = columns(
-    [_POSITION_AT + offset_of(spec.COMPRESSED_VEC, f) for f in spec.COMPRESSED_VEC.names or ()]
+POSITION_COLUMNS: tuple[int, ...] = tuple(
+    _POSITION_AT + offset_of(spec.COMPRESSED_VEC, f) for f in spec.COMPRESSED_VEC.names or ()
 )
+"""Byte column of a vertex's compressed x, y and z, each."""
+POSITION = columns(list(POSITION_COLUMNS))
 """Byte columns of a vertex's compressed x, y, z (the spec's ``position``)."""
 NORMAL_INDEX: int = offset_of(VERTEX, "normal_index")
 """Byte column of a vertex's normal index."""

@@ -63,6 +63,7 @@ from .layout import (
     NORMAL_INDEX,
     NUM_ANORMS,
     POSITION,
+    POSITION_COLUMNS,
     SKIN_NAME_SIZE,
     TEX_POINT,
     TRIANGLE,
@@ -548,12 +549,17 @@ class Md2Reader(SingleSurface):
     def _positions_of(
         prefixes: npt.NDArray[np.void], vertices: npt.NDArray[np.uint8]
     ) -> FloatArray:
-        compressed = vertices[:, :, POSITION].astype(np.float64)
         # Two separate double operations, as the spec's expression evaluates (no fused
-        # multiply-add), then one rounding to float32.
-        compressed *= unstructured(prefixes["scale"], np.float64)[:, None, :]
-        compressed += unstructured(prefixes["translate"], np.float64)[:, None, :]
-        out: FloatArray = compressed.astype(np.float32)
+        # multiply-add), then one rounding to float32. One axis at a time over (F,V) planes:
+        # numpy runs long rows many times faster than the rows of three of an (F,V,3) array.
+        scale = unstructured(prefixes["scale"], np.float64)
+        translate = unstructured(prefixes["translate"], np.float64)
+        out: FloatArray = np.empty((*vertices.shape[:2], 3), np.float32)
+        plane = np.empty(vertices.shape[:2], np.float64)
+        for axis, column in enumerate(POSITION_COLUMNS):
+            np.multiply(vertices[:, :, column], scale[:, axis, None], out=plane)
+            plane += translate[:, axis, None]
+            out[:, :, axis] = plane
         return out
 
     @decoded
@@ -596,7 +602,8 @@ class Md2Reader(SingleSurface):
                 field="normal_index",
                 offset=offset,
             )
-        out: FloatArray = np.take(anorms(), idx, axis=0)  # ~4x faster than indexing
+        # take: ~4x faster than indexing; "clip" skips the bounds check made just above
+        out: FloatArray = np.take(anorms(), idx, axis=0, mode="clip")
         return out
 
     @decoded

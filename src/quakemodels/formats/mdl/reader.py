@@ -570,9 +570,9 @@ class MdlReader(SingleSurface):
         """float32 of ``v * scale + origin`` in double (two roundings in double, as the spec's
         expression evaluates, then one to float32)."""
         if self._grid_fits:
-            return self._scaled(compressed).astype(np.float32)
+            return self._scaled(compressed)
         with np.errstate(over="ignore", invalid="ignore"):
-            result = self._scaled(compressed).astype(np.float32)
+            result = self._scaled(compressed)
         if not np.isfinite(result).all():
             scale, origin = tuple(self._vec("scale").tolist()), tuple(self._vec("origin").tolist())
             raise BadValueError(
@@ -584,10 +584,17 @@ class MdlReader(SingleSurface):
             )
         return result
 
-    def _scaled(self, compressed: npt.NDArray[np.uint8]) -> npt.NDArray[np.float64]:
-        out = compressed.astype(np.float64)
-        out *= self._vec("scale").astype(np.float64)
-        out += self._vec("origin").astype(np.float64)
+    def _scaled(self, compressed: npt.NDArray[np.uint8]) -> FloatArray:
+        """(...,3) float32 of (...,3) bytes: each axis's plane in double, then rounded once
+        (numpy runs long rows several times faster than an array's rows of three)."""
+        scale = self._vec("scale").astype(np.float64)
+        origin = self._vec("origin").astype(np.float64)
+        out: FloatArray = np.empty(compressed.shape, np.float32)
+        plane = np.empty(compressed.shape[:-1], np.float64)
+        for axis in range(3):
+            np.multiply(compressed[..., axis], scale[axis], out=plane)
+            plane += origin[axis]
+            out[..., axis] = plane
         return out
 
     @property
