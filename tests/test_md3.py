@@ -382,6 +382,27 @@ def test_names_must_be_nul_terminated(mutate: NameCase, where: Callable[[bytes],
     assert "no NUL terminator" in message
 
 
+@pytest.mark.parametrize("shaders", [1, 2], ids=["one shader", "two shaders"])
+def test_shader_names_one_or_many(shaders: int) -> None:
+    # A surface's single shader reads through a shortcut, several through the general path:
+    # both give the text before the NUL, the stored index, a warning with escapes for
+    # non-ASCII bytes and the same error for a name without a NUL.
+    names = [b"ok\0junk", b"models/x"][:shaders]
+    data = bytearray(build(Md3Spec(surfaces=[SurfaceSpec(shaders=names)])))
+    at = surface_offset(bytes(data), 0) + 108  # the first shader's name
+    struct.pack_into("<i", data, at + 64 + 68 * (shaders - 1), 7)  # the last shader's index
+    loaded = Md3.from_bytes(bytes(data)).load_all().surfaces[0].shaders
+    expected = [("ok", 7)] if shaders == 1 else [("ok", 0), ("models/x", 7)]
+    assert [(s.name, s.shader_index) for s in loaded] == expected
+    data[at : at + 4] = b"\xe9t\xe9\0"
+    with pytest.warns(quakemodels.QuakeModelsWarning, match=f"offset {at} has non-ASCII"):
+        loaded = Md3.from_bytes(bytes(data)).surfaces[0].shaders
+    assert loaded[0].name == "\\xe9t\\xe9"
+    data[at : at + 64] = b"x" * 64
+    message = _expect(bytes(data), BadValueError, "name", at)
+    assert message.startswith(f"surfaces[0].shaders[0].name={b'x' * 64!r} at offset {at} has no")
+
+
 def _header_value(data: bytes, field: str) -> int:
     return int(struct.unpack_from("<i", data, HEADER_OFFSETS[field])[0])
 

@@ -268,9 +268,17 @@ class Md3Surface(PerFrame):
     def shaders(self) -> list[Md3Shader]:
         """The surface's shaders, names NUL-terminated."""
         base = self.offset + self.ofs_shaders
-        # Every shader as (name bytes, index) Python values: a record read each for the few a
-        # surface usually has (one), one call for many.
         n = self.num_shaders
+        if n == 1:
+            # The usual one shader with an ASCII name: one record read and the text before its
+            # NUL, what terminated_name gives (anything else takes the general path below).
+            item = read_record(self._data, SHADER, base)
+            raw = item[SHADER_NAME]
+            text = raw[: raw.find(b"\0")]
+            if b"\0" in raw and text.isascii():
+                return [Md3Shader(name=text.decode("ascii"), shader_index=item[SHADER_INDEX])]
+        # Every shader as (name bytes, index) Python values: a record read each for the few a
+        # surface usually has, one call for many.
         if n <= 4:
             items = [read_record(self._data, SHADER, base + SHADER.itemsize * i) for i in range(n)]
         else:
