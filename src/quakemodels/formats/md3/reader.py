@@ -147,6 +147,33 @@ _NORMAL_TABLE: FloatArray | None = None
 _FEW_VERTICES = 768
 
 
+# Md3Surface reads its header's values in this order, in one record read.
+if SURFACE_FIELDS != (
+    "magic",
+    "name",
+    "flags",
+    "num_frames",
+    "num_shaders",
+    "num_vertices",
+    "num_triangles",
+    "ofs_triangles",
+    "ofs_shaders",
+    "ofs_tex_coords",
+    "ofs_vertices",
+    "ofs_end",
+):  # pragma: no cover
+    raise ImportError("quake3_md3.ksy: the surface header's fields moved")
+
+
+def _plain_name(raw: bytes) -> str | None:
+    """The text before the first NUL of a name field when there is a NUL and the text is ASCII
+    (what :func:`terminated_name` returns for it, without building its messages); None for
+    anything else, which ``terminated_name`` reports."""
+    end = raw.find(b"\0")
+    text = raw[:end]
+    return text.decode("ascii") if end >= 0 and text.isascii() else None
+
+
 def normal_table() -> FloatArray:
     """(65536,3) float32: the unit normal of every stored 16-bit normal ``lng | lat << 8``.
 
@@ -232,27 +259,44 @@ class Md3Surface(PerFrame):
     ARRAYS: tuple[str, ...] = ("shaders", "triangles", "texcoords", "positions", "normals")
     """Every lazily decoded array, in the order :meth:`load_all` decodes them."""
 
+    magic: bytes
+    name_raw: bytes
+    flags: int
+    num_frames: int
+    num_shaders: int
+    num_vertices: int
+    num_triangles: int
+    ofs_triangles: int
+    ofs_shaders: int
+    ofs_tex_coords: int
+    ofs_vertices: int
+    ofs_end: int
+
     def __init__(self, data: bytes, index: int, offset: int) -> None:
         self._data = data
         self.index = index
         self.offset = offset
-        # One read of the whole header as Python values (ints; bytes for the V fields): a
-        # numpy scalar per field would cost a call each.
-        values = dict(zip(SURFACE_FIELDS, read_record(data, SURFACE_HEADER, offset), strict=True))
-        self.magic: bytes = bytes(values["magic"])
-        self.name_raw: bytes = bytes(values["name"])
-        self.flags: int = values["flags"]
-        self.num_frames: int = values["num_frames"]
-        self.num_shaders: int = values["num_shaders"]
-        self.num_vertices: int = values["num_vertices"]
-        self.num_triangles: int = values["num_triangles"]
-        self.ofs_triangles: int = values["ofs_triangles"]
-        self.ofs_shaders: int = values["ofs_shaders"]
-        self.ofs_tex_coords: int = values["ofs_tex_coords"]
-        self.ofs_vertices: int = values["ofs_vertices"]
-        self.ofs_end: int = values["ofs_end"]
-        at = SURFACE_OFFSETS["name"]
-        self.name = terminated_name(self.name_raw, f"surfaces[{index}].name", "name", offset + at)
+        # One read of the whole header as Python values (ints; bytes for the V fields), in the
+        # spec's field order (checked at import): a numpy scalar per field would cost a call each.
+        (
+            self.magic,
+            self.name_raw,
+            self.flags,
+            self.num_frames,
+            self.num_shaders,
+            self.num_vertices,
+            self.num_triangles,
+            self.ofs_triangles,
+            self.ofs_shaders,
+            self.ofs_tex_coords,
+            self.ofs_vertices,
+            self.ofs_end,
+        ) = read_record(data, SURFACE_HEADER, offset)
+        name = _plain_name(self.name_raw)
+        if name is None:  # no NUL, or non-ASCII bytes: the error, or the warning and escapes
+            at = offset + SURFACE_OFFSETS["name"]
+            name = terminated_name(self.name_raw, f"surfaces[{index}].name", "name", at)
+        self.name = name
 
     @property
     def header(self) -> dict[str, Any]:
@@ -273,10 +317,9 @@ class Md3Surface(PerFrame):
             # The usual one shader with an ASCII name: one record read and the text before its
             # NUL, what terminated_name gives (anything else takes the general path below).
             item = read_record(self._data, SHADER, base)
-            raw = item[SHADER_NAME]
-            text = raw[: raw.find(b"\0")]
-            if b"\0" in raw and text.isascii():
-                return [Md3Shader(name=text.decode("ascii"), shader_index=item[SHADER_INDEX])]
+            name = _plain_name(item[SHADER_NAME])
+            if name is not None:
+                return [Md3Shader(name=name, shader_index=item[SHADER_INDEX])]
         # Every shader as (name bytes, index) Python values: a record read each for the few a
         # surface usually has, one call for many.
         if n <= 4:
@@ -487,13 +530,16 @@ class Md3Reader(ModelFile):
         )
         at = HEADER_OFFSETS["name"]
         raw_name = data[at : at + NAME_SIZE]
-        try:  # the spec's name is ASCII text up to its NUL
-            raw_name.partition(b"\0")[0].decode("ascii")
-        except UnicodeDecodeError as e:
-            raise BadValueError(
-                f"name at offset {at} is not ASCII: {e}", field="name", offset=at
-            ) from e
-        self.model_name = terminated_name(raw_name, "name", "name", at)
+        model_name = _plain_name(raw_name)
+        if model_name is None:
+            try:  # the spec's name is ASCII text up to its NUL
+                raw_name.partition(b"\0")[0].decode("ascii")
+            except UnicodeDecodeError as e:
+                raise BadValueError(
+                    f"name at offset {at} is not ASCII: {e}", field="name", offset=at
+                ) from e
+            model_name = terminated_name(raw_name, "name", "name", at)
+        self.model_name = model_name
         # The header's counts and offsets as plain attributes.
         spec = self._h
         self.flags: int = spec.flags
@@ -749,8 +795,9 @@ class Md3Reader(ModelFile):
         # 4 alike: it checks and warns about those one by one).
         block = rec[:, FRAME_NAME_BYTES].tobytes()
         raw = block[: len(block) // f]
-        if (f == 1 or f > 4) and block == raw * f:
-            names, names_raw = [terminated_name(raw, "frames[0].name", "name", at)] * f, [raw] * f
+        name = _plain_name(raw)
+        if (f == 1 or f > 4) and name is not None and block == raw * f:
+            names, names_raw = [name] * f, [raw] * f
         else:
             names, names_raw = terminated_names(
                 rec[:, FRAME_NAME_BYTES], "frames", at, FRAME.itemsize
@@ -778,7 +825,14 @@ class Md3Reader(ModelFile):
         rec = self._records(self.ofs_tags, f * k, TAG.itemsize)
         at = self.ofs_tags + TAG_NAME_OFFSET
         names = rec[:, TAG_NAME_BYTES]
-        first, _ = terminated_names(names[:k], "tags", at, TAG.itemsize, raws=False)
+        # Frame 0's names, each NUL-terminated ASCII (the usual case: no messages built), else
+        # as terminated_names reads them (the first bad one raises; non-ASCII ones warn).
+        size = TAG_NAME_BYTES.stop - TAG_NAME_BYTES.start
+        head = names[:k].tobytes()
+        plain = [_plain_name(head[i : i + size]) for i in range(0, len(head), size)]
+        first = [name for name in plain if name is not None]
+        if len(first) < k:
+            first, _ = terminated_names(names[:k], "tags", at, TAG.itemsize, raws=False)
         # Every frame names its tags alike (id's tools write them so): one comparison of all
         # the name bytes, and the first frame's names serve every frame.
         block = names.tobytes()
