@@ -403,6 +403,45 @@ def test_shader_names_one_or_many(shaders: int) -> None:
     assert message.startswith(f"surfaces[0].shaders[0].name={b'x' * 64!r} at offset {at} has no")
 
 
+def _one_frame(name: bytes, where: str) -> Md3Spec:
+    """A one-frame model with ``name`` as the frame's, the first tag's or the surface's name."""
+    surface = SurfaceSpec(name=name if where == "surface" else b"body")
+    surface.vertices = surface.vertices[:1]
+    return Md3Spec(
+        frames=[FrameSpec(name=name if where == "frame" else b"f")],
+        tags=[[TagSpec(name if where == "tag" else b"tag_a"), TagSpec(b"tag_b")]],
+        surfaces=[surface],
+    )
+
+
+def _name_offset(data: bytes, where: str) -> int:
+    return {
+        "frame": 108 + 40,
+        "tag": _header_value(data, "ofs_tags"),
+        "surface": surface_offset(data, 0) + 4,
+    }[where]
+
+
+@pytest.mark.parametrize("where", ["frame", "tag", "surface"])
+def test_plain_and_non_ascii_names(where: str) -> None:
+    # Names are read without building messages when they are NUL-terminated ASCII; a non-ASCII
+    # one warns and keeps escapes, one without a NUL raises, each naming its offset.
+    m = Md3.from_bytes(build(_one_frame(b"plain\0junk", where))).load_all()
+    assert (m.frames.names, m.tags.names, m.surfaces[0].name) == (
+        ["plain" if where == "frame" else "f"],
+        ["plain" if where == "tag" else "tag_a", "tag_b"],
+        "plain" if where == "surface" else "body",
+    )
+    data = build(_one_frame(b"\xe9t\xe9", where))
+    at = _name_offset(data, where)
+    with pytest.warns(quakemodels.QuakeModelsWarning, match=f"offset {at} has non-ASCII"):
+        m = Md3.from_bytes(data).load_all()
+    assert "\\xe9t\\xe9" in (m.frames.names[0], m.tags.names[0], m.surfaces[0].name)
+    data = build(_one_frame(b"n" * (16 if where == "frame" else 64), where))
+    message = _expect(data, BadValueError, "name", _name_offset(data, where))
+    assert "no NUL terminator" in message
+
+
 def _header_value(data: bytes, field: str) -> int:
     return int(struct.unpack_from("<i", data, HEADER_OFFSETS[field])[0])
 
