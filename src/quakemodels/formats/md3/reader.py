@@ -83,7 +83,9 @@ from .layout import (
     FRAME,
     FRAME_COLUMNS,
     FRAME_NAME_BYTES,
+    FRAME_NAME_COLUMNS,
     FRAME_NAME_OFFSET,
+    FRAME_WIDTH,
     HEADER,
     HEADER_FIELDS,
     HEADER_OFFSETS,
@@ -104,7 +106,9 @@ from .layout import (
     TAG,
     TAG_COLUMNS,
     TAG_NAME_BYTES,
+    TAG_NAME_COLUMNS,
     TAG_NAME_OFFSET,
+    TAG_WIDTH,
     TEX_COORD,
     TEX_COORD_ITEM,
     TRIANGLE,
@@ -780,29 +784,30 @@ class Md3Reader(ModelFile):
 
     # -- frames and tags ----------------------------------------------------------------------
 
-    def _records(self, offset: int, count: int, size: int) -> npt.NDArray[np.uint8]:
-        """(count, size) uint8 view of ``count`` records of ``size`` bytes at ``offset``."""
-        return read_section(self._data, np.uint8, count * size, offset).reshape(count, size)
+    def _float_rows(self, offset: int, count: int, width: int) -> FloatArray:
+        """(count, width) float view of ``count`` records of ``width`` floats at ``offset``."""
+        return read_section(self._data, FLOAT, count * width, offset).reshape(count, width)
 
     @decoded
     def frames(self) -> Md3Frames:
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
         f = self.num_frames  # 1 or more: checked at open
-        rec = self._records(self.ofs_frames, f, FRAME.itemsize)
-        at = self.ofs_frames + FRAME_NAME_OFFSET
+        floats = self._float_rows(self.ofs_frames, f, FRAME_WIDTH)
         # One frame, or one name in every frame (the exporter's, as id's tools write it): one
         # comparison of all the name bytes; terminated_names reads names that differ (and 2 to
         # 4 alike: it checks and warns about those one by one).
-        block = rec[:, FRAME_NAME_BYTES].tobytes()
+        block = floats[:, FRAME_NAME_COLUMNS].tobytes()
         raw = block[: len(block) // f]
         name = _plain_name(raw)
         if (f == 1 or f > 4) and name is not None and block == raw * f:
             names, names_raw = [name] * f, [raw] * f
         else:
             names, names_raw = terminated_names(
-                rec[:, FRAME_NAME_BYTES], "frames", at, FRAME.itemsize
+                floats.view(np.uint8)[:, FRAME_NAME_BYTES],
+                "frames",
+                self.ofs_frames + FRAME_NAME_OFFSET,
+                FRAME.itemsize,
             )
-        floats = rec.view(FLOAT)
         mins, maxs, origins, radii = (floats[:, a:b].copy() for a, b in FRAME_COLUMNS)
         return Md3Frames(
             names=names,
@@ -822,25 +827,24 @@ class Md3Reader(ModelFile):
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
-        rec = self._records(self.ofs_tags, f * k, TAG.itemsize)
+        floats = self._float_rows(self.ofs_tags, f * k, TAG_WIDTH)
         at = self.ofs_tags + TAG_NAME_OFFSET
-        names = rec[:, TAG_NAME_BYTES]
         # Frame 0's names, each NUL-terminated ASCII (the usual case: no messages built), else
         # as terminated_names reads them (the first bad one raises; non-ASCII ones warn).
         size = TAG_NAME_BYTES.stop - TAG_NAME_BYTES.start
-        head = names[:k].tobytes()
+        head = floats[:k, TAG_NAME_COLUMNS].tobytes()
         plain = [_plain_name(head[i : i + size]) for i in range(0, len(head), size)]
         first = [name for name in plain if name is not None]
         if len(first) < k:
+            names = floats.view(np.uint8)[:, TAG_NAME_BYTES]
             first, _ = terminated_names(names[:k], "tags", at, TAG.itemsize, raws=False)
         # Every frame names its tags alike (id's tools write them so): one comparison of all
         # the name bytes, and the first frame's names serve every frame.
-        block = names.tobytes()
         varying = None
-        if f > 1 and block != block[: len(block) // f] * f:
+        if f > 1 and floats[:, TAG_NAME_COLUMNS].tobytes() != head * f:
+            names = floats.view(np.uint8)[:, TAG_NAME_BYTES]
             flat_names, _ = terminated_names(names, "tags", at, TAG.itemsize, raws=False)
             varying = [flat_names[i * k : (i + 1) * k] for i in range(f)]
-        floats = rec.view(FLOAT)
         origins, axes = (floats[:, a:b].copy() for a, b in TAG_COLUMNS)
         return Md3Tags(
             names=first,
