@@ -330,7 +330,7 @@ def test_surface_chain_runs_past_the_end() -> None:
 
 
 def test_triangle_index_out_of_range() -> None:
-    for bad in (4, -1, 2**31 - 1):
+    for bad in (4, -1, 2**31 - 1, -(2**31)):
         spec = Md3Spec()
         spec.surfaces[1].triangles = [(0, 1, 2), (3, bad, 0)]
         data = build(spec)
@@ -338,6 +338,33 @@ def test_triangle_index_out_of_range() -> None:
         ofs_tris = struct.unpack_from("<i", data, s1 + 88)[0]
         message = _expect(data, BadValueError, "vertex_indices", s1 + ofs_tris + 12 + 4)
         assert f"surfaces[1].triangles[1].vertex_indices[1]={bad}" in message
+
+
+def test_sections_sharing_bytes() -> None:
+    # Tags moved onto frame 1's bytes overlap; an empty section anywhere, or one that starts
+    # right where another ends, does not.
+    data = set_header(GOOD, "ofs_tags", 108 + 56)
+    message = _expect(data, BadValueError, "ofs_tags", HEADER_OFFSETS["ofs_tags"])
+    assert message == (
+        f"tags at offset {HEADER_OFFSETS['ofs_tags']}: bytes 164..611 overlap frames's bytes"
+        " 108..219 (sections may not share data)"
+    )
+    spec = Md3Spec(tags=[[], []], header_overrides={"ofs_tags": 112})
+    assert Md3.from_bytes(build(spec)).load_all().num_tags == 0
+    s0 = surface_offset(GOOD, 0)
+    tris = struct.unpack_from("<i", GOOD, s0 + 88)[0]  # surface 0's triangles follow...
+    shaders = struct.unpack_from("<i", GOOD, s0 + 92)[0]  # ...its one 68-byte shader
+    assert tris == shaders + 68
+    data, at = set_surface(GOOD, 0, "ofs_triangles", tris - 4)
+    message = _expect(data, BadValueError, "ofs_triangles", at)
+    assert "overlap surfaces[0].ofs_shaders's bytes" in message
+
+
+def test_load_all_decodes_every_array() -> None:
+    m = Md3.from_bytes(GOOD).load_all()
+    for surface in m.surfaces:
+        assert set(surface.ARRAYS) <= set(vars(surface))
+    assert {"frames", "tags"} <= set(vars(m))
 
 
 NameCase = Callable[[Md3Spec], None]

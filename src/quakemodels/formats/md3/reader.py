@@ -169,6 +169,10 @@ if SURFACE_FIELDS != (
     raise ImportError("quake3_md3.ksy: the surface header's fields moved")
 
 
+# One byte per vertex a surface may have: triangles check their indices by a lookup in these.
+_VERTEX_SLOTS = read_only(np.zeros(MAX_VERTICES, dtype=np.uint8))
+
+
 def _plain_name(raw: bytes) -> str | None:
     """The text before the first NUL of a name field when there is a NUL and the text is ASCII
     (what :func:`terminated_name` returns for it, without building its messages); None for
@@ -350,9 +354,14 @@ class Md3Surface(PerFrame):
         base = self.offset + self.ofs_triangles
         values = read_section(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
         out = values.astype(np.int32)
-        # Checked on the copy in one reduction: read as unsigned, a negative index is 2**31 or
-        # more, so the largest one is below N only when all are in 0..N-1 (T is 1 or more).
-        if int(np.maximum.reduce(out.view(np.uint32), axis=None)) < self.num_vertices:
+        # Checked on the copy by a lookup in N slots, which raises for any index past them:
+        # read as unsigned, a negative index is 2**31 or more. (A lookup, not a reduction:
+        # the normals run take on every load anyway, a first reduction costs several µs.)
+        try:
+            _VERTEX_SLOTS[: self.num_vertices].take(out.view(np.uint32), mode="raise")
+        except IndexError:
+            pass
+        else:
             return out
         bad = first_bad_index(values, self.num_vertices)
         if bad is not None:
@@ -663,9 +672,15 @@ class Md3Reader(ModelFile):
                 (uv, uv + surf.num_vertices * TEX_COORD.itemsize),
                 (xyz, xyz + surf.num_vertices * surf.num_frames * VERTEX.itemsize),
             )
-        spans = sorted(span for span in spans if span[1] > span[0])
-        if any(b[0] < a[1] for a, b in itertools.pairwise(spans)):
-            self._raise_overlap(surfaces)
+        # Sorted by start, the non-empty spans are disjoint when each starts at or after the
+        # end of the one before (then the ends grow too).
+        spans.sort()
+        end = 0
+        for start, stop in spans:
+            if stop > start:
+                if start < end:
+                    self._raise_overlap(surfaces)
+                end = stop
 
     def _raise_overlap(self, surfaces: list[Md3Surface]) -> None:
         """The BadValueError of :meth:`_check_disjoint`, at the offset field of the
@@ -904,8 +919,9 @@ class Md3Reader(ModelFile):
             s.shaders  # noqa: B018
             s.triangles  # noqa: B018
             s.texcoords  # noqa: B018
-        for s in self._surfaces:
-            s.load_all()
+        for s in self._surfaces:  # the rest of Md3Surface.ARRAYS
+            s.positions  # noqa: B018
+            s.normals  # noqa: B018
         return self
 
     def __repr__(self) -> str:
