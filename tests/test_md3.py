@@ -330,7 +330,7 @@ def test_surface_chain_runs_past_the_end() -> None:
 
 
 def test_triangle_index_out_of_range() -> None:
-    for bad in (4, -1, 2**31 - 1):
+    for bad in (4, -1, 2**31 - 1, -(2**31)):
         spec = Md3Spec()
         spec.surfaces[1].triangles = [(0, 1, 2), (3, bad, 0)]
         data = build(spec)
@@ -338,6 +338,33 @@ def test_triangle_index_out_of_range() -> None:
         ofs_tris = struct.unpack_from("<i", data, s1 + 88)[0]
         message = _expect(data, BadValueError, "vertex_indices", s1 + ofs_tris + 12 + 4)
         assert f"surfaces[1].triangles[1].vertex_indices[1]={bad}" in message
+
+
+def test_sections_sharing_bytes() -> None:
+    # Tags moved onto frame 1's bytes overlap; an empty section anywhere, or one that starts
+    # right where another ends, does not.
+    data = set_header(GOOD, "ofs_tags", 108 + 56)
+    message = _expect(data, BadValueError, "ofs_tags", HEADER_OFFSETS["ofs_tags"])
+    assert message == (
+        f"tags at offset {HEADER_OFFSETS['ofs_tags']}: bytes 164..611 overlap frames's bytes"
+        " 108..219 (sections may not share data)"
+    )
+    spec = Md3Spec(tags=[[], []], header_overrides={"ofs_tags": 112})
+    assert Md3.from_bytes(build(spec)).load_all().num_tags == 0
+    s0 = surface_offset(GOOD, 0)
+    tris = struct.unpack_from("<i", GOOD, s0 + 88)[0]  # surface 0's triangles follow...
+    shaders = struct.unpack_from("<i", GOOD, s0 + 92)[0]  # ...its one 68-byte shader
+    assert tris == shaders + 68
+    data, at = set_surface(GOOD, 0, "ofs_triangles", tris - 4)
+    message = _expect(data, BadValueError, "ofs_triangles", at)
+    assert "overlap surfaces[0].ofs_shaders's bytes" in message
+
+
+def test_load_all_decodes_every_array() -> None:
+    m = Md3.from_bytes(GOOD).load_all()
+    for surface in m.surfaces:
+        assert set(surface.ARRAYS) <= set(vars(surface))
+    assert {"frames", "tags"} <= set(vars(m))
 
 
 NameCase = Callable[[Md3Spec], None]
@@ -379,6 +406,66 @@ def test_names_must_be_nul_terminated(mutate: NameCase, where: Callable[[bytes],
     mutate(spec)
     data = build(spec)
     message = _expect(data, BadValueError, "name", where(data))
+    assert "no NUL terminator" in message
+
+
+@pytest.mark.parametrize("shaders", [1, 2], ids=["one shader", "two shaders"])
+def test_shader_names_one_or_many(shaders: int) -> None:
+    # A surface's single shader reads through a shortcut, several through the general path:
+    # both give the text before the NUL, the stored index, a warning with escapes for
+    # non-ASCII bytes and the same error for a name without a NUL.
+    names = [b"ok\0junk", b"models/x"][:shaders]
+    data = bytearray(build(Md3Spec(surfaces=[SurfaceSpec(shaders=names)])))
+    at = surface_offset(bytes(data), 0) + 108  # the first shader's name
+    struct.pack_into("<i", data, at + 64 + 68 * (shaders - 1), 7)  # the last shader's index
+    loaded = Md3.from_bytes(bytes(data)).load_all().surfaces[0].shaders
+    expected = [("ok", 7)] if shaders == 1 else [("ok", 0), ("models/x", 7)]
+    assert [(s.name, s.shader_index) for s in loaded] == expected
+    data[at : at + 4] = b"\xe9t\xe9\0"
+    with pytest.warns(quakemodels.QuakeModelsWarning, match=f"offset {at} has non-ASCII"):
+        loaded = Md3.from_bytes(bytes(data)).surfaces[0].shaders
+    assert loaded[0].name == "\\xe9t\\xe9"
+    data[at : at + 64] = b"x" * 64
+    message = _expect(bytes(data), BadValueError, "name", at)
+    assert message.startswith(f"surfaces[0].shaders[0].name={b'x' * 64!r} at offset {at} has no")
+
+
+def _one_frame(name: bytes, where: str) -> Md3Spec:
+    """A one-frame model with ``name`` as the frame's, the first tag's or the surface's name."""
+    surface = SurfaceSpec(name=name if where == "surface" else b"body")
+    surface.vertices = surface.vertices[:1]
+    return Md3Spec(
+        frames=[FrameSpec(name=name if where == "frame" else b"f")],
+        tags=[[TagSpec(name if where == "tag" else b"tag_a"), TagSpec(b"tag_b")]],
+        surfaces=[surface],
+    )
+
+
+def _name_offset(data: bytes, where: str) -> int:
+    return {
+        "frame": 108 + 40,
+        "tag": _header_value(data, "ofs_tags"),
+        "surface": surface_offset(data, 0) + 4,
+    }[where]
+
+
+@pytest.mark.parametrize("where", ["frame", "tag", "surface"])
+def test_plain_and_non_ascii_names(where: str) -> None:
+    # Names are read without building messages when they are NUL-terminated ASCII; a non-ASCII
+    # one warns and keeps escapes, one without a NUL raises, each naming its offset.
+    m = Md3.from_bytes(build(_one_frame(b"plain\0junk", where))).load_all()
+    assert (m.frames.names, m.tags.names, m.surfaces[0].name) == (
+        ["plain" if where == "frame" else "f"],
+        ["plain" if where == "tag" else "tag_a", "tag_b"],
+        "plain" if where == "surface" else "body",
+    )
+    data = build(_one_frame(b"\xe9t\xe9", where))
+    at = _name_offset(data, where)
+    with pytest.warns(quakemodels.QuakeModelsWarning, match=f"offset {at} has non-ASCII"):
+        m = Md3.from_bytes(data).load_all()
+    assert "\\xe9t\\xe9" in (m.frames.names[0], m.tags.names[0], m.surfaces[0].name)
+    data = build(_one_frame(b"n" * (16 if where == "frame" else 64), where))
+    message = _expect(data, BadValueError, "name", _name_offset(data, where))
     assert "no NUL terminator" in message
 
 

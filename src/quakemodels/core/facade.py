@@ -69,12 +69,13 @@ def read_only(value: _T) -> _T:
     command list) holding arrays as attributes. Cached arrays are shared by every later access
     and by the meshes and scenes built from them, so writing into one would make the model
     contradict itself; a caller who wants to edit takes a copy."""
+    # setflags is what assigning ``flags.writeable`` calls, without making a flags object.
     if isinstance(value, np.ndarray):
-        value.flags.writeable = False
+        value.setflags(write=False)
     else:
         for item in getattr(value, "__dict__", {}).values():
             if isinstance(item, np.ndarray):
-                item.flags.writeable = False
+                item.setflags(write=False)
     return value
 
 

@@ -77,6 +77,20 @@ FRAME_COLUMNS = tuple(
 TAG_COLUMNS = tuple(_float_columns(TAG, f) for f in ("origin", "axis"))
 FRAME_NAME_BYTES = slice(FRAME_NAME_OFFSET, FRAME_NAME_OFFSET + field_type(FRAME, "name").itemsize)
 TAG_NAME_BYTES = slice(TAG_NAME_OFFSET, TAG_NAME_OFFSET + field_type(TAG, "name").itemsize)
+# A frame or tag record's width in floats, and its name's span of float columns (the sections
+# are read as rows of floats; the names' bytes are those columns' bytes).
+FRAME_WIDTH = FRAME.itemsize // FLOAT.itemsize
+TAG_WIDTH = TAG.itemsize // FLOAT.itemsize
+
+
+def _name_columns(name_bytes: slice) -> slice:
+    if name_bytes.start % FLOAT.itemsize or name_bytes.stop % FLOAT.itemsize:
+        raise ImportError("quake3_md3.ksy: names must sit on float columns")  # pragma: no cover
+    return slice(name_bytes.start // FLOAT.itemsize, name_bytes.stop // FLOAT.itemsize)
+
+
+FRAME_NAME_COLUMNS = _name_columns(FRAME_NAME_BYTES)
+TAG_NAME_COLUMNS = _name_columns(TAG_NAME_BYTES)
 XYZ_SCALE = 1.0 / 64.0  # the spec's `x_compressed / 64.0` (MD3_XYZ_SCALE)
 
 # A vertex as little-endian 16-bit words: x, y, z, then the normal's two angle bytes, which

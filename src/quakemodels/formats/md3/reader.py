@@ -83,7 +83,9 @@ from .layout import (
     FRAME,
     FRAME_COLUMNS,
     FRAME_NAME_BYTES,
+    FRAME_NAME_COLUMNS,
     FRAME_NAME_OFFSET,
+    FRAME_WIDTH,
     HEADER,
     HEADER_FIELDS,
     HEADER_OFFSETS,
@@ -104,7 +106,9 @@ from .layout import (
     TAG,
     TAG_COLUMNS,
     TAG_NAME_BYTES,
+    TAG_NAME_COLUMNS,
     TAG_NAME_OFFSET,
+    TAG_WIDTH,
     TEX_COORD,
     TEX_COORD_ITEM,
     TRIANGLE,
@@ -145,6 +149,37 @@ _NORMAL_TABLE: FloatArray | None = None
 # Below this many vertices (all frames), positions decode in one multiply of the vertex words'
 # x, y, z slice; above, word by word (faster from about 700 on).
 _FEW_VERTICES = 768
+
+
+# Md3Surface reads its header's values in this order, in one record read.
+if SURFACE_FIELDS != (
+    "magic",
+    "name",
+    "flags",
+    "num_frames",
+    "num_shaders",
+    "num_vertices",
+    "num_triangles",
+    "ofs_triangles",
+    "ofs_shaders",
+    "ofs_tex_coords",
+    "ofs_vertices",
+    "ofs_end",
+):  # pragma: no cover
+    raise ImportError("quake3_md3.ksy: the surface header's fields moved")
+
+
+# One byte per vertex a surface may have: triangles check their indices by a lookup in these.
+_VERTEX_SLOTS = read_only(np.zeros(MAX_VERTICES, dtype=np.uint8))
+
+
+def _plain_name(raw: bytes) -> str | None:
+    """The text before the first NUL of a name field when there is a NUL and the text is ASCII
+    (what :func:`terminated_name` returns for it, without building its messages); None for
+    anything else, which ``terminated_name`` reports."""
+    end = raw.find(b"\0")
+    text = raw[:end]
+    return text.decode("ascii") if end >= 0 and text.isascii() else None
 
 
 def normal_table() -> FloatArray:
@@ -232,27 +267,44 @@ class Md3Surface(PerFrame):
     ARRAYS: tuple[str, ...] = ("shaders", "triangles", "texcoords", "positions", "normals")
     """Every lazily decoded array, in the order :meth:`load_all` decodes them."""
 
+    magic: bytes
+    name_raw: bytes
+    flags: int
+    num_frames: int
+    num_shaders: int
+    num_vertices: int
+    num_triangles: int
+    ofs_triangles: int
+    ofs_shaders: int
+    ofs_tex_coords: int
+    ofs_vertices: int
+    ofs_end: int
+
     def __init__(self, data: bytes, index: int, offset: int) -> None:
         self._data = data
         self.index = index
         self.offset = offset
-        # One read of the whole header as Python values (ints; bytes for the V fields): a
-        # numpy scalar per field would cost a call each.
-        values = dict(zip(SURFACE_FIELDS, read_record(data, SURFACE_HEADER, offset), strict=True))
-        self.magic: bytes = bytes(values["magic"])
-        self.name_raw: bytes = bytes(values["name"])
-        self.flags: int = values["flags"]
-        self.num_frames: int = values["num_frames"]
-        self.num_shaders: int = values["num_shaders"]
-        self.num_vertices: int = values["num_vertices"]
-        self.num_triangles: int = values["num_triangles"]
-        self.ofs_triangles: int = values["ofs_triangles"]
-        self.ofs_shaders: int = values["ofs_shaders"]
-        self.ofs_tex_coords: int = values["ofs_tex_coords"]
-        self.ofs_vertices: int = values["ofs_vertices"]
-        self.ofs_end: int = values["ofs_end"]
-        at = SURFACE_OFFSETS["name"]
-        self.name = terminated_name(self.name_raw, f"surfaces[{index}].name", "name", offset + at)
+        # One read of the whole header as Python values (ints; bytes for the V fields), in the
+        # spec's field order (checked at import): a numpy scalar per field would cost a call each.
+        (
+            self.magic,
+            self.name_raw,
+            self.flags,
+            self.num_frames,
+            self.num_shaders,
+            self.num_vertices,
+            self.num_triangles,
+            self.ofs_triangles,
+            self.ofs_shaders,
+            self.ofs_tex_coords,
+            self.ofs_vertices,
+            self.ofs_end,
+        ) = read_record(data, SURFACE_HEADER, offset)
+        name = _plain_name(self.name_raw)
+        if name is None:  # no NUL, or non-ASCII bytes: the error, or the warning and escapes
+            at = offset + SURFACE_OFFSETS["name"]
+            name = terminated_name(self.name_raw, f"surfaces[{index}].name", "name", at)
+        self.name = name
 
     @property
     def header(self) -> dict[str, Any]:
@@ -268,9 +320,16 @@ class Md3Surface(PerFrame):
     def shaders(self) -> list[Md3Shader]:
         """The surface's shaders, names NUL-terminated."""
         base = self.offset + self.ofs_shaders
-        # Every shader as (name bytes, index) Python values: a record read each for the few a
-        # surface usually has (one), one call for many.
         n = self.num_shaders
+        if n == 1:
+            # The usual one shader with an ASCII name: one record read and the text before its
+            # NUL, what terminated_name gives (anything else takes the general path below).
+            item = read_record(self._data, SHADER, base)
+            name = _plain_name(item[SHADER_NAME])
+            if name is not None:
+                return [Md3Shader(name=name, shader_index=item[SHADER_INDEX])]
+        # Every shader as (name bytes, index) Python values: a record read each for the few a
+        # surface usually has, one call for many.
         if n <= 4:
             items = [read_record(self._data, SHADER, base + SHADER.itemsize * i) for i in range(n)]
         else:
@@ -295,9 +354,14 @@ class Md3Surface(PerFrame):
         base = self.offset + self.ofs_triangles
         values = read_section(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
         out = values.astype(np.int32)
-        # Checked on the copy in one reduction: read as unsigned, a negative index is 2**31 or
-        # more, so the largest one is below N only when all are in 0..N-1 (T is 1 or more).
-        if int(np.maximum.reduce(out.view(np.uint32), axis=None)) < self.num_vertices:
+        # Checked on the copy by a lookup in N slots, which raises for any index past them:
+        # read as unsigned, a negative index is 2**31 or more. (A lookup, not a reduction:
+        # the normals run take on every load anyway, a first reduction costs several µs.)
+        try:
+            _VERTEX_SLOTS[: self.num_vertices].take(out.view(np.uint32), mode="raise")
+        except IndexError:
+            pass
+        else:
             return out
         bad = first_bad_index(values, self.num_vertices)
         if bad is not None:
@@ -479,13 +543,16 @@ class Md3Reader(ModelFile):
         )
         at = HEADER_OFFSETS["name"]
         raw_name = data[at : at + NAME_SIZE]
-        try:  # the spec's name is ASCII text up to its NUL
-            raw_name.partition(b"\0")[0].decode("ascii")
-        except UnicodeDecodeError as e:
-            raise BadValueError(
-                f"name at offset {at} is not ASCII: {e}", field="name", offset=at
-            ) from e
-        self.model_name = terminated_name(raw_name, "name", "name", at)
+        model_name = _plain_name(raw_name)
+        if model_name is None:
+            try:  # the spec's name is ASCII text up to its NUL
+                raw_name.partition(b"\0")[0].decode("ascii")
+            except UnicodeDecodeError as e:
+                raise BadValueError(
+                    f"name at offset {at} is not ASCII: {e}", field="name", offset=at
+                ) from e
+            model_name = terminated_name(raw_name, "name", "name", at)
+        self.model_name = model_name
         # The header's counts and offsets as plain attributes.
         spec = self._h
         self.flags: int = spec.flags
@@ -605,9 +672,15 @@ class Md3Reader(ModelFile):
                 (uv, uv + surf.num_vertices * TEX_COORD.itemsize),
                 (xyz, xyz + surf.num_vertices * surf.num_frames * VERTEX.itemsize),
             )
-        spans = sorted(span for span in spans if span[1] > span[0])
-        if any(b[0] < a[1] for a, b in itertools.pairwise(spans)):
-            self._raise_overlap(surfaces)
+        # Sorted by start, the non-empty spans are disjoint when each starts at or after the
+        # end of the one before (then the ends grow too).
+        spans.sort()
+        end = 0
+        for start, stop in spans:
+            if stop > start:
+                if start < end:
+                    self._raise_overlap(surfaces)
+                end = stop
 
     def _raise_overlap(self, surfaces: list[Md3Surface]) -> None:
         """The BadValueError of :meth:`_check_disjoint`, at the offset field of the
@@ -726,28 +799,30 @@ class Md3Reader(ModelFile):
 
     # -- frames and tags ----------------------------------------------------------------------
 
-    def _records(self, offset: int, count: int, size: int) -> npt.NDArray[np.uint8]:
-        """(count, size) uint8 view of ``count`` records of ``size`` bytes at ``offset``."""
-        return read_section(self._data, np.uint8, count * size, offset).reshape(count, size)
+    def _float_rows(self, offset: int, count: int, width: int) -> FloatArray:
+        """(count, width) float view of ``count`` records of ``width`` floats at ``offset``."""
+        return read_section(self._data, FLOAT, count * width, offset).reshape(count, width)
 
     @decoded
     def frames(self) -> Md3Frames:
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
         f = self.num_frames  # 1 or more: checked at open
-        rec = self._records(self.ofs_frames, f, FRAME.itemsize)
-        at = self.ofs_frames + FRAME_NAME_OFFSET
+        floats = self._float_rows(self.ofs_frames, f, FRAME_WIDTH)
         # One frame, or one name in every frame (the exporter's, as id's tools write it): one
         # comparison of all the name bytes; terminated_names reads names that differ (and 2 to
         # 4 alike: it checks and warns about those one by one).
-        block = rec[:, FRAME_NAME_BYTES].tobytes()
+        block = floats[:, FRAME_NAME_COLUMNS].tobytes()
         raw = block[: len(block) // f]
-        if (f == 1 or f > 4) and block == raw * f:
-            names, names_raw = [terminated_name(raw, "frames[0].name", "name", at)] * f, [raw] * f
+        name = _plain_name(raw)
+        if (f == 1 or f > 4) and name is not None and block == raw * f:
+            names, names_raw = [name] * f, [raw] * f
         else:
             names, names_raw = terminated_names(
-                rec[:, FRAME_NAME_BYTES], "frames", at, FRAME.itemsize
+                floats.view(np.uint8)[:, FRAME_NAME_BYTES],
+                "frames",
+                self.ofs_frames + FRAME_NAME_OFFSET,
+                FRAME.itemsize,
             )
-        floats = rec.view(FLOAT)
         mins, maxs, origins, radii = (floats[:, a:b].copy() for a, b in FRAME_COLUMNS)
         return Md3Frames(
             names=names,
@@ -767,18 +842,24 @@ class Md3Reader(ModelFile):
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
-        rec = self._records(self.ofs_tags, f * k, TAG.itemsize)
+        floats = self._float_rows(self.ofs_tags, f * k, TAG_WIDTH)
         at = self.ofs_tags + TAG_NAME_OFFSET
-        names = rec[:, TAG_NAME_BYTES]
-        first, _ = terminated_names(names[:k], "tags", at, TAG.itemsize, raws=False)
+        # Frame 0's names, each NUL-terminated ASCII (the usual case: no messages built), else
+        # as terminated_names reads them (the first bad one raises; non-ASCII ones warn).
+        size = TAG_NAME_BYTES.stop - TAG_NAME_BYTES.start
+        head = floats[:k, TAG_NAME_COLUMNS].tobytes()
+        plain = [_plain_name(head[i : i + size]) for i in range(0, len(head), size)]
+        first = [name for name in plain if name is not None]
+        if len(first) < k:
+            names = floats.view(np.uint8)[:, TAG_NAME_BYTES]
+            first, _ = terminated_names(names[:k], "tags", at, TAG.itemsize, raws=False)
         # Every frame names its tags alike (id's tools write them so): one comparison of all
         # the name bytes, and the first frame's names serve every frame.
-        block = names.tobytes()
         varying = None
-        if f > 1 and block != block[: len(block) // f] * f:
+        if f > 1 and floats[:, TAG_NAME_COLUMNS].tobytes() != head * f:
+            names = floats.view(np.uint8)[:, TAG_NAME_BYTES]
             flat_names, _ = terminated_names(names, "tags", at, TAG.itemsize, raws=False)
             varying = [flat_names[i * k : (i + 1) * k] for i in range(f)]
-        floats = rec.view(FLOAT)
         origins, axes = (floats[:, a:b].copy() for a, b in TAG_COLUMNS)
         return Md3Tags(
             names=first,
@@ -838,8 +919,9 @@ class Md3Reader(ModelFile):
             s.shaders  # noqa: B018
             s.triangles  # noqa: B018
             s.texcoords  # noqa: B018
-        for s in self._surfaces:
-            s.load_all()
+        for s in self._surfaces:  # the rest of Md3Surface.ARRAYS
+            s.positions  # noqa: B018
+            s.normals  # noqa: B018
         return self
 
     def __repr__(self) -> str:
