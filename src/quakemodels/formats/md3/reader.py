@@ -151,21 +151,12 @@ _NORMAL_TABLE: FloatArray | None = None
 _FEW_VERTICES = 768
 
 
-# Md3Surface reads its header's values in this order, in one record read.
-if SURFACE_FIELDS != (
-    "magic",
-    "name",
-    "flags",
-    "num_frames",
-    "num_shaders",
-    "num_vertices",
-    "num_triangles",
-    "ofs_triangles",
-    "ofs_shaders",
-    "ofs_tex_coords",
-    "ofs_vertices",
-    "ofs_end",
-):  # pragma: no cover
+# Md3Surface.__init__ unpacks its header's values in this order (one record read).
+_SURFACE_ORDER = (
+    "magic name flags num_frames num_shaders num_vertices num_triangles"
+    " ofs_triangles ofs_shaders ofs_tex_coords ofs_vertices ofs_end"
+)
+if tuple(_SURFACE_ORDER.split()) != SURFACE_FIELDS:  # pragma: no cover
     raise ImportError("quake3_md3.ksy: the surface header's fields moved")
 
 
