@@ -81,10 +81,13 @@ from ...kaitai.quake3_md3 import Quake3Md3
 from .layout import (
     FLOAT,
     FRAME,
-    FRAME_COLUMNS,
+    FRAME_MAXS,
+    FRAME_MINS,
     FRAME_NAME_BYTES,
     FRAME_NAME_COLUMNS,
     FRAME_NAME_OFFSET,
+    FRAME_ORIGIN,
+    FRAME_RADIUS,
     FRAME_WIDTH,
     HEADER,
     HEADER_FIELDS,
@@ -104,10 +107,11 @@ from .layout import (
     SURFACE_HEADER_SIZE,
     SURFACE_OFFSETS,
     TAG,
-    TAG_COLUMNS,
+    TAG_AXES,
     TAG_NAME_BYTES,
     TAG_NAME_COLUMNS,
     TAG_NAME_OFFSET,
+    TAG_ORIGIN,
     TAG_WIDTH,
     TEX_COORD,
     TEX_COORD_ITEM,
@@ -790,15 +794,13 @@ class Md3Reader(ModelFile):
 
     # -- frames and tags ----------------------------------------------------------------------
 
-    def _float_rows(self, offset: int, count: int, width: int) -> FloatArray:
-        """(count, width) float view of ``count`` records of ``width`` floats at ``offset``."""
-        return read_section(self._data, FLOAT, count * width, offset).reshape(count, width)
-
     @decoded
     def frames(self) -> Md3Frames:
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
         f = self.num_frames  # 1 or more: checked at open
-        floats = self._float_rows(self.ofs_frames, f, FRAME_WIDTH)
+        # The section as rows of floats, one view (a name's bytes are its float columns').
+        floats = read_section(self._data, FLOAT, f * FRAME_WIDTH, self.ofs_frames)
+        floats = floats.reshape(f, FRAME_WIDTH)
         # One frame, or one name in every frame (the exporter's, as id's tools write it): one
         # comparison of all the name bytes; terminated_names reads names that differ (and 2 to
         # 4 alike: it checks and warns about those one by one).
@@ -814,14 +816,13 @@ class Md3Reader(ModelFile):
                 self.ofs_frames + FRAME_NAME_OFFSET,
                 FRAME.itemsize,
             )
-        mins, maxs, origins, radii = (floats[:, a:b].copy() for a, b in FRAME_COLUMNS)
         return Md3Frames(
             names=names,
             names_raw=names_raw,
-            mins=mins,
-            maxs=maxs,
-            origins=origins,
-            radii=radii.reshape(-1),
+            mins=floats[:, FRAME_MINS].copy(),
+            maxs=floats[:, FRAME_MAXS].copy(),
+            origins=floats[:, FRAME_ORIGIN].copy(),
+            radii=floats[:, FRAME_RADIUS].copy().reshape(-1),
         )
 
     @property
@@ -833,7 +834,8 @@ class Md3Reader(ModelFile):
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
-        floats = self._float_rows(self.ofs_tags, f * k, TAG_WIDTH)
+        floats = read_section(self._data, FLOAT, f * k * TAG_WIDTH, self.ofs_tags)
+        floats = floats.reshape(f * k, TAG_WIDTH)
         at = self.ofs_tags + TAG_NAME_OFFSET
         # Frame 0's names, each NUL-terminated ASCII (the usual case: no messages built), else
         # as terminated_names reads them (the first bad one raises; non-ASCII ones warn).
@@ -851,11 +853,10 @@ class Md3Reader(ModelFile):
             names = floats.view(np.uint8)[:, TAG_NAME_BYTES]
             flat_names, _ = terminated_names(names, "tags", at, TAG.itemsize, raws=False)
             varying = [flat_names[i * k : (i + 1) * k] for i in range(f)]
-        origins, axes = (floats[:, a:b].copy() for a, b in TAG_COLUMNS)
         return Md3Tags(
             names=first,
-            origins=origins.reshape(f, k, 3),
-            axes=axes.reshape(f, k, 3, 3),
+            origins=floats[:, TAG_ORIGIN].copy().reshape(f, k, 3),
+            axes=floats[:, TAG_AXES].copy().reshape(f, k, 3, 3),
             varying=varying,
         )
 
