@@ -347,7 +347,9 @@ class Md3Surface(PerFrame):
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, each checked to be in 0..N-1."""
         base = self.offset + self.ofs_triangles
-        values = read_section(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
+        # T is 1 or more (checked at open): a plain view, no empty case (as for the texcoords,
+        # vertices and frames below, never empty either).
+        values = np.frombuffer(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
         out = values.astype(np.int32)
         # Checked on the copy by a lookup in N slots, which raises for any index past them:
         # read as unsigned, a negative index is 2**31 or more. (A lookup, not a reduction:
@@ -374,14 +376,14 @@ class Md3Surface(PerFrame):
     def texcoords(self) -> FloatArray:
         """(N,2) float32 (s, t) as stored: t grows downwards in the image."""
         base = self.offset + self.ofs_tex_coords
-        st = read_section(self._data, TEX_COORD_ITEM, 2 * self.num_vertices, base)
+        st = np.frombuffer(self._data, TEX_COORD_ITEM, 2 * self.num_vertices, base)
         return st.reshape(-1, 2).astype(np.float32)
 
     @decoded
     def _vertex_words(self) -> npt.NDArray[np.int16]:
         """(F,N,W) int16 view of the vertex section (the spec's vertex as 16-bit words: x, y,
         z, and the packed normal at the word offsets layout.py derives from it)."""
-        return read_section(
+        return np.frombuffer(
             self._data,
             "<i2",
             VERTEX_WORDS * self.num_frames * self.num_vertices,
@@ -799,7 +801,7 @@ class Md3Reader(ModelFile):
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
         f = self.num_frames  # 1 or more: checked at open
         # The section as rows of floats, one view (a name's bytes are its float columns').
-        floats = read_section(self._data, FLOAT, f * FRAME_WIDTH, self.ofs_frames)
+        floats = np.frombuffer(self._data, FLOAT, f * FRAME_WIDTH, self.ofs_frames)
         floats = floats.reshape(f, FRAME_WIDTH)
         # One frame, or one name in every frame (the exporter's, as id's tools write it): one
         # comparison of all the name bytes; terminated_names reads names that differ (and 2 to
