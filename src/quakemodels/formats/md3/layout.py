@@ -75,6 +75,9 @@ FRAME_COLUMNS = tuple(
     _float_columns(FRAME, f) for f in ("min_bounds", "max_bounds", "local_origin", "radius")
 )
 TAG_COLUMNS = tuple(_float_columns(TAG, f) for f in ("origin", "axis"))
+# The same spans as slices, one name each (the reader copies each out on its own line).
+FRAME_MINS, FRAME_MAXS, FRAME_ORIGIN, FRAME_RADIUS = (slice(a, b) for a, b in FRAME_COLUMNS)
+TAG_ORIGIN, TAG_AXES = (slice(a, b) for a, b in TAG_COLUMNS)
 FRAME_NAME_BYTES = slice(FRAME_NAME_OFFSET, FRAME_NAME_OFFSET + field_type(FRAME, "name").itemsize)
 TAG_NAME_BYTES = slice(TAG_NAME_OFFSET, TAG_NAME_OFFSET + field_type(TAG, "name").itemsize)
 # A frame or tag record's width in floats, and its name's span of float columns (the sections

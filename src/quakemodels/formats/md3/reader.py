@@ -81,10 +81,13 @@ from ...kaitai.quake3_md3 import Quake3Md3
 from .layout import (
     FLOAT,
     FRAME,
-    FRAME_COLUMNS,
+    FRAME_MAXS,
+    FRAME_MINS,
     FRAME_NAME_BYTES,
     FRAME_NAME_COLUMNS,
     FRAME_NAME_OFFSET,
+    FRAME_ORIGIN,
+    FRAME_RADIUS,
     FRAME_WIDTH,
     HEADER,
     HEADER_FIELDS,
@@ -104,10 +107,11 @@ from .layout import (
     SURFACE_HEADER_SIZE,
     SURFACE_OFFSETS,
     TAG,
-    TAG_COLUMNS,
+    TAG_AXES,
     TAG_NAME_BYTES,
     TAG_NAME_COLUMNS,
     TAG_NAME_OFFSET,
+    TAG_ORIGIN,
     TAG_WIDTH,
     TEX_COORD,
     TEX_COORD_ITEM,
@@ -151,21 +155,12 @@ _NORMAL_TABLE: FloatArray | None = None
 _FEW_VERTICES = 768
 
 
-# Md3Surface reads its header's values in this order, in one record read.
-if SURFACE_FIELDS != (
-    "magic",
-    "name",
-    "flags",
-    "num_frames",
-    "num_shaders",
-    "num_vertices",
-    "num_triangles",
-    "ofs_triangles",
-    "ofs_shaders",
-    "ofs_tex_coords",
-    "ofs_vertices",
-    "ofs_end",
-):  # pragma: no cover
+# Md3Surface.__init__ unpacks its header's values in this order (one record read).
+_SURFACE_ORDER = (
+    "magic name flags num_frames num_shaders num_vertices num_triangles"
+    " ofs_triangles ofs_shaders ofs_tex_coords ofs_vertices ofs_end"
+)
+if tuple(_SURFACE_ORDER.split()) != SURFACE_FIELDS:  # pragma: no cover
     raise ImportError("quake3_md3.ksy: the surface header's fields moved")
 
 
@@ -352,7 +347,9 @@ class Md3Surface(PerFrame):
     def triangles(self) -> IntArray:
         """(T,3) int32 vertex indices, each checked to be in 0..N-1."""
         base = self.offset + self.ofs_triangles
-        values = read_section(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
+        # T is 1 or more (checked at open): a plain view, no empty case (as for the texcoords,
+        # vertices and frames below, never empty either).
+        values = np.frombuffer(self._data, INDEX, 3 * self.num_triangles, base).reshape(-1, 3)
         out = values.astype(np.int32)
         # Checked on the copy by a lookup in N slots, which raises for any index past them:
         # read as unsigned, a negative index is 2**31 or more. (A lookup, not a reduction:
@@ -379,14 +376,14 @@ class Md3Surface(PerFrame):
     def texcoords(self) -> FloatArray:
         """(N,2) float32 (s, t) as stored: t grows downwards in the image."""
         base = self.offset + self.ofs_tex_coords
-        st = read_section(self._data, TEX_COORD_ITEM, 2 * self.num_vertices, base)
+        st = np.frombuffer(self._data, TEX_COORD_ITEM, 2 * self.num_vertices, base)
         return st.reshape(-1, 2).astype(np.float32)
 
     @decoded
     def _vertex_words(self) -> npt.NDArray[np.int16]:
         """(F,N,W) int16 view of the vertex section (the spec's vertex as 16-bit words: x, y,
         z, and the packed normal at the word offsets layout.py derives from it)."""
-        return read_section(
+        return np.frombuffer(
             self._data,
             "<i2",
             VERTEX_WORDS * self.num_frames * self.num_vertices,
@@ -799,15 +796,13 @@ class Md3Reader(ModelFile):
 
     # -- frames and tags ----------------------------------------------------------------------
 
-    def _float_rows(self, offset: int, count: int, width: int) -> FloatArray:
-        """(count, width) float view of ``count`` records of ``width`` floats at ``offset``."""
-        return read_section(self._data, FLOAT, count * width, offset).reshape(count, width)
-
     @decoded
     def frames(self) -> Md3Frames:
         """Per-frame bounds, origins, radii and names (see :class:`Md3Frames`)."""
         f = self.num_frames  # 1 or more: checked at open
-        floats = self._float_rows(self.ofs_frames, f, FRAME_WIDTH)
+        # The section as rows of floats, one view (a name's bytes are its float columns').
+        floats = np.frombuffer(self._data, FLOAT, f * FRAME_WIDTH, self.ofs_frames)
+        floats = floats.reshape(f, FRAME_WIDTH)
         # One frame, or one name in every frame (the exporter's, as id's tools write it): one
         # comparison of all the name bytes; terminated_names reads names that differ (and 2 to
         # 4 alike: it checks and warns about those one by one).
@@ -823,14 +818,13 @@ class Md3Reader(ModelFile):
                 self.ofs_frames + FRAME_NAME_OFFSET,
                 FRAME.itemsize,
             )
-        mins, maxs, origins, radii = (floats[:, a:b].copy() for a, b in FRAME_COLUMNS)
         return Md3Frames(
             names=names,
             names_raw=names_raw,
-            mins=mins,
-            maxs=maxs,
-            origins=origins,
-            radii=radii.reshape(-1),
+            mins=floats[:, FRAME_MINS].copy(),
+            maxs=floats[:, FRAME_MAXS].copy(),
+            origins=floats[:, FRAME_ORIGIN].copy(),
+            radii=floats[:, FRAME_RADIUS].copy().reshape(-1),
         )
 
     @property
@@ -842,7 +836,8 @@ class Md3Reader(ModelFile):
     def tags(self) -> Md3Tags:
         """Tags of every frame (see :class:`Md3Tags`)."""
         f, k = self.num_frames, self.num_tags
-        floats = self._float_rows(self.ofs_tags, f * k, TAG_WIDTH)
+        floats = read_section(self._data, FLOAT, f * k * TAG_WIDTH, self.ofs_tags)
+        floats = floats.reshape(f * k, TAG_WIDTH)
         at = self.ofs_tags + TAG_NAME_OFFSET
         # Frame 0's names, each NUL-terminated ASCII (the usual case: no messages built), else
         # as terminated_names reads them (the first bad one raises; non-ASCII ones warn).
@@ -860,11 +855,10 @@ class Md3Reader(ModelFile):
             names = floats.view(np.uint8)[:, TAG_NAME_BYTES]
             flat_names, _ = terminated_names(names, "tags", at, TAG.itemsize, raws=False)
             varying = [flat_names[i * k : (i + 1) * k] for i in range(f)]
-        origins, axes = (floats[:, a:b].copy() for a, b in TAG_COLUMNS)
         return Md3Tags(
             names=first,
-            origins=origins.reshape(f, k, 3),
-            axes=axes.reshape(f, k, 3, 3),
+            origins=floats[:, TAG_ORIGIN].copy().reshape(f, k, 3),
+            axes=floats[:, TAG_AXES].copy().reshape(f, k, 3, 3),
             varying=varying,
         )
 
