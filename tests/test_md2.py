@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import struct
 import tracemalloc
 import warnings
@@ -231,6 +232,60 @@ def test_table_clips_refuse_names_that_do_not_fit() -> None:
     assert table_clips(names[:100], *TABLE) is None
     # The facade then falls back to grouping by name.
     assert grouped_clips(names)["jump1"] == range(45, 46)
+
+
+def _table_reference(
+    frame_names: list[str], names: list[str], starts: list[int], counts: list[int]
+) -> dict[str, range] | None:
+    """table_clips as its docstring says it, name by name: what its one-regex match over the
+    joined names must agree with."""
+    aliases = {
+        "crstnd": {"crstnd", "crstand"},
+        "crattak": {"crattak", "crattk", "crattck", "crattack"},
+        "crdeath": {"crdeath", "crdeth"},
+    }
+    used = {198: len(names), 173: 16}.get(len(frame_names))
+    if used is None:
+        return None
+    clips = {}
+    for name, start, count in zip(names[:used], starts[:used], counts[:used], strict=True):
+        base = name.lower().rstrip("0123456789")
+        accepted = aliases.get(base, {base})
+        if any(f.lower().rstrip("0123456789") not in accepted for f in frame_names[start:][:count]):
+            return None
+        clips[name] = range(start, start + count)
+    return clips if sum(len(r) for r in clips.values()) == len(frame_names) else None
+
+
+def test_table_clips_match_the_name_by_name_rule_on_both_paths() -> None:
+    # ASCII names without NULs take one regex match; others (non-ASCII, a NUL inside, a
+    # table whose clips do not tile the frames) the per-name check: both must give the rule.
+    rng = random.Random(7)
+    edits = [
+        str.upper, str.title, lambda s: s + "a", lambda s: s[:2] + "7" + s[2:], lambda s: "",
+        lambda s: "123", lambda s: s + "\0x", lambda s: s.replace("a", "\xe4"), lambda s: "\n",
+        lambda s: "crstand" + s[-2:], lambda s: "crattck1", lambda s: "pain" + s[-2:],
+        lambda s: "CRDETH05", lambda s: "stand", lambda s: s.rstrip("0123456789"),
+    ]  # fmt: skip
+    shuffled = (TABLE[0], [0, 46, 40, *TABLE[1][3:]], [40, 8, 6, *TABLE[2][3:]])
+    fast = slow = 0
+    for case in range(400):
+        names = _player_names()[: rng.choice([198, 173, 172])]
+        for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+            at = rng.randrange(len(names))
+            names[at] = rng.choice(edits)(names[at])
+        table = shuffled if case % 10 == 9 else TABLE
+        joined = "\0".join(names)
+        plain = joined.isascii() and joined.count("\0") == len(names) - 1
+        fast += plain and table is TABLE
+        slow += not plain or table is shuffled
+        assert table_clips(names, *table) == _table_reference(names, *table), (case, names)
+    assert fast > 200 and slow > 40  # both paths ran, many times
+    table = {n: range(s, s + c) for n, s, c in zip(*TABLE, strict=True)}
+    assert table_clips([n.upper() for n in _player_names()], *TABLE) == table
+    cut = _player_names()
+    cut[45] = "run06\0"  # a NUL inside a name: the per-name path, whose base is "run06\0"
+    assert table_clips(cut, *TABLE) is None
 
 
 # -- errors ---------------------------------------------------------------------------------
