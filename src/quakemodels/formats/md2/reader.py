@@ -234,7 +234,7 @@ def walk_gl_commands(words: npt.NDArray[np.int32]) -> GlWalk:
     starts: list[int] = []
     pos = 0
     # Python ints from a memoryview of the native int32s: half the cost of ``words.item``.
-    counts = memoryview(np.ascontiguousarray(words, np.int32))
+    counts = np.ascontiguousarray(words, np.int32).data
     while pos < n:
         count = counts[pos]
         if count == 0:
