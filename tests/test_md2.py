@@ -24,6 +24,7 @@ from quakemodels import (
 )
 from quakemodels.cli import main
 from quakemodels.core.animations import grouped_clips, table_clips
+from quakemodels.formats.md2.reader import ascii_names
 
 
 def quad() -> Md2:
@@ -123,6 +124,26 @@ def test_non_ascii_name_warns_and_escapes() -> None:
     with pytest.warns(QuakeModelsWarning, match=expected):
         names = m.frame_names
     assert names == ["caf\\xe9", "caf\\xe9"]
+
+
+def test_frame_names_in_one_block_read_as_name_by_name() -> None:
+    # ascii_names (the block decode) against the per-name rule: text up to the first NUL,
+    # None when any such text is not ASCII (lenient_names then escapes it and warns).
+    rng = random.Random(11)
+    texts = [b"", b"stand01", b"x" * 16, b"pain\n3", b"caf\xe9", b"\xff" * 3, b"run 2", b"a\0b"]
+    junk = [b"", b"\0", b"\0\xcc\xccP", b"\0\0\0abc", b"\0\xe9"]
+    sides = {True: 0, False: 0}
+    for _ in range(300):
+        raws = [
+            (rng.choice(texts) + rng.choice(junk))[:16].ljust(16, b"\0")
+            for _ in range(rng.randrange(0, 6))
+        ]
+        cut = [raw.partition(b"\0")[0] for raw in raws]
+        ascii = b"".join(cut).isascii()
+        sides[ascii] += 1
+        fields = np.frombuffer(b"".join(raws), np.dtype((np.void, 16)))
+        assert ascii_names(fields) == ([t.decode("ascii") for t in cut] if ascii else None)
+    assert min(sides.values()) > 50
 
 
 def test_mesh_has_each_vertex_texcoord_pair_once() -> None:

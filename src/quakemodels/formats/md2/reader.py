@@ -216,6 +216,24 @@ def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
     return _ANORMS
 
 
+_NAME_ITEM = np.dtype((np.void, FRAME_NAME_SIZE))
+_NAME_TEXT = np.dtype((np.bytes_, FRAME_NAME_SIZE))
+
+
+def ascii_names(fields: npt.NDArray[Any]) -> list[str] | None:
+    """The text up to the first NUL of each of (F,) 16-byte name fields, or None when any
+    is not ASCII (for :func:`lenient_names` to escape and report): one bytes item per field
+    (trailing NULs dropped by numpy), checked in one join."""
+    items: list[bytes] = np.ascontiguousarray(fields).view(_NAME_TEXT).tolist()
+    joined = b"".join(items)
+    if b"\0" in joined:  # junk after some name's NUL: cut those names there
+        items = [item.partition(b"\0")[0] for item in items]
+        joined = b"".join(items)
+    if not joined.isascii():
+        return None
+    return list(map(bytes.decode, items))
+
+
 class GlWalk(NamedTuple):
     """The GL command section walked by its counts: ``starts`` the dword index of each whole
     command's count, ``end`` where the walk stopped, ``terminated`` whether it stopped at a
@@ -611,12 +629,18 @@ class Md2Reader(SingleSurface):
     @decoded
     def frame_names_raw(self) -> list[bytes]:
         """The 16 name bytes of each frame as stored, junk after the NUL included."""
-        # numpy's S16 items drop trailing NULs; put them back.
-        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_prefixes["name"].tolist()]
+        # Read as raw 16-byte items: numpy's S16 items would drop trailing NULs.
+        raws: list[bytes] = (
+            np.ascontiguousarray(self._frame_prefixes["name"]).view(_NAME_ITEM).tolist()
+        )
+        return raws
 
     @decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
+        names = ascii_names(self._frame_prefixes["name"])
+        if names is not None:
+            return names
         return lenient_names(
             self._frame_prefixes["name"].tolist(),
             "frames.name",
