@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
-from md2builder import Md2Spec, build, float_bits, gl_command, set_header
+from md2builder import Md2Spec, build, gl_command, set_header
 
 import quakemodels
 from quakemodels import (
@@ -24,7 +24,6 @@ from quakemodels import (
 )
 from quakemodels.cli import main
 from quakemodels.core.animations import grouped_clips, table_clips
-from quakemodels.formats.md2 import reader
 from quakemodels.formats.md2.reader import ascii_names
 
 
@@ -497,67 +496,6 @@ def test_load_all_reports_the_first_fault_in_arrays_order() -> None:
     with pytest.warns(QuakeModelsWarning, match=r"frames\.name\[1\]"):
         m = Md2.from_bytes(build(spec)).load_all()
     assert set(order) <= set(vars(m))
-
-
-def _random_gl_section(rng: random.Random) -> list[int]:
-    """GL dwords as files hold them, and as they go wrong: texcoords of 0.0, denormals and
-    negatives (they read as small ints or not), vertex indices out of range, counts cut short
-    or huge (3 * 0x55555556 wraps to 2 in int32), no terminator, junk after it."""
-    floats = [0.5, 1.0, -0.25, 0.999, 0.125, 2.0]
-    if rng.random() < 0.3:
-        floats += [0.0, 1e-45, 3e-41]
-    out: list[int] = []
-    for _ in range(rng.randrange(0, 6)):
-        corners = [
-            (rng.choice(floats), rng.choice(floats), rng.choice([0, 1, 2, 3, 3, 9, -1]))
-            for _ in range(rng.randrange(1, 5))
-        ]
-        out += gl_command(rng.choice(["strip", "fan"]), corners)
-    out.append(0)
-    fault = rng.randrange(8)
-    if fault == 0:
-        out = out[: rng.randrange(len(out) + 1)]
-    elif fault == 1:
-        out += [rng.choice([0, 2, 5, 0x3F000000])]
-    elif fault == 2:
-        out[rng.randrange(len(out))] = rng.choice([0x55555556, -(2**31), 2**31 - 1, 7, -7])
-    elif fault == 3 and out:
-        out[0] = 0x55555556
-    return out
-
-
-def test_gl_count_chain_is_the_walk_or_gives_way(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The vectorized guess of the count positions is accepted only when it is the walk; else
-    # the walk runs: the commands (or the error) must be the same on both paths.
-    rng = random.Random(3)
-    taken = {True: 0, False: 0}
-    guessed = reader.gl_count_chain
-    for _ in range(600):
-        section = _random_gl_section(rng)
-        words = np.array(section, np.int32)
-        chain = guessed(words, 4)
-        walk = reader.walk_gl_commands(words)
-        taken[chain is not None] += 1
-        if chain is not None:
-            assert walk.terminated and chain.tolist() == [*walk.starts, walk.end], section
-        data = build(Md2Spec(gl_dwords=section))
-        outcomes = []
-        for guess in (guessed, lambda words, limit: None):
-            monkeypatch.setattr(reader, "gl_count_chain", guess)
-            try:
-                commands = Md2.from_bytes(data).gl_commands  # bits compared: NaN texcoords
-                outcomes.append(
-                    [(c.primitive, c.offset, c.vertex_indices.tobytes(), c.texcoords.tobytes())
-                     for c in commands]
-                )  # fmt: skip
-            except ModelFormatError as e:
-                outcomes.append([type(e), str(e), e.field, e.offset])
-        assert outcomes[0] == outcomes[1], section
-    assert min(taken.values()) > 150
-    # 0 + 1 + 3 * 0x55555556 wraps to 3 in int32, where a small int after a small int sits
-    wrapped = np.array([0x55555556, float_bits(0.5), 1, 0], np.int32)
-    assert reader.walk_gl_commands(wrapped).cut == 0
-    assert guessed(wrapped, 4) is None
 
 
 def test_only_model_format_errors_escape_on_truncation() -> None:

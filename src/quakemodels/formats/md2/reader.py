@@ -264,37 +264,6 @@ def walk_gl_commands(words: npt.NDArray[np.int32]) -> GlWalk:
     return GlWalk(starts, pos, False, None)
 
 
-def gl_count_chain(words: npt.NDArray[np.int32], num_vertices: int) -> npt.NDArray[np.int64] | None:
-    """The dword index of every command's count and of the terminating zero, (K+1,) int64:
-    what :func:`walk_gl_commands` finds for a well-formed section, found without a Python step
-    per command; None when the section is not one such (the walk then says what is wrong).
-
-    A guess, then checked: a corner is (s, t, vertex index) and s and t are floats, whose bits
-    read as an int are huge (0.0 aside), so a count or the final zero is a small int right
-    after another (the previous corner's index) or the first dword. The guess is the walk
-    when it starts at 0, each count leads to the next and the last is zero: any other
-    guess (a texcoord of exactly 0.0 can pass for an int) leaves the walk to the caller.
-    """
-    n = len(words)
-    limit = max(n, num_vertices)  # counts in a well-formed section are below n / 3
-    if n == 0 or 3 * limit >= 1 << 31:  # the checks below stay inside int32
-        return None
-    unsigned = words.view(np.uint32)
-    small = (unsigned + np.uint32(limit)) <= np.uint32(2 * limit)  # -limit <= word <= limit
-    if not small[0]:  # (a first count that large would also overflow 3 * count below)
-        return None
-    guess = np.empty(n, bool)
-    guess[0] = True
-    np.logical_and(small[1:], small[:-1], out=guess[1:])
-    chain = np.flatnonzero(guess)
-    counts = words[chain]
-    if counts[-1] != 0 or not counts[:-1].all():
-        return None
-    if not np.array_equal(chain[:-1] + 1 + 3 * np.abs(counts[:-1]), chain[1:]):
-        return None
-    return chain
-
-
 def gl_corners(
     words: npt.NDArray[np.int32], starts: Sequence[int]
 ) -> tuple[
@@ -793,27 +762,24 @@ class Md2Reader(SingleSurface):
         words = self.gl_dwords
         n = len(words)
         base = self.ofs_gl_commands
-        chain = gl_count_chain(words, self.num_vertices)
-        if chain is None:  # not a plain well-formed section: walked count by count
-            walk = walk_gl_commands(words)
-            if walk.cut is not None:
-                length = abs(words.item(walk.cut))
-                raise TruncatedError(
-                    f"gl_cmds[{len(walk.starts)}] at offset {base + 4 * walk.cut} has {length}"
-                    f" vertices ({3 * length} dwords) but only {n - walk.cut - 1} dwords remain"
-                    f" of num_gl_cmds={n}",
-                    field="gl_cmds",
-                    offset=base + 4 * walk.cut,
-                )
-            if not walk.terminated and n:
-                raise TruncatedError(
-                    f"gl_cmds at offset {base}: no terminating zero count within"
-                    f" num_gl_cmds={n} dwords",
-                    field="gl_cmds",
-                    offset=base + 4 * n,
-                )
-            chain = np.array([*walk.starts, walk.end], np.int64)
-        if len(chain) == 1:
+        walk = walk_gl_commands(words)
+        if walk.cut is not None:
+            length = abs(words.item(walk.cut))
+            raise TruncatedError(
+                f"gl_cmds[{len(walk.starts)}] at offset {base + 4 * walk.cut} has {length}"
+                f" vertices ({3 * length} dwords) but only {n - walk.cut - 1} dwords remain of"
+                f" num_gl_cmds={n}",
+                field="gl_cmds",
+                offset=base + 4 * walk.cut,
+            )
+        if not walk.terminated and n:
+            raise TruncatedError(
+                f"gl_cmds at offset {base}: no terminating zero count within"
+                f" num_gl_cmds={n} dwords",
+                field="gl_cmds",
+                offset=base + 4 * n,
+            )
+        if not walk.starts:
             return GlCommands(
                 np.zeros(0, np.int64),
                 np.zeros(0, bool),
@@ -821,21 +787,20 @@ class Md2Reader(SingleSurface):
                 np.zeros(0, np.int32),
                 np.zeros((0, 2), np.float32),
             )
-        start_at, end = chain[:-1], int(chain[-1])
+        start_at = np.asarray(walk.starts, np.int64)
         counts = words[start_at]
-        # Command k's count sits after k counts and 3 dwords per earlier corner.
-        bounds = (chain - np.arange(len(chain))) // 3
+        ends = np.cumsum(np.abs(counts.astype(np.int64)))
         # The whole commands fill dwords 0..end: every dword but their counts is a corner's
         # (s, t, vertex index), so one mask gathers them all in order, as (N,3) rows.
-        body = np.ones(end, bool)
+        body = np.ones(walk.end, bool)
         body[start_at] = False
-        corners = words[:end][body].reshape(-1, 3)
+        corners = words[: walk.end][body].reshape(-1, 3)
         indices = np.ascontiguousarray(corners[:, 2])
         bad = first_bad_index(indices, self.num_vertices)
         if bad is not None:
-            k = int(np.searchsorted(bounds[1:], bad.row, side="right"))
-            corner = bad.row - int(bounds[k])
-            offset = base + 4 * (int(start_at[k]) + 1 + 3 * corner + 2)
+            k = int(np.searchsorted(ends, bad.row, side="right"))
+            corner = bad.row - (int(ends[k - 1]) if k else 0)
+            offset = base + 4 * (walk.starts[k] + 1 + 3 * corner + 2)
             raise BadValueError(
                 f"gl_cmds[{k}].vertices[{corner}].vertex_index={bad.value} at offset {offset} is"
                 f" outside 0..{self.num_vertices - 1}",
@@ -843,6 +808,7 @@ class Md2Reader(SingleSurface):
                 offset=offset,
             )
         texcoords = np.ascontiguousarray(corners.view(np.float32)[:, :2])
+        bounds = np.concatenate([np.zeros(1, np.int64), ends])
         return GlCommands(base + 4 * start_at, counts < 0, bounds, indices, texcoords)
 
     # -- animation ----------------------------------------------------------------------------
