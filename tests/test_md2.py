@@ -471,33 +471,6 @@ def test_gl_command_errors() -> None:
         _ = Md2.from_bytes(build(Md2Spec(gl_dwords=bad_index))).gl_commands
 
 
-def test_load_all_reports_the_first_fault_in_arrays_order() -> None:
-    # load_all decodes the small arrays before the frames (faster) but, on a fault, raises
-    # the error of the first array in Md2.ARRAYS that fails, and warns only when none does.
-    order = Md2.ARRAYS
-    assert sorted(Md2._LOAD_ORDER) == sorted(order)
-    assert order.index("normals") < order.index("gl_commands")
-    assert Md2._LOAD_ORDER.index("gl_commands") < Md2._LOAD_ORDER.index("normals")
-    spec = Md2Spec(gl_dwords=[*gl_command("fan", [(0, 0, 0), (1, 0, 1), (1, 1, 99)]), 0])
-    scale, translate, _, verts = spec.frames[1]
-    verts = verts.copy()
-    verts[2, 3] = 170
-    spec.frames[1] = (scale, translate, b"caf\xe9", verts)
-    both = build(spec)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # the name's warning would come after every error
-        with pytest.raises(BadValueError, match=r"frames\[1\]\.vertices\[2\]\.normal_index=170"):
-            Md2.from_bytes(both).load_all()  # gl_commands fails first in the load order
-        spec.frames[1] = (scale, translate, b"stand02", spec.frames[0][3])
-        with pytest.raises(BadValueError, match=r"gl_cmds\[0\]\.vertices\[2\]\.vertex_index=99"):
-            Md2.from_bytes(build(spec)).load_all()
-    spec.frames[1] = (scale, translate, b"caf\xe9", spec.frames[0][3])
-    spec.gl_dwords = None
-    with pytest.warns(QuakeModelsWarning, match=r"frames\.name\[1\]"):
-        m = Md2.from_bytes(build(spec)).load_all()
-    assert set(order) <= set(vars(m))
-
-
 def test_only_model_format_errors_escape_on_truncation() -> None:
     data = build()
     for size in range(len(data)):

@@ -48,7 +48,7 @@ from ...core.sections import (
     unstructured,
     word_columns,
 )
-from ...errors import BadValueError, ModelFormatError, TruncatedError
+from ...errors import BadValueError, TruncatedError
 from ...kaitai.quake2_md2 import Quake2Md2
 from .layout import (
     FRAME_HEADER_SIZE,
@@ -313,11 +313,6 @@ def spans(header: Mapping[str, Any]) -> list[Span]:
     ]
 
 
-# The decodes that may warn (non-ASCII names), and those reading them, in ARRAYS order: every
-# decode that can raise comes before them in both orders load_all knows.
-_WARNS = ("frame_names", "frame_names_raw", "skins", "skins_raw", "animations")
-
-
 class Md2Reader(SingleSurface):
     """A Quake II MD2 model (IDP2 version 8).
 
@@ -352,18 +347,7 @@ class Md2Reader(SingleSurface):
         "skins_raw",
         "animations",
     )
-    """Every lazily decoded array and list, in the order :meth:`load_all` reports them: a
-    file with several faults raises the error of the first one that fails in this order."""
-
-    _LOAD_ORDER: tuple[str, ...] = (
-        *(name for name in ARRAYS[3:] if name not in _WARNS),
-        *ARRAYS[:3],
-        *_WARNS,
-    )
-    """The order :meth:`load_all` decodes in: the small arrays before the frames' positions and
-    normals (measured: a full load of a player model ~10 % faster than the frames first; after
-    the frames' megabytes stream through the cache, every small decode starts cold), and the
-    names, which may warn, last, as in :attr:`ARRAYS` (no warning comes before an error)."""
+    """Every lazily decoded array and list, in the order :meth:`load_all` decodes them."""
 
     def __init__(self, data: bytes, *, name: str | None = None) -> None:
         """Wrap ``data``; prefer the ``from_*`` constructors. Reads and checks the header."""
@@ -533,13 +517,6 @@ class Md2Reader(SingleSurface):
         )
 
     @cached_property
-    def _frame_heads(self) -> npt.NDArray[np.void]:
-        """(F,) contiguous copy of :attr:`_frame_prefixes`: the prefixes lie a frame apart in
-        the file, so a full load gathers them once (a line each) and its positions, scales,
-        translates and names read them from this small block."""
-        return np.ascontiguousarray(self._frame_prefixes)
-
-    @cached_property
     def _frame_vertices(self) -> npt.NDArray[np.uint8]:
         """(F,V,4) read-only uint8 view of every frame's vertices (x, y, z compressed and the
         normal index); the layout check keeps it inside the data."""
@@ -557,17 +534,17 @@ class Md2Reader(SingleSurface):
     @decoded
     def scales(self) -> FloatArray:
         """(F,3) float32 per-frame scale."""
-        return np.ascontiguousarray(unstructured(self._frame_heads["scale"], np.float32))
+        return np.ascontiguousarray(unstructured(self._frame_prefixes["scale"], np.float32))
 
     @decoded
     def translates(self) -> FloatArray:
         """(F,3) float32 per-frame translate."""
-        return np.ascontiguousarray(unstructured(self._frame_heads["translate"], np.float32))
+        return np.ascontiguousarray(unstructured(self._frame_prefixes["translate"], np.float32))
 
     @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
-        return self._positions_of(self._frame_heads, self._frame_vertices)
+        return self._positions_of(self._frame_prefixes, self._frame_vertices)
 
     def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
@@ -654,18 +631,18 @@ class Md2Reader(SingleSurface):
         """The 16 name bytes of each frame as stored, junk after the NUL included."""
         # Read as raw 16-byte items: numpy's S16 items would drop trailing NULs.
         raws: list[bytes] = (
-            np.ascontiguousarray(self._frame_heads["name"]).view(_NAME_ITEM).tolist()
+            np.ascontiguousarray(self._frame_prefixes["name"]).view(_NAME_ITEM).tolist()
         )
         return raws
 
     @decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
-        names = ascii_names(self._frame_heads["name"])
+        names = ascii_names(self._frame_prefixes["name"])
         if names is not None:
             return names
         return lenient_names(
-            self._frame_heads["name"].tolist(),
+            self._frame_prefixes["name"].tolist(),
             "frames.name",
             lambda i: self.ofs_frames + i * self.framesize + FRAME_NAME_OFFSET,
         )
@@ -970,18 +947,10 @@ class Md2Reader(SingleSurface):
         return bounds_of(self.positions)
 
     def load_all(self) -> Md2Reader:
-        """Decode and validate every array now (a full load); returns self. A fault raises the
-        error of the first array in :attr:`ARRAYS` order that fails."""
-        try:
-            for name in self._LOAD_ORDER:
-                getattr(self, name)
-        except ModelFormatError:
-            pass  # decoded in ARRAYS order below, outside this handler, to report the first
-        else:
-            return self
-        for name in self.ARRAYS:  # the arrays decoded above are cached: only the rest run
+        """Decode and validate every array now (a full load); returns self."""
+        for name in self.ARRAYS:
             getattr(self, name)
-        return self  # pragma: no cover - a decode that failed above fails again
+        return self
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
