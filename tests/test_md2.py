@@ -146,6 +146,25 @@ def test_frame_names_in_one_block_read_as_name_by_name() -> None:
     assert min(sides.values()) > 50
 
 
+def test_texcoords_divide_as_in_double_on_both_paths() -> None:
+    # Skin sizes up to 2**24 divide in float32 (exact operands: the same rounding as the
+    # double quotient rounded to float32); larger ones in double. Both against the double.
+    rng = np.random.default_rng(5)
+    px = [(int(s), int(t)) for s, t in rng.integers(-(2**15), 2**15, (64, 2))]
+    px += [(0, 0), (1, 1), (-1, 32767), (-32768, 3), (255, 255), (63, 31)]
+    sizes = [(64, 32), (256, 256), (3, 7), (640, 480), (2**24, 2**24), (2**24 + 1, 5)]
+    sizes += [(2**31 - 1, 2**30 + 3), (7, 2**24 + 3)]
+    for width, height in sizes:
+        spec = Md2Spec(texcoords=px, triangles=[(0, 1, 2, 0, 1, 2)])
+        data = set_header(set_header(build(spec), "skin_width_px", width), "skin_height_px", height)
+        m = Md2.from_bytes(data)
+        expected = (np.array(px, np.float64) / np.array([width, height], np.float64)).astype(
+            np.float32
+        )
+        assert m.texcoords.dtype == np.float32 and m.texcoords.flags.c_contiguous
+        assert m.texcoords.tobytes() == expected.tobytes(), (width, height)
+
+
 def test_mesh_has_each_vertex_texcoord_pair_once() -> None:
     # Vertex 0 used with two different texcoords: it must appear twice in the mesh.
     spec = Md2Spec(triangles=[(0, 1, 2, 0, 1, 2), (0, 2, 3, 3, 2, 3)])

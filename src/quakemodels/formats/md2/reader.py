@@ -194,6 +194,9 @@ def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
 
 _ANORMS: FloatArray | None = None
 
+_EXACT_FLOAT32 = 1 << 24
+"""Every integer up to this is exact in float32."""
+
 _BLOCK_CORNERS = 8192
 """Frame corners decoded per step by :meth:`Md2Reader.export_frames` (a 192 KiB scratch)."""
 
@@ -534,22 +537,43 @@ class Md2Reader(SingleSurface):
     @decoded
     def scales(self) -> FloatArray:
         """(F,3) float32 per-frame scale."""
-        return np.ascontiguousarray(unstructured(self._frame_prefixes["scale"], np.float32))
+        return self._frame_words[:, SCALE_WORDS].astype(np.float32)
 
     @decoded
     def translates(self) -> FloatArray:
         """(F,3) float32 per-frame translate."""
-        return np.ascontiguousarray(unstructured(self._frame_prefixes["translate"], np.float32))
+        return self._frame_words[:, TRANSLATE_WORDS].astype(np.float32)
+
+    @cached_property
+    def _frame_words(self) -> FloatArray:
+        """(F,PREFIX_WORDS) read-only view of each frame's prefix as float32 words (the
+        name's words unused), strided by the frame size: scale and translate in one cast each,
+        not the field-by-field reads of a record view (a full load's many small reads cost
+        more for their calls than for their bytes)."""
+        s = self._h
+        if s.num_frames == 0:
+            return np.zeros((0, PREFIX_WORDS), np.float32)
+        return np.ndarray(
+            (s.num_frames, PREFIX_WORDS), "<f4", self._data, s.ofs_frames, (s.bytes_per_frame, 4)
+        )
 
     @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
-        return self._positions_of(self._frame_prefixes, self._frame_vertices)
+        words = self._frame_words
+        return self._positions_of(
+            words[:, SCALE_WORDS].astype(np.float64),
+            words[:, TRANSLATE_WORDS].astype(np.float64),
+            self._frame_vertices,
+        )
 
     def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
+        prefixes = rows(self._frame_prefixes, frames)
         return self._positions_of(
-            rows(self._frame_prefixes, frames), rows(self._frame_vertices, frames)
+            unstructured(prefixes["scale"], np.float64),
+            unstructured(prefixes["translate"], np.float64),
+            rows(self._frame_vertices, frames),
         )
 
     def _decode_frame_positions(self, frame: int) -> FloatArray:
@@ -567,13 +591,14 @@ class Md2Reader(SingleSurface):
 
     @staticmethod
     def _positions_of(
-        prefixes: npt.NDArray[np.void], vertices: npt.NDArray[np.uint8]
+        scale: npt.NDArray[np.float64],
+        translate: npt.NDArray[np.float64],
+        vertices: npt.NDArray[np.uint8],
     ) -> FloatArray:
+        # (F,3) scale and translate in double, (F,V,4) stored vertices.
         # Two separate double operations, as the spec's expression evaluates (no fused
         # multiply-add), then one rounding to float32. One axis at a time over (F,V) planes:
         # numpy runs long rows many times faster than the rows of three of an (F,V,3) array.
-        scale = unstructured(prefixes["scale"], np.float64)
-        translate = unstructured(prefixes["translate"], np.float64)
         out: FloatArray = np.empty((*vertices.shape[:2], 3), np.float32)
         plane = np.empty(vertices.shape[:2], np.float64)
         for axis, column in enumerate(POSITION_COLUMNS):
@@ -665,15 +690,25 @@ class Md2Reader(SingleSurface):
     @decoded
     def texcoords_px(self) -> npt.NDArray[np.int16]:
         """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
-        rec = read_section(self._data, TEX_POINT, self.num_texcoords, self.ofs_texcoords)
-        return unstructured(rec, np.int16)
+        h = self._h
+        words = read_section(
+            self._data, "<i2", h.num_tex_coords * TEX_POINT_WORDS, h.ofs_tex_coords
+        )
+        return words.reshape(-1, TEX_POINT_WORDS)[:, ST_WORDS].astype(np.int16)
 
     @decoded
     def texcoords(self) -> FloatArray:
         """(S,2) float32 texcoords: s / skin_width, t / skin_height (t down, no V flip)."""
         self._check_skin_size()
-        size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
-        return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64: exact
+        width, height = self._h.skin_width_px or 1, self._h.skin_height_px or 1
+        if max(width, height) > _EXACT_FLOAT32:
+            size = np.array([width, height], dtype=np.float64)
+            return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64
+        # Both sides exact in float32, whose quotient rounds as the double one rounded to
+        # float32 (the double holds over 2 x 24 + 2 bits): the same values, two calls fewer.
+        texcoords = self.texcoords_px.astype(np.float32)
+        texcoords /= np.float32(width) if width == height else np.array([width, height], np.float32)
+        return texcoords
 
     def _check_skin_size(self) -> None:
         """Texcoords need a positive skin size to be normalized by (BadValueError else)."""
@@ -693,8 +728,18 @@ class Md2Reader(SingleSurface):
         ``vertex_indices`` and ``tex_point_indices``, (3,) int16 each; not range-checked)."""
         return read_section(self._data, TRIANGLE, self.num_triangles, self.ofs_triangles)
 
+    @cached_property
+    def _triangle_words(self) -> IntArray:
+        """(T,TRIANGLE_WORDS) int32: each triangle's int16 words, vertex and texcoord indices
+        at TRI_VERTICES and TRI_TEXCOORDS, widened in one cast for both index arrays."""
+        h = self._h
+        words = read_section(self._data, "<i2", h.num_triangles * TRIANGLE_WORDS, h.ofs_triangles)
+        return words.reshape(-1, TRIANGLE_WORDS).astype(np.int32)
+
     def _checked_indices(self, field: str, limit: int, what: str) -> IntArray:
-        values = self.triangle_records[field].astype(np.int32).reshape(-1, 3)
+        columns = TRI_VERTICES if field == "vertex_indices" else TRI_TEXCOORDS
+        # (T,3), a view of a contiguous copy (owndata False, as this array has always been)
+        values = np.ascontiguousarray(self._triangle_words[:, columns]).reshape(-1, 3)
         bad = first_bad_index(values, limit)
         if bad is not None:
             offset = (
@@ -712,7 +757,7 @@ class Md2Reader(SingleSurface):
                 field=field,
                 offset=offset,
             )
-        return np.ascontiguousarray(values)
+        return values
 
     @decoded
     def triangles(self) -> IntArray:
