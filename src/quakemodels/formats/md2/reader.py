@@ -256,14 +256,16 @@ def walk_gl_commands(words: npt.NDArray[np.int32]) -> GlWalk:
     pos = 0
     # Python ints from a memoryview of the native int32s: half the cost of ``words.item``.
     counts = np.ascontiguousarray(words, np.int32).data
+    append = starts.append
     while pos < n:
         count = counts[pos]
         if count == 0:
             return GlWalk(starts, pos, True, None)
-        if pos + 1 + 3 * abs(count) > n:
+        after = pos + 1 + 3 * (count if count > 0 else -count)
+        if after > n:
             return GlWalk(starts, pos, False, pos)
-        starts.append(pos)
-        pos += 1 + 3 * abs(count)
+        append(pos)
+        pos = after
     return GlWalk(starts, pos, False, None)
 
 
@@ -809,9 +811,12 @@ class Md2Reader(SingleSurface):
                 np.zeros(0, np.int32),
                 np.zeros((0, 2), np.float32),
             )
-        start_at = np.asarray(walk.starts, np.int64)
+        # The counts' dword indices, then the terminator's: command k's count sits after k
+        # counts and 3 dwords per earlier corner, so the corner bounds follow from them.
+        chain = np.array([*walk.starts, walk.end], np.int64)
+        bounds = (chain - np.arange(len(chain))) // 3
+        start_at = chain[:-1]
         counts = words[start_at]
-        ends = np.cumsum(np.abs(counts.astype(np.int64)))
         # The whole commands fill dwords 0..end: every dword but their counts is a corner's
         # (s, t, vertex index), so one mask gathers them all in order, as (N,3) rows.
         body = np.ones(walk.end, bool)
@@ -820,8 +825,8 @@ class Md2Reader(SingleSurface):
         indices = np.ascontiguousarray(corners[:, 2])
         bad = first_bad_index(indices, self.num_vertices)
         if bad is not None:
-            k = int(np.searchsorted(ends, bad.row, side="right"))
-            corner = bad.row - (int(ends[k - 1]) if k else 0)
+            k = int(np.searchsorted(bounds[1:], bad.row, side="right"))
+            corner = bad.row - int(bounds[k])
             offset = base + 4 * (walk.starts[k] + 1 + 3 * corner + 2)
             raise BadValueError(
                 f"gl_cmds[{k}].vertices[{corner}].vertex_index={bad.value} at offset {offset} is"
@@ -830,7 +835,6 @@ class Md2Reader(SingleSurface):
                 offset=offset,
             )
         texcoords = np.ascontiguousarray(corners.view(np.float32)[:, :2])
-        bounds = np.concatenate([np.zeros(1, np.int64), ends])
         return GlCommands(base + 4 * start_at, counts < 0, bounds, indices, texcoords)
 
     # -- animation ----------------------------------------------------------------------------
