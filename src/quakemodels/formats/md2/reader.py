@@ -730,18 +730,8 @@ class Md2Reader(SingleSurface):
         ``vertex_indices`` and ``tex_point_indices``, (3,) int16 each; not range-checked)."""
         return read_section(self._data, TRIANGLE, self.num_triangles, self.ofs_triangles)
 
-    @cached_property
-    def _triangle_words(self) -> IntArray:
-        """(T,TRIANGLE_WORDS) int32: each triangle's int16 words, vertex and texcoord indices
-        at TRI_VERTICES and TRI_TEXCOORDS, widened in one cast for both index arrays."""
-        h = self._h
-        words = read_section(self._data, "<i2", h.num_triangles * TRIANGLE_WORDS, h.ofs_triangles)
-        return words.reshape(-1, TRIANGLE_WORDS).astype(np.int32)
-
     def _checked_indices(self, field: str, limit: int, what: str) -> IntArray:
-        columns = TRI_VERTICES if field == "vertex_indices" else TRI_TEXCOORDS
-        # (T,3), a view of a contiguous copy (owndata False, as this array has always been)
-        values = np.ascontiguousarray(self._triangle_words[:, columns]).reshape(-1, 3)
+        values = self.triangle_records[field].astype(np.int32).reshape(-1, 3)
         bad = first_bad_index(values, limit)
         if bad is not None:
             offset = (
@@ -759,7 +749,7 @@ class Md2Reader(SingleSurface):
                 field=field,
                 offset=offset,
             )
-        return values
+        return np.ascontiguousarray(values)
 
     @decoded
     def triangles(self) -> IntArray:
