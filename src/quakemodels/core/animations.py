@@ -64,9 +64,7 @@ def table_clips(
     if pattern is not None and joined.isascii() and joined.count("\0") == n:
         if pattern.fullmatch(joined.lower()) is None:
             return None
-        return {
-            name: range(start, start + count) for name, start, count in zip(*layout, strict=True)
-        }
+        return dict(_table_ranges(*layout))
     bases = [name.lower().rstrip(_DIGITS) for name in frame_names]
     clips: dict[str, range] = {}
     for name, start, count in zip(names[:used], starts[:used], counts[:used], strict=True):
@@ -99,6 +97,17 @@ def _table_pattern(
             f"{{{count}}}"
             for name, count in zip(names, counts, strict=True)
         )
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _table_ranges(
+    names: tuple[str, ...], starts: tuple[int, ...], counts: tuple[int, ...]
+) -> tuple[tuple[str, range], ...]:
+    """Each clip's name and frames, made once per table (ranges are immutable: shared)."""
+    return tuple(
+        (name, range(start, start + count))
+        for name, start, count in zip(names, starts, counts, strict=True)
     )
 
 

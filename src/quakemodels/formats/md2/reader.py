@@ -132,28 +132,33 @@ class GlCommands(Sequence[GlCommand]):
 
     def __init__(
         self,
-        offsets: npt.NDArray[np.int64],
-        fans: npt.NDArray[np.bool_],
+        words: npt.NDArray[np.int32],
+        base: int,
+        starts: npt.NDArray[np.int64],
         bounds: npt.NDArray[np.int64],
         indices: IntArray,
         texcoords: FloatArray,
     ) -> None:
-        self._offsets = offsets
-        self._fans = fans
+        # The section's dwords (at byte offset ``base``) and each command's count index in
+        # them: a command's primitive and offset are read when it is made, not for all.
+        self._words = words
+        self._base = base
+        self._starts = starts
         self._bounds = bounds
         self._indices = indices
         self._texcoords = texcoords
 
     def __len__(self) -> int:
-        return len(self._offsets)
+        return len(self._starts)
 
     def _make(self, k: int) -> GlCommand:
         lo, hi = int(self._bounds[k]), int(self._bounds[k + 1])
+        start = int(self._starts[k])
         return GlCommand(
-            "fan" if self._fans[k] else "strip",
+            "fan" if self._words.item(start) < 0 else "strip",
             self._indices[lo:hi],
             self._texcoords[lo:hi],
-            int(self._offsets[k]),
+            self._base + 4 * start,
         )
 
     @overload
@@ -795,8 +800,9 @@ class Md2Reader(SingleSurface):
             )
         if not walk.starts:
             return GlCommands(
+                words,
+                base,
                 np.zeros(0, np.int64),
-                np.zeros(0, bool),
                 np.zeros(1, np.int64),
                 np.zeros(0, np.int32),
                 np.zeros((0, 2), np.float32),
@@ -806,7 +812,6 @@ class Md2Reader(SingleSurface):
         chain = np.array([*walk.starts, walk.end], np.int64)
         bounds = (chain - np.arange(len(chain))) // 3
         start_at = chain[:-1]
-        counts = words[start_at]
         # The whole commands fill dwords 0..end: every dword but their counts is a corner's
         # (s, t, vertex index), so one mask gathers them all in order, as (N,3) rows.
         body = np.ones(walk.end, bool)
@@ -825,7 +830,7 @@ class Md2Reader(SingleSurface):
                 offset=offset,
             )
         texcoords = np.ascontiguousarray(corners.view(np.float32)[:, :2])
-        return GlCommands(base + 4 * start_at, counts < 0, bounds, indices, texcoords)
+        return GlCommands(words, base, start_at, bounds, indices, texcoords)
 
     # -- animation ----------------------------------------------------------------------------
 
