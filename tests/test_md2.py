@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import random
 import struct
 import tracemalloc
 import warnings
@@ -23,6 +24,7 @@ from quakemodels import (
 )
 from quakemodels.cli import main
 from quakemodels.core.animations import grouped_clips, table_clips
+from quakemodels.formats.md2.reader import ascii_names
 
 
 def quad() -> Md2:
@@ -122,6 +124,45 @@ def test_non_ascii_name_warns_and_escapes() -> None:
     with pytest.warns(QuakeModelsWarning, match=expected):
         names = m.frame_names
     assert names == ["caf\\xe9", "caf\\xe9"]
+
+
+def test_frame_names_in_one_block_read_as_name_by_name() -> None:
+    # ascii_names (the block decode) against the per-name rule: text up to the first NUL,
+    # None when any such text is not ASCII (lenient_names then escapes it and warns).
+    rng = random.Random(11)
+    texts = [b"", b"stand01", b"x" * 16, b"pain\n3", b"caf\xe9", b"\xff" * 3, b"run 2", b"a\0b"]
+    junk = [b"", b"\0", b"\0\xcc\xccP", b"\0\0\0abc", b"\0\xe9"]
+    sides = {True: 0, False: 0}
+    for _ in range(300):
+        raws = [
+            (rng.choice(texts) + rng.choice(junk))[:16].ljust(16, b"\0")
+            for _ in range(rng.randrange(0, 6))
+        ]
+        cut = [raw.partition(b"\0")[0] for raw in raws]
+        ascii = b"".join(cut).isascii()
+        sides[ascii] += 1
+        fields = np.frombuffer(b"".join(raws), np.dtype((np.void, 16)))
+        assert ascii_names(fields) == ([t.decode("ascii") for t in cut] if ascii else None)
+    assert min(sides.values()) > 50
+
+
+def test_texcoords_divide_as_in_double_on_both_paths() -> None:
+    # Skin sizes up to 2**24 divide in float32 (exact operands: the same rounding as the
+    # double quotient rounded to float32); larger ones in double. Both against the double.
+    rng = np.random.default_rng(5)
+    px = [(int(s), int(t)) for s, t in rng.integers(-(2**15), 2**15, (64, 2))]
+    px += [(0, 0), (1, 1), (-1, 32767), (-32768, 3), (255, 255), (63, 31)]
+    sizes = [(64, 32), (256, 256), (3, 7), (640, 480), (2**24, 2**24), (2**24 + 1, 5)]
+    sizes += [(2**31 - 1, 2**30 + 3), (7, 2**24 + 3)]
+    for width, height in sizes:
+        spec = Md2Spec(texcoords=px, triangles=[(0, 1, 2, 0, 1, 2)])
+        data = set_header(set_header(build(spec), "skin_width_px", width), "skin_height_px", height)
+        m = Md2.from_bytes(data)
+        expected = (np.array(px, np.float64) / np.array([width, height], np.float64)).astype(
+            np.float32
+        )
+        assert m.texcoords.dtype == np.float32 and m.texcoords.flags.c_contiguous
+        assert m.texcoords.tobytes() == expected.tobytes(), (width, height)
 
 
 def test_mesh_has_each_vertex_texcoord_pair_once() -> None:
@@ -231,6 +272,60 @@ def test_table_clips_refuse_names_that_do_not_fit() -> None:
     assert table_clips(names[:100], *TABLE) is None
     # The facade then falls back to grouping by name.
     assert grouped_clips(names)["jump1"] == range(45, 46)
+
+
+def _table_reference(
+    frame_names: list[str], names: list[str], starts: list[int], counts: list[int]
+) -> dict[str, range] | None:
+    """table_clips as its docstring says it, name by name: what its one-regex match over the
+    joined names must agree with."""
+    aliases = {
+        "crstnd": {"crstnd", "crstand"},
+        "crattak": {"crattak", "crattk", "crattck", "crattack"},
+        "crdeath": {"crdeath", "crdeth"},
+    }
+    used = {198: len(names), 173: 16}.get(len(frame_names))
+    if used is None:
+        return None
+    clips = {}
+    for name, start, count in zip(names[:used], starts[:used], counts[:used], strict=True):
+        base = name.lower().rstrip("0123456789")
+        accepted = aliases.get(base, {base})
+        if any(f.lower().rstrip("0123456789") not in accepted for f in frame_names[start:][:count]):
+            return None
+        clips[name] = range(start, start + count)
+    return clips if sum(len(r) for r in clips.values()) == len(frame_names) else None
+
+
+def test_table_clips_match_the_name_by_name_rule_on_both_paths() -> None:
+    # ASCII names without NULs take one regex match; others (non-ASCII, a NUL inside, a
+    # table whose clips do not tile the frames) the per-name check: both must give the rule.
+    rng = random.Random(7)
+    edits = [
+        str.upper, str.title, lambda s: s + "a", lambda s: s[:2] + "7" + s[2:], lambda s: "",
+        lambda s: "123", lambda s: s + "\0x", lambda s: s.replace("a", "\xe4"), lambda s: "\n",
+        lambda s: "crstand" + s[-2:], lambda s: "crattck1", lambda s: "pain" + s[-2:],
+        lambda s: "CRDETH05", lambda s: "stand", lambda s: s.rstrip("0123456789"),
+    ]  # fmt: skip
+    shuffled = (TABLE[0], [0, 46, 40, *TABLE[1][3:]], [40, 8, 6, *TABLE[2][3:]])
+    fast = slow = 0
+    for case in range(400):
+        names = _player_names()[: rng.choice([198, 173, 172])]
+        for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
+            at = rng.randrange(len(names))
+            names[at] = rng.choice(edits)(names[at])
+        table = shuffled if case % 10 == 9 else TABLE
+        joined = "\0".join(names)
+        plain = joined.isascii() and joined.count("\0") == len(names) - 1
+        fast += plain and table is TABLE
+        slow += not plain or table is shuffled
+        assert table_clips(names, *table) == _table_reference(names, *table), (case, names)
+    assert fast > 200 and slow > 40  # both paths ran, many times
+    table = {n: range(s, s + c) for n, s, c in zip(*TABLE, strict=True)}
+    assert table_clips([n.upper() for n in _player_names()], *TABLE) == table
+    cut = _player_names()
+    cut[45] = "run06\0"  # a NUL inside a name: the per-name path, whose base is "run06\0"
+    assert table_clips(cut, *TABLE) is None
 
 
 # -- errors ---------------------------------------------------------------------------------

@@ -132,28 +132,33 @@ class GlCommands(Sequence[GlCommand]):
 
     def __init__(
         self,
-        offsets: npt.NDArray[np.int64],
-        fans: npt.NDArray[np.bool_],
+        words: npt.NDArray[np.int32],
+        base: int,
+        starts: npt.NDArray[np.int64],
         bounds: npt.NDArray[np.int64],
         indices: IntArray,
         texcoords: FloatArray,
     ) -> None:
-        self._offsets = offsets
-        self._fans = fans
+        # The section's dwords (at byte offset ``base``) and each command's count index in
+        # them: a command's primitive and offset are read when it is made, not for all.
+        self._words = words
+        self._base = base
+        self._starts = starts
         self._bounds = bounds
         self._indices = indices
         self._texcoords = texcoords
 
     def __len__(self) -> int:
-        return len(self._offsets)
+        return len(self._starts)
 
     def _make(self, k: int) -> GlCommand:
         lo, hi = int(self._bounds[k]), int(self._bounds[k + 1])
+        start = int(self._starts[k])
         return GlCommand(
-            "fan" if self._fans[k] else "strip",
+            "fan" if self._words.item(start) < 0 else "strip",
             self._indices[lo:hi],
             self._texcoords[lo:hi],
-            int(self._offsets[k]),
+            self._base + 4 * start,
         )
 
     @overload
@@ -194,6 +199,9 @@ def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
 
 _ANORMS: FloatArray | None = None
 
+_EXACT_FLOAT32 = 1 << 24
+"""Every integer up to this is exact in float32."""
+
 _BLOCK_CORNERS = 8192
 """Frame corners decoded per step by :meth:`Md2Reader.export_frames` (a 192 KiB scratch)."""
 
@@ -216,6 +224,24 @@ def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
     return _ANORMS
 
 
+_NAME_ITEM = np.dtype((np.void, FRAME_NAME_SIZE))
+_NAME_TEXT = np.dtype((np.bytes_, FRAME_NAME_SIZE))
+
+
+def ascii_names(fields: npt.NDArray[Any]) -> list[str] | None:
+    """The text up to the first NUL of each of (F,) 16-byte name fields, or None when any
+    is not ASCII (for :func:`lenient_names` to escape and report): one bytes item per field
+    (trailing NULs dropped by numpy), checked in one join."""
+    items: list[bytes] = np.ascontiguousarray(fields).view(_NAME_TEXT).tolist()
+    joined = b"".join(items)
+    if b"\0" in joined:  # junk after some name's NUL: cut those names there
+        items = [item.partition(b"\0")[0] for item in items]
+        joined = b"".join(items)
+    if not joined.isascii():
+        return None
+    return list(map(bytes.decode, items))
+
+
 class GlWalk(NamedTuple):
     """The GL command section walked by its counts: ``starts`` the dword index of each whole
     command's count, ``end`` where the walk stopped, ``terminated`` whether it stopped at a
@@ -233,14 +259,18 @@ def walk_gl_commands(words: npt.NDArray[np.int32]) -> GlWalk:
     n = len(words)
     starts: list[int] = []
     pos = 0
+    # Python ints from a memoryview of the native int32s: half the cost of ``words.item``.
+    counts = np.ascontiguousarray(words, np.int32).data
+    append = starts.append
     while pos < n:
-        count = words.item(pos)
+        count = counts[pos]
         if count == 0:
             return GlWalk(starts, pos, True, None)
-        if pos + 1 + 3 * abs(count) > n:
+        after = pos + 1 + 3 * (count if count > 0 else -count)
+        if after > n:
             return GlWalk(starts, pos, False, pos)
-        starts.append(pos)
-        pos += 1 + 3 * abs(count)
+        append(pos)
+        pos = after
     return GlWalk(starts, pos, False, None)
 
 
@@ -514,22 +544,43 @@ class Md2Reader(SingleSurface):
     @decoded
     def scales(self) -> FloatArray:
         """(F,3) float32 per-frame scale."""
-        return np.ascontiguousarray(unstructured(self._frame_prefixes["scale"], np.float32))
+        return self._frame_words[:, SCALE_WORDS].astype(np.float32)
 
     @decoded
     def translates(self) -> FloatArray:
         """(F,3) float32 per-frame translate."""
-        return np.ascontiguousarray(unstructured(self._frame_prefixes["translate"], np.float32))
+        return self._frame_words[:, TRANSLATE_WORDS].astype(np.float32)
+
+    @cached_property
+    def _frame_words(self) -> FloatArray:
+        """(F,PREFIX_WORDS) read-only view of each frame's prefix as float32 words (the
+        name's words unused), strided by the frame size: scale and translate in one cast each,
+        not the field-by-field reads of a record view (a full load's many small reads cost
+        more for their calls than for their bytes)."""
+        s = self._h
+        if s.num_frames == 0:
+            return np.zeros((0, PREFIX_WORDS), np.float32)
+        return np.ndarray(
+            (s.num_frames, PREFIX_WORDS), "<f4", self._data, s.ofs_frames, (s.bytes_per_frame, 4)
+        )
 
     @decoded
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
-        return self._positions_of(self._frame_prefixes, self._frame_vertices)
+        words = self._frame_words
+        return self._positions_of(
+            words[:, SCALE_WORDS].astype(np.float64),
+            words[:, TRANSLATE_WORDS].astype(np.float64),
+            self._frame_vertices,
+        )
 
     def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
+        prefixes = rows(self._frame_prefixes, frames)
         return self._positions_of(
-            rows(self._frame_prefixes, frames), rows(self._frame_vertices, frames)
+            unstructured(prefixes["scale"], np.float64),
+            unstructured(prefixes["translate"], np.float64),
+            rows(self._frame_vertices, frames),
         )
 
     def _decode_frame_positions(self, frame: int) -> FloatArray:
@@ -547,13 +598,14 @@ class Md2Reader(SingleSurface):
 
     @staticmethod
     def _positions_of(
-        prefixes: npt.NDArray[np.void], vertices: npt.NDArray[np.uint8]
+        scale: npt.NDArray[np.float64],
+        translate: npt.NDArray[np.float64],
+        vertices: npt.NDArray[np.uint8],
     ) -> FloatArray:
+        # (F,3) scale and translate in double, (F,V,4) stored vertices.
         # Two separate double operations, as the spec's expression evaluates (no fused
         # multiply-add), then one rounding to float32. One axis at a time over (F,V) planes:
         # numpy runs long rows many times faster than the rows of three of an (F,V,3) array.
-        scale = unstructured(prefixes["scale"], np.float64)
-        translate = unstructured(prefixes["translate"], np.float64)
         out: FloatArray = np.empty((*vertices.shape[:2], 3), np.float32)
         plane = np.empty(vertices.shape[:2], np.float64)
         for axis, column in enumerate(POSITION_COLUMNS):
@@ -609,12 +661,18 @@ class Md2Reader(SingleSurface):
     @decoded
     def frame_names_raw(self) -> list[bytes]:
         """The 16 name bytes of each frame as stored, junk after the NUL included."""
-        # numpy's S16 items drop trailing NULs; put them back.
-        return [n.ljust(FRAME_NAME_SIZE, b"\0") for n in self._frame_prefixes["name"].tolist()]
+        # Read as raw 16-byte items: numpy's S16 items would drop trailing NULs.
+        raws: list[bytes] = (
+            np.ascontiguousarray(self._frame_prefixes["name"]).view(_NAME_ITEM).tolist()
+        )
+        return raws
 
     @decoded
     def frame_names(self) -> list[str]:
         """Frame names: text up to the first NUL."""
+        names = ascii_names(self._frame_prefixes["name"])
+        if names is not None:
+            return names
         return lenient_names(
             self._frame_prefixes["name"].tolist(),
             "frames.name",
@@ -639,15 +697,25 @@ class Md2Reader(SingleSurface):
     @decoded
     def texcoords_px(self) -> npt.NDArray[np.int16]:
         """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
-        rec = read_section(self._data, TEX_POINT, self.num_texcoords, self.ofs_texcoords)
-        return unstructured(rec, np.int16)
+        h = self._h
+        words = read_section(
+            self._data, "<i2", h.num_tex_coords * TEX_POINT_WORDS, h.ofs_tex_coords
+        )
+        return words.reshape(-1, TEX_POINT_WORDS)[:, ST_WORDS].astype(np.int16)
 
     @decoded
     def texcoords(self) -> FloatArray:
         """(S,2) float32 texcoords: s / skin_width, t / skin_height (t down, no V flip)."""
         self._check_skin_size()
-        size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
-        return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64: exact
+        width, height = self._h.skin_width_px or 1, self._h.skin_height_px or 1
+        if max(width, height) > _EXACT_FLOAT32:
+            size = np.array([width, height], dtype=np.float64)
+            return np.divide(self.texcoords_px, size).astype(np.float32)  # int16 / float64
+        # Both sides exact in float32, whose quotient rounds as the double one rounded to
+        # float32 (the double holds over 2 x 24 + 2 bits): the same values, two calls fewer.
+        texcoords = self.texcoords_px.astype(np.float32)
+        texcoords /= np.float32(width) if width == height else np.array([width, height], np.float32)
+        return texcoords
 
     def _check_skin_size(self) -> None:
         """Texcoords need a positive skin size to be normalized by (BadValueError else)."""
@@ -732,30 +800,37 @@ class Md2Reader(SingleSurface):
             )
         if not walk.starts:
             return GlCommands(
+                words,
+                base,
                 np.zeros(0, np.int64),
-                np.zeros(0, bool),
                 np.zeros(1, np.int64),
                 np.zeros(0, np.int32),
                 np.zeros((0, 2), np.float32),
             )
-        counts, _, ends, at = gl_corners(words, walk.starts)
-        indices = words[at + 2]
+        # The counts' dword indices, then the terminator's: command k's count sits after k
+        # counts and 3 dwords per earlier corner, so the corner bounds follow from them.
+        chain = np.array([*walk.starts, walk.end], np.int64)
+        bounds = (chain - np.arange(len(chain))) // 3
+        start_at = chain[:-1]
+        # The whole commands fill dwords 0..end: every dword but their counts is a corner's
+        # (s, t, vertex index), so one mask gathers them all in order, as (N,3) rows.
+        body = np.ones(walk.end, bool)
+        body[start_at] = False
+        corners = words[: walk.end][body].reshape(-1, 3)
+        indices = np.ascontiguousarray(corners[:, 2])
         bad = first_bad_index(indices, self.num_vertices)
         if bad is not None:
-            k = int(np.searchsorted(ends, bad.row, side="right"))
-            corner = bad.row - (int(ends[k - 1]) if k else 0)
-            offset = base + 4 * int(at[bad.row] + 2)
+            k = int(np.searchsorted(bounds[1:], bad.row, side="right"))
+            corner = bad.row - int(bounds[k])
+            offset = base + 4 * (walk.starts[k] + 1 + 3 * corner + 2)
             raise BadValueError(
                 f"gl_cmds[{k}].vertices[{corner}].vertex_index={bad.value} at offset {offset} is"
                 f" outside 0..{self.num_vertices - 1}",
                 field="vertex_index",
                 offset=offset,
             )
-        floats = words.view(np.float32)
-        texcoords = np.stack([floats[at], floats[at + 1]], axis=1)
-        bounds = np.concatenate([np.zeros(1, np.int64), ends])
-        start_at = np.asarray(walk.starts, np.int64)
-        return GlCommands(base + 4 * start_at, counts < 0, bounds, indices, texcoords)
+        texcoords = np.ascontiguousarray(corners.view(np.float32)[:, :2])
+        return GlCommands(words, base, start_at, bounds, indices, texcoords)
 
     # -- animation ----------------------------------------------------------------------------
 
