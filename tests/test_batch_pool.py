@@ -4,6 +4,7 @@ behind."""
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import Any
@@ -69,3 +70,18 @@ def test_a_caller_stopping_early_leaves_no_worker() -> None:
     assert first.ok and first.path in files[:4]  # from one of the two first chunks
     outcomes.close()  # as `info` does when stdout closes: the workers are stopped and reaped
     assert _children() == before
+
+
+def _frozen_count(path: str, options: dict[str, Any]) -> list[str]:
+    return [f"{path} frozen {gc.get_freeze_count()}"]
+
+
+def test_workers_inherit_a_frozen_heap_and_the_parent_gets_it_back() -> None:
+    # the workers' collector leaves every inherited object alone (no page copied to scan it);
+    # the parent's objects are collectable again once the workers exist
+    assert gc.get_freeze_count() == 0
+    inherited = len(gc.get_objects())
+    outcomes = list(iter_outcomes(["a", "b", "c", "d"], _frozen_count, {}, 2, Progress(4)))
+    counts = [int(o.lines[0].rsplit(" ", 1)[1]) for o in outcomes]
+    assert len(counts) == 4 and min(counts) >= inherited // 2
+    assert gc.get_freeze_count() == 0
