@@ -33,6 +33,27 @@ def rows(array: npt.NDArray[Any], frames: IndexArray) -> npt.NDArray[Any]:
     return array[frames]
 
 
+def decode_axes(
+    records: npt.NDArray[np.uint8],
+    axes: Iterable[int],
+    scale: npt.NDArray[np.float64],
+    offset: npt.NDArray[np.float64],
+) -> FloatArray:
+    """(...,3) float32 ``v * scale + offset`` of the compressed bytes ``records[..., axes]``
+    (one column of ``records``' last axis per x, y, z), in double as the specs evaluate it
+    (two roundings, no fused multiply-add) and then rounded once to float32. ``scale[..., i]``
+    and ``offset[..., i]`` broadcast against one axis's plane (``records.shape[:-1]``): a
+    (F,1,3) per-frame scale for (F,V,4) records, a (3,) one for all. One axis at a time over
+    the long planes: numpy runs them several times faster than rows of three."""
+    out: FloatArray = np.empty((*records.shape[:-1], 3), np.float32)
+    plane = np.empty(records.shape[:-1], np.float64)
+    for axis, column in enumerate(axes):
+        np.multiply(records[..., column], scale[..., axis], out=plane)
+        plane += offset[..., axis]
+        out[..., axis] = plane
+    return out
+
+
 def lerp_between(pa: FloatArray, pb: FloatArray, t: float) -> FloatArray:
     """(V,3) float32 between ``pa`` (t=0) and ``pb`` (t=1): ``pa + (pb - pa) * t`` in float32."""
     out: FloatArray = (pa + (pb - pa) * np.float32(t)).astype(np.float32)

@@ -34,7 +34,7 @@ from ...core.facade import (
     parse_spec,
     read_only,
 )
-from ...core.frames import rows
+from ...core.frames import decode_axes, rows
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table, stored_corner_table
 from ...core.names import lenient_names, plural
 from ...core.sections import (
@@ -603,16 +603,7 @@ class Md2Reader(SingleSurface):
         vertices: npt.NDArray[np.uint8],
     ) -> FloatArray:
         # (F,3) scale and translate in double, (F,V,4) stored vertices.
-        # Two separate double operations, as the spec's expression evaluates (no fused
-        # multiply-add), then one rounding to float32. One axis at a time over (F,V) planes:
-        # numpy runs long rows many times faster than the rows of three of an (F,V,3) array.
-        out: FloatArray = np.empty((*vertices.shape[:2], 3), np.float32)
-        plane = np.empty(vertices.shape[:2], np.float64)
-        for axis, column in enumerate(POSITION_COLUMNS):
-            np.multiply(vertices[:, :, column], scale[:, axis, None], out=plane)
-            plane += translate[:, axis, None]
-            out[:, :, axis] = plane
-        return out
+        return decode_axes(vertices, POSITION_COLUMNS, scale[:, None, :], translate[:, None, :])
 
     @decoded
     def normal_indices(self) -> npt.NDArray[np.uint8]:

@@ -50,7 +50,7 @@ from ...core.facade import (
     frame_index,
     parse_spec,
 )
-from ...core.frames import rows
+from ...core.frames import decode_axes, rows
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table, dense_first_use
 from ...core.names import lenient_names
 from ...core.sections import columns, field_type, offset_of, word_columns
@@ -585,17 +585,13 @@ class MdlReader(SingleSurface):
         return result
 
     def _scaled(self, compressed: npt.NDArray[np.uint8]) -> FloatArray:
-        """(...,3) float32 of (...,3) bytes: each axis's plane in double, then rounded once
-        (numpy runs long rows several times faster than an array's rows of three)."""
-        scale = self._vec("scale").astype(np.float64)
-        origin = self._vec("origin").astype(np.float64)
-        out: FloatArray = np.empty(compressed.shape, np.float32)
-        plane = np.empty(compressed.shape[:-1], np.float64)
-        for axis in range(3):
-            np.multiply(compressed[..., axis], scale[axis], out=plane)
-            plane += origin[axis]
-            out[..., axis] = plane
-        return out
+        """(...,3) float32 of (...,3) bytes (:func:`~quakemodels.core.frames.decode_axes`)."""
+        return decode_axes(
+            compressed,
+            range(3),
+            self._vec("scale").astype(np.float64),
+            self._vec("origin").astype(np.float64),
+        )
 
     @property
     def _grid_fits(self) -> bool:
