@@ -133,8 +133,10 @@ class _Doc:
         blob = b"".join(self.pieces)
         if blob:
             self.json["buffers"] = [{"byteLength": len(blob)}]
-        data = _gltf_form("gltf", {k: v for k, v in self.json.items() if v != []})
-        doc: Doc = {k: v for k, v in _without_empty(data).items() if v != [] and v != {}}
+        # (a top-level dict emptied by _without_empty goes too, as it always has)
+        doc: Doc = {
+            k: v for k, v in _without_empty(_gltf_form("gltf", self.json)).items() if v != {}
+        }
         return doc, blob
 
 
