@@ -22,7 +22,6 @@ _gc.disable()
 try:
     from .core.facade import Source as _Source
     from .core.findings import Finding
-    from .core.lazy import lazy_attribute as _lazy_attribute
     from .core.mesh import AnimatedModel, Mesh
     from .errors import (
         ArchiveError,
@@ -78,23 +77,34 @@ if _TYPE_CHECKING:
     player folder gives a :class:`Player`)."""
 
 
-_LAZY = {
-    "GameFS": ".archive",
-    "Md2": ".formats.md2",
-    "Md3": ".formats.md3",
-    "Mdl": ".formats.mdl",
-    "Player": ".formats.q3player",
-}
-
-
 def __getattr__(name: str) -> _Any:
     # The model classes load their format's modules on first use, GameFS the archive readers:
     # `import quakemodels` and a command on one MD2 file load no other format's code.
+    if name == "GameFS":
+        from .archive import GameFS
+
+        return GameFS
+    if name == "Md2":
+        from .formats.md2 import Md2
+
+        return Md2
+    if name == "Md3":
+        from .formats.md3 import Md3
+
+        return Md3
+    if name == "Mdl":
+        from .formats.mdl import Mdl
+
+        return Mdl
+    if name == "Player":
+        from .formats.q3player import Player
+
+        return Player
     if name == "Model":
         # Any model load returns (every single-file one is an AnimatedModel; a player folder
         # gives a Player).
         return __getattr__("Md2") | __getattr__("Md3") | __getattr__("Mdl") | __getattr__("Player")
-    return _lazy_attribute(__name__, _LAZY, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _M = _TypeVar("_M")

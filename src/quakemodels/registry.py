@@ -19,7 +19,6 @@ from .archive.vpath import game_context, game_roots, read_path, shared_gamefs, s
 from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
-from .core.lazy import lazy_attribute
 from .core.scene import ExportModel
 from .core.skins import game_images
 from .errors import BadMagicError, ModelFormatError, PlayerFolderError
@@ -55,7 +54,11 @@ _PLAYER_MODULE = "quakemodels.formats.q3player.player"
 
 
 def __getattr__(name: str) -> Any:
-    return lazy_attribute(__name__, {"Player": ".formats.q3player"}, name)
+    if name == "Player":
+        from .formats.q3player import Player
+
+        return Player
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def is_player_model(obj: object) -> TypeGuard[Player]:

@@ -11,10 +11,10 @@ Broken or hostile archives raise :class:`~quakemodels.errors.ArchiveError` (a
 
 from __future__ import annotations
 
+import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
-from ..core.lazy import lazy_attribute
 from ..errors import ArchiveError
 from .names import ENGINES, Engine, name_key, unsafe_reason
 
@@ -27,20 +27,25 @@ if TYPE_CHECKING:
 # The readers load on first use (``quakemodels.archive.GameFS``...): importing the package, as
 # every model path does to see whether it runs through an archive, stays cheap.
 _LAZY = {
-    "Archive": ".base",
-    "Entry": ".base",
-    "Found": ".gamefs",
-    "GameFS": ".gamefs",
-    "Source": ".gamefs",
-    "infer_engine": ".gamefs",
-    "open_archive": ".gamefs",
-    "PakArchive": ".pak",
-    "Pk3Archive": ".pk3",
+    "Archive": "base",
+    "Entry": "base",
+    "Found": "gamefs",
+    "GameFS": "gamefs",
+    "Source": "gamefs",
+    "infer_engine": "gamefs",
+    "open_archive": "gamefs",
+    "PakArchive": "pak",
+    "Pk3Archive": "pk3",
 }
 
 
 def __getattr__(name: str) -> Any:
-    return lazy_attribute(__name__, _LAZY, name)
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = [

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from .findings import Finding
-from .lazy import import_attribute
 from .scene import ExportModel
 
 Checker = Callable[..., list[Finding]]
@@ -52,26 +51,17 @@ class Format:
     """File name suffixes, lower case with the dot (``.md2``)."""
     spec_id: str
     """The generated parser's module in ``quakemodels.kaitai`` (``quake2_md2``)."""
-    services: Mapping[str, str] = field(repr=False, compare=False)
-    """Where each of :data:`SERVICES` lives, as ``"module:attribute"``
-    (``"quakemodels.formats.md2.model:Md2"``); each module is imported on the service's first
-    use, so that an export loads no checker or describer."""
+    model_module: str
+    """The module that defines the model class (``quakemodels.formats.md2.model``): while it
+    is not imported, no object can be a model of this format (see :meth:`holds`)."""
+    services: Callable[[str], Any] = field(repr=False, compare=False)
+    """``services(name)`` imports the module of one of :data:`SERVICES` and returns it; called
+    once per service, on its first use, so that an export loads no checker or describer."""
     _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if sorted(self.services) != sorted(SERVICES):
-            raise ValueError(f"format {self.name}: services must be exactly {SERVICES}")
-
-    @property
-    def model_module(self) -> str:
-        """The module that defines the model class (``quakemodels.formats.md2.model``): while
-        it is not imported, no object can be a model of this format (see :meth:`holds`)."""
-        return self.services["model"].partition(":")[0]
 
     def _service(self, name: str) -> Any:
         if name not in self._loaded:
-            module, _, attribute = self.services[name].partition(":")
-            self._loaded[name] = import_attribute(module, attribute)
+            self._loaded[name] = self.services(name)
         return self._loaded[name]
 
     @property

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.format import Format
-from ...core.lazy import lazy_attribute
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -19,36 +18,53 @@ if TYPE_CHECKING:
     from .write import anorm_indices, quantize, scene_arrays, scene_skin_size, weld
 
 
+def _services(name: str) -> Any:
+    # Each imported here on its first use, not at the top: start-up and files of other formats
+    # never load MD2's reader, writer, checker or Kaitai parser, and an export needs
+    # only the model and its scene, not the checker or describer.
+    if name == "model":
+        from .model import Md2
+
+        return Md2
+    if name == "check":
+        from .check import check_md2
+
+        return check_md2
+    if name == "describe":
+        from .describe import describe
+
+        return describe
+    from .scene import scene
+
+    return scene
+
+
 FORMAT = Format(
     name="md2",
     title="Quake II MD2",
     magic=MAGIC,
     suffixes=(".md2",),
     spec_id="quake2_md2",
-    # Each imported on its first use (see Format): start-up and files of other formats
-    # never load MD2's reader, writer, checker or Kaitai parser, and an export needs
-    # only the model and its scene, not the checker or describer.
-    services={
-        "model": f"{__name__}.model:Md2",
-        "check": f"{__name__}.check:check_md2",
-        "describe": f"{__name__}.describe:describe",
-        "scene": f"{__name__}.scene:scene",
-    },
+    model_module=f"{__name__}.model",
+    services=_services,
 )
-
-
-_LAZY = {
-    "Md2": ".model",
-    "anorms": ".reader",
-    **dict.fromkeys(
-        ("anorm_indices", "quantize", "scene_arrays", "scene_skin_size", "weld"), ".write"
-    ),
-}
 
 
 def __getattr__(name: str) -> Any:
     # The public names load their module on first use (see the module docstring).
-    return lazy_attribute(__name__, _LAZY, name)
+    if name == "Md2":
+        from .model import Md2
+
+        return Md2
+    if name == "anorms":
+        from .reader import anorms
+
+        return anorms
+    if name in ("anorm_indices", "quantize", "scene_arrays", "scene_skin_size", "weld"):
+        from . import write
+
+        return getattr(write, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

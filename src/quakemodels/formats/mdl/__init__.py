@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.format import Format
-from ...core.lazy import lazy_attribute
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -19,34 +18,53 @@ if TYPE_CHECKING:
     from .reader import FrameGroup, SkinGroup
 
 
+def _services(name: str) -> Any:
+    # Each imported here on its first use, not at the top: start-up and files of other formats
+    # never load MDL's reader, writer, checker, palette or Kaitai parser, and an export needs
+    # only the model and its scene, not the checker or describer.
+    if name == "model":
+        from .model import Mdl
+
+        return Mdl
+    if name == "check":
+        from .check import check_mdl
+
+        return check_mdl
+    if name == "describe":
+        from .describe import describe
+
+        return describe
+    from .scene import scene
+
+    return scene
+
+
 FORMAT = Format(
     name="mdl",
     title="Quake MDL",
     magic=MAGIC,
     suffixes=(".mdl",),
     spec_id="quake_mdl",
-    # Each imported on its first use (see Format): start-up and files of other formats
-    # never load MDL's reader, writer, checker, palette or Kaitai parser, and an export needs
-    # only the model and its scene, not the checker or describer.
-    services={
-        "model": f"{__name__}.model:Mdl",
-        "check": f"{__name__}.check:check_mdl",
-        "describe": f"{__name__}.describe:describe",
-        "scene": f"{__name__}.scene:scene",
-    },
+    model_module=f"{__name__}.model",
+    services=_services,
 )
-
-
-_LAZY = {
-    "Mdl": ".model",
-    **dict.fromkeys(("as_palette", "default_palette"), ".palette"),
-    **dict.fromkeys(("FrameGroup", "SkinGroup"), ".reader"),
-}
 
 
 def __getattr__(name: str) -> Any:
     # The public names load their module on first use (see the module docstring).
-    return lazy_attribute(__name__, _LAZY, name)
+    if name == "Mdl":
+        from .model import Mdl
+
+        return Mdl
+    if name in ("as_palette", "default_palette"):
+        from . import palette
+
+        return getattr(palette, name)
+    if name in ("FrameGroup", "SkinGroup"):
+        from . import reader
+
+        return getattr(reader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = ["FORMAT", "FrameGroup", "Mdl", "SkinGroup", "as_palette", "default_palette"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ...core.lazy import lazy_attribute
 from ...errors import AnimationConfigError, PlayerFolderError
 from .files import is_player_folder
 
@@ -19,16 +18,21 @@ if TYPE_CHECKING:
     from .skinfile import SkinFile, parse_skin
 
 
-_LAZY = {
-    **dict.fromkeys(("AnimationConfig", "Clip"), ".animcfg"),
-    **dict.fromkeys(("Placement", "Player", "PlayerPose"), ".player"),
-    **dict.fromkeys(("SkinFile", "parse_skin"), ".skinfile"),
-}
-
-
 def __getattr__(name: str) -> Any:
     # The public names load their module on first use (see the module docstring).
-    return lazy_attribute(__name__, _LAZY, name)
+    if name in ("AnimationConfig", "Clip"):
+        from . import animcfg
+
+        return getattr(animcfg, name)
+    if name in ("Placement", "Player", "PlayerPose"):
+        from . import player
+
+        return getattr(player, name)
+    if name in ("SkinFile", "parse_skin"):
+        from . import skinfile
+
+        return getattr(skinfile, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
