@@ -27,7 +27,8 @@ Rows (targets in brackets; "x" is quakemodels' time over the peer's unless said 
                  (frame 0 only, no animation) [<= 1x]; and ``python -c "import numpy"``
                  timed in the same run, the least any Python batch costs; the batch's work
                  in this process (every file exported in turn, no start-up), and that start
-                 plus half the work: the least two perfect workers could take
+                 plus half the work: the least two perfect workers could take; two floors
+                 of that work (:func:`batch_floors`), and the start plus half of each
   MDL            first mesh against assimp and full load against vgio, for information
 
 In-process rows are medians of CPU time (``time.process_time``): on a shared machine the time
@@ -45,14 +46,17 @@ import json
 import os
 import shutil
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from bench import floor_arrays as md2_floor
 from bench_md3 import floor_arrays as md3_floor
 from benchutil import CORPUS, REPO, raced, timed
@@ -304,30 +308,120 @@ def cli_runs(files: Sequence[Path], runs: int = 9, batch_runs: int = 5) -> dict[
         if assimp:
             out["assimp_bytes"] = sum(f.stat().st_size for f in (Path(tmp) / "assimp").iterdir())
         out["work"] = batch_work(files, batch_runs)
-        out["floor"] = batch_floor(files, batch_runs)
+        out["floor"], out["outputs_floor"] = batch_floors(files, batch_runs)
     return out
 
 
-def batch_floor(files: Sequence[Path], runs: int) -> float:
-    """Median wall seconds of the least work any exporter of these same files must do in
-    one process: read each file, decode every frame's positions and normals with the numpy
-    floors, and write the very bytes our export writes (made once beforehand, untimed) to a
-    new file. Nothing else: no glTF, no skin, no checks."""
+def _glb_parts(blob: bytes) -> tuple[dict[str, Any], bytes]:
+    """A .glb's JSON document and binary chunk."""
+    (json_len,) = struct.unpack_from("<I", blob, 12)
+    return json.loads(blob[20 : 20 + json_len]), blob[28 + json_len :]
+
+
+def _png_rows(doc: dict[str, Any], chunk: bytes) -> list[bytes]:
+    """The uncompressed rows (filter bytes included) of every PNG image a .glb embeds."""
+    rows = []
+    for image in doc.get("images", []):
+        view = doc["bufferViews"][image["bufferView"]]
+        start = view.get("byteOffset", 0)
+        png = chunk[start : start + view["byteLength"]]
+        if png[:8] != b"\x89PNG\r\n\x1a\n":
+            continue  # a JPEG skin is embedded as it is: no work
+        pos, idat = 8, b""
+        while pos < len(png):
+            (size,) = struct.unpack_from(">I", png, pos)
+            if png[pos + 4 : pos + 8] == b"IDAT":
+                idat += png[pos + 8 : pos + 8 + size]
+            pos += 12 + size
+        rows.append(zlib.decompress(idat))
+    return rows
+
+
+def _numbers(doc: Any, floats: list[float], ints: list[int]) -> None:
+    """Every number in a JSON document, into ``floats`` and ``ints``."""
+    if isinstance(doc, dict):
+        for value in doc.values():
+            _numbers(value, floats, ints)
+    elif isinstance(doc, list):
+        for value in doc:
+            _numbers(value, floats, ints)
+    elif isinstance(doc, float):
+        floats.append(doc)
+    elif isinstance(doc, int) and not isinstance(doc, bool):
+        ints.append(doc)
+
+
+# glTF's Y-up axes in Quake's (x forward, y left, z up): glTF x, y, z are Quake y, z, x.
+_Y_UP = (1, 2, 0)
+
+
+def _outputs_floor(positions: np.ndarray, normals: np.ndarray) -> None:
+    """The least numpy work from a surface's decoded (F,V,3) frames to what its glTF holds:
+    the Y-up differences from frame 0 of positions and normals (one axis plane at a time),
+    and each frame's bounds of the position differences (required on POSITION accessors)."""
+    moved = np.empty(positions.shape, np.float32)
+    turned = np.empty(normals.shape, np.float32)
+    for axis, quake in enumerate(_Y_UP):
+        plane = positions[:, :, quake] - positions[0, :, quake]
+        plane.min(axis=1)
+        plane.max(axis=1)
+        moved[:, :, axis] = plane
+        np.subtract(normals[:, :, quake], normals[0, :, quake], out=turned[:, :, axis])
+
+
+def batch_floors(files: Sequence[Path], runs: int) -> tuple[float, float]:
+    """Median wall seconds, in one process, of two floors of exporting these files:
+
+    * the decode floor: read each file, decode every frame's positions and normals with the
+      numpy floors, write the very bytes our export writes (made once beforehand, untimed);
+    * the floor of these outputs: that, plus what the .glb files hold beyond the decode and
+      any writer of them must compute: the morph targets' Y-up differences and per-frame
+      bounds (:func:`_outputs_floor`), each PNG skin's rows compressed (zlib level 1, as these
+      PNGs are), the text of every number in the JSON, and each file written under a
+      temporary name then renamed (no partial output, as our exports guarantee). Still no
+      glTF structure, skin search or decode, checks or clips.
+    """
     with tempfile.TemporaryDirectory() as tmp:
-        outputs = []
+        blobs = []
         for path in files:
             quakemodels.load(path).export(Path(tmp) / f"{path.stem}.glb")
-            outputs.append((Path(tmp) / f"{path.stem}.glb").read_bytes())
-    totals = []
-    for _ in range(runs):
-        with tempfile.TemporaryDirectory() as tmp:
-            t0 = time.perf_counter()
-            for path, blob in zip(files, outputs, strict=True):
-                data = path.read_bytes()
-                (md2_floor if path.suffix.lower() == ".md2" else md3_floor)(data)
-                (Path(tmp) / f"{path.stem}.glb").write_bytes(blob)
-            totals.append(time.perf_counter() - t0)
-    return statistics.median(totals)
+            blobs.append((Path(tmp) / f"{path.stem}.glb").read_bytes())
+    rows: list[bytes] = []
+    floats: list[float] = []
+    ints: list[int] = []
+    for blob in blobs:
+        doc, chunk = _glb_parts(blob)
+        rows += _png_rows(doc, chunk)
+        _numbers(doc, floats, ints)
+
+    def decode(path: Path, data: bytes) -> list[tuple[np.ndarray, np.ndarray]]:
+        return [md2_floor(data)] if path.suffix.lower() == ".md2" else md3_floor(data)
+
+    def decode_floor(tmp: Path) -> None:
+        for path, blob in zip(files, blobs, strict=True):
+            decode(path, path.read_bytes())
+            (tmp / f"{path.stem}.glb").write_bytes(blob)
+
+    def outputs_floor(tmp: Path) -> None:
+        for path, blob in zip(files, blobs, strict=True):
+            for positions, normals in decode(path, path.read_bytes()):
+                _outputs_floor(positions, normals)
+            part = tmp / f".{path.stem}.glb.part"
+            part.write_bytes(blob)
+            os.replace(part, tmp / f"{path.stem}.glb")
+        for raw in rows:
+            zlib.compress(raw, 1)
+        ",".join(map(repr, floats))
+        ",".join(map(str, ints))
+
+    totals: dict[str, list[float]] = {"decode": [], "outputs": []}
+    for _ in range(runs):  # interleaved, run by run
+        for key, floor in (("decode", decode_floor), ("outputs", outputs_floor)):
+            with tempfile.TemporaryDirectory() as tmp:
+                t0 = time.perf_counter()
+                floor(Path(tmp))
+                totals[key].append(time.perf_counter() - t0)
+    return statistics.median(totals["decode"]), statistics.median(totals["outputs"])
 
 
 def batch_work(files: Sequence[Path], runs: int) -> float:
@@ -450,6 +544,15 @@ def report(files: Sequence[Path] | None = None) -> list[str]:
         row = "floor of that work: read, decode every frame (numpy floors), write the same bytes"
         add(row, floor, "serial `assimp export` loop", batch["assimp"], "–", None)
         row = "floor of any Python -j 2 batch: `import numpy` + half that floor"
+        add(row, batch["numpy"] + floor / 2, "serial `assimp export` loop", batch["assimp"], "–",
+            None)  # fmt: skip
+        floor = cli["outputs_floor"]
+        row = (
+            "floor of these outputs: that, plus morph deltas and bounds, PNG rows compressed,"
+            " the JSON's numbers as text, write-then-rename"
+        )
+        add(row, floor, "serial `assimp export` loop", batch["assimp"], "–", None)
+        row = "floor of any Python -j 2 batch writing these outputs: `import numpy` + half that"
         add(row, batch["numpy"] + floor / 2, "serial `assimp export` loop", batch["assimp"], "–",
             None)  # fmt: skip
         mib = 2**20
