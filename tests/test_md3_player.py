@@ -32,7 +32,7 @@ from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player
 from quakemodels.formats.q3player.animcfg import Clip
 from quakemodels.formats.q3player.fromgltf import config_text, player_from_gltf, save_player
-from quakemodels.formats.q3player.gltf import _gltf_form, build_player_gltf
+from quakemodels.formats.q3player.gltf import build_player_gltf
 from quakemodels.interchange.gltf_read import read_gltf_scene
 from quakemodels.interchange.imported import ImportLimits
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
@@ -411,23 +411,41 @@ def test_channels_sharing_one_accessor_cannot_multiply_the_work(tmp_path: Path) 
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_player_gltf_json_is_in_the_form_pygltflib_gives_it(name: str) -> None:
-    # the export builds plain JSON in the form a pass through pygltflib's object model gave it
-    # (property order, defaults filled in, empties dropped): that pass changes nothing now
-    pygltflib = pytest.importorskip("pygltflib")
-    doc, _ = build_player_gltf(_player(PLAYERS / name))
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "'NoneType' object value", RuntimeWarning)
-        text = pygltflib.GLTF2.from_dict(doc).gltf_to_json(separators=(",", ":"), indent=None)
-    again = {k: v for k, v in json.loads(text).items() if v != [] and v != {}}
-    assert json.dumps(again) == json.dumps(doc)
-    assert (
-        doc["accessors"][0]["normalized"] is False
-        and doc["meshes"][0]["primitives"][0]["mode"] == 4
-    )
-    assert doc["materials"][0]["emissiveFactor"] == [0.0, 0.0, 0.0]
+def test_player_parts_hold_what_each_md3_exported_alone_holds(name: str) -> None:
+    # the player's surfaces are built as single-model exports build theirs: each part's
+    # meshes, accessors (JSON) and the bytes behind them equal those of the part exported alone
+    from quakemodels.interchange.gltf_write import build_gltf
 
+    player = _player(PLAYERS / name)
+    doc, blob = build_player_gltf(player)
 
-def test_player_gltf_form_refuses_a_property_it_does_not_know() -> None:
-    with pytest.raises(ValueError, match=r"glTF node has properties the export does not know"):
-        _gltf_form("node", {"name": "x", "weight": 1})
+    def surfaces(doc: dict[str, object], blob: bytes) -> list[object]:
+        accessors, views = doc["accessors"], doc["bufferViews"]
+        assert isinstance(accessors, list) and isinstance(views, list)
+
+        def held(index: int) -> object:
+            acc = dict(accessors[index])
+            view = views[acc.pop("bufferView")]
+            start = view["byteOffset"] + acc.pop("byteOffset", 0)
+            width = {"SCALAR": 1, "VEC2": 2, "VEC3": 3}[acc["type"]]
+            size = acc["count"] * width * (2 if acc["componentType"] == 5123 else 4)
+            return acc, blob[start : start + size]
+
+        out = []
+        meshes = doc["meshes"]
+        assert isinstance(meshes, list)
+        for mesh in meshes:
+            (primitive,) = mesh["primitives"]
+            attributes = {k: held(v) for k, v in primitive["attributes"].items()}
+            targets = [{k: held(v) for k, v in t.items()} for t in primitive["targets"]]
+            out.append((mesh["name"], attributes, held(primitive["indices"]), targets))
+        return out
+
+    mine = surfaces(doc, blob)
+    alone = []
+    for model in player.parts.values():  # the player's meshes come in its parts' order
+        single, single_blob = build_gltf(scene(model))
+        alone += surfaces(single, single_blob)
+    assert len(mine) == len(alone) == sum(len(m.surfaces) for m in player.parts.values())
+    assert mine == alone
+    assert all("byteOffset" not in acc or acc["byteOffset"] > 0 for acc in doc["accessors"])

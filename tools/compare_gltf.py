@@ -1,13 +1,15 @@
 """Compare two folders of glTF exports (``.glb``/``.gltf``) by content, file by file.
 
-    python tools/compare_gltf.py OLD_DIR NEW_DIR
+    python tools/compare_gltf.py [--defaults] OLD_DIR NEW_DIR
 
 Two exports are equivalent when their JSON documents are equal once every bufferView is
 replaced by what it holds: the bytes of vertex, index and animation data (exactly), and the
 decoded pixels of an embedded image as RGBA (PNG encoder settings may differ, and a skin may
 be a PNG in one and its JPEG file as it is in the other: the image's ``mimeType`` follows).
-Offsets and lengths in the buffer may then differ; nothing else may. Prints one line per file
-and exits 1 on any difference or missing file. Used to check that a writer change keeps every
+Offsets and lengths in the buffer may then differ; nothing else may. With ``--defaults`` a
+property written at glTF 2.0's default value (an accessor's ``byteOffset`` 0, a material's
+``alphaMode`` ``OPAQUE``...) counts as absent, as every reader takes it. Prints one line per
+file and exits 1 on any difference or missing file. Used to check that a writer change keeps every
 corpus export.
 """
 
@@ -39,6 +41,43 @@ def read_gltf(path: Path) -> tuple[dict[str, Any], bytes]:
     return doc, blob
 
 
+# Where glTF 2.0's schema gives a property a default: the kinds of object (by the top-level
+# array or the property holding them) and their defaults.
+SPEC_DEFAULTS: dict[str, dict[str, Any]] = {
+    "accessors": {"byteOffset": 0, "normalized": False},
+    "bufferViews": {"byteOffset": 0},
+    "materials": {
+        "emissiveFactor": [0.0, 0.0, 0.0],
+        "alphaMode": "OPAQUE",
+        "alphaCutoff": 0.5,
+        "doubleSided": False,
+    },
+    "pbrMetallicRoughness": {
+        "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
+        "metallicFactor": 1.0,
+        "roughnessFactor": 1.0,
+    },
+    "baseColorTexture": {"texCoord": 0},
+    "primitives": {"mode": 4},
+    "samplers": {"wrapS": 10497, "wrapT": 10497, "interpolation": "LINEAR"},
+}
+
+
+def without_defaults(item: Any, kind: str = "") -> Any:
+    """``item`` (a document, or the object(s) under property ``kind``) without properties at
+    their default value (:data:`SPEC_DEFAULTS`)."""
+    if isinstance(item, list):
+        return [without_defaults(x, kind) for x in item]
+    if not isinstance(item, dict) or kind in ("extras", "extensions"):
+        return item
+    defaults = SPEC_DEFAULTS.get(kind, {})
+    return {
+        k: without_defaults(v, k)
+        for k, v in item.items()
+        if not (k in defaults and v == defaults[k])
+    }
+
+
 def normalized(doc: dict[str, Any], blob: bytes) -> dict[str, Any]:
     """``doc`` with bufferViews replaced by digests of their content (images by pixels)."""
     from PIL import Image
@@ -65,8 +104,9 @@ def normalized(doc: dict[str, Any], blob: bytes) -> dict[str, Any]:
     return out
 
 
-def compare(old: Path, new: Path) -> list[str]:
-    """Lines describing every difference between the exports in ``old`` and ``new``."""
+def compare(old: Path, new: Path, defaults: bool = False) -> list[str]:
+    """Lines describing every difference between the exports in ``old`` and ``new``
+    (``defaults``: properties at their default value count as absent)."""
     problems = []
     names = sorted(
         {p.relative_to(old) for p in old.rglob("*") if p.suffix in (".glb", ".gltf")}
@@ -80,8 +120,14 @@ def compare(old: Path, new: Path) -> list[str]:
         if a.read_bytes() == b.read_bytes():
             print(f"{name}: identical bytes")
             continue
-        if normalized(*read_gltf(a)) == normalized(*read_gltf(b)):
+        (doc_a, blob_a), (doc_b, blob_b) = read_gltf(a), read_gltf(b)
+        if normalized(doc_a, blob_a) == normalized(doc_b, blob_b):
             print(f"{name}: same content (buffer layout or image encoding differs)")
+            continue
+        if defaults and normalized(without_defaults(doc_a), blob_a) == normalized(
+            without_defaults(doc_b), blob_b
+        ):
+            print(f"{name}: same content once default values are left out")
             continue
         problems.append(f"{name}: content differs")
     return problems
@@ -89,10 +135,12 @@ def compare(old: Path, new: Path) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    defaults = "--defaults" in args
+    args = [a for a in args if a != "--defaults"]
     if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    problems = compare(Path(args[0]), Path(args[1]))
+    problems = compare(Path(args[0]), Path(args[1]), defaults)
     for line in problems:
         print(line)
     return 1 if problems else 0

@@ -34,12 +34,14 @@ Building blocks (also used by other writers, e.g. a player export; keep them sta
   bufferView, ``accessor(...)``/``data(array, kind)`` add accessors, ``add(kind, item)``
   appends to any top-level array (``"nodes"``, ``"meshes"``, ``"animations"``...) and returns
   its index, ``material(skin)`` embeds a skin once per image, ``surface(...)``, ``tag(...)``
-  and ``clip(...)`` add the pieces described above, ``finish(name, children)`` returns
-  ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined); its ``json_bytes(doc)``
-  is :func:`json_bytes` of the finished document, faster (each surface's morph-target
-  accessors written from the text ``surface`` made of them).
+  and ``clip(...)`` add the pieces described above (``clip_channels`` the keys of one model,
+  for an animation driving several, as a Quake III player's do), ``finish(name, children)``
+  returns ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined); its
+  ``json_bytes(doc)`` is :func:`json_bytes` of the finished document, faster (each surface's
+  morph-target accessors written from the text ``surface`` made of them).
 * :func:`build_gltf` is those steps for one :class:`ExportModel`; :func:`glb_bytes` and
-  :func:`gltf_bytes` serialize ``(doc, blob)``; :func:`export_gltf` writes a file atomically.
+  :func:`gltf_bytes` serialize ``(doc, blob)``; :func:`export_gltf` writes a file atomically
+  (:func:`write_gltf`, for any builder's document).
   A ``.glb`` file is written piece by piece from the arrays themselves (:func:`glb_pieces`):
   the binary chunk, most of the file, is never copied into one ``bytes``.
 """
@@ -105,7 +107,7 @@ _PNG_CACHE: dict[tuple[str, tuple[int, int], int], tuple[bytes, bytes]] = {}
 _PNG_CACHE_SIZE = 16
 
 
-def _floats(values: npt.NDArray[Any]) -> list[float]:
+def json_floats(values: npt.NDArray[Any]) -> list[float]:
     """float32 values as Python floats (exact), so the JSON holds the stored values bit for bit."""
     out: list[float] = np.asarray(values, dtype=np.float32).astype(np.float64).ravel().tolist()
     return out
@@ -214,7 +216,7 @@ class GltfBuilder:
         """One bufferView and accessor for a (count, k) float32 array; returns the accessor."""
         a = np.ascontiguousarray(array, dtype=np.float32)
         view = self.view(a, target=target)
-        mm = (_floats(a.min(axis=0)), _floats(a.max(axis=0))) if minmax else None
+        mm = (json_floats(a.min(axis=0)), json_floats(a.max(axis=0))) if minmax else None
         return self.accessor(view, int(a.shape[0]), kind, minmax=mm)
 
     def material(self, skin: Skin) -> int:
@@ -339,12 +341,12 @@ class GltfBuilder:
         """A node for ``tag`` posed as in frame 0; returns it with the (F,3) Y-up origins and
         (F,4) rotations its animation channels key."""
         origins = to_y_up(tag.origins)
-        rotations = _quaternions(tag.axes)
+        rotations = tag_quaternions(tag.axes)
         node = self.add(
             "nodes",
             {
-                "rotation": _floats(rotations[0]),
-                "translation": _floats(origins[0]),
+                "rotation": json_floats(rotations[0]),
+                "translation": json_floats(origins[0]),
                 "name": tag.name,
             },
         )
@@ -361,27 +363,45 @@ class GltfBuilder:
         times: FloatArray | None = None,
     ) -> int:
         """One animation playing ``frames`` at ``fps``, or keyed at ``times`` (k,) float32
-        seconds when given: a one-hot morph weight per key on every node of ``mesh_nodes`` (one
-        shared sampler), and for each (node, origins, rotations) of ``tag_tracks``
-        translation and rotation keys. Returns the animation's index."""
+        seconds when given (see :meth:`clip_channels`). Returns the animation's index."""
         k = len(frames)
         if times is None or len(times) != k:
             times = np.arange(k, dtype=np.float32) / np.float32(fps)
+        samplers: list[dict[str, Any]] = []
+        channels: list[dict[str, Any]] = []
+        self.clip_channels(samplers, channels, frames, times, num_frames, mesh_nodes, tag_tracks)
+        return self.add("animations", {"name": name, "channels": channels, "samplers": samplers})
+
+    def clip_channels(
+        self,
+        samplers: list[dict[str, Any]],
+        channels: list[dict[str, Any]],
+        frames: Sequence[int],
+        times: FloatArray,
+        num_frames: int,
+        mesh_nodes: Sequence[int],
+        tag_tracks: Sequence[tuple[int, FloatArray, FloatArray]],
+    ) -> None:
+        """Append to an animation's ``samplers`` and ``channels`` the keys of one model
+        playing ``frames`` at ``times`` (k,) float32 seconds: a one-hot morph weight per key on
+        every node of ``mesh_nodes`` (one shared sampler), and for each (node, origins,
+        rotations) of ``tag_tracks`` translation and rotation keys (one key accessor for
+        all of them)."""
+        k = len(frames)
         t_acc = self.accessor(
             self.view(np.ascontiguousarray(times, dtype=np.float32)),
             k,
             "SCALAR",
-            minmax=(_floats(times[:1]), _floats(times[-1:])),
+            minmax=(json_floats(times[:1]), json_floats(times[-1:])),
         )
-        samplers: list[dict[str, Any]] = []
-        channels: list[dict[str, Any]] = []
         if mesh_nodes:
             weights = np.zeros((k, num_frames), dtype=np.float32)
             weights[np.arange(k), frames] = 1.0
             w_acc = self.accessor(self.view(weights), k * num_frames, "SCALAR")
             samplers.append({"input": t_acc, "interpolation": "LINEAR", "output": w_acc})
             channels.extend(
-                {"sampler": 0, "target": {"node": node, "path": "weights"}} for node in mesh_nodes
+                {"sampler": len(samplers) - 1, "target": {"node": node, "path": "weights"}}
+                for node in mesh_nodes
             )
         for node, origins, rotations in tag_tracks:
             for path, values, kind in (
@@ -393,7 +413,6 @@ class GltfBuilder:
                 channels.append(
                     {"sampler": len(samplers) - 1, "target": {"node": node, "path": path}}
                 )
-        return self.add("animations", {"name": name, "channels": channels, "samplers": samplers})
 
     def json_bytes(self, doc: Doc) -> bytes:
         """:func:`json_bytes` of ``doc``, a document this builder finished (``.gltf``'s with
@@ -421,13 +440,17 @@ class GltfBuilder:
         )
         return ("{" + members + "}").encode("utf-8")
 
-    def finish(self, name: str, children: Sequence[int]) -> tuple[Doc, bytes]:
-        """The document, with a root node ``name`` over ``children`` as its one scene, and the
-        binary buffer (buffer 0, no uri yet)."""
-        doc, pieces = self.finish_pieces(name, children)
+    def finish(
+        self, name: str, children: Sequence[int], extras: dict[str, Any] | None = None
+    ) -> tuple[Doc, bytes]:
+        """The document, with a root node ``name`` over ``children`` as its one scene (with
+        ``extras`` when given), and the binary buffer (buffer 0, no uri yet)."""
+        doc, pieces = self.finish_pieces(name, children, extras)
         return doc, b"".join(pieces)
 
-    def finish_pieces(self, name: str, children: Sequence[int]) -> tuple[Doc, list[Piece]]:
+    def finish_pieces(
+        self, name: str, children: Sequence[int], extras: dict[str, Any] | None = None
+    ) -> tuple[Doc, list[Piece]]:
         """:meth:`finish` with the binary buffer as the pieces that make it up, in order."""
         root: dict[str, Any] = {"children": list(children)} if children else {}
         root["name"] = name
@@ -437,7 +460,8 @@ class GltfBuilder:
         if self._size:
             doc["buffers"] = [{"byteLength": self._size}]
         doc["scene"] = 0
-        doc["scenes"] = [{"name": name, "nodes": [root_node]}]
+        scene: dict[str, Any] = {"extras": extras} if extras else {}
+        doc["scenes"] = [scene | {"name": name, "nodes": [root_node]}]
         ordered = {key: doc[key] for key in _TOP_LEVEL if key in doc}
         ordered.update((key, value) for key, value in doc.items() if key not in ordered)
         return ordered, self._pieces
@@ -496,7 +520,7 @@ def _y_up_deltas(frames: FloatArray) -> FloatArray:
     return out
 
 
-def _quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+def tag_quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     """(F,3,3) MD3 tag axes (rows: forward, left, up, Quake space) → (F,4) glTF xyzw unit.
 
     The tag's local-to-model matrix has the axes as columns; it is conjugated into Y-up and
@@ -683,9 +707,23 @@ def export_gltf(
     binary: bool | None = None,
 ) -> None:
     """Write ``model`` to ``path`` (``.glb`` binary unless ``binary`` or the suffix says so)."""
+    doc, pieces, builder = _build(model)
+    write_gltf(path, doc, pieces, builder, binary=binary)
+
+
+def write_gltf(
+    path: str | os.PathLike[str],
+    doc: Doc,
+    pieces: Sequence[Piece],
+    builder: GltfBuilder,
+    *,
+    binary: bool | None = None,
+) -> None:
+    """Write the document ``builder`` finished and its buffer's ``pieces`` to ``path``
+    atomically: ``.glb`` unless ``binary`` or a ``.gltf`` suffix says otherwise (a ``.glb``
+    straight from the pieces, never joined)."""
     if binary is None:
         binary = not os.fspath(path).lower().endswith(".gltf")
-    doc, pieces, builder = _build(model)
     if not binary:
         write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces), builder.json_bytes))
         return
