@@ -11,7 +11,6 @@ Broken or hostile archives raise :class:`~quakemodels.errors.ArchiveError` (a
 
 from __future__ import annotations
 
-import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -24,26 +23,29 @@ if TYPE_CHECKING:
     from .pak import PakArchive
     from .pk3 import Pk3Archive
 
-# The readers load on first use (``quakemodels.archive.GameFS``...): importing the package, as
-# every model path does to see whether it runs through an archive, stays cheap.
-_LAZY = {
-    "Archive": "base",
-    "Entry": "base",
-    "Found": "gamefs",
-    "GameFS": "gamefs",
-    "Source": "gamefs",
-    "infer_engine": "gamefs",
-    "open_archive": "gamefs",
-    "PakArchive": "pak",
-    "Pk3Archive": "pk3",
-}
-
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    # The readers load on first use (``quakemodels.archive.GameFS``...): importing the package,
+    # as every model path does to see whether it runs through an archive, stays cheap.
+    value: Any
+    if name in ("Archive", "Entry"):
+        from . import base
+
+        value = getattr(base, name)
+    elif name in ("Found", "GameFS", "Source", "infer_engine", "open_archive"):
+        from . import gamefs
+
+        value = getattr(gamefs, name)
+    elif name == "PakArchive":
+        from . import pak
+
+        value = pak.PakArchive
+    elif name == "Pk3Archive":
+        from . import pk3
+
+        value = pk3.Pk3Archive
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
     globals()[name] = value
     return value
 
