@@ -47,6 +47,7 @@ from .skinfile import (
     _warn,
     find_game_root,
     image_names,
+    image_parts,
     resolve_image,
 )
 
@@ -146,14 +147,8 @@ class GameFiles:
         """The image a game-root relative ``name`` names: through the search path with the
         engine's extension order, then by its file name in the player folder. Unsafe names
         warn and give None; the search path finds nothing outside the game."""
-        if not name.strip():
-            return None
-        reason = _unsafe_reason(name)
-        if reason:
-            _warn(f"{what} {name!r} {reason}; refused")
-            return None
-        parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
-        if not parts:
+        parts = image_parts(name, what)
+        if parts is None:
             return None
         for last in image_names(parts[-1]):
             hit = self._find("/".join([*parts[:-1], last]))

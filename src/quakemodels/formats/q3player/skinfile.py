@@ -156,8 +156,20 @@ def image_names(name: str) -> list[str]:
     return [name + e for e in IMAGE_ORDER]
 
 
-def _warn(message: str) -> None:
-    warnings.warn(message, QuakeModelsWarning, stacklevel=4)
+def _warn(message: str, stacklevel: int = 4) -> None:
+    warnings.warn(message, QuakeModelsWarning, stacklevel=stacklevel)
+
+
+def image_parts(name: str, what: str) -> list[str] | None:
+    """The folders and file name of a game-root relative image ``name``, or None for a blank
+    name or a refused one (absolute, drive letter, ``..``: with a warning naming ``what``)."""
+    if not name.strip():
+        return None
+    reason = _unsafe_reason(name)
+    if reason:
+        _warn(f"{what} {name!r} {reason}; refused", stacklevel=5)
+        return None
+    return [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")] or None
 
 
 def resolve_image(
@@ -170,14 +182,8 @@ def resolve_image(
     that resolves outside ``root`` warns and gives None. ``what`` names the name's origin in
     warnings.
     """
-    if not name.strip():
-        return None
-    reason = _unsafe_reason(name)
-    if reason:
-        _warn(f"{what} {name!r} {reason}; refused")
-        return None
-    parts = [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
-    if not parts:
+    parts = image_parts(name, what)
+    if parts is None:
         return None
     real_root = root.resolve()
     searches: list[tuple[Path, list[str]]] = [(root, parts[:-1])]
