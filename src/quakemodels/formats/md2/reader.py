@@ -48,6 +48,7 @@ from ...core.sections import (
     unstructured,
     word_columns,
 )
+from ...core.trivertx import TrivertxNormals
 from ...errors import BadValueError, TruncatedError
 from ...kaitai.quake2_md2 import Quake2Md2
 from .layout import (
@@ -323,7 +324,7 @@ def spans(header: Mapping[str, Any]) -> list[Span]:
     ]
 
 
-class Md2Reader(SingleSurface):
+class Md2Reader(TrivertxNormals, SingleSurface):
     """A Quake II MD2 model (IDP2 version 8).
 
     Arrays (decoded on first use, cached; F frames, V vertices, T triangles, S texcoords):
@@ -605,49 +606,19 @@ class Md2Reader(SingleSurface):
         # (F,3) scale and translate in double, (F,V,4) stored vertices.
         return decode_axes(vertices, POSITION_COLUMNS, scale[:, None, :], translate[:, None, :])
 
-    @decoded
-    def normal_indices(self) -> npt.NDArray[np.uint8]:
-        """(F,V) uint8 indices into the 162-entry normal table (not range-checked)."""
-        return np.ascontiguousarray(self._frame_vertices[:, :, NORMAL_INDEX])
+    _NORMAL_INDEX = NORMAL_INDEX
+    _FRAMES_FIELD = "frames"
+    _normal_table = staticmethod(anorms)
 
-    @decoded
-    def normals(self) -> FloatArray:
-        """(F,V,3) float32 unit normals from the spec's anorms table."""
-        return self._normals_of(self.normal_indices, None)
-
-    def _decode_normals(self, frames: npt.NDArray[np.intp]) -> FloatArray:
-        """(k,V,3) float32 normals of ``frames`` only (see :class:`PerFrame`)."""
-        cached = self.__dict__.get("normal_indices")
-        if cached is not None:
-            return self._normals_of(rows(cached, frames), frames)
-        return self._normals_of(rows(self._frame_vertices, frames)[:, :, NORMAL_INDEX], frames)
-
-    def _normals_of(
-        self, idx: npt.NDArray[np.uint8], frames: npt.NDArray[np.intp] | None
-    ) -> FloatArray:
-        """Normals of (k,V) normal indices, each checked below 162; ``frames`` the frame of
-        each row (None: row k is frame k), for the error's offset."""
-        # one reduction in the common case; the search for the first bad one only on error
-        if idx.size and idx.max() >= NUM_ANORMS:
-            bad = np.flatnonzero(idx >= NUM_ANORMS)
-            row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
-            frame = row if frames is None else int(frames[row])
-            offset = (
-                self.ofs_frames
-                + frame * self.framesize
-                + FRAME_HEADER_SIZE
-                + VERTEX_SIZE * vertex
-                + NORMAL_INDEX
-            )
-            raise BadValueError(
-                f"frames[{frame}].vertices[{vertex}].normal_index={int(idx.flat[bad[0]])} at"
-                f" offset {offset} is not below {NUM_ANORMS} ({bad.size} such vertices)",
-                field="normal_index",
-                offset=offset,
-            )
-        # take: ~4x faster than indexing; "clip" skips the bounds check made just above
-        out: FloatArray = np.take(anorms(), idx, axis=0, mode="clip")
-        return out
+    def _normal_index_offset(self, frame: int, vertex: int) -> int:
+        """The file offset of ``frame``'s ``vertex``'s normal index (for errors)."""
+        return (
+            self.ofs_frames
+            + frame * self.framesize
+            + FRAME_HEADER_SIZE
+            + VERTEX_SIZE * vertex
+            + NORMAL_INDEX
+        )
 
     @decoded
     def frame_names_raw(self) -> list[bytes]:

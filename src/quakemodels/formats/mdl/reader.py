@@ -54,6 +54,7 @@ from ...core.frames import decode_axes, rows
 from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table, dense_first_use
 from ...core.names import lenient_names
 from ...core.sections import columns, field_type, offset_of, word_columns
+from ...core.trivertx import TrivertxNormals
 from ...errors import BadValueError, ModelFormatError, TruncatedError
 from ...kaitai.quake_mdl import QuakeMdl
 from ..md2 import anorms
@@ -336,7 +337,7 @@ def _parse_header(data: bytes) -> Any:
     return QuakeMdl.MdlHeader(KaitaiStream(BytesIO(data)))
 
 
-class MdlReader(SingleSurface):
+class MdlReader(TrivertxNormals, SingleSurface):
     """A Quake 1 MDL model (IDPO version 6).
 
     Arrays (decoded on first use, cached; P poses, V vertices, T triangles, K skin images):
@@ -614,44 +615,24 @@ class MdlReader(SingleSurface):
         """(k,V,3) float32 positions of ``poses`` only (see :class:`PerFrame`)."""
         return self._decode(rows(self._pose_records, poses)["vertices"][:, :, _POSITION])
 
-    @decoded
-    def normal_indices(self) -> npt.NDArray[np.uint8]:
-        """(P,V) uint8 indices into the 162-entry normal table (not range-checked)."""
-        return np.ascontiguousarray(self._pose_records["vertices"][:, :, NORMAL_INDEX])
+    _NORMAL_INDEX = NORMAL_INDEX
+    _FRAMES_FIELD = "poses"
+    _normal_table = staticmethod(anorms)  # the table Quake shares with Quake II
 
-    @decoded
-    def normals(self) -> FloatArray:
-        """(P,V,3) float32 unit normals from the table Quake shares with Quake II."""
-        return self._normals_of(self.normal_indices, None)
+    @cached_property
+    def _frame_vertices(self) -> npt.NDArray[np.uint8]:
+        """(P,V,4) uint8 view of every pose's stored vertices (x, y, z and the normal index)."""
+        vertices: npt.NDArray[np.uint8] = self._pose_records["vertices"]
+        return vertices
 
-    def _decode_normals(self, poses: npt.NDArray[np.intp]) -> FloatArray:
-        """(k,V,3) float32 normals of ``poses`` only (see :class:`PerFrame`)."""
-        cached = self.__dict__.get("normal_indices")
-        if cached is not None:
-            return self._normals_of(rows(cached, poses), poses)
-        return self._normals_of(
-            rows(self._pose_records, poses)["vertices"][:, :, NORMAL_INDEX], poses
+    def _normal_index_offset(self, pose: int, vertex: int) -> int:
+        """The file offset of ``pose``'s ``vertex``'s normal index (for errors)."""
+        return (
+            self._layout.pose_offsets[pose]
+            + _POSE_VERTICES
+            + VERTEX.itemsize * vertex
+            + NORMAL_INDEX
         )
-
-    def _normals_of(
-        self, idx: npt.NDArray[np.uint8], poses: npt.NDArray[np.intp] | None
-    ) -> FloatArray:
-        """Normals of (k,V) normal indices, each checked below 162; ``poses`` the pose of each
-        row (None: row k is pose k), for the error's offset."""
-        bad = np.flatnonzero(idx >= NUM_ANORMS)
-        if bad.size:
-            row, vertex = divmod(int(bad[0]), max(self.num_vertices, 1))
-            pose = row if poses is None else int(poses[row])
-            at = POSE_HEADER_SIZE + VERTEX.itemsize * vertex + NORMAL_INDEX
-            offset = self._layout.pose_offsets[pose] + at
-            raise BadValueError(
-                f"poses[{pose}].vertices[{vertex}].normal_index={int(idx.flat[bad[0]])} at"
-                f" offset {offset} is not below {NUM_ANORMS} ({bad.size} such vertices)",
-                field="normal_index",
-                offset=offset,
-            )
-        out: FloatArray = np.take(anorms(), idx, axis=0)
-        return out
 
     @decoded
     def bboxes(self) -> FloatArray:
