@@ -1,4 +1,5 @@
-"""What every format's writer shares: input checks, fixed-size names, gaps, vertex normals."""
+"""What every format's writer shares: input checks (of any array, and of the arrays a
+single-surface ``build`` takes), fixed-size names, gaps, vertex normals."""
 
 from __future__ import annotations
 
@@ -21,6 +22,73 @@ def as_array(value: Any, name: str, dtype: Any, ndim: int) -> npt.NDArray[Any]:
             f"{name} must have {ndim} dimensions, has shape {array.shape}", field=name
         )
     return array
+
+
+def mesh_arrays(
+    positions: npt.ArrayLike,
+    triangles: npt.ArrayLike,
+    texcoords_px: npt.ArrayLike,
+    triangle_texcoords: npt.ArrayLike,
+    frames: str,
+) -> tuple[
+    npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]
+]:
+    """The arrays every single-surface ``build`` takes (F frames, V vertices, T triangles, S
+    texcoords), checked for shape: (F,V,3) float64 finite ``positions``, (T,3) int64
+    ``triangles`` and ``triangle_texcoords``, and ``texcoords_px`` as a 2-D float64 array
+    (its columns and values are the format's to check). ``frames`` is the letter the message
+    names the first axis by (``F``; MDL's poses ``P``). BadValueError naming the field."""
+    pos = as_array(positions, "positions", np.float64, 3)
+    if pos.shape[-1] != 3:
+        raise BadValueError(f"positions must be ({frames},V,3), got {pos.shape}", field="positions")
+    if not np.isfinite(pos).all():
+        raise BadValueError("positions contain NaN or infinity", field="positions")
+    tri = as_array(triangles, "triangles", np.int64, 2)
+    tri_st = as_array(triangle_texcoords, "triangle_texcoords", np.int64, 2)
+    st = as_array(texcoords_px, "texcoords_px", np.float64, 2)
+    if tri.shape[1:] != (3,) or tri_st.shape != tri.shape:
+        raise BadValueError(
+            f"triangles {tri.shape} and triangle_texcoords {tri_st.shape} must both be (T,3)",
+            field="triangles",
+        )
+    return pos, tri, tri_st, st
+
+
+def check_not_empty(counts: tuple[tuple[int, str, str], ...]) -> None:
+    """BadValueError naming ``field`` for the first ``(count, what, field)`` below one."""
+    for count, what, field in counts:
+        if count < 1:
+            raise BadValueError(f"a model needs at least one of its {what}", field=field)
+
+
+def check_corners(
+    triangles: npt.NDArray[np.int64],
+    num_vertices: int,
+    triangle_texcoords: npt.NDArray[np.int64],
+    num_texcoords: int,
+) -> None:
+    """BadValueError for the first (T,3) corner index outside its range: vertex indices in
+    ``triangles`` below ``num_vertices``, then texcoord indices below ``num_texcoords``."""
+    for array, limit, what in (
+        (triangles, num_vertices, "triangles"),
+        (triangle_texcoords, num_texcoords, "triangle_texcoords"),
+    ):
+        bad = np.flatnonzero((array < 0) | (array >= limit))
+        if bad.size:
+            t, corner = divmod(int(bad[0]), 3)
+            raise BadValueError(
+                f"{what}[{t}][{corner}]={int(array.flat[bad[0]])} is outside 0..{limit - 1}",
+                field=what,
+            )
+
+
+def skin_dimensions(skin_size: tuple[int, int], field: str) -> tuple[int, int]:
+    """(width, height) of ``skin_size`` as ints; BadValueError naming ``field`` unless both
+    are positive."""
+    width, height = int(skin_size[0]), int(skin_size[1])
+    if width <= 0 or height <= 0:
+        raise BadValueError(f"skin_size {skin_size} must be positive", field=field)
+    return width, height
 
 
 def encode_name(name: str | bytes, size: int, what: str, field: str) -> bytes:

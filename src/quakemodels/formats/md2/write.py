@@ -25,7 +25,16 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
-from ...core.build import as_array, check_limit, encode_name, gaps, vertex_normals
+from ...core.build import (
+    check_corners,
+    check_limit,
+    check_not_empty,
+    encode_name,
+    gaps,
+    mesh_arrays,
+    skin_dimensions,
+    vertex_normals,
+)
 from ...core.scene import ExportModel
 from ...errors import BadValueError, ModelFormatError
 from ...interchange.imported import ImportedMesh
@@ -573,33 +582,23 @@ def build(
     and :class:`BadValueError` for inconsistent input. The model read back is a
     ``model_class`` (:class:`~quakemodels.Md2` when called as ``Md2.build``).
     """
-    pos = as_array(positions, "positions", np.float64, 3)
-    if pos.shape[-1] != 3:
-        raise BadValueError(f"positions must be (F,V,3), got {pos.shape}", field="positions")
-    if not np.isfinite(pos).all():
-        raise BadValueError("positions contain NaN or infinity", field="positions")
-    tri = as_array(triangles, "triangles", np.int64, 2)
-    tri_st = as_array(triangle_texcoords, "triangle_texcoords", np.int64, 2)
-    st_float = as_array(texcoords_px, "texcoords_px", np.float64, 2)
+    pos, tri, tri_st, st_float = mesh_arrays(
+        positions, triangles, texcoords_px, triangle_texcoords, "F"
+    )
     num_frames, num_vertices = pos.shape[0], pos.shape[1]
-    if tri.shape[1:] != (3,) or tri_st.shape != tri.shape:
-        raise BadValueError(
-            f"triangles {tri.shape} and triangle_texcoords {tri_st.shape} must both be (T,3)",
-            field="triangles",
-        )
     if st_float.shape[1:] != (2,):
         raise BadValueError(f"texcoords_px must be (S,2), got {st_float.shape}", field="texcoords")
     if len(frame_names) != num_frames:
         raise BadValueError(
             f"{len(frame_names)} frame names for {num_frames} frames", field="frame_names"
         )
-    for count, what, field_name in (
-        (num_frames, "frames", "num_frames"),
-        (num_vertices, "vertices", "vertices_per_frame"),
-        (len(tri), "triangles", "num_triangles"),
-    ):
-        if count < 1:
-            raise BadValueError(f"a model needs at least one of its {what}", field=field_name)
+    check_not_empty(
+        (
+            (num_frames, "frames", "num_frames"),
+            (num_vertices, "vertices", "vertices_per_frame"),
+            (len(tri), "triangles", "num_triangles"),
+        )
+    )
     check_limit(
         num_vertices,
         min(limits.max_vertices, FORMAT_MAX_INDEX + 1),
@@ -615,24 +614,12 @@ def build(
         "texcoords",
         "num_tex_coords",
     )
-    for array, limit, what in (
-        (tri, num_vertices, "triangles"),
-        (tri_st, len(st_float), "triangle_texcoords"),
-    ):
-        bad = np.flatnonzero((array < 0) | (array >= limit))
-        if bad.size:
-            t, corner = divmod(int(bad[0]), 3)
-            raise BadValueError(
-                f"{what}[{t}][{corner}]={int(array.flat[bad[0]])} is outside 0..{limit - 1}",
-                field=what,
-            )
+    check_corners(tri, num_vertices, tri_st, len(st_float))
     st_px = np.rint(st_float)
     if np.any(np.abs(st_px) > 32767):
         raise BadValueError("texcoords_px do not fit 16-bit integers", field="texcoords")
     st_px16 = st_px.astype(np.int16)
-    width, height = int(skin_size[0]), int(skin_size[1])
-    if width <= 0 or height <= 0:
-        raise BadValueError(f"skin_size {skin_size} must be positive", field="skin_width_px")
+    width, height = skin_dimensions(skin_size, "skin_width_px")
 
     compressed, scales, translates, errors = quantize(pos)
     normal_indices = anorm_indices(normals, pos, tri)

@@ -39,7 +39,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
-from ...core.build import as_array, check_limit, encode_name
+from ...core.build import (
+    check_corners,
+    check_limit,
+    check_not_empty,
+    encode_name,
+    mesh_arrays,
+    skin_dimensions,
+)
 from ...errors import BadValueError, ModelFormatError
 from ..md2 import anorm_indices, quantize
 from .layout import (
@@ -488,44 +495,24 @@ def build(
     increasing); default every pose and image alone. ``normals`` (P,V,3) vectors or (P,V)
     anorm indices, computed when None. ``model_class`` is what the bytes are read back as.
     """
-    pos = as_array(positions, "positions", np.float64, 3)
-    if pos.shape[-1] != 3:
-        raise BadValueError(f"positions must be (P,V,3), got {pos.shape}", field="positions")
-    if not np.isfinite(pos).all():
-        raise BadValueError("positions contain NaN or infinity", field="positions")
-    tri = as_array(triangles, "triangles", np.int64, 2)
-    tri_st = as_array(triangle_texcoords, "triangle_texcoords", np.int64, 2)
-    st_float = as_array(texcoords_px, "texcoords_px", np.float64, 2)
+    pos, tri, tri_st, st_float = mesh_arrays(
+        positions, triangles, texcoords_px, triangle_texcoords, "P"
+    )
     num_poses, num_vertices = pos.shape[0], pos.shape[1]
-    if tri.shape[1:] != (3,) or tri_st.shape != tri.shape:
-        raise BadValueError(
-            f"triangles {tri.shape} and triangle_texcoords {tri_st.shape} must both be (T,3)",
-            field="triangles",
-        )
     if st_float.shape[1:] != (2,) or not np.isfinite(st_float).all():
         raise BadValueError(
             f"texcoords_px must be finite (S,2), got {st_float.shape}", field="texcoords"
         )
     if len(frame_names) != num_poses:
         raise BadValueError(f"{len(frame_names)} frame names for {num_poses} poses", field="frames")
-    for count, what, field_name in (
-        (num_poses, "poses", "num_frames"),
-        (num_vertices, "vertices", "num_verts"),
-        (len(tri), "triangles", "num_tris"),
-    ):
-        if count < 1:
-            raise BadValueError(f"a model needs at least one of its {what}", field=field_name)
-    for array, limit, what in (
-        (tri, num_vertices, "triangles"),
-        (tri_st, len(st_float), "triangle_texcoords"),
-    ):
-        bad = np.flatnonzero((array < 0) | (array >= limit))
-        if bad.size:
-            t, corner = divmod(int(bad[0]), 3)
-            raise BadValueError(
-                f"{what}[{t}][{corner}]={int(array.flat[bad[0]])} is outside 0..{limit - 1}",
-                field=what,
-            )
+    check_not_empty(
+        (
+            (num_poses, "poses", "num_frames"),
+            (num_vertices, "vertices", "num_verts"),
+            (len(tri), "triangles", "num_tris"),
+        )
+    )
+    check_corners(tri, num_vertices, tri_st, len(st_float))
     first_skin = np.asarray(skins[0]) if len(skins) else None
     if skin_size is None:
         skin_size = (
@@ -533,9 +520,7 @@ def build(
             if first_skin is not None and first_skin.ndim >= 2
             else (256, 256)
         )
-    width, height = int(skin_size[0]), int(skin_size[1])
-    if width <= 0 or height <= 0:
-        raise BadValueError(f"skin_size {skin_size} must be positive", field="skin_width")
+    width, height = skin_dimensions(skin_size, "skin_width")
     check_limit(height, limits.max_skin_height, "skin rows", "skin_height")
     images = _skin_indices(skins, (width, height), palette, fullbrights)
     if not len(images):
