@@ -70,6 +70,17 @@ def _md2_names(m: MdlReader) -> list[bytes]:
     return out
 
 
+def _given_skin_size(
+    skin_size: tuple[int, int] | None, skins: Sequence[npt.ArrayLike]
+) -> tuple[int, int] | None:
+    """The skin size a conversion's caller gave: ``skin_size``, else the (width, height) of
+    the first of ``skins`` ((H,W) or (H,W,3) images), else None (the source's size then)."""
+    first = np.asarray(skins[0]) if len(skins) else None  # an unreadable skin raises even so
+    if skin_size or first is None:
+        return skin_size or None
+    return int(first.shape[1]), int(first.shape[0])
+
+
 class Mdl(MdlReader):
     """A Quake 1 MDL model (IDPO version 6); see :class:`MdlReader` for the arrays."""
 
@@ -194,11 +205,7 @@ class Mdl(MdlReader):
         file's embedded image, or 256 × 256."""
         from ..md2 import weld
 
-        first = np.asarray(skins[0]) if len(skins) else None
-        size = skin_size or (
-            (int(first.shape[1]), int(first.shape[0])) if first is not None else None
-        )
-        size = size or mesh.skin_size or (256, 256)
+        size = _given_skin_size(skin_size, skins) or mesh.skin_size or (256, 256)
         positions, triangles, texcoords_px, triangle_texcoords = weld(mesh, size)
         return cls.build(
             positions,
@@ -230,11 +237,7 @@ class Mdl(MdlReader):
         from the argument, the first skin, the first surface's skin image, or 256 × 256."""
         from ..md2 import scene_arrays, scene_skin_size
 
-        first = np.asarray(skins[0]) if len(skins) else None
-        size = skin_size or (
-            (int(first.shape[1]), int(first.shape[0])) if first is not None else None
-        )
-        size = size or scene_skin_size(scene) or (256, 256)
+        size = _given_skin_size(skin_size, skins) or scene_skin_size(scene) or (256, 256)
         a = scene_arrays(scene, size)
         return cls.build(
             a.positions,
