@@ -11,7 +11,13 @@ import kaitaistruct
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import BadMagicError, BadVersionError, ModelFormatError, TruncatedError
+from ..errors import (
+    BadMagicError,
+    BadValueError,
+    BadVersionError,
+    ModelFormatError,
+    TruncatedError,
+)
 from .frames import PerFrame, lerp_between
 from .sections import read_record
 
@@ -19,6 +25,7 @@ FloatArray = npt.NDArray[np.float32]
 
 _T = TypeVar("_T")
 _M = TypeVar("_M", bound="ModelFile")
+_S = TypeVar("_S", bound="SingleSurface")
 
 
 class Decoded(Generic[_T]):
@@ -185,6 +192,22 @@ def check_header(
     return read_record(data, layout, 0)
 
 
+def check_skin_size(
+    header: Any, fields: tuple[str, str], field_offsets: dict[str, int], num_texcoords: int
+) -> None:
+    """BadValueError naming the first of the header's skin ``fields`` (width, height) that is
+    not positive, when there are ``num_texcoords`` texcoords to normalize by them."""
+    for field in fields:
+        value = getattr(header, field)
+        if value <= 0 and num_texcoords:
+            raise BadValueError(
+                f"{field}={value} at offset {field_offsets[field]}: texcoords cannot be"
+                " normalized by a skin size that is not positive",
+                field=field,
+                offset=field_offsets[field],
+            )
+
+
 def parse_spec(parse: Callable[[bytes], _T], data: bytes) -> _T:
     """The generated parser's root object for ``data`` (whose header :func:`check_header`
     passed); a parser error becomes a ModelFormatError."""
@@ -257,7 +280,7 @@ class ModelFile:
 class SingleSurface(PerFrame, ModelFile):
     """A format whose model is one surface with (F,V,3) ``positions`` and an ``animations``
     clip table (MD2, MDL): per-frame decoding and frame lerp (:class:`PerFrame`, which decode
-    only the frames asked for) and clip sampling over those."""
+    only the frames asked for), clip sampling over those and a full load of ``ARRAYS``."""
 
     positions: Any
     animations: Any
@@ -270,3 +293,9 @@ class SingleSurface(PerFrame, ModelFile):
         """
         a, b, t = sample_position(clip_frames(self.animations, clip), seconds, fps, loop)
         return self.lerp(a, b, t)
+
+    def load_all(self: _S) -> _S:
+        """Decode and validate every array now (a full load); returns self."""
+        for name in self.ARRAYS:
+            getattr(self, name)
+        return self

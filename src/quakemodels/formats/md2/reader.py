@@ -29,6 +29,7 @@ from ...core.animations import grouped_clips, table_clips
 from ...core.facade import (
     SingleSurface,
     check_header,
+    check_skin_size,
     decoded,
     frame_index,
     parse_spec,
@@ -312,6 +313,7 @@ _SECTION_FIELDS = tuple(
 )
 _FRAME_SIZE = HEADER_FIELDS.index("bytes_per_frame")
 _FIRST_COUNT = 2  # every field after the magic and the version is a count or an offset
+_SKIN_SIZE = ("skin_width_px", "skin_height_px")  # what texcoords are normalized by
 
 
 def spans(header: Mapping[str, Any]) -> list[Span]:
@@ -681,15 +683,7 @@ class Md2Reader(TrivertxNormals, SingleSurface):
 
     def _check_skin_size(self) -> None:
         """Texcoords need a positive skin size to be normalized by (BadValueError else)."""
-        for field in ("skin_width_px", "skin_height_px"):
-            value = getattr(self._h, field)
-            if value <= 0 and self.num_texcoords:
-                raise BadValueError(
-                    f"{field}={value} at offset {HEADER_OFFSETS[field]}: texcoords cannot be"
-                    " normalized by a skin size that is not positive",
-                    field=field,
-                    offset=HEADER_OFFSETS[field],
-                )
+        check_skin_size(self._h, _SKIN_SIZE, HEADER_OFFSETS, self._h.num_tex_coords)
 
     @cached_property
     def triangle_records(self) -> npt.NDArray[np.void]:
@@ -951,12 +945,6 @@ class Md2Reader(TrivertxNormals, SingleSurface):
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every frame."""
         return bounds_of(self.positions)
-
-    def load_all(self) -> Md2Reader:
-        """Decode and validate every array now (a full load); returns self."""
-        for name in self.ARRAYS:
-            getattr(self, name)
-        return self
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""

@@ -46,6 +46,7 @@ from ...core.animations import grouped_clips, split_name
 from ...core.facade import (
     SingleSurface,
     check_header,
+    check_skin_size,
     decoded,
     frame_index,
     parse_spec,
@@ -750,15 +751,7 @@ class MdlReader(TrivertxNormals, SingleSurface):
     @decoded
     def texcoords(self) -> FloatArray:
         """(2V,2) float32 ``s / skin_width, t / skin_height`` of ``texcoords_px`` (t down)."""
-        for field in ("skin_width", "skin_height"):
-            value = getattr(self._h, field)
-            if value <= 0 and self.num_vertices:
-                raise BadValueError(
-                    f"{field}={value} at offset {HEADER_OFFSETS[field]}: texcoords cannot be"
-                    " normalized by a skin size that is not positive",
-                    field=field,
-                    offset=HEADER_OFFSETS[field],
-                )
+        check_skin_size(self._h, ("skin_width", "skin_height"), HEADER_OFFSETS, self._h.num_verts)
         size = np.array([self.skin_width or 1, self.skin_height or 1], dtype=np.float64)
         return (self.texcoords_px.astype(np.float64) / size).astype(np.float32)
 
@@ -961,12 +954,6 @@ class MdlReader(TrivertxNormals, SingleSurface):
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every pose."""
         return bounds_of(self.positions)
-
-    def load_all(self: _R) -> _R:
-        """Decode and validate every array now (a full load); returns self."""
-        for name in self.ARRAYS:
-            getattr(self, name)
-        return self
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
