@@ -474,8 +474,13 @@ def test_normal_index_out_of_range() -> None:
 def test_zero_skin_size() -> None:
     m = Md2.from_bytes(set_header(build(), "skin_width_px", 0))
     assert m.texcoords_px.shape == (4, 2)
-    with pytest.raises(BadValueError, match="skin_width_px=0 at offset 8"):
+    with pytest.raises(BadValueError, match="skin_width_px=0 at offset 8") as e:
         _ = m.texcoords
+    assert str(e.value) == (
+        "skin_width_px=0 at offset 8: texcoords cannot be normalized by a skin size that is"
+        " not positive"
+    )
+    assert (e.value.field, e.value.offset) == ("skin_width_px", 8)
 
 
 def test_gl_command_errors() -> None:

@@ -466,8 +466,13 @@ def test_bad_triangle_index_and_normal() -> None:
 def test_zero_skin_size() -> None:
     m = Mdl.from_bytes(build(MdlSpec(skin_width=0, skin_height=6, skins=[b""])))
     assert m.skin_indices.shape == (1, 6, 0)
-    with pytest.raises(BadValueError, match="skin_width=0 at offset 52"):
+    with pytest.raises(BadValueError, match="skin_width=0 at offset 52") as e:
         _ = m.texcoords
+    assert str(e.value) == (
+        "skin_width=0 at offset 52: texcoords cannot be normalized by a skin size that is"
+        " not positive"
+    )
+    assert (e.value.field, e.value.offset) == ("skin_width", 52)
 
 
 def test_generated_parser_errors_are_translated() -> None:
