@@ -19,6 +19,7 @@ from ..errors import (
     TruncatedError,
 )
 from .frames import PerFrame, lerp_between
+from .mesh import Mesh, bounds_of
 from .sections import read_record
 
 FloatArray = npt.NDArray[np.float32]
@@ -280,10 +281,21 @@ class ModelFile:
 class SingleSurface(PerFrame, ModelFile):
     """A format whose model is one surface with (F,V,3) ``positions`` and an ``animations``
     clip table (MD2, MDL): per-frame decoding and frame lerp (:class:`PerFrame`, which decode
-    only the frames asked for), clip sampling over those and a full load of ``ARRAYS``."""
+    only the frames asked for), clip sampling over those, the one mesh as a list, bounds and a full
+    load of ``ARRAYS``."""
 
     positions: Any
     animations: Any
+    mesh: Any  # (frame) -> Mesh: the format's one render-ready mesh of a frame
+
+    def meshes(self, frame: int = 0) -> list[Mesh]:
+        """The one render-ready :class:`Mesh` of ``frame``, as a list (every format's shape)."""
+        return [self.mesh(frame)]
+
+    @property
+    def bounds(self) -> tuple[FloatArray, FloatArray]:
+        """(mins, maxs), each (3,) float32, over every vertex of every frame."""
+        return bounds_of(self.positions)
 
     def sample(self, clip: str, seconds: float, fps: float = 10.0, loop: bool = True) -> FloatArray:
         """(V,3) float32 positions of ``clip`` at ``seconds``, interpolated between frames.

@@ -36,7 +36,7 @@ from ...core.facade import (
     read_only,
 )
 from ...core.frames import decode_axes, rows
-from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table, stored_corner_table
+from ...core.mesh import Mesh, corner_mesh, corner_table, stored_corner_table
 from ...core.names import lenient_names, plural
 from ...core.sections import (
     Span,
@@ -829,10 +829,6 @@ class Md2Reader(TrivertxNormals, SingleSurface):
             self.triangles, self.triangle_texcoords, self.num_texcoords, self.num_vertices
         )
 
-    def meshes(self, frame: int = 0) -> list[Mesh]:
-        """The one render-ready :class:`Mesh` of ``frame``, as a list (every format's shape)."""
-        return [self.mesh(frame)]
-
     def mesh(self, frame: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`); decodes that frame
         only."""
@@ -940,11 +936,6 @@ class Md2Reader(TrivertxNormals, SingleSurface):
             # indices checked above: "clip" changes none and lets take write into `out`
             table.take(used[:, :, NORMAL_INDEX], axis=0, out=normals[start:stop], mode="clip")
         return positions.transpose(0, 2, 1), normals
-
-    @property
-    def bounds(self) -> tuple[FloatArray, FloatArray]:
-        """(mins, maxs), each (3,) float32, over every vertex of every frame."""
-        return bounds_of(self.positions)
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""

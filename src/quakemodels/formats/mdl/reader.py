@@ -52,7 +52,7 @@ from ...core.facade import (
     parse_spec,
 )
 from ...core.frames import decode_axes, rows
-from ...core.mesh import Mesh, bounds_of, corner_mesh, corner_table, dense_first_use
+from ...core.mesh import Mesh, corner_mesh, corner_table, dense_first_use
 from ...core.names import lenient_names
 from ...core.sections import columns, field_type, offset_of, word_columns
 from ...core.trivertx import TrivertxNormals
@@ -876,10 +876,6 @@ class MdlReader(TrivertxNormals, SingleSurface):
         vertex_ids = np.remainder(rows_used, nv, dtype=np.int32)
         return vertex_ids, rows_used.astype(np.int32), indices
 
-    def meshes(self, frame: int = 0) -> list[Mesh]:
-        """One render-ready mesh (MDL has one surface) for pose ``frame``."""
-        return [self.mesh(frame)]
-
     def mesh(self, pose: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``.
         Decodes that pose only, and on a fresh model only the vertices and texcoords the
@@ -949,11 +945,6 @@ class MdlReader(TrivertxNormals, SingleSurface):
             vertex_ids,
             texcoord_ids,
         )
-
-    @property
-    def bounds(self) -> tuple[FloatArray, FloatArray]:
-        """(mins, maxs), each (3,) float32, over every vertex of every pose."""
-        return bounds_of(self.positions)
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""
