@@ -17,7 +17,7 @@ from md3builder import build as build_md3
 from test_writer import assert_same_in_kaitai
 from vgio.quake.mdl import Mdl as VgioMdl
 
-from quakemodels import LimitExceededError, Md2, Md3
+from quakemodels import BadValueError, LimitExceededError, Md2, Md3
 from quakemodels.cli import main
 from quakemodels.formats.md2 import anorms
 from quakemodels.formats.md3.write import SurfaceData, TagData
@@ -275,6 +275,17 @@ def test_cli_same_format_and_limits(tmp_path: Path, capsys: pytest.CaptureFixtur
     # and the library raises the limit for the API user
     with pytest.raises(LimitExceededError):
         Mdl.from_scene(scene(load(md3_path)))
+
+
+def test_from_scene_with_a_skin_that_is_no_image_is_bad_input() -> None:
+    # a 1-D "skin" used to reach the skin size's shape[1] and escape as a bare IndexError
+    md3 = scene(load(CORPUS / "md3" / "trem_rifle.md3"))
+    with pytest.raises(BadValueError, match=r"a skin image is \(H,W,3\) RGB, got \(5,\)") as e:
+        Mdl.from_scene(md3, skins=[np.zeros(5, np.uint8)])
+    assert e.value.field == "skins"
+    # a given skin size changes nothing: the build still names the bad skin
+    with pytest.raises(BadValueError, match=r"got \(5,\)"):
+        Mdl.from_scene(md3, skins=[np.zeros(5, np.uint8)], skin_size=(8, 8))
 
 
 def test_cli_hostile_md3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -551,6 +551,8 @@ def test_custom_limits_and_format_maximum() -> None:
         ({"frame_names": ["bad\0name"]}, "contains a NUL"),
         ({"skins": ["skïn.pcx"]}, "is not ASCII"),
         ({"texcoords_px": np.array([[0, 0], [1, 0], [40000, 1]])}, "16-bit"),
+        # NaN would pass the 16-bit check and be written as 0
+        ({"texcoords_px": np.array([[0, 0], [1, 0], [np.nan, 1]])}, "NaN or infinity"),
         (
             {"triangles": np.zeros((0, 3), int), "triangle_texcoords": np.zeros((0, 3), int)},
             "at least one of its triangles",

@@ -588,6 +588,8 @@ def build(
     num_frames, num_vertices = pos.shape[0], pos.shape[1]
     if st_float.shape[1:] != (2,):
         raise BadValueError(f"texcoords_px must be (S,2), got {st_float.shape}", field="texcoords")
+    if not np.isfinite(st_float).all():  # NaN would pass the 16-bit check and be written as 0
+        raise BadValueError("texcoords_px contain NaN or infinity", field="texcoords")
     if len(frame_names) != num_frames:
         raise BadValueError(
             f"{len(frame_names)} frame names for {num_frames} frames", field="frame_names"

@@ -76,8 +76,8 @@ def _given_skin_size(
     """The skin size a conversion's caller gave: ``skin_size``, else the (width, height) of
     the first of ``skins`` ((H,W) or (H,W,3) images), else None (the source's size then)."""
     first = np.asarray(skins[0]) if len(skins) else None  # an unreadable skin raises even so
-    if skin_size or first is None:
-        return skin_size or None
+    if skin_size or first is None or first.ndim < 2:
+        return skin_size or None  # (no image: the build names what is wrong with it)
     return int(first.shape[1]), int(first.shape[0])
 
 
