@@ -301,6 +301,16 @@ def test_pk3_not_a_zip() -> None:
     assert "not a readable zip" in str(pk3_error(b"PK\x03\x04 not really"))
 
 
+def test_pk3_needing_a_newer_zip_version() -> None:
+    # zipfile refuses to open an archive whose central directory asks for a version it lacks
+    # (found by fuzzing: a NotImplementedError escaped)
+    data = bytearray(PK3)
+    central = data.index(b"PK\x01\x02")
+    data[central + 6 : central + 8] = (83).to_bytes(2, "little")  # needs version 8.3
+    err = pk3_error(bytes(data))
+    assert "not a readable zip/pk3 file: zip file version 8.3" in str(err)
+
+
 def test_pk3_bomb_ratio() -> None:
     err = pk3_error(pk3_patch_sizes(PK3, "models/a/a.md3", file_size=1 << 29))
     assert err.entry == "models/a/a.md3"

@@ -69,7 +69,14 @@ class Pk3Archive(Archive):
             raise ArchiveError(
                 f"{self.path}: cannot open: {e.strerror or e}", archive=str(self.path)
             ) from e
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as e:
+        # NotImplementedError: zipfile refuses an entry needing a newer zip version to extract
+        except (
+            zipfile.BadZipFile,
+            zipfile.LargeZipFile,
+            ValueError,
+            EOFError,
+            NotImplementedError,
+        ) as e:
             raise ArchiveError(
                 f"{self.path}: not a readable zip/pk3 file: {e}", archive=str(self.path)
             ) from e
