@@ -13,8 +13,11 @@ from __future__ import annotations
 import os
 import struct
 import sys
+import tracemalloc
 from functools import cache
+from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import REPO, md2_corpus_files, md3_corpus_files, mdl_corpus_files
 from hypothesis import HealthCheck, given, settings
@@ -138,6 +141,40 @@ def test_seeds_load() -> None:
     """Every seed runs through the harness (the corpus ones are real, valid models)."""
     for data in seed_files():
         harness.exercise(data, heavy=False)
+
+
+@pytest.mark.parametrize(
+    "path",
+    md2_corpus_files() + md3_corpus_files() + mdl_corpus_files(),
+    ids=lambda p: p.name,
+)
+def test_corpus_parsing_within_its_memory_budget(path: Path) -> None:
+    # the budget fuzz/budgets.py holds mutated files to (20 x the input + 256 KB of traced
+    # memory): the MD2 checker's zero-area test once peaked at 34x on corpus files
+    data = path.read_bytes()
+    _, peak = harness.measure(data)
+    assert peak <= harness.memory_budget(len(data)), f"{peak / len(data):.1f}x the input"
+
+
+def test_mesh_of_a_small_file_naming_many_pairs_within_the_memory_budget() -> None:
+    # 1,024 vertices and 1,024 texcoords in 8 KB: a table over every (vertex, texcoord) pair
+    # would be 4 MB, 500x the file; the first mesh sorts the corners instead
+    verts = np.zeros((1024, 4), np.uint8)
+    spec = Md2Spec(
+        frames=[((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), b"f", verts)],
+        triangles=[(0, 511, 1023, 0, 511, 1023)],
+        texcoords=[(k % 64, k // 64) for k in range(1024)],
+    )
+    data = build(spec)
+    model = quakemodels.load(data)
+    tracemalloc.start()
+    try:
+        mesh = model.mesh(0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak <= harness.memory_budget(len(data)), f"{peak / len(data):.1f}x the input"
+    assert mesh.indices.tolist() == [[0, 1, 2]] and mesh.texcoord_ids.tolist() == [0, 511, 1023]
 
 
 @pytest.mark.parametrize("index", range(len(small_seeds())))

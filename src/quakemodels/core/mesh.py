@@ -126,23 +126,42 @@ Corners = tuple[IntArray, IntArray, npt.NDArray[np.uint32]]
 """(vertex_ids (N,) int32, texcoord_ids (N,) int32, indices (T,3) uint32)."""
 
 
+DENSE_PAIRS = 1 << 21
+"""Up to this many possible (vertex, texcoord) pairs, :func:`corner_table` finds each pair's
+first corner in a table over every pair (8 MB at most, touched only where pairs occur) instead
+of sorting the corners: a handful of array operations, no sort."""
+
+DENSE_PAIRS_FLOOR = 1 << 15
+DENSE_PAIRS_PER_BYTE = 4
+
+
+def dense_pairs_for(size: int) -> int:
+    """The most possible pairs the table path may cover for a file of ``size`` bytes:
+    :data:`DENSE_PAIRS`, and no more than 4 table entries (16 bytes) per byte of the file
+    beyond the first 32,768, so that a small file naming many vertices and texcoords cannot
+    make a table dozens of times its size (the parsing memory budget in fuzz/README.md)."""
+    return min(DENSE_PAIRS, max(DENSE_PAIRS_FLOOR, DENSE_PAIRS_PER_BYTE * size))
+
+
 def corner_table(
     triangles: npt.NDArray[np.integer[Any]],
     triangle_texcoords: npt.NDArray[np.integer[Any]],
     num_texcoords: int,
     num_vertices: int | None = None,
+    dense_pairs: int = DENSE_PAIRS,
 ) -> Corners:
     """Distinct (vertex, texcoord) pairs of (T,3) triangles in first-use order, and the
     triangles over them: what a format with separate vertex and texcoord indices (MD2, MDL)
     needs to become one indexed mesh. ``num_vertices``, when the caller has checked every
-    vertex index below it, bounds the pair keys without a pass over them."""
+    vertex index below it, bounds the pair keys without a pass over them; up to
+    ``dense_pairs`` possible pairs (see :func:`dense_pairs_for`) take the table path."""
     tri_v = triangles.reshape(-1)
     tri_t = triangle_texcoords.reshape(-1)
     n = tri_v.size
     if n == 0:
         return np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros((0, 3), np.uint32)
     width = max(num_texcoords, 1)
-    if num_vertices is not None and num_vertices * width <= DENSE_PAIRS:
+    if num_vertices is not None and num_vertices * width <= dense_pairs:
         pair_key = tri_v.astype(np.intp)
         pair_key *= width
         pair_key += tri_t
@@ -185,17 +204,12 @@ def corner_table(
     return vertex_ids, texcoord_ids, indices.reshape(-1, 3)
 
 
-DENSE_PAIRS = 1 << 21
-"""Up to this many possible (vertex, texcoord) pairs, :func:`corner_table` finds each pair's
-first corner in a table over every pair (8 MB at most, touched only where pairs occur) instead
-of sorting the corners: a handful of array operations, no sort."""
-
-
 def stored_corner_table(
     stored_v: npt.NDArray[np.uint16],
     stored_t: npt.NDArray[np.uint16],
     num_texcoords: int,
     num_vertices: int,
+    dense_pairs: int = DENSE_PAIRS,
 ) -> Corners | None:
     """:func:`corner_table` of (T,3) vertex and texcoord indices as stored in a file, read
     as uint16 (a negative int16 reads as 32768 or more) and not yet checked: None when an
@@ -205,10 +219,10 @@ def stored_corner_table(
     and a bad vertex index makes its pair key reach past the table of every valid pair.
     """
     width, pairs = max(num_texcoords, 1), num_vertices * max(num_texcoords, 1)
-    if stored_v.size == 0 or pairs > DENSE_PAIRS or max(num_vertices, width) > 1 << 15:
+    if stored_v.size == 0 or pairs > dense_pairs or max(num_vertices, width) > 1 << 15:
         if stored_v.size and (stored_v.max() >= num_vertices or stored_t.max() >= num_texcoords):
             return None
-        return corner_table(stored_v, stored_t, num_texcoords, num_vertices)
+        return corner_table(stored_v, stored_t, num_texcoords, num_vertices, dense_pairs)
     # Work on (3,T) copies: numpy runs long rows of a row-major array many times faster than
     # rows of 3, and the keys return to corner order in one transposing copy.
     v_rows, t_rows = np.ascontiguousarray(stored_v.T), np.ascontiguousarray(stored_t.T)

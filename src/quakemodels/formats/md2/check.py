@@ -431,6 +431,7 @@ ZERO_AREA_TESTS_PER_BYTE = 4
 """The zero-area test does at most max(2**20, 4 × file size) triangle-frame tests (a few ms
 per MB): distinct triangles × distinct frames, and when a file has more than that, frames
 evenly spread over the animation, with the number tested stated in the finding."""
+ZERO_AREA_CHUNK_MIN = 1 << 12  # triangle-frames tested at once, at the least
 
 
 def _zero_area(
@@ -462,8 +463,11 @@ def _zero_area(
         cand = np.flatnonzero(flat)  # only triangles flat in every frame so far
         if not cand.size:
             break
-        # chunks of about 2**20 triangle-frames keep the temporaries to a few tens of MB
-        chunk = frames[start : start + max(1, (1 << 20) // cand.size)]
+        # A triangle-frame's temporaries (corners, differences, cross product) take about 80
+        # bytes: chunks of (file size / 16) of them, 4096 at least, keep the peak to ~5x the
+        # input, within the checker's memory budget (fuzz/README.md) on any file.
+        per_chunk = max(ZERO_AREA_CHUNK_MIN, len(m.data) // 16) // cand.size
+        chunk = frames[start : start + max(1, per_chunk)]
         p = xyz[chunk].astype(np.int32)
         t = tris[cand]
         a = p[:, t[:, 0]]

@@ -36,7 +36,13 @@ from ...core.facade import (
     read_only,
 )
 from ...core.frames import decode_axes, rows
-from ...core.mesh import Mesh, corner_mesh, corner_table, stored_corner_table
+from ...core.mesh import (
+    Mesh,
+    corner_mesh,
+    corner_table,
+    dense_pairs_for,
+    stored_corner_table,
+)
 from ...core.names import lenient_names, plural
 from ...core.sections import (
     Span,
@@ -822,11 +828,16 @@ class Md2Reader(TrivertxNormals, SingleSurface):
                 words[:, TRI_TEXCOORDS],
                 h.num_tex_coords,
                 h.vertices_per_frame,
+                dense_pairs_for(len(self._data)),
             )
             if corners is not None:
                 return corners
         return corner_table(
-            self.triangles, self.triangle_texcoords, self.num_texcoords, self.num_vertices
+            self.triangles,
+            self.triangle_texcoords,
+            self.num_texcoords,
+            self.num_vertices,
+            dense_pairs_for(len(self._data)),
         )
 
     def mesh(self, frame: int = 0) -> Mesh:

@@ -52,7 +52,7 @@ from ...core.facade import (
     parse_spec,
 )
 from ...core.frames import decode_axes, rows
-from ...core.mesh import Mesh, corner_mesh, corner_table, dense_first_use
+from ...core.mesh import Mesh, corner_mesh, corner_table, dense_first_use, dense_pairs_for
 from ...core.names import lenient_names
 from ...core.sections import columns, field_type, offset_of, word_columns
 from ...core.trivertx import TrivertxNormals
@@ -840,7 +840,11 @@ class MdlReader(TrivertxNormals, SingleSurface):
             if corners is not None:
                 return corners
         return corner_table(
-            self.triangles, self.triangle_texcoords, 2 * self.num_vertices, self.num_vertices
+            self.triangles,
+            self.triangle_texcoords,
+            2 * self.num_vertices,
+            self.num_vertices,
+            dense_pairs_for(len(self._data)),
         )
 
     def _stored_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]] | None:
