@@ -79,7 +79,13 @@ def gltf_case(rng: random.Random) -> tuple[str, bytes]:
         if kind == 5:
             node = rng.choice(document["nodes"])
             field = rng.choice(NODE_FIELDS)
-            target = node["extras"]["frames"] if field == "rotation" and "extras" in node else node
+            # (an earlier mutation may have made extras or its frames something else)
+            frames = (
+                node.get("extras", {}).get("frames")
+                if isinstance(node.get("extras"), dict)
+                else None
+            )
+            target = frames if field == "rotation" and isinstance(frames, dict) else node
             target[field] = copy.deepcopy(value)
             labels.append(f"node {field}={value!r}")
             continue
