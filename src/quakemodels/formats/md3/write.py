@@ -569,7 +569,7 @@ class BuildResult(NamedTuple, Generic[R]):
 
 def _frames_of(value: npt.ArrayLike, name: str, tail: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """``value`` as float64 (F, *tail); a single (*tail) item is one frame."""
-    array = as_array(value, name, np.float64, np.ndim(value))
+    array = as_array(value, name, np.float64, None)
     if array.shape == tail:
         array = array[None]
     if array.ndim != len(tail) + 1 or array.shape[1:] != tail:
@@ -583,7 +583,7 @@ def _surface_part(
 ) -> tuple[Md3SurfaceParts, npt.NDArray[np.float64]]:
     """Encode one surface; returns its parts and its (F,3) largest errors."""
     what = f"surfaces[{i}]"
-    pos = as_array(s.positions, f"{what}.positions", np.float64, np.ndim(s.positions))
+    pos = as_array(s.positions, f"{what}.positions", np.float64, None)
     if pos.ndim == 2:
         pos = pos[None]
     if pos.ndim != 3 or pos.shape[2] != 3:
@@ -628,7 +628,7 @@ def _surface_part(
     if s.normals is None:
         codes = encode_normals(vertex_normals(pos, tri))
     else:
-        given = np.asarray(s.normals)
+        given = as_array(s.normals, f"{what}.normals", None, None)
         if given.ndim == 2 and f == 1:
             given = given[None]
         if given.shape == (f, n, 2) and given.dtype.kind in "iu":
@@ -740,7 +740,7 @@ def build(
     The model is a ``model_class`` (:class:`~quakemodels.Md3` when called as ``Md3.build``).
     """
     if surfaces:
-        first = np.shape(surfaces[0].positions)
+        first = as_array(surfaces[0].positions, "surfaces[0].positions", None, None).shape
         num_frames = first[0] if len(first) == 3 else 1
     elif tags:
         num_frames = _frames_of(tags[0].origins, "tags[0].origins", (3,)).shape[0]
@@ -831,7 +831,7 @@ def from_scene(
         SurfaceData(
             s.name,
             s.positions,
-            np.asarray(s.indices, dtype=np.int64),
+            s.indices,  # build checks and casts them
             s.uvs,
             normals=s.normals,
             shaders=[n for n in s.skin_names if n],
@@ -839,6 +839,8 @@ def from_scene(
         for s in scene.surfaces
     ]
     tags = [TagData(t.name, t.origins, t.axes) for t in scene.tags]
+    if scene.surfaces:  # checked before scene.num_frames reads its shape
+        as_array(scene.surfaces[0].positions, "surfaces[0].positions", None, 3)
     names = [n.encode("ascii", "backslashreplace")[:15] for n in scene.frame_names] or None
     if names is not None and len(names) != scene.num_frames:
         names = None
