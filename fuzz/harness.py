@@ -143,10 +143,11 @@ a few copies of 786 KB: its memory budget is 20 × the input plus this."""
 
 
 def exercise_import(path: Any, *, budgets: bool = True) -> None:
-    """``read_gltf`` and ``read_gltf_scene`` on a glTF file (and, when they read,
-    ``Md2.from_imported`` and ``Md3.from_scene``): each a ModelFormatError or a result, each
-    within the time budget and 20 × input + IMPORT_ALLOWANCE."""
-    from quakemodels import Md2, Md3
+    """``read_gltf`` and ``read_gltf_scene`` on a glTF file (and, when they read, the
+    conversions: ``Md2``/``Mdl.from_imported``, ``Md2``/``Mdl``/``Md3.from_scene``): each a
+    ModelFormatError or a result, the readers within the time budget and 20 × input +
+    IMPORT_ALLOWANCE."""
+    from quakemodels import Md2, Md3, Mdl
     from quakemodels.interchange.gltf_read import read_gltf, read_gltf_scene
 
     size = max(path.stat().st_size, 1)
@@ -181,8 +182,10 @@ def exercise_import(path: Any, *, budgets: bool = True) -> None:
         warnings.simplefilter("ignore")
         if mesh is not None:
             _attempt(lambda: Md2.from_imported(mesh))
+            _attempt(lambda: Mdl.from_imported(mesh))
         if view is not None:
-            _attempt(lambda: Md3.from_scene(view))
+            for convert in (Md2.from_scene, Mdl.from_scene, Md3.from_scene):
+                _attempt(lambda convert=convert: convert(view))
 
 
 def time_budget(size: int) -> float:

@@ -79,7 +79,10 @@ def gltf_case(rng: random.Random) -> tuple[str, bytes]:
         if kind == 5:
             node = rng.choice(document["nodes"])
             field = rng.choice(NODE_FIELDS)
-            target = node["extras"]["frames"] if field == "rotation" and "extras" in node else node
+            # an earlier change may have made the extras, or their frames, a hostile value
+            extras = node.get("extras")
+            frames = extras.get("frames") if isinstance(extras, dict) else None
+            target = frames if field == "rotation" and isinstance(frames, dict) else node
             target[field] = copy.deepcopy(value)
             labels.append(f"node {field}={value!r}")
             continue
