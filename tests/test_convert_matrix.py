@@ -19,7 +19,7 @@ from vgio.quake.mdl import Mdl as VgioMdl
 
 from quakemodels import BadValueError, LimitExceededError, Md2, Md3
 from quakemodels.cli import main
-from quakemodels.core.scene import ExportModel, Surface
+from quakemodels.core.scene import ExportModel, Surface, Tag
 from quakemodels.core.skins import Skin
 from quakemodels.formats.md2 import anorms
 from quakemodels.formats.md3.write import SurfaceData, TagData
@@ -332,6 +332,23 @@ def test_bad_scenes_are_bad_input(
     model = ExportModel("m", surfaces, {"all": range(2)}, frame_names=["a", "b"])
     with pytest.raises(BadValueError, match=message):
         convert(model, **options)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("convert", [Md2.from_scene, Mdl.from_scene, Md3.from_scene])
+def test_scene_frame_names_that_are_no_text_are_bad_input(convert: object) -> None:
+    # name.encode(...) raised a bare AttributeError; bytes are taken as they are
+    names: list[object] = [None, "b"]
+    model = ExportModel("m", [_surface()], {}, frame_names=names)  # type: ignore[arg-type]
+    with pytest.raises(BadValueError, match=r"frame_names\[0\]=None is not text"):
+        convert(model)  # type: ignore[operator]
+    names[0] = b"bytes"
+    assert convert(model).model.frame_names == ["bytes", "b"]  # type: ignore[operator]
+
+
+def test_a_tag_only_scene_with_bad_origins_is_bad_input() -> None:
+    tag = Tag("tag_x", [[0.0], [0.0, 1.0]], np.eye(3)[None])  # type: ignore[arg-type]
+    with pytest.raises(BadValueError, match=r"tags\[0\]\.origins: not a numeric array"):
+        Md3.from_scene(ExportModel("m", [], {}, tags=[tag]))  # was a bare AttributeError
 
 
 @pytest.mark.parametrize("convert", [Md2.from_imported, Mdl.from_imported])

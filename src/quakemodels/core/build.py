@@ -167,6 +167,20 @@ def encode_name(name: str | bytes, size: int, what: str, field: str) -> bytes:
     return raw.ljust(size, b"\0")
 
 
+def scene_frame_names(names: Any) -> list[bytes]:
+    """A scene's frame names as at most 15 bytes each (the formats' 16-byte field with its
+    NUL): text with characters past ASCII as backslash escapes, bytes as they are;
+    BadValueError for anything else (a bare AttributeError before)."""
+    out = []
+    for i, name in enumerate(names):
+        if isinstance(name, str):
+            name = name.encode("ascii", "backslashreplace")
+        if not isinstance(name, bytes):
+            raise BadValueError(f"frame_names[{i}]={name!r} is not text", field="frames.name")
+        out.append(name[:15])
+    return out
+
+
 def check_limit(value: int, limit: int, what: str, field: str) -> None:
     """LimitExceededError when ``value`` ``what`` are more than ``limit``."""
     if value > limit:

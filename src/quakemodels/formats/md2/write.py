@@ -34,6 +34,7 @@ from ...core.build import (
     first_size,
     gaps,
     mesh_arrays,
+    scene_frame_names,
     skin_dimensions,
     vertex_normals,
 )
@@ -851,7 +852,7 @@ def scene_arrays(scene: ExportModel, skin_size: tuple[int, int]) -> SingleSurfac
     first, vertex_of = _first_use_unique(track)
     px = _pixels(uvs, skin_size)
     st_first, st_of = _first_use_unique(px)
-    names = [n.encode("ascii", "backslashreplace")[:15] for n in scene.frame_names]
+    names = scene_frame_names(scene.frame_names)
     if len(names) != f:
         names = [f"frame{k}".encode() for k in range(f)]
     return SingleSurface(

@@ -30,7 +30,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
-from ...core.build import as_array, check_limit, encode_name, gaps, vertex_normals
+from ...core.build import (
+    as_array,
+    check_limit,
+    encode_name,
+    gaps,
+    scene_frame_names,
+    vertex_normals,
+)
 from ...core.scene import ExportModel
 from ...core.sections import field_type, read_section, unstructured
 from ...errors import BadValueError, LimitExceededError, ModelFormatError
@@ -839,9 +846,12 @@ def from_scene(
         for s in scene.surfaces
     ]
     tags = [TagData(t.name, t.origins, t.axes) for t in scene.tags]
-    if scene.surfaces:  # checked before scene.num_frames reads its shape
+    # checked before scene.num_frames reads the shape of the one or the other
+    if scene.surfaces:
         as_array(scene.surfaces[0].positions, "surfaces[0].positions", None, 3)
-    names = [n.encode("ascii", "backslashreplace")[:15] for n in scene.frame_names] or None
+    elif scene.tags:
+        as_array(scene.tags[0].origins, "tags[0].origins", None, 2)
+    names = scene_frame_names(scene.frame_names) or None
     if names is not None and len(names) != scene.num_frames:
         names = None
     return build(
