@@ -40,7 +40,8 @@ def as_array(value: Any, name: str, dtype: Any, ndim: int | None) -> npt.NDArray
         if array.dtype.kind == "f":  # in float64, whose powers of two bound the range exactly
             values = array.astype(np.float64)
             bad = ~((values >= float(info.min)) & (values < float(info.max) + 1))
-            bad |= np.mod(values, 1) != 0  # NaN and infinity are in neither test
+            with np.errstate(invalid="ignore"):  # NaN and infinity fail the test above
+                bad |= np.mod(values, 1) != 0
         else:
             bad = (array < info.min) | (array > info.max)
         if bad.any():

@@ -371,11 +371,13 @@ def quantize(
     p = np.asarray(positions, dtype=np.float64)
     lo = p.min(axis=1)
     hi = p.max(axis=1)
-    translate = lo.astype(np.float32)
+    with np.errstate(over="ignore"):  # past float32 is infinity, refused below
+        translate = lo.astype(np.float32)
     down = translate.astype(np.float64) > lo
     translate[down] = np.nextafter(translate[down], np.float32(-np.inf))
     t = translate.astype(np.float64)
-    scale = ((hi - t) / 255.0).astype(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):  # the same
+        scale = ((hi - t) / 255.0).astype(np.float32)
     # Round the step up until the grid reaches the maximum in double arithmetic (one float32
     # ulp is already more than the rounding can have lost; the bound is only a safety net).
     for _ in range(64):
