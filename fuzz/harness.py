@@ -16,11 +16,14 @@ holds a glTF import to the same memory factor plus ``IMPORT_ALLOWANCE``.
 
 from __future__ import annotations
 
+import argparse
 import gc
+import sys
 import time
+import traceback
 import tracemalloc
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import quakemodels
@@ -239,3 +242,32 @@ def check_budgets(data: bytes) -> tuple[float, int]:
             f"{len(data)} bytes peaked at {peak} traced bytes (budget {memory_budget(len(data))})"
         )
     return seconds, peak
+
+
+def drive(
+    what: str,
+    description: str | None,
+    calls: Callable[[int], Iterable[tuple[str, Callable[[], Any]]]],
+    argv: list[str] | None = None,
+) -> int:
+    """A seeded generator's command line (``--seconds``, ``--seed``): runs the ``(label,
+    call)`` pairs ``calls(seed)`` yields until the deadline, prints each failure with its
+    traceback; exit status 1 on any."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    deadline = time.monotonic() + args.seconds
+    runs = failures = 0
+    for label, call in calls(args.seed):
+        if time.monotonic() >= deadline:
+            break
+        runs += 1
+        try:
+            call()
+        except Exception:
+            failures += 1
+            print(f"{label}:", file=sys.stderr)
+            traceback.print_exc()
+    print(f"{what}: {runs} inputs, {failures} failures")
+    return 1 if failures else 0

@@ -14,12 +14,9 @@ overflow or an invalid cast is a value written without a check).
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import random
 import sys
-import time
-import traceback
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +30,10 @@ from quakemodels.core.skins import Skin
 from quakemodels.errors import QuakeModelsWarning
 from quakemodels.formats.md3.write import SurfaceData
 from quakemodels.interchange.imported import ImportedMesh
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness
 
 # a tetrahedron in two frames: the valid input every case changes
 POS = np.array([[0, 0, 0], [10, 0, 0], [0, 10, 0], [0, 0, 10]], np.float64)[None] * [[[1]], [[2]]]
@@ -155,24 +156,14 @@ def run_case(call: Callable[[], Any]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    deadline = time.monotonic() + args.seconds
-    runs = failures = 0
-    for label, call in cases(args.seed, 10**9):
-        if time.monotonic() >= deadline:
-            break
-        runs += 1
-        try:
-            run_case(call)
-        except Exception:
-            failures += 1
-            print(f"{label}:", file=sys.stderr)
-            traceback.print_exc()
-    print(f"writers: {runs} calls, {failures} failures")
-    return 1 if failures else 0
+    return harness.drive(
+        "writers",
+        __doc__,
+        lambda seed: (
+            (label, lambda call=call: run_case(call)) for label, call in cases(seed, 10**9)
+        ),
+        argv,
+    )
 
 
 if __name__ == "__main__":
