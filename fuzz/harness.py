@@ -16,11 +16,14 @@ holds a glTF import to the same memory factor plus ``IMPORT_ALLOWANCE``.
 
 from __future__ import annotations
 
+import argparse
 import gc
+import sys
 import time
+import traceback
 import tracemalloc
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import quakemodels
@@ -143,10 +146,11 @@ a few copies of 786 KB: its memory budget is 20 × the input plus this."""
 
 
 def exercise_import(path: Any, *, budgets: bool = True) -> None:
-    """``read_gltf`` and ``read_gltf_scene`` on a glTF file (and, when they read,
-    ``Md2.from_imported`` and ``Md3.from_scene``): each a ModelFormatError or a result, each
-    within the time budget and 20 × input + IMPORT_ALLOWANCE."""
-    from quakemodels import Md2, Md3
+    """``read_gltf`` and ``read_gltf_scene`` on a glTF file (and, when they read, the
+    conversions: ``Md2``/``Mdl.from_imported``, ``Md2``/``Mdl``/``Md3.from_scene``): each a
+    ModelFormatError or a result, the readers within the time budget and 20 × input +
+    IMPORT_ALLOWANCE."""
+    from quakemodels import Md2, Md3, Mdl
     from quakemodels.interchange.gltf_read import read_gltf, read_gltf_scene
 
     size = max(path.stat().st_size, 1)
@@ -181,8 +185,10 @@ def exercise_import(path: Any, *, budgets: bool = True) -> None:
         warnings.simplefilter("ignore")
         if mesh is not None:
             _attempt(lambda: Md2.from_imported(mesh))
+            _attempt(lambda: Mdl.from_imported(mesh))
         if view is not None:
-            _attempt(lambda: Md3.from_scene(view))
+            for convert in (Md2.from_scene, Mdl.from_scene, Md3.from_scene):
+                _attempt(lambda convert=convert: convert(view))
 
 
 def time_budget(size: int) -> float:
@@ -236,3 +242,32 @@ def check_budgets(data: bytes) -> tuple[float, int]:
             f"{len(data)} bytes peaked at {peak} traced bytes (budget {memory_budget(len(data))})"
         )
     return seconds, peak
+
+
+def drive(
+    what: str,
+    description: str | None,
+    calls: Callable[[int], Iterable[tuple[str, Callable[[], Any]]]],
+    argv: list[str] | None = None,
+) -> int:
+    """A seeded generator's command line (``--seconds``, ``--seed``): runs the ``(label,
+    call)`` pairs ``calls(seed)`` yields until the deadline, prints each failure with its
+    traceback; exit status 1 on any."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    deadline = time.monotonic() + args.seconds
+    runs = failures = 0
+    for label, call in calls(args.seed):
+        if time.monotonic() >= deadline:
+            break
+        runs += 1
+        try:
+            call()
+        except Exception:
+            failures += 1
+            print(f"{label}:", file=sys.stderr)
+            traceback.print_exc()
+    print(f"{what}: {runs} inputs, {failures} failures")
+    return 1 if failures else 0

@@ -5,7 +5,9 @@
 3. the budget driver (fuzz/budgets.py) for ``--seconds``;
 4. the structure-aware generators (fuzz/structured.py: hostile glTF fields, multi-surface
    MD3s, many-skin MD2s) for ``--seconds``;
-5. the hypothesis suite (tests/test_fuzz.py) with ``--examples`` examples per property.
+5. the writers' bad-input driver (fuzz/writers.py: build, from_scene, from_imported) for
+   ``--seconds``;
+6. the hypothesis suite (tests/test_fuzz.py) with ``--examples`` examples per property.
 
 Stops at the first crash and names the saved input (``WORKDIR/crashes/``). Exit 0 when nothing
 escaped.
@@ -78,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         if rc:
             return 1
     print(f"atheris total: {total} executions")
-    for driver in ("budgets.py", "structured.py"):
+    for driver in ("budgets.py", "structured.py", "writers.py"):
         rc = subprocess.call([sys.executable, str(HERE / driver), "--seconds", str(args.seconds)])
         if rc:
             return 1

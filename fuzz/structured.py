@@ -19,15 +19,12 @@ fuzz input (see fuzz/harness.py and fuzz/README.md):
 
 from __future__ import annotations
 
-import argparse
 import copy
 import io
 import json
 import random
 import sys
 import tempfile
-import time
-import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -79,12 +76,9 @@ def gltf_case(rng: random.Random) -> tuple[str, bytes]:
         if kind == 5:
             node = rng.choice(document["nodes"])
             field = rng.choice(NODE_FIELDS)
-            # (an earlier mutation may have made extras or its frames something else)
-            frames = (
-                node.get("extras", {}).get("frames")
-                if isinstance(node.get("extras"), dict)
-                else None
-            )
+            # an earlier change may have made the extras, or their frames, a hostile value
+            extras = node.get("extras")
+            frames = extras.get("frames") if isinstance(extras, dict) else None
             target = frames if field == "rotation" and isinstance(frames, dict) else node
             target[field] = copy.deepcopy(value)
             labels.append(f"node {field}={value!r}")
@@ -293,24 +287,15 @@ def run_case(label: str, data: bytes, *, budgets: bool = True) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    deadline = time.monotonic() + args.seconds
-    runs = failures = 0
-    for label, data in cases(args.seed, 10**9):
-        if time.monotonic() >= deadline:
-            break
-        runs += 1
-        try:
-            run_case(label, data)
-        except Exception:
-            failures += 1
-            print(f"{label} ({len(data)} bytes):", file=sys.stderr)
-            traceback.print_exc()
-    print(f"structured: {runs} inputs, {failures} failures")
-    return 1 if failures else 0
+    return harness.drive(
+        "structured",
+        __doc__,
+        lambda seed: (
+            (f"{label} ({len(data)} bytes)", lambda label=label, data=data: run_case(label, data))
+            for label, data in cases(seed, 10**9)
+        ),
+        argv,
+    )
 
 
 if __name__ == "__main__":

@@ -19,10 +19,13 @@ from vgio.quake.mdl import Mdl as VgioMdl
 
 from quakemodels import BadValueError, LimitExceededError, Md2, Md3
 from quakemodels.cli import main
+from quakemodels.core.scene import ExportModel, Surface, Tag
+from quakemodels.core.skins import Skin
 from quakemodels.formats.md2 import anorms
 from quakemodels.formats.md3.write import SurfaceData, TagData
 from quakemodels.formats.mdl import Mdl
 from quakemodels.formats.mdl.write import QUAKESPASM
+from quakemodels.interchange.imported import ImportedMesh
 from quakemodels.kaitai.quake_mdl import QuakeMdl
 from quakemodels.registry import load, scene
 
@@ -286,6 +289,95 @@ def test_from_scene_with_a_skin_that_is_no_image_is_bad_input() -> None:
     # a given skin size changes nothing: the build still names the bad skin
     with pytest.raises(BadValueError, match=r"got \(5,\)"):
         Mdl.from_scene(md3, skins=[np.zeros(5, np.uint8)], skin_size=(8, 8))
+
+
+# one tetrahedron, two frames, as a scene surface and as an imported mesh
+_POS = np.array([[0, 0, 0], [10, 0, 0], [0, 10, 0], [0, 0, 10]], np.float32)[None] * [[[1]], [[2]]]
+_UV = np.array([[0, 0], [1, 0], [0, 1], [1, 1]], np.float32)
+_TRIS = np.array([[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]])
+
+
+def _surface(**change: object) -> Surface:
+    arrays = dict(positions=_POS, normals=np.ones_like(_POS), uvs=_UV, indices=_TRIS)
+    return Surface("s", **{**arrays, **change})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("convert", [Md2.from_scene, Mdl.from_scene])
+@pytest.mark.parametrize(
+    ("surfaces", "options", "message"),
+    [
+        # each of these escaped as numpy's IndexError or ValueError, or wrote a random anorm
+        ([_surface(positions=_POS[..., None])], {}, r"surfaces\[0\]\.positions must have 3 dim"),
+        ([_surface(indices=_TRIS + (1 << 40))], {}, r"indices\[0\]\[0\]=1099511627776 is outside"),
+        ([_surface(indices=_TRIS - 1)], {}, r"surfaces\[0\]\.indices\[0\]\[0\]=-1 is outside"),
+        ([_surface(normals=_POS + np.inf)], {}, r"surfaces\[0\]\.normals contain NaN or infinity"),
+        ([_surface(normals=_POS[:1])], {}, r"normals must be \(F,N,3\) = \(2, 4, 3\)"),
+        ([_surface(uvs=_UV.reshape(-1))], {}, r"surfaces\[0\]\.uvs must have 2 dimensions"),
+        (
+            [_surface(), _surface(positions=_POS[:1], normals=_POS[:1])],
+            {},
+            r"the surfaces have \[1, 2\] frames",
+        ),
+        (
+            [_surface(skin=Skin(Path("x.png"), pixels=np.zeros(5, np.uint8)))],
+            {},
+            r"surfaces\[0\]\.skin is no image: its pixels are \(5,\)",
+        ),
+        ([_surface()], {"skin_size": (64, 64, 1)}, r"must be \(width, height\), two whole numbers"),
+    ],
+)
+def test_bad_scenes_are_bad_input(
+    convert: object, surfaces: list[Surface], options: dict[str, object], message: str
+) -> None:
+    model = ExportModel("m", surfaces, {"all": range(2)}, frame_names=["a", "b"])
+    with pytest.raises(BadValueError, match=message):
+        convert(model, **options)  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("convert", [Md2.from_scene, Mdl.from_scene, Md3.from_scene])
+def test_scene_frame_names_that_are_no_text_are_bad_input(convert: object) -> None:
+    # name.encode(...) raised a bare AttributeError; bytes are taken as they are
+    names: list[object] = [None, "b"]
+    model = ExportModel("m", [_surface()], {}, frame_names=names)  # type: ignore[arg-type]
+    with pytest.raises(BadValueError, match=r"frame_names\[0\]=None is not text"):
+        convert(model)  # type: ignore[operator]
+    names[0] = b"bytes"
+    assert convert(model).model.frame_names == ["bytes", "b"]  # type: ignore[operator]
+
+
+def test_a_tag_only_scene_with_bad_origins_is_bad_input() -> None:
+    tag = Tag("tag_x", [[0.0], [0.0, 1.0]], np.eye(3)[None])  # type: ignore[arg-type]
+    with pytest.raises(BadValueError, match=r"tags\[0\]\.origins: not a numeric array"):
+        Md3.from_scene(ExportModel("m", [], {}, tags=[tag]))  # was a bare AttributeError
+
+
+@pytest.mark.parametrize("convert", [Md2.from_imported, Mdl.from_imported])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        # escaped as IndexError / ValueError; MDL wrote NaN texcoords as a wrapped integer
+        ({"indices": _TRIS + 4}, r"mesh\.indices\[0\]\[0\]=4 is outside 0\.\.3"),
+        ({"positions": _POS.reshape(-1)}, r"mesh\.positions must have 3 dimensions"),
+        ({"uvs": _UV + np.nan}, "texcoords contain NaN or infinity"),
+        ({"uvs": _UV[:2]}, r"mesh\.uvs must be \(N,2\) = \(4,2\)"),
+        ({"skin_size": (64, float("inf"))}, r"\(width, height\), two whole numbers"),
+    ],
+)
+def test_bad_imported_meshes_are_bad_input(
+    convert: object, change: dict[str, object], message: str
+) -> None:
+    arrays: dict[str, object] = dict(positions=_POS, uvs=_UV, indices=_TRIS)
+    mesh = ImportedMesh(**{**arrays, **change}, frame_names=["a", "b"])  # type: ignore[arg-type]
+    with pytest.raises(BadValueError, match=message):
+        convert(mesh)  # type: ignore[operator]
+
+
+def test_a_skin_size_may_be_a_numpy_array() -> None:
+    # ``skin_size or ...`` asked the array for a truth value: a bare ValueError
+    mesh = ImportedMesh(_POS, _UV, _TRIS, ["a", "b"])
+    for convert in (Md2.from_imported, Mdl.from_imported):
+        model = convert(mesh, skin_size=np.array([64, 32])).model
+        assert (model.skin_width, model.skin_height) == (64, 32)
 
 
 def test_cli_hostile_md3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -305,3 +305,25 @@ def test_structured_generators(seed: int) -> None:
 
     for label, data in structured.cases(seed, 40):
         structured.run_case(label, data, budgets=seed == 0)
+
+
+def test_gltf_generator_survives_its_own_hostile_extras() -> None:
+    """Case 988 of seed 0 set the tag node's extras to a number and then changed its rotation,
+    which reads the extras' frames: the generator itself raised TypeError, ending the run."""
+    import random
+
+    import structured
+
+    rng = random.Random(0)
+    labels = [structured.gltf_case(rng)[0] for _ in range(1000)]
+    assert "node extras=-4096" in labels[987] and "node rotation=1.5" in labels[987]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_writer_bad_input(seed: int) -> None:
+    """Hostile arguments to every build, from_scene and from_imported (fuzz/writers.py): a
+    model or a ModelFormatError, never a numpy warning (300 calls per seed)."""
+    import writers
+
+    for _label, call in writers.cases(seed, 300):
+        writers.run_case(call)

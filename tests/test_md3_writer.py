@@ -483,6 +483,21 @@ def test_limits_raise_limit_exceeded(kwargs: dict[str, object], message: str) ->
         (SurfaceData("s", "abc", CUBE_TRIS, CUBE_ST), "not a numeric array"),
         (SurfaceData("s", CUBE, CUBE_TRIS, CUBE_ST, shaders=["é"]), "is not ASCII"),
         (SurfaceData("s\0x", CUBE, CUBE_TRIS, CUBE_ST), "contains a NUL"),
+        # the int64 cast cut 0.5 to 0; complex normals lost their imaginary part
+        (
+            SurfaceData("s", CUBE, CUBE_TRIS + 0.5, CUBE_ST),
+            r"surfaces\[0\]\.triangles\[0, 0\]=0.5 is not a whole number that fits int64",
+        ),
+        (
+            SurfaceData("s", CUBE, CUBE_TRIS, CUBE_ST, normals=np.ones((8, 3), complex)),
+            r"surfaces\[0\]\.normals: not a numeric array \(dtype complex128\)",
+        ),
+        # ragged lists: numpy's own ValueError escaped from np.shape and np.asarray
+        (SurfaceData("s", [[1, 2], [3]], CUBE_TRIS, CUBE_ST), "positions: not a numeric array"),
+        (
+            SurfaceData("s", CUBE, CUBE_TRIS, CUBE_ST, normals=[[1], [2, 3]]),
+            "normals: not a numeric array",
+        ),
     ],
 )
 def test_bad_surfaces_raise_clear_errors(surface: SurfaceData, message: str) -> None:
@@ -505,6 +520,8 @@ def test_inconsistent_frames_and_tags_raise() -> None:
         build([two], tags=[TagData("t", [[0, 0, 1e39]] * 2, [np.eye(3)] * 2)])
     with pytest.raises(BadValueError, match="needs surfaces, tags or frame names"):
         build([])
+    with pytest.raises(BadValueError, match=r"tags\[0\]\.origins: not a numeric array"):
+        build([two], tags=[TagData("t", [[0], [0, 0]], [np.eye(3)] * 2)])  # was a ValueError
 
 
 @pytest.mark.filterwarnings("error::RuntimeWarning")  # a numpy warning means an unchecked path

@@ -325,6 +325,48 @@ def test_limits_and_bad_input() -> None:
         Mdl.build(pos, tris, st, tris, ["a"], skins=[np.zeros((4, 4), np.uint8)], skin_size=(8, 8))
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        # a blank skin this large was allocated (MemoryError); Quake's C int could not size it
+        (
+            {"skin_size": (2**31 - 1, 2), "limits": FORMAT_LIMITS},
+            "a skin of 2147483647 x 2 pixels exceeds the format's 2147483647 pixels",
+        ),
+        # the int64 cast made NaN, fractions and 1e20 some colour
+        ({"skins": [np.full((8, 8, 3), np.nan)]}, "RGB values must be whole numbers in 0..255"),
+        ({"skins": [np.full((8, 8, 3), 0.5)]}, "RGB values must be whole numbers in 0..255"),
+        ({"skins": [np.full((8, 8, 3), 1e20)]}, "RGB values must be whole numbers in 0..255"),
+        ({"skins": [np.full((8, 8, 3), "a")]}, r"skins\[0\]: not a numeric array"),
+        # header words: numpy's OverflowError and ValueError, or infinity written
+        ({"flags": 2**31}, "flags=2147483648 is not a 32-bit integer"),
+        ({"synctype": float("nan")}, "synctype=nan is not a 32-bit integer"),
+        ({"eye_position": (1e300, 0, 0)}, "must be three finite float32 values"),
+        ({"frame_groups": [[1e300]]}, r"frame groups\[0\]: a group needs intervals > 0"),
+        # the int64 cast of 1e300 wrapped to a negative number that passed the 32-bit check
+        ({"texcoords_px": [[0, 0], [1, 0], [1e300, 1]]}, "do not fit 32-bit integers"),
+        # as_palette raised a plain ValueError
+        (
+            {"palette": np.zeros((10, 3), np.uint8), "skins": [np.zeros((8, 8, 3), np.uint8)]},
+            r"a palette array has shape \(256, 3\), not \(10, 3\)",
+        ),
+    ],
+)
+def test_bad_build_input_is_a_bad_value(options: dict[str, object], message: str) -> None:
+    pos = np.zeros((1, 3, 3), np.float32)
+    pos[0, 1, 0] = pos[0, 2, 1] = 1
+    args: dict[str, object] = dict(
+        positions=pos,
+        triangles=[[0, 1, 2]],
+        texcoords_px=[[0, 0], [1, 0], [0, 1]],
+        triangle_texcoords=[[0, 1, 2]],
+        frame_names=["a"],
+        skin_size=(8, 8),
+    )
+    with pytest.raises(BadValueError, match=message):
+        Mdl.build(**{**args, **options})  # type: ignore[arg-type]
+
+
 # -- glTF: frame groups keyed by their intervals ------------------------------------------------
 
 

@@ -24,6 +24,7 @@ from md2builder import Md2Spec, build, set_header
 from quakemodels import Md2, ModelFormatError
 from quakemodels.cli import main
 from quakemodels.errors import BadValueError, LimitExceededError
+from quakemodels.formats.md2.reader import GlCommand
 from quakemodels.formats.md2.write import (
     FORMAT_LIMITS,
     SECTIONS,
@@ -553,6 +554,28 @@ def test_custom_limits_and_format_maximum() -> None:
         ({"texcoords_px": np.array([[0, 0], [1, 0], [40000, 1]])}, "16-bit"),
         # NaN would pass the 16-bit check and be written as 0
         ({"texcoords_px": np.array([[0, 0], [1, 0], [np.nan, 1]])}, "NaN or infinity"),
+        # the integer casts cut 1.5 to 1 and turned NaN into a huge negative index
+        (
+            {"triangles": np.array([[0.0, 1.0, 1.5]])},
+            r"triangles\[0, 2\]=1.5 is not a whole number that fits int64",
+        ),
+        ({"triangle_texcoords": np.array([[0, 1, np.nan]])}, r"\[0, 2\]=nan is not a whole"),
+        # complex values lost their imaginary part in the cast, without a word
+        ({"positions": np.zeros((1, 3, 3), complex)}, r"not a numeric array \(dtype complex128"),
+        # the nearest anorm of an infinite vector was a random one
+        ({"normals": np.full((1, 3, 3), np.inf)}, "normals contain NaN or infinity"),
+        ({"normals": [[1, 2], [3]]}, "normals: not a numeric array"),  # was a bare ValueError
+        # skin sizes: a bare IndexError, ValueError, OverflowError or a cut 2.5
+        ({"skin_size": (256,)}, r"skin_size \(256,\) must be \(width, height\), two whole"),
+        ({"skin_size": (float("nan"), 4)}, r"\(width, height\), two whole numbers"),
+        ({"skin_size": (2.5, 4)}, r"\(width, height\), two whole numbers"),
+        ({"skin_size": (2**31, 4)}, "exceeds the header's 32-bit limit of 2147483647"),
+        # GL commands: int64 dwords wrapped into int32, NaN texcoords were written
+        ({"gl_commands": np.array([1 << 40])}, r"gl_commands\[0\]=1099511627776 is not a whole"),
+        (
+            {"gl_commands": [GlCommand("fan", np.arange(3), np.full((3, 2), np.nan), 0)]},
+            r"gl_commands\[0\]\.texcoords must be finite float32 values",
+        ),
         (
             {"triangles": np.zeros((0, 3), int), "triangle_texcoords": np.zeros((0, 3), int)},
             "at least one of its triangles",

@@ -10,18 +10,48 @@ import numpy.typing as npt
 
 from ..errors import BadValueError, LimitExceededError
 
+# numeric kinds an array may come in: bool, signed, unsigned, float (complex would lose its
+# imaginary part in the cast, strings and dates are no numbers)
+_NUMERIC_KINDS = "biuf"
 
-def as_array(value: Any, name: str, dtype: Any, ndim: int) -> npt.NDArray[Any]:
-    """``value`` as an ``ndim``-dimensional array of ``dtype``; BadValueError naming ``name``."""
+
+def as_array(value: Any, name: str, dtype: Any, ndim: int | None) -> npt.NDArray[Any]:
+    """``value`` as an ``ndim``-dimensional (any when None) array of ``dtype`` (its own when
+    None); BadValueError naming ``name`` unless it is numeric, and, for an integer ``dtype``,
+    unless every value is a whole number of its range (a cast would make NaN a huge negative
+    index and cut 1.5 to 1 without a word)."""
     try:
-        array = np.asarray(value, dtype=dtype)
+        array = np.asarray(value)
+        if array.dtype.kind == "O":  # a list of Python numbers and arrays: numpy's own cast
+            array = np.asarray(value, dtype=np.float64 if dtype is None else dtype)
     except (TypeError, ValueError) as e:
         raise BadValueError(f"{name}: not a numeric array: {e}", field=name) from e
-    if array.ndim != ndim:
+    if array.dtype.kind not in _NUMERIC_KINDS:
+        raise BadValueError(f"{name}: not a numeric array (dtype {array.dtype})", field=name)
+    if ndim is not None and array.ndim != ndim:
         raise BadValueError(
             f"{name} must have {ndim} dimensions, has shape {array.shape}", field=name
         )
-    return array
+    if dtype is None:
+        return array
+    target = np.dtype(dtype)
+    if target.kind in "iu" and not np.can_cast(array.dtype, target) and array.size:
+        info = np.iinfo(target)  # a uint64 past int64 would wrap to a negative index
+        if array.dtype.kind == "f":  # in float64, whose powers of two bound the range exactly
+            values = array.astype(np.float64)
+            bad = ~((values >= float(info.min)) & (values < float(info.max) + 1))
+            with np.errstate(invalid="ignore"):  # NaN and infinity fail the test above
+                bad |= np.mod(values, 1) != 0
+        else:
+            bad = (array < info.min) | (array > info.max)
+        if bad.any():
+            flat = int(np.flatnonzero(bad)[0])
+            where = [int(i) for i in np.unravel_index(flat, array.shape)]
+            raise BadValueError(
+                f"{name}{where}={array.flat[flat]} is not a whole number that fits {target}",
+                field=name,
+            )
+    return np.asarray(array, dtype=target)
 
 
 def mesh_arrays(
@@ -82,12 +112,42 @@ def check_corners(
             )
 
 
-def skin_dimensions(skin_size: tuple[int, int], field: str) -> tuple[int, int]:
-    """(width, height) of ``skin_size`` as ints; BadValueError naming ``field`` unless both
-    are positive."""
-    width, height = int(skin_size[0]), int(skin_size[1])
+# the headers' skin width and height are signed 32-bit integers
+MAX_SKIN_SIDE = 2**31 - 1
+
+
+def first_size(*sizes: Any) -> Any:
+    """The first of ``sizes`` given (not None, not empty), else 256 × 256; as given, for
+    :func:`skin_dimensions` to check (a numpy array has no truth value to pick it by)."""
+    return next((s for s in sizes if s is not None and len(s)), (256, 256))
+
+
+def skin_dimensions(skin_size: Any, field: str) -> tuple[int, int]:
+    """(width, height) of ``skin_size`` as ints; BadValueError naming ``field`` unless it is
+    two whole numbers, both positive (LimitExceededError past the header's 32 bits)."""
+    try:
+        size = np.asarray(skin_size)
+    except (TypeError, ValueError) as e:
+        raise BadValueError(
+            f"skin_size {skin_size!r}: not (width, height): {e}", field=field
+        ) from e
+    if (
+        size.shape != (2,)
+        or size.dtype.kind not in "iuf"
+        or not np.isfinite(size).all()
+        or np.any(np.mod(size, 1) != 0)
+    ):
+        raise BadValueError(
+            f"skin_size {skin_size!r} must be (width, height), two whole numbers", field=field
+        )
+    width, height = int(size[0]), int(size[1])
     if width <= 0 or height <= 0:
         raise BadValueError(f"skin_size {skin_size} must be positive", field=field)
+    if max(width, height) > MAX_SKIN_SIDE:
+        raise LimitExceededError(
+            f"skin_size {skin_size} exceeds the header's 32-bit limit of {MAX_SKIN_SIDE}",
+            field=field,
+        )
     return width, height
 
 
@@ -106,6 +166,20 @@ def encode_name(name: str | bytes, size: int, what: str, field: str) -> bytes:
             field=field,
         )
     return raw.ljust(size, b"\0")
+
+
+def scene_frame_names(names: Any) -> list[bytes]:
+    """A scene's frame names as at most 15 bytes each (the formats' 16-byte field with its
+    NUL): text with characters past ASCII as backslash escapes, bytes as they are;
+    BadValueError for anything else (a bare AttributeError before)."""
+    out = []
+    for i, name in enumerate(names):
+        if isinstance(name, str):
+            name = name.encode("ascii", "backslashreplace")
+        if not isinstance(name, bytes):
+            raise BadValueError(f"frame_names[{i}]={name!r} is not text", field="frames.name")
+        out.append(name[:15])
+    return out
 
 
 def check_limit(value: int, limit: int, what: str, field: str) -> None:

@@ -26,16 +26,19 @@ import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
 from ...core.build import (
+    as_array,
     check_corners,
     check_limit,
     check_not_empty,
     encode_name,
+    first_size,
     gaps,
     mesh_arrays,
+    scene_frame_names,
     skin_dimensions,
     vertex_normals,
 )
-from ...core.scene import ExportModel
+from ...core.scene import ExportModel, Surface
 from ...errors import BadValueError, ModelFormatError
 from ...interchange.imported import ImportedMesh
 from .layout import (
@@ -368,11 +371,13 @@ def quantize(
     p = np.asarray(positions, dtype=np.float64)
     lo = p.min(axis=1)
     hi = p.max(axis=1)
-    translate = lo.astype(np.float32)
+    with np.errstate(over="ignore"):  # past float32 is infinity, refused below
+        translate = lo.astype(np.float32)
     down = translate.astype(np.float64) > lo
     translate[down] = np.nextafter(translate[down], np.float32(-np.inf))
     t = translate.astype(np.float64)
-    scale = ((hi - t) / 255.0).astype(np.float32)
+    with np.errstate(over="ignore", invalid="ignore"):  # the same
+        scale = ((hi - t) / 255.0).astype(np.float32)
     # Round the step up until the grid reaches the maximum in double arithmetic (one float32
     # ulp is already more than the rounding can have lost; the bound is only a safety net).
     for _ in range(64):
@@ -423,13 +428,15 @@ def anorm_indices(
     vertex normals of ``triangles`` snapped to the nearest anorm."""
     if normals is None:
         return nearest_anorms(vertex_normals(positions, triangles))
-    given = np.asarray(normals)
+    given = as_array(normals, "normals", None, None)
     shape = positions.shape[:2]
     if given.shape == shape and given.dtype.kind in "iu":
         if np.any((given < 0) | (given >= NUM_ANORMS)):
             raise BadValueError("normal indices must be below 162", field="normal_index")
         return given.astype(np.uint8)
     if given.shape == (*shape, 3):
+        if not np.isfinite(given).all():  # the nearest anorm of NaN would be a random one
+            raise BadValueError("normals contain NaN or infinity", field="normals")
         return nearest_anorms(given)
     raise BadValueError(
         f"normals must be (F,V,3) vectors or (F,V) indices, got {given.shape}", field="normals"
@@ -530,14 +537,14 @@ def _gl_dwords_from_given(
 ) -> npt.NDArray[np.int32]:
     """Raw dwords from either raw int32 dwords or GlCommand-like objects."""
     if isinstance(gl_commands, np.ndarray) and gl_commands.dtype.kind in "iu":
-        words = gl_commands.astype(np.int32).reshape(-1)
+        words = as_array(gl_commands, "gl_commands", np.int32, None).reshape(-1)
     else:
         parts: list[npt.NDArray[np.int32]] = []
         commands: Sequence[Any] = gl_commands  # type: ignore[assignment]
         for i, cmd in enumerate(commands):
-            indices = np.asarray(cmd.vertex_indices, np.int64)
-            st = np.asarray(cmd.texcoords, np.float32).reshape(-1, 2)
-            if len(indices) != len(st) or len(indices) < 3:
+            indices = as_array(cmd.vertex_indices, f"gl_commands[{i}].vertex_indices", np.int32, 1)
+            st = as_array(cmd.texcoords, f"gl_commands[{i}].texcoords", np.float64, None)
+            if st.size != 2 * len(indices) or len(indices) < 3:
                 raise BadValueError(
                     f"gl_commands[{i}] needs ≥ 3 corners with one texcoord each", field="gl_cmds"
                 )
@@ -546,8 +553,12 @@ def _gl_dwords_from_given(
                     f"gl_commands[{i}].primitive={cmd.primitive!r} is not 'strip' or 'fan'",
                     field="gl_cmds",
                 )
+            if not (np.isfinite(st) & (np.abs(st) <= np.finfo(np.float32).max)).all():
+                raise BadValueError(
+                    f"gl_commands[{i}].texcoords must be finite float32 values", field="gl_cmds"
+                )
             block = np.zeros((len(indices), 3), np.int32)
-            block[:, :2] = st.astype("<f4").view("<i4")
+            block[:, :2] = st.reshape(-1, 2).astype("<f4").view("<i4")
             block[:, 2] = indices
             count = len(indices) if cmd.primitive == "strip" else -len(indices)
             parts.extend([np.array([count], np.int32), block.reshape(-1)])
@@ -669,19 +680,57 @@ def weld(
     round to the same skin pixel one texcoord. Returns positions (F,V,3), triangles (T,3),
     texcoords_px (S,2) and triangle_texcoords (T,3).
     """
-    f, n, _ = mesh.positions.shape
-    track = np.ascontiguousarray(mesh.positions.transpose(1, 0, 2)).reshape(n, f * 3)
+    mesh_positions, uvs, indices = _corners("mesh", mesh.positions, mesh.uvs, mesh.indices)
+    f, n, _ = mesh_positions.shape
+    track = np.ascontiguousarray(mesh_positions.transpose(1, 0, 2)).reshape(n, f * 3)
     # numbered in first-use order, so a file we exported keeps its vertex order
     first, vertex_of = _first_use_unique(track)
-    positions = mesh.positions[:, first]
-    if mesh.uvs is None:
-        px = np.zeros((n, 2), np.int64)
-    else:
-        size = np.array(skin_size, np.float64)
-        px = np.rint(mesh.uvs.astype(np.float64) * size).astype(np.int64)
+    positions = mesh_positions[:, first]
+    px = np.zeros((n, 2), np.int64) if uvs is None else _pixels(uvs, skin_size)
     st_first, st_of = _first_use_unique(px)
     texcoords_px = px[st_first]
-    return positions, vertex_of[mesh.indices], texcoords_px, st_of[mesh.indices]
+    return positions, vertex_of[indices], texcoords_px, st_of[indices]
+
+
+def _pixels(uvs: npt.NDArray[np.float64], skin_size: tuple[int, int]) -> npt.NDArray[np.int64]:
+    """(N,2) int64 skin pixels of finite (N,2) uvs on a (w, h) grid, held to 32 bits (past
+    them, the formats' own range checks refuse them; unclipped, the cast would wrap)."""
+    px = np.rint(uvs * np.array(skin_size, np.float64))
+    return px.clip(-(1 << 31), 1 << 31).astype(np.int64)
+
+
+def _corners(
+    where: str, positions: Any, uvs: Any, indices: Any
+) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64] | None, npt.NDArray[np.int64]]:
+    """A surface's or an imported mesh's per-vertex arrays checked (BadValueError naming
+    ``where`` and the array): ``positions`` (F,N,3) finite numbers, as given; ``uvs`` (N,2)
+    finite float64, or None; ``indices`` (T,3) int64 in 0..N-1."""
+    pos = as_array(positions, f"{where}.positions", None, 3)
+    if pos.shape[2] != 3:
+        raise BadValueError(
+            f"{where}.positions must be (F,N,3), got {pos.shape}", field="positions"
+        )
+    if not np.isfinite(pos).all():
+        raise BadValueError(f"{where}.positions contain NaN or infinity", field="positions")
+    n = pos.shape[1]
+    uv = None if uvs is None else as_array(uvs, f"{where}.uvs", np.float64, 2)
+    if uv is not None and uv.shape != (n, 2):
+        raise BadValueError(
+            f"{where}.uvs must be (N,2) = ({n},2), got {uv.shape}", field="texcoords"
+        )
+    if uv is not None and not np.isfinite(uv).all():
+        raise BadValueError("texcoords contain NaN or infinity", field="texcoords")
+    idx = as_array(indices, f"{where}.indices", np.int64, 2)
+    if idx.shape[1:] != (3,):
+        raise BadValueError(f"{where}.indices must be (T,3), got {idx.shape}", field="triangles")
+    bad = np.flatnonzero((idx < 0) | (idx >= n))
+    if bad.size:
+        t, corner = divmod(int(bad[0]), 3)
+        raise BadValueError(
+            f"{where}.indices[{t}][{corner}]={int(idx.flat[bad[0]])} is outside 0..{n - 1}",
+            field="triangles",
+        )
+    return pos, uv, idx
 
 
 def from_imported(
@@ -694,7 +743,7 @@ def from_imported(
 ) -> BuildResult[R]:
     """Weld ``mesh`` and encode it as MD2; skin size from the argument, the file's embedded
     image, or 256 × 256."""
-    size = skin_size or mesh.skin_size or (256, 256)
+    size = skin_dimensions(first_size(skin_size, mesh.skin_size), "skin_width_px")
     positions, triangles, texcoords_px, triangle_texcoords = weld(mesh, size)
     return build(
         positions,
@@ -749,6 +798,25 @@ def _one_tile(uvs: npt.ArrayLike) -> npt.NDArray[np.float64]:
     return uv - np.where(inside, lo, 0.0)
 
 
+def _surface_arrays(
+    i: int, s: Surface
+) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
+    """Scene surface ``i``'s (F,N,3) positions and normals (finite, as given), (N,2) float64
+    uvs and (T,3) int64 indices into its vertices; BadValueError naming the array."""
+    positions, uvs, indices = _corners(f"surfaces[{i}]", s.positions, s.uvs, s.indices)
+    normals = as_array(s.normals, f"surfaces[{i}].normals", None, 3)
+    if normals.shape != positions.shape:
+        raise BadValueError(
+            f"surfaces[{i}].normals must be (F,N,3) = {positions.shape}, got {normals.shape}",
+            field="normals",
+        )
+    if not np.isfinite(normals).all():  # the nearest anorm of NaN would be a random one
+        raise BadValueError(f"surfaces[{i}].normals contain NaN or infinity", field="normals")
+    if uvs is None:
+        raise BadValueError(f"surfaces[{i}].uvs are missing", field="texcoords")
+    return positions, normals, uvs, indices
+
+
 def scene_arrays(scene: ExportModel, skin_size: tuple[int, int]) -> SingleSurface:
     """Every surface of ``scene`` merged into one mesh, in surface order (one skin: each
     surface's texcoords are kept, on the ``skin_size`` (w, h) pixel grid; a surface whose
@@ -763,16 +831,18 @@ def scene_arrays(scene: ExportModel, skin_size: tuple[int, int]) -> SingleSurfac
     """
     if not scene.surfaces:
         raise BadValueError("the model has no surfaces", field="surfaces")
-    positions = np.concatenate([s.positions for s in scene.surfaces], axis=1)
-    normals = nearest_anorms(np.concatenate([s.normals for s in scene.surfaces], axis=1))
-    uvs = np.concatenate([_one_tile(s.uvs) for s in scene.surfaces])
-    starts = np.cumsum([0] + [s.positions.shape[1] for s in scene.surfaces])[:-1]
-    corners = np.concatenate(
-        [
-            np.asarray(s.indices, np.int64) + start
-            for s, start in zip(scene.surfaces, starts, strict=True)
-        ]
-    )
+    checked = [_surface_arrays(i, s) for i, s in enumerate(scene.surfaces)]
+    frames = {c[0].shape[0] for c in checked}
+    if len(frames) > 1:
+        raise BadValueError(
+            f"the surfaces have {sorted(frames)} frames; every surface needs the same",
+            field="num_frames",
+        )
+    positions = np.concatenate([c[0] for c in checked], axis=1)
+    normals = nearest_anorms(np.concatenate([c[1] for c in checked], axis=1))
+    uvs = np.concatenate([_one_tile(c[2]) for c in checked])
+    starts = np.cumsum([0] + [c[0].shape[1] for c in checked])[:-1]
+    corners = np.concatenate([c[3] + start for c, start in zip(checked, starts, strict=True)])
     f, n, _ = positions.shape
     track = np.concatenate(
         [
@@ -782,9 +852,9 @@ def scene_arrays(scene: ExportModel, skin_size: tuple[int, int]) -> SingleSurfac
         axis=1,
     )
     first, vertex_of = _first_use_unique(track)
-    px = np.rint(uvs * np.array(skin_size, np.float64)).clip(-(1 << 31), 1 << 31).astype(np.int64)
+    px = _pixels(uvs, skin_size)
     st_first, st_of = _first_use_unique(px)
-    names = [n.encode("ascii", "backslashreplace")[:15] for n in scene.frame_names]
+    names = scene_frame_names(scene.frame_names)
     if len(names) != f:
         names = [f"frame{k}".encode() for k in range(f)]
     return SingleSurface(
@@ -802,6 +872,10 @@ def scene_skin_size(scene: ExportModel) -> tuple[int, int] | None:
     skin = scene.surfaces[0].skin if scene.surfaces else None
     if skin is None:
         return None
+    if skin.pixels.ndim < 2:
+        raise BadValueError(
+            f"surfaces[0].skin is no image: its pixels are {skin.pixels.shape}", field="skins"
+        )
     h, w = skin.pixels.shape[:2]
     return int(w), int(h)
 
@@ -819,7 +893,7 @@ def from_scene(
     size from the argument, else the first surface's skin image (halved while it is taller
     than ``limits.max_skin_height``: the header's size is only the texcoords' grid, and Quake
     II refuses a taller one), else 256 × 256."""
-    size = skin_size or scene_skin_size(scene) or (256, 256)
+    size = skin_dimensions(first_size(skin_size, scene_skin_size(scene)), "skin_width_px")
     while skin_size is None and size[1] > limits.max_skin_height:
         size = (max(size[0] // 2, 1), size[1] // 2)
     a = scene_arrays(scene, size)

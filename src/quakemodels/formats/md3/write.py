@@ -30,7 +30,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
-from ...core.build import as_array, check_limit, encode_name, gaps, vertex_normals
+from ...core.build import (
+    as_array,
+    check_limit,
+    encode_name,
+    gaps,
+    scene_frame_names,
+    vertex_normals,
+)
 from ...core.scene import ExportModel
 from ...core.sections import field_type, read_section, unstructured
 from ...errors import BadValueError, LimitExceededError, ModelFormatError
@@ -569,7 +576,7 @@ class BuildResult(NamedTuple, Generic[R]):
 
 def _frames_of(value: npt.ArrayLike, name: str, tail: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """``value`` as float64 (F, *tail); a single (*tail) item is one frame."""
-    array = as_array(value, name, np.float64, np.ndim(value))
+    array = as_array(value, name, np.float64, None)
     if array.shape == tail:
         array = array[None]
     if array.ndim != len(tail) + 1 or array.shape[1:] != tail:
@@ -583,7 +590,7 @@ def _surface_part(
 ) -> tuple[Md3SurfaceParts, npt.NDArray[np.float64]]:
     """Encode one surface; returns its parts and its (F,3) largest errors."""
     what = f"surfaces[{i}]"
-    pos = as_array(s.positions, f"{what}.positions", np.float64, np.ndim(s.positions))
+    pos = as_array(s.positions, f"{what}.positions", np.float64, None)
     if pos.ndim == 2:
         pos = pos[None]
     if pos.ndim != 3 or pos.shape[2] != 3:
@@ -628,7 +635,7 @@ def _surface_part(
     if s.normals is None:
         codes = encode_normals(vertex_normals(pos, tri))
     else:
-        given = np.asarray(s.normals)
+        given = as_array(s.normals, f"{what}.normals", None, None)
         if given.ndim == 2 and f == 1:
             given = given[None]
         if given.shape == (f, n, 2) and given.dtype.kind in "iu":
@@ -740,7 +747,7 @@ def build(
     The model is a ``model_class`` (:class:`~quakemodels.Md3` when called as ``Md3.build``).
     """
     if surfaces:
-        first = np.shape(surfaces[0].positions)
+        first = as_array(surfaces[0].positions, "surfaces[0].positions", None, None).shape
         num_frames = first[0] if len(first) == 3 else 1
     elif tags:
         num_frames = _frames_of(tags[0].origins, "tags[0].origins", (3,)).shape[0]
@@ -831,7 +838,7 @@ def from_scene(
         SurfaceData(
             s.name,
             s.positions,
-            np.asarray(s.indices, dtype=np.int64),
+            s.indices,  # build checks and casts them
             s.uvs,
             normals=s.normals,
             shaders=[n for n in s.skin_names if n],
@@ -839,7 +846,12 @@ def from_scene(
         for s in scene.surfaces
     ]
     tags = [TagData(t.name, t.origins, t.axes) for t in scene.tags]
-    names = [n.encode("ascii", "backslashreplace")[:15] for n in scene.frame_names] or None
+    # checked before scene.num_frames reads the shape of the one or the other
+    if scene.surfaces:
+        as_array(scene.surfaces[0].positions, "surfaces[0].positions", None, 3)
+    elif scene.tags:
+        as_array(scene.tags[0].origins, "tags[0].origins", None, 2)
+    names = scene_frame_names(scene.frame_names) or None
     if names is not None and len(names) != scene.num_frames:
         names = None
     return build(

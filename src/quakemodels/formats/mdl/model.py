@@ -76,8 +76,8 @@ def _given_skin_size(
     """The skin size a conversion's caller gave: ``skin_size``, else the (width, height) of
     the first of ``skins`` ((H,W) or (H,W,3) images), else None (the source's size then)."""
     first = np.asarray(skins[0]) if len(skins) else None  # an unreadable skin raises even so
-    if skin_size or first is None or first.ndim < 2:
-        return skin_size or None  # (no image: the build names what is wrong with it)
+    if skin_size is not None or first is None or first.ndim < 2:
+        return skin_size  # (no image: the build names what is wrong with it)
     return int(first.shape[1]), int(first.shape[0])
 
 
@@ -203,9 +203,12 @@ class Mdl(MdlReader):
         welded as ``Md2.from_imported`` welds them (equal positions in every frame, equal
         texcoord pixels), then :meth:`build`. Skin size from the argument, the first skin, the
         file's embedded image, or 256 × 256."""
+        from ...core.build import first_size, skin_dimensions
         from ..md2 import weld
 
-        size = _given_skin_size(skin_size, skins) or mesh.skin_size or (256, 256)
+        size = skin_dimensions(
+            first_size(_given_skin_size(skin_size, skins), mesh.skin_size), "skin_width"
+        )
         positions, triangles, texcoords_px, triangle_texcoords = weld(mesh, size)
         return cls.build(
             positions,
@@ -235,9 +238,12 @@ class Mdl(MdlReader):
         surface merged into one mesh (texcoords as they are, one skin), normals snapped to the
         nearest anorm, tags dropped, every frame a single pose, then :meth:`build`. Skin size
         from the argument, the first skin, the first surface's skin image, or 256 × 256."""
+        from ...core.build import first_size, skin_dimensions
         from ..md2 import scene_arrays, scene_skin_size
 
-        size = _given_skin_size(skin_size, skins) or scene_skin_size(scene) or (256, 256)
+        size = skin_dimensions(
+            first_size(_given_skin_size(skin_size, skins), scene_skin_size(scene)), "skin_width"
+        )
         a = scene_arrays(scene, size)
         return cls.build(
             a.positions,

@@ -14,6 +14,8 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
+from ...errors import BadValueError
+
 PALETTE_SIZE = 768  # 256 colours × RGB
 
 Palette = npt.NDArray[np.uint8]
@@ -29,10 +31,13 @@ def default_palette() -> Palette:
 
 
 def palette_from_bytes(data: bytes | bytearray | memoryview) -> Palette:
-    """A (256, 3) uint8 palette from the 768 bytes of a ``palette.lmp``; ValueError otherwise."""
+    """A (256, 3) uint8 palette from the 768 bytes of a ``palette.lmp``; BadValueError
+    (a ValueError) otherwise."""
     raw = bytes(data)
     if len(raw) != PALETTE_SIZE:
-        raise ValueError(f"a Quake palette has {PALETTE_SIZE} bytes, not {len(raw)}")
+        raise BadValueError(
+            f"a Quake palette has {PALETTE_SIZE} bytes, not {len(raw)}", field="palette"
+        )
     out = np.frombuffer(raw, dtype=np.uint8).reshape(256, 3)
     return out  # frombuffer of bytes: already read-only
 
@@ -48,10 +53,10 @@ def as_palette(palette: PaletteLike | None) -> Palette:
             return palette_from_bytes(f.read())
     arr = np.asarray(palette)
     if arr.shape != (256, 3):
-        raise ValueError(f"a palette array has shape (256, 3), not {arr.shape}")
+        raise BadValueError(f"a palette array has shape (256, 3), not {arr.shape}", field="palette")
     if arr.dtype != np.uint8:
         if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 255:
-            raise ValueError("palette values must be integers in 0..255")
+            raise BadValueError("palette values must be integers in 0..255", field="palette")
         arr = arr.astype(np.uint8)
     out: Palette = np.array(arr, dtype=np.uint8)
     out.setflags(write=False)

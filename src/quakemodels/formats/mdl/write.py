@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
 from ...core.build import (
+    as_array,
     check_corners,
     check_limit,
     check_not_empty,
@@ -47,7 +48,7 @@ from ...core.build import (
     mesh_arrays,
     skin_dimensions,
 )
-from ...errors import BadValueError, ModelFormatError
+from ...errors import BadValueError, LimitExceededError, ModelFormatError
 from ..md2 import anorm_indices, quantize
 from .layout import (
     FACES_FRONT,
@@ -77,6 +78,8 @@ from .reader import MdlReader
 R = TypeVar("R", bound=MdlReader)
 
 _VECTORS = ("scale", "origin", "eye_position")
+# Quake sizes a skin as width × height in a C int (Mod_LoadAllSkins)
+MAX_SKIN_PIXELS = 2**31 - 1
 
 
 @dataclass
@@ -380,11 +383,23 @@ def quantize_skin(
     """(H,W) uint8 palette indices of an (H,W,3) or (H,W,4) RGB(A) uint8 image: each pixel the
     nearest palette colour (squared RGB distance, lowest index on ties; alpha ignored) among
     indices 0..223, or 0..254 with ``fullbrights`` (255 is transparent on MF_HOLEY models)."""
-    rgb = np.asarray(image)
+    rgb = as_array(image, "skins", None, None)
     if rgb.ndim != 3 or rgb.shape[2] not in (3, 4):
         raise BadValueError(f"a skin image is (H,W,3) RGB, got {rgb.shape}", field="skins")
+    # NaN, fractions (a 0..1 image) and values past a byte have no one colour: the int64 cast
+    # below would make them some colour without a word
+    levels = rgb[:, :, :3]
+    if levels.size and not (
+        np.isfinite(levels).all()
+        and (np.mod(levels, 1) == 0).all()
+        and levels.min() >= 0
+        and levels.max() <= 255
+    ):
+        raise BadValueError(
+            "a skin image's RGB values must be whole numbers in 0..255", field="skins"
+        )
     pal = as_palette(palette).astype(np.int64)[: 255 if fullbrights else FIRST_FULLBRIGHT]
-    flat = rgb[:, :, :3].reshape(-1, 3).astype(np.int64)
+    flat = levels.reshape(-1, 3).astype(np.int64)
     colours, inverse = np.unique(flat, axis=0, return_inverse=True)
     best = np.empty(len(colours), np.uint8)
     for start in range(0, len(colours), 4096):
@@ -404,7 +419,7 @@ def _skin_indices(
     width, height = size
     out = []
     for i, skin in enumerate(skins):
-        arr = np.asarray(skin)
+        arr = as_array(skin, f"skins[{i}]", None, None)
         if arr.ndim == 2:
             if arr.dtype.kind not in "iu" or (arr.size and (arr.min() < 0 or arr.max() > 255)):
                 raise BadValueError(
@@ -434,8 +449,10 @@ def _groups(
         if g is None:
             out.append((1, None))
             continue
-        ivals = np.asarray(g, dtype=np.float64).reshape(-1)
-        if not len(ivals) or not np.all(np.isfinite(ivals)) or np.any(ivals <= 0):
+        ivals = as_array(g, f"{what}[{i}]", np.float64, None).reshape(-1)
+        with np.errstate(over="ignore"):  # stored as float32: past its range is infinity
+            stored = ivals.astype(np.float32)
+        if not len(ivals) or not np.all(np.isfinite(stored)) or np.any(stored <= 0):
             raise BadValueError(
                 f"{what}[{i}]: a group needs intervals > 0 (cumulative end times, one per item),"
                 f" got {ivals.tolist()}",
@@ -461,6 +478,24 @@ def _bbox(compressed: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], npt
     if len(flat):
         lo[:3], hi[:3] = flat.min(axis=0), flat.max(axis=0)
     return lo, hi
+
+
+def _header_words(
+    eye_position: tuple[float, float, float], flags: int, synctype: int
+) -> npt.NDArray[np.float64]:
+    """(3,) float64 ``eye_position``, checked with ``flags`` and ``synctype`` to fit the
+    header (float32 and int32 words: numpy would store an overflow as infinity or refuse it
+    with an OverflowError); BadValueError naming the field."""
+    eye = as_array(eye_position, "eye_position", np.float64, 1)
+    if eye.shape != (3,) or not (np.abs(eye) <= np.finfo(np.float32).max).all():
+        raise BadValueError(
+            f"eye_position {eye_position!r} must be three finite float32 values",
+            field="eye_position",
+        )
+    for value, name in ((flags, "flags"), (synctype, "synctype")):
+        if not isinstance(value, int | np.integer) or not -(2**31) <= value < 2**31:
+            raise BadValueError(f"{name}={value!r} is not a 32-bit integer", field=name)
+    return eye
 
 
 def build(
@@ -522,6 +557,12 @@ def build(
         )
     width, height = skin_dimensions(skin_size, "skin_width")
     check_limit(height, limits.max_skin_height, "skin rows", "skin_height")
+    # (a blank skin that large would also be allocated here)
+    if width * height > MAX_SKIN_PIXELS:
+        raise LimitExceededError(
+            f"a skin of {width} x {height} pixels exceeds the format's {MAX_SKIN_PIXELS} pixels",
+            field="skin_width",
+        )
     images = _skin_indices(skins, (width, height), palette, fullbrights)
     if not len(images):
         images = np.zeros((1, height, width), np.uint8)
@@ -535,9 +576,10 @@ def build(
     check_limit(num_poses, limits.max_poses, "poses", "num_frames")
     check_limit(len(tri), limits.max_triangles, "triangles", "num_tris")
 
-    st_px = np.rint(st_float).astype(np.int64)
-    if np.any(np.abs(st_px) > 2**30):
+    st_rounded = np.rint(st_float)
+    if np.any(np.abs(st_rounded) > 2**30):  # checked before the cast, which would wrap
         raise BadValueError("texcoords_px do not fit 32-bit integers", field="texcoords")
+    st_px = st_rounded.astype(np.int64)
     seams = seam_vertices(tri, st_px[tri_st], num_vertices, padded)
     check_limit(
         len(seams.vertex_of), limits.max_vertices, "vertices (after seam splits)", "num_verts"
@@ -558,6 +600,7 @@ def build(
     vertices[:, :, :3] = compressed[:, vo]
     vertices[:, :, 3] = normal_indices[:, vo]
     poses["vertices"] = vertices
+    eye = _header_words(eye_position, flags, synctype)
     names = [encode_name(n, FRAME_NAME_SIZE, "frame name", "frames.name") for n in frame_names]
     poses["name"] = names
     poses["bbox_min"]["values"] = compressed.min(axis=1)  # normal index 0, as modelgen
@@ -597,7 +640,7 @@ def build(
     # size: the average triangle area over every pose (modelgen's "average area")
     p0, p1, p2 = decoded[:, tri[:, 0]], decoded[:, tri[:, 1]], decoded[:, tri[:, 2]]
     header["size"] = float(np.linalg.norm(np.cross(p1 - p0, p2 - p0), axis=2).mean() / 2)
-    for name, value in zip(_VECTORS, (scale, origin, eye_position), strict=True):
+    for name, value in zip(_VECTORS, (scale, origin, eye), strict=True):
         for k, axis in enumerate("xyz"):
             header[name][axis] = value[k]
     parts = MdlParts(
