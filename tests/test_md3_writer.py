@@ -143,6 +143,14 @@ def test_save_leaves_the_target_alone_on_failure(
 # -- normals ---------------------------------------------------------------------------------------
 
 
+def test_surfaces_and_tags_of_the_wrong_type() -> None:
+    # a wrong Python type is a TypeError naming the argument (was an AttributeError)
+    with pytest.raises(TypeError, match=r"surfaces\[0\] is not a SurfaceData: a NoneType has no"):
+        Md3.build([None])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"tags\[0\] is not a TagData: a tuple has no name"):
+        Md3.build([], tags=[("tag_head", np.zeros(3), np.eye(3))])  # type: ignore[list-item]
+
+
 def test_every_normal_code_round_trips_or_is_an_alias() -> None:
     """decode → encode gives the same code for the 32514 canonical codes (lng 1..127 with any
     lat, and the poles (0,0) and (128,0)); the other 33022 codes are aliases (a pole with

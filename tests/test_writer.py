@@ -587,6 +587,12 @@ def test_bad_build_input(change: dict[str, object], message: str) -> None:
         Md2.build(**{**_tiny(), **change})  # type: ignore[arg-type]
 
 
+def test_gl_commands_of_the_wrong_type() -> None:
+    # a wrong Python type is a TypeError naming the argument (was an AttributeError)
+    with pytest.raises(TypeError, match=r"gl_commands\[0\] is not a GlCommand: a dict has no"):
+        Md2.build(**_tiny(), gl_commands=[{"primitive": "fan"}])  # type: ignore[arg-type]
+
+
 # -- the sample ----------------------------------------------------------------------------------
 
 

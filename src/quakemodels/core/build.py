@@ -54,6 +54,18 @@ def as_array(value: Any, name: str, dtype: Any, ndim: int | None) -> npt.NDArray
     return np.asarray(array, dtype=target)
 
 
+def require_fields(items: Any, what: str, kind: str, fields: tuple[str, ...]) -> None:
+    """A TypeError naming ``what[i]`` for an item of ``items`` that lacks one of ``fields``:
+    the wrong Python type, said as the API documents, instead of an AttributeError from deep
+    inside a writer."""
+    for i, item in enumerate(items):
+        missing = next((f for f in fields if not hasattr(item, f)), None)
+        if missing is not None:
+            raise TypeError(
+                f"{what}[{i}] is not a {kind}: a {type(item).__name__} has no {missing}"
+            )
+
+
 def mesh_arrays(
     positions: npt.ArrayLike,
     triangles: npt.ArrayLike,

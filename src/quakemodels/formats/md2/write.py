@@ -34,6 +34,7 @@ from ...core.build import (
     first_size,
     gaps,
     mesh_arrays,
+    require_fields,
     scene_frame_names,
     skin_dimensions,
     vertex_normals,
@@ -532,6 +533,9 @@ def gl_dwords_for(
     return np.concatenate(words).astype(np.int32)
 
 
+GL_COMMAND_FIELDS = ("primitive", "vertex_indices", "texcoords")
+
+
 def _gl_dwords_from_given(
     gl_commands: Sequence[GlCommand] | npt.ArrayLike,
 ) -> npt.NDArray[np.int32]:
@@ -541,6 +545,7 @@ def _gl_dwords_from_given(
     else:
         parts: list[npt.NDArray[np.int32]] = []
         commands: Sequence[Any] = gl_commands  # type: ignore[assignment]
+        require_fields(commands, "gl_commands", "GlCommand", GL_COMMAND_FIELDS)
         for i, cmd in enumerate(commands):
             indices = as_array(cmd.vertex_indices, f"gl_commands[{i}].vertex_indices", np.int32, 1)
             st = as_array(cmd.texcoords, f"gl_commands[{i}].texcoords", np.float64, None)

@@ -35,6 +35,7 @@ from ...core.build import (
     check_limit,
     encode_name,
     gaps,
+    require_fields,
     scene_frame_names,
     vertex_normals,
 )
@@ -551,6 +552,9 @@ class SurfaceData:
     shaders: Sequence[str | bytes] = ()
 
 
+SURFACE_DATA_FIELDS = ("name", "positions", "triangles", "texcoords", "normals", "shaders")
+
+
 @dataclass
 class TagData:
     """One tag to :func:`build`: ``origins`` (F,3) or (3,) and ``axes`` (F,3,3) or (3,3), the
@@ -746,6 +750,8 @@ def build(
     its field) and :class:`BadValueError` for inconsistent input; both are ModelFormatErrors.
     The model is a ``model_class`` (:class:`~quakemodels.Md3` when called as ``Md3.build``).
     """
+    require_fields(surfaces, "surfaces", "SurfaceData", SURFACE_DATA_FIELDS)
+    require_fields(tags, "tags", "TagData", ("name", "origins", "axes"))
     if surfaces:
         first = as_array(surfaces[0].positions, "surfaces[0].positions", None, None).shape
         num_frames = first[0] if len(first) == 3 else 1
