@@ -92,12 +92,17 @@ def test_header_records_read_like_numpy() -> None:
 
 
 def _sort_path(v: np.ndarray, t: np.ndarray, s: int, n: int) -> Any:
-    saved = mesh_module.DENSE_PAIRS
-    mesh_module.DENSE_PAIRS = -1
+    # no table allowed (dense_pairs=-1), and proven not to be used: the corners are sorted
+    saved = mesh_module._dense_corners
+
+    def refuse(*args: object) -> Any:
+        raise AssertionError("the sort path used the pair table")
+
+    mesh_module._dense_corners = refuse  # type: ignore[assignment]
     try:
-        return corner_table(v, t, s, n)
+        return corner_table(v, t, s, n, dense_pairs=-1)
     finally:
-        mesh_module.DENSE_PAIRS = saved
+        mesh_module._dense_corners = saved
 
 
 def test_dense_and_sorted_corner_tables_agree() -> None:
