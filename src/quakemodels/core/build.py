@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import BadValueError, LimitExceededError
+from .sections import first_bad_index
 
 # numeric kinds an array may come in: bool, signed, unsigned, float (complex would lose its
 # imaginary part in the cast, strings and dates are no numbers)
@@ -115,11 +116,10 @@ def check_corners(
         (triangles, num_vertices, "triangles"),
         (triangle_texcoords, num_texcoords, "triangle_texcoords"),
     ):
-        bad = np.flatnonzero((array < 0) | (array >= limit))
-        if bad.size:
-            t, corner = divmod(int(bad[0]), 3)
+        bad = first_bad_index(array, limit)
+        if bad is not None:
             raise BadValueError(
-                f"{what}[{t}][{corner}]={int(array.flat[bad[0]])} is outside 0..{limit - 1}",
+                f"{what}[{bad.row}][{bad.column}]={bad.value} is outside 0..{limit - 1}",
                 field=what,
             )
 

@@ -40,6 +40,7 @@ from ...core.build import (
     vertex_normals,
 )
 from ...core.scene import ExportModel, Surface
+from ...core.sections import first_bad_index
 from ...errors import BadValueError, ModelFormatError
 from ...interchange.imported import ImportedMesh
 from .layout import (
@@ -728,11 +729,10 @@ def _corners(
     idx = as_array(indices, f"{where}.indices", np.int64, 2)
     if idx.shape[1:] != (3,):
         raise BadValueError(f"{where}.indices must be (T,3), got {idx.shape}", field="triangles")
-    bad = np.flatnonzero((idx < 0) | (idx >= n))
-    if bad.size:
-        t, corner = divmod(int(bad[0]), 3)
+    bad = first_bad_index(idx, n)
+    if bad is not None:
         raise BadValueError(
-            f"{where}.indices[{t}][{corner}]={int(idx.flat[bad[0]])} is outside 0..{n - 1}",
+            f"{where}.indices[{bad.row}][{bad.column}]={bad.value} is outside 0..{n - 1}",
             field="triangles",
         )
     return pos, uv, idx
