@@ -132,39 +132,6 @@ def _record_struct(dtype: np.dtype[Any]) -> struct.Struct | None:
     return struct.Struct(derived) if at == dtype.itemsize else None
 
 
-def record_columns(
-    records: npt.NDArray[Any], names: tuple[str, ...], dtype: Any
-) -> list[npt.NDArray[Any]]:
-    """Fields ``names`` of (n,) records, each a packed struct of one scalar type, as contiguous
-    (n, k) arrays of ``dtype`` (see :func:`field_columns`), through a single view of the
-    records when they allow it: one view for a whole frame or tag record, not one per field."""
-    plan = _columns_plan(records.dtype, names)
-    if plan is None or not records.flags.c_contiguous:
-        return [field_columns(records, name, dtype) for name in names]
-    leaf, width, spans = plan
-    table = records.view(leaf).reshape(len(records), width)
-    return [np.array(table[:, a:b], dtype=dtype, order="C") for a, b in spans]
-
-
-@functools.lru_cache(maxsize=64)
-def _columns_plan(
-    dtype: np.dtype[Any], names: tuple[str, ...]
-) -> tuple[np.dtype[Any], int, list[tuple[int, int]]] | None:
-    """The scalar type, the record's width in it and each field's column span, or None when
-    the fields are not all of that one scalar type at aligned offsets."""
-    spans = []
-    leaf = _leaf_types(field_type(dtype, names[0]))[0]
-    if dtype.itemsize % leaf.itemsize:
-        return None
-    for name in names:
-        leaves = _leaf_types(field_type(dtype, name))
-        at = offset_of(dtype, name)
-        if set(leaves) != {leaf} or at % leaf.itemsize:
-            return None
-        spans.append((at // leaf.itemsize, at // leaf.itemsize + len(leaves)))
-    return leaf, dtype.itemsize // leaf.itemsize, spans
-
-
 class BadIndex(NamedTuple):
     """The first index outside its range in a (rows, k) array: where and what, and how many."""
 
@@ -175,17 +142,6 @@ class BadIndex(NamedTuple):
 
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
-def field_words(records: npt.NDArray[Any], name: str) -> npt.NDArray[Any]:
-    """Field ``name`` of contiguous (n,) records as an (n, w) view (no copy) of unsigned ints as
-    wide as the layout allows (8, 4, 2 or 1 bytes): comparing names' bytes in a few elements
-    per name, not one per byte."""
-    dtype = records.dtype
-    at, size = offset_of(dtype, name), field_type(dtype, name).itemsize
-    width = next(w for w in (8, 4, 2, 1) if not (at % w or size % w or dtype.itemsize % w))
-    words = records.view(_UNSIGNED[width]).reshape(len(records), dtype.itemsize // width)
-    return words[:, at // width : (at + size) // width]
 
 
 def first_bad_index(values: npt.NDArray[Any], limit: int) -> BadIndex | None:
@@ -228,26 +184,6 @@ def unstructured(values: npt.NDArray[Any], dtype: Any) -> npt.NDArray[Any]:
     # numpy.lib.recfunctions (it imports numpy.ma, a tenth of numpy's import time).
     packed = np.ascontiguousarray(values).view(leaves[0])
     return packed.reshape(*values.shape, len(leaves)).astype(dtype)
-
-
-def field_columns(records: npt.NDArray[Any], name: str, dtype: Any) -> npt.NDArray[Any]:
-    """Field ``name`` of (n,) records, a packed struct of one scalar type (a ``vec3f``, an array
-    of them), as a contiguous (n, k) array of ``dtype``: read through one view of the records
-    when they are contiguous (no per-field copy), else as :func:`unstructured` reads it."""
-    leaves = _leaf_types(field_type(records.dtype, name))
-    leaf = leaves[0]
-    at = offset_of(records.dtype, name)
-    if (
-        len(set(leaves)) != 1
-        or at % leaf.itemsize
-        or records.dtype.itemsize % leaf.itemsize
-        or not records.flags.c_contiguous
-    ):
-        return unstructured(records[name], dtype).reshape(len(records), len(leaves))
-    start = at // leaf.itemsize
-    width = records.dtype.itemsize // leaf.itemsize
-    columns = records.view(leaf).reshape(len(records), width)[:, start : start + len(leaves)]
-    return np.ascontiguousarray(columns, dtype=dtype)
 
 
 @functools.lru_cache(maxsize=64)
