@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.sections import columns, field_type, offset_of
+from ...core.sections import columns, field_type, offset_of, word_columns
 from ...kaitai import quake3_md3_layout as spec
 
 MAGIC: bytes = spec.CONTENTS["ROOT"]["magic"]
@@ -54,30 +54,11 @@ TAG_NAME_OFFSET: int = offset_of(TAG, "name")
 FLOAT: np.dtype[Any] = field_type(field_type(FRAME, "min_bounds"), "x")
 
 
-def _leaves(dtype: np.dtype[Any]) -> set[np.dtype[Any]]:
-    """The scalar types a field is made of (nested records and sub-arrays flattened)."""
-    if dtype.subdtype is not None:
-        return _leaves(dtype.subdtype[0])
-    if dtype.names:
-        return set().union(*(_leaves(field_type(dtype, n)) for n in dtype.names))
-    return {dtype}
-
-
-def _float_columns(record: np.dtype[Any], name: str) -> tuple[int, int]:
-    """The float columns of field ``name`` when ``record``s are read as rows of floats."""
-    at, field = offset_of(record, name), field_type(record, name)
-    if _leaves(field) != {FLOAT} or at % FLOAT.itemsize or record.itemsize % FLOAT.itemsize:
-        raise ImportError(f"quake3_md3.ksy: {name} must be packed floats")  # pragma: no cover
-    return at // FLOAT.itemsize, (at + field.itemsize) // FLOAT.itemsize
-
-
-FRAME_COLUMNS = tuple(
-    _float_columns(FRAME, f) for f in ("min_bounds", "max_bounds", "local_origin", "radius")
+# (word_columns gives a slice for a field of consecutive words, as each of these is)
+FRAME_MINS, FRAME_MAXS, FRAME_ORIGIN, FRAME_RADIUS = (
+    word_columns(FRAME, f, FLOAT) for f in ("min_bounds", "max_bounds", "local_origin", "radius")
 )
-TAG_COLUMNS = tuple(_float_columns(TAG, f) for f in ("origin", "axis"))
-# The same spans as slices, one name each (the reader copies each out on its own line).
-FRAME_MINS, FRAME_MAXS, FRAME_ORIGIN, FRAME_RADIUS = (slice(a, b) for a, b in FRAME_COLUMNS)
-TAG_ORIGIN, TAG_AXES = (slice(a, b) for a, b in TAG_COLUMNS)
+TAG_ORIGIN, TAG_AXES = (word_columns(TAG, f, FLOAT) for f in ("origin", "axis"))
 FRAME_NAME_BYTES = slice(FRAME_NAME_OFFSET, FRAME_NAME_OFFSET + field_type(FRAME, "name").itemsize)
 TAG_NAME_BYTES = slice(TAG_NAME_OFFSET, TAG_NAME_OFFSET + field_type(TAG, "name").itemsize)
 # A frame or tag record's width in floats, and its name's span of float columns (the sections
