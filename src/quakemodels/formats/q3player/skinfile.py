@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from ...archive.names import split_parts
 from ...core.skins import Listings, _unsafe_reason, _where
 from ...core.skins import _find_ci as _find_ci_listed
 from ...errors import QuakeModelsWarning
@@ -169,7 +170,7 @@ def image_parts(name: str, what: str) -> list[str] | None:
     if reason:
         _warn(f"{what} {name!r} {reason}; refused", stacklevel=5)
         return None
-    return [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")] or None
+    return split_parts(name) or None
 
 
 def resolve_image(
