@@ -38,7 +38,7 @@ Building blocks (also used by other writers, e.g. a player export; keep them sta
   for an animation driving several, as a Quake III player's do), ``finish(name, children)``
   returns ``(doc, blob)`` (``finish_pieces`` the blob's pieces, not joined); its
   ``json_bytes(doc)`` is :func:`json_bytes` of the finished document, faster (each surface's
-  morph-target accessors written from the text ``surface`` made of them).
+  morph-target accessors written as one text, from what ``surface`` made them of).
 * :func:`build_gltf` is those steps for one :class:`ExportModel`; :func:`glb_bytes` and
   :func:`gltf_bytes` serialize ``(doc, blob)``; :func:`export_gltf` writes a file atomically
   (:func:`write_gltf`, for any builder's document).
@@ -101,6 +101,10 @@ cast to bytes, so that ``len`` is its size in bytes)."""
 
 FloatArray = npt.NDArray[np.float32]
 
+# A surface's morph-target accessors as _targets_json writes them: the POSITION and NORMAL
+# bufferViews, the vertex count and each frame's bounds (highs, lows).
+_TargetRun = tuple[int, int, int, list[list[float]], list[list[float]]]
+
 # Recently embedded skins: (mode, size, hash of pixels) → (pixels, PNG bytes). A batch worker
 # exporting several models that share a skin encodes it once; the pixels are compared on a hit.
 _PNG_CACHE: dict[tuple[str, tuple[int, int], int], tuple[bytes, bytes]] = {}
@@ -149,8 +153,10 @@ class GltfBuilder:
         self._pieces: list[Piece] = []
         self._size = 0
         self._materials: dict[str, int] = {}
-        # Accessor runs whose JSON text is already known: first index → (count, text).
-        self._rendered: dict[int, tuple[int, str]] = {}
+        # Runs of morph-target accessors whose JSON text json_bytes writes in one go: first
+        # index → (count, the arguments of _targets_json). Rendered only when written: a
+        # caller of build_gltf that serializes the document itself never pays for it.
+        self._rendered: dict[int, tuple[int, _TargetRun]] = {}
 
     def add(self, kind: str, item: dict[str, Any]) -> int:
         """Append ``item`` to the top-level array ``kind`` (``"nodes"``...); returns its index."""
@@ -318,7 +324,7 @@ class GltfBuilder:
             )
         ]
         del accessors[first]["byteOffset"], accessors[first + 1]["byteOffset"]  # 0: omitted
-        self._rendered[first] = (2 * num_frames, _targets_json(pos_view, nrm_view, n, highs, lows))
+        self._rendered[first] = (2 * num_frames, (pos_view, nrm_view, n, highs, lows))
         targets = [
             {"POSITION": first + 2 * f, "NORMAL": first + 2 * f + 1} for f in range(num_frames)
         ]
@@ -417,17 +423,17 @@ class GltfBuilder:
     def json_bytes(self, doc: Doc) -> bytes:
         """:func:`json_bytes` of ``doc``, a document this builder finished (``.gltf``'s with
         its buffer's uri too), the same bytes faster: the morph-target accessors of each
-        surface are written from the text :meth:`surface` made of them in one go (valid as
-        long as those accessors are unchanged, as in :func:`export_gltf`)."""
+        surface are written as one text from what :meth:`surface` made them of (valid as long
+        as those accessors are unchanged, as in :func:`export_gltf`)."""
         accessors: list[dict[str, Any]] = doc.get("accessors", [])
         if not self._rendered or accessors is not self.doc.get("accessors"):
             return json_bytes(doc)
         parts = []
         done = 0
-        for first, (count, text) in sorted(self._rendered.items()):
+        for first, (count, run) in sorted(self._rendered.items()):
             if first > done:
                 parts.append(_dumps(accessors[done:first])[1:-1])
-            parts.append(text)
+            parts.append(_targets_json(*run))
             done = first + count
         if done > len(accessors):  # pragma: no cover - the runs were built into this list
             return json_bytes(doc)
