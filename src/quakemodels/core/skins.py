@@ -311,20 +311,26 @@ def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
 
     _register_plugin(path.suffix)
     try:
-        with warnings.catch_warnings():
-            # Pillow only warns between its limit and twice it, then decodes anyway.
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            source = (
-                contextlib.nullcontext(data) if data is not None else open_regular(path, "skin")
-            )
-            with source as f, Image.open(f) as img:
-                return Skin(path=path, image=_rgb(img))
+        source = contextlib.nullcontext(data) if data is not None else open_regular(path, "skin")
+        with source as f:
+            return Skin(path=path, image=_pil_rgb(f))
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
         reason = f"too large to decode safely ({e})"
     except (OSError, UnidentifiedImageError, ValueError) as e:
         reason = f"cannot read image: {e}"
     warnings.warn(f"skin {path}: {reason}; exporting without it", QuakeModelsWarning, stacklevel=3)
     return None
+
+
+def _pil_rgb(f: BinaryIO) -> Any:
+    """The image in ``f`` decoded by Pillow (:func:`_rgb`), its decompression-bomb warning
+    raised as an error: Pillow only warns between its limit and twice it, then decodes anyway."""
+    from PIL import Image
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        with Image.open(f) as img:
+            return _rgb(img)
 
 
 def _rgb(img: Any) -> Any:
@@ -345,10 +351,7 @@ def _decoded(path: Path, data: bytes) -> object:
     from PIL import Image
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as img:
-                return _rgb(img)
+        return _pil_rgb(io.BytesIO(data))
     except (OSError, ValueError, Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
         raise ModelFormatError(f"skin {path}: cannot decode image: {e}", field="skin") from e
 
