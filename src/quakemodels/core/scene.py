@@ -28,12 +28,13 @@ FPS = 10.0  # Quake II and III animate their models at 10 frames per second
 # Quake (x forward, y left, z up) → glTF (+Z front, +X left, +Y up): (x, y, z) → (y, z, x).
 # A cyclic permutation of the axes: a proper rotation (determinant +1), never a mirror, and
 # it puts the model's front on glTF's front (+Z) and its left on glTF's left (+X).
-Y_UP = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=np.float32)
+Y_UP_AXES = [1, 2, 0]  # the Quake axis each glTF axis takes its values from
+Y_UP = np.eye(3, dtype=np.float32)[Y_UP_AXES]  # the same as a matrix on column vectors
 
 
 def to_y_up(v: npt.NDArray[Any]) -> FloatArray:
     """(..., 3) Quake Z-up vectors as glTF Y-up vectors: (x, y, z) → (y, z, x), float32."""
-    out: FloatArray = np.take(np.asarray(v, dtype=np.float32), [1, 2, 0], axis=-1)  # 2x [..., i]
+    out: FloatArray = np.take(np.asarray(v, dtype=np.float32), Y_UP_AXES, axis=-1)  # 2x [..., i]
     return out
 
 

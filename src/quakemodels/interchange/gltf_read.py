@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from ..core.build import vertex_normals
 from ..core.files import read_regular
-from ..core.scene import ExportModel, Surface, Tag
+from ..core.scene import Y_UP, ExportModel, Surface, Tag
 from ..errors import BadValueError, ModelFormatError, QuakeModelsWarning
 from .imported import DEFAULT_LIMITS, FloatArray, ImportedMesh, ImportLimits, check_shape, from_y_up
 
@@ -576,7 +576,7 @@ def _image_size(g: _Document) -> tuple[int, int] | None:
 # Y-up glTF becomes Quake's Z-up by the inverse of the exporters' rotation.
 
 # Quake (x, y, z) → glTF (y, z, x) as a matrix acting on column vectors (gltf_write.py's P).
-_P = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=np.float64)
+_P = Y_UP.astype(np.float64)
 
 
 def _quat_matrix(q: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:

@@ -59,7 +59,7 @@ import numpy.typing as npt
 
 from ..core.atomic import atomic_output, write_bytes_atomic
 from ..core.png import encode_png
-from ..core.scene import FPS, ExportModel, Surface, Tag, to_y_up
+from ..core.scene import FPS, Y_UP, Y_UP_AXES, ExportModel, Surface, Tag, to_y_up
 from ..core.skins import Skin
 from ..errors import BadValueError
 
@@ -473,10 +473,6 @@ class GltfBuilder:
         return ordered, self._pieces
 
 
-# The Quake axis each Y-up axis takes its values from: (x, y, z) → (y, z, x).
-_Y_UP_AXES = [1, 2, 0]
-
-
 def _position_deltas(planar: FloatArray) -> tuple[FloatArray, list[list[float]], list[list[float]]]:
     """(F,3,N) C-contiguous Quake-space positions → the (F,N,3) C-contiguous Y-up deltas from
     frame 0, and each frame's (min, max) of them per Y-up axis as lists of (3,) floats.
@@ -486,10 +482,10 @@ def _position_deltas(planar: FloatArray) -> tuple[FloatArray, list[list[float]],
     faster than copying the transposed array whole; the Y-up order costs nothing there).
     """
     deltas = planar - planar[0]
-    lows = deltas.min(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
-    highs = deltas.max(axis=2)[:, _Y_UP_AXES].astype(np.float64).tolist()
+    lows = deltas.min(axis=2)[:, Y_UP_AXES].astype(np.float64).tolist()
+    highs = deltas.max(axis=2)[:, Y_UP_AXES].astype(np.float64).tolist()
     out = np.empty((planar.shape[0], planar.shape[2], 3), dtype=np.float32)
-    for axis, quake in enumerate(_Y_UP_AXES):
+    for axis, quake in enumerate(Y_UP_AXES):
         out[:, :, axis] = deltas[:, quake]
     return out, lows, highs
 
@@ -521,7 +517,7 @@ def _y_up_deltas(frames: FloatArray) -> FloatArray:
     """(F,N,3) Quake-space vectors → (F,N,3) C-contiguous Y-up differences from frame 0:
     ``to_y_up(frames) - to_y_up(frames[0])`` in one pass, without the permuted copy."""
     out = np.empty(frames.shape, dtype=np.float32)
-    for axis, quake in enumerate(_Y_UP_AXES):
+    for axis, quake in enumerate(Y_UP_AXES):
         np.subtract(frames[:, :, quake], frames[0, :, quake], out=out[:, :, axis])
     return out
 
@@ -532,7 +528,7 @@ def tag_quaternions(axes: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
     The tag's local-to-model matrix has the axes as columns; it is conjugated into Y-up and
     snapped to the nearest rotation (files store slightly non-orthonormal axes).
     """
-    p = np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]], dtype=np.float64)
+    p = Y_UP.astype(np.float64)
     m = p @ np.swapaxes(np.asarray(axes, np.float64), -1, -2) @ p.T
     u, _, vt = np.linalg.svd(m)
     r = u @ vt
