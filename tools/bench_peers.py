@@ -60,6 +60,7 @@ import numpy as np
 from bench import floor_arrays as md2_floor
 from bench_md3 import floor_arrays as md3_floor
 from benchutil import CORPUS, REPO, raced, timed
+from compare_gltf import read_gltf
 
 import quakemodels
 from quakemodels import Md2, Md3, Mdl
@@ -313,12 +314,6 @@ def cli_runs(files: Sequence[Path], runs: int = 9, batch_runs: int = 5) -> dict[
     return out
 
 
-def _glb_parts(blob: bytes) -> tuple[dict[str, Any], bytes]:
-    """A .glb's JSON document and binary chunk."""
-    (json_len,) = struct.unpack_from("<I", blob, 12)
-    return json.loads(blob[20 : 20 + json_len]), blob[28 + json_len :]
-
-
 def _png_rows(doc: dict[str, Any], chunk: bytes) -> list[bytes]:
     """The uncompressed rows (filter bytes included) of every PNG image a .glb embeds."""
     rows = []
@@ -382,18 +377,18 @@ def batch_floors(files: Sequence[Path], runs: int) -> tuple[float, float]:
       temporary name then renamed (no partial output, as our exports guarantee). Still no
       glTF structure, skin search or decode, checks or clips.
     """
-    with tempfile.TemporaryDirectory() as tmp:
-        blobs = []
-        for path in files:
-            quakemodels.load(path).export(Path(tmp) / f"{path.stem}.glb")
-            blobs.append((Path(tmp) / f"{path.stem}.glb").read_bytes())
+    blobs = []
     rows: list[bytes] = []
     floats: list[float] = []
     ints: list[int] = []
-    for blob in blobs:
-        doc, chunk = _glb_parts(blob)
-        rows += _png_rows(doc, chunk)
-        _numbers(doc, floats, ints)
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            glb = Path(tmp) / f"{path.stem}.glb"
+            quakemodels.load(path).export(glb)
+            blobs.append(glb.read_bytes())
+            doc, chunk = read_gltf(glb)
+            rows += _png_rows(doc, chunk)
+            _numbers(doc, floats, ints)
 
     def decode(path: Path, data: bytes) -> list[tuple[np.ndarray, np.ndarray]]:
         return [md2_floor(data)] if path.suffix.lower() == ".md2" else md3_floor(data)
