@@ -391,12 +391,17 @@ def quantize(
     if not (np.isfinite(s).all() and np.isfinite(t).all()):
         raise BadValueError("positions span a range too large for float32 scales", field="scale")
     safe = np.where(s > 0, s, 1.0)[:, None, :]
-    q = (p - t[:, None, :]) / safe
+    # Distances to the grid as step * scale - (p - translate): translate is the minimum rounded
+    # down, so p - translate is exact (the two are close), and so is a step times a float32
+    # scale; adding translate first would round at translate's magnitude (a 32768-unit model
+    # with a 1e-5 step mistook which neighbour is nearest by 1e-7 of a step).
+    offset = p - t[:, None, :]
+    q = offset / safe
     base = np.clip(np.floor(q), 0, 255)
     best = base
-    best_err = np.abs(base * s[:, None, :] + t[:, None, :] - p)
+    best_err = np.abs(base * s[:, None, :] - offset)
     other = np.clip(base + 1, 0, 255)
-    other_err = np.abs(other * s[:, None, :] + t[:, None, :] - p)
+    other_err = np.abs(other * s[:, None, :] - offset)
     better = other_err < best_err
     best = np.where(better, other, best)
     best_err = np.where(better, other_err, best_err)
