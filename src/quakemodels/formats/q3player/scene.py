@@ -16,9 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ...core.scene import ExportModel, Surface
+from ...core.scene import OPAQUE, ExportModel, Surface
 from ...core.skins import Skin
 from .animcfg import Clip
+from .materials import part_materials
 from .player import FrameLerp, Player
 
 Pose = tuple[FrameLerp, FrameLerp]  # (legs, torso)
@@ -36,6 +37,7 @@ def player_scene(
     one clip ``"pose"`` over all of them. Only the part frames the poses show are decoded,
     unless they are many (then each part's arrays are decoded whole, once)."""
     textures = player.skin_textures(skin)
+    materials = part_materials(player, skin)
     images: dict[Path, Skin | None] = {}
     for part, model in player.parts.items():
         shown = {f for legs, torso in poses for f in _part_frames(part, legs, torso)}
@@ -67,6 +69,7 @@ def player_scene(
                     indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
                     skin_names=(str(path),) if path else (),
                     skin=images.get(path) if path else None,
+                    material=materials.get(part, {}).get(s.name, OPAQUE),
                 )
             )
     return ExportModel(
