@@ -12,6 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from md2builder import Md2Spec
 from md2builder import build as build_md2
 from md3builder import Md3Spec, SurfaceSpec
@@ -296,3 +298,15 @@ def test_player_surface_named_by_a_scripted_shader(tmp_path: Path, corpus_dir: P
     assert {m["doubleSided"] for m in doc["materials"]} == {True}
     em = scene(player)
     assert {s.material.sides for s in em.surfaces if s.skin is not None} == {"both"}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='{}/*"\n \tabcmpulnoe0128GTLE$', max_size=200))
+def test_any_script_text_parses_without_raising(text: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", QuakeModelsWarning)
+        found = ShaderScripts([("scripts/x.shader", text.encode())])
+        for name in text.split()[:5]:
+            found.find(name)
+    if not any(c in text for c in '/"'):  # no comments or quotes: whitespace-separated words
+        assert [t.text for t in tokens(text)] == text.split()

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
@@ -75,37 +76,31 @@ class Token(NamedTuple):
     line: int
 
 
+# One alternative per thing COM_ParseExt meets: a line break, other whitespace (every byte up
+# to the space), a // comment, a /* */ comment (to the end when unterminated), a quoted token
+# (to the end when unterminated), a word (anything else up to whitespace).
+_TOKEN = re.compile(
+    r'(\n)|[\x00-\x09\x0b-\x20]+|//[^\n]*|(/\*.*?(?:\*/|\Z))|"([^"]*)"?|([^\x00-\x20]+)',
+    re.DOTALL,
+)
+
+
 def tokens(text: str) -> list[Token]:
     """The tokens of a script as ``COM_ParseExt`` reads them (whitespace separates; ``//``
     and ``/* */`` comments skipped; a ``"quoted"`` token without its quotes)."""
     out: list[Token] = []
-    i, n, line = 0, len(text), 1
-    while i < n:
-        c = text[i]
-        if c == "\n":
+    line = 1
+    for m in _TOKEN.finditer(text):
+        newline, comment, quoted, word = m.groups()
+        if newline is not None:
             line += 1
-            i += 1
-        elif c <= " ":
-            i += 1
-        elif text.startswith("//", i):
-            end = text.find("\n", i)
-            i = n if end < 0 else end
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            stop = n if end < 0 else end + 2
-            line += text.count("\n", i, stop)
-            i = stop
-        elif c == '"':
-            end = text.find('"', i + 1)
-            end = n if end < 0 else end
-            out.append(Token(text[i + 1 : end], line))
-            line += text.count("\n", i, end)
-            i = end + 1
-        else:
-            start = i
-            while i < n and text[i] > " ":
-                i += 1
-            out.append(Token(text[start:i], line))
+        elif word is not None:
+            out.append(Token(word, line))
+        elif quoted is not None:
+            out.append(Token(quoted, line))
+            line += quoted.count("\n")
+        elif comment is not None:
+            line += comment.count("\n")
     return out
 
 
