@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.mesh import flip_winding
 from ...core.scene import OPAQUE, ExportModel, Surface, Tag, model_stem
 from ...core.shaders import scripts_for
 from ...core.skins import Listings, find_skin
@@ -45,7 +46,7 @@ def scene(
                     s.normals if frames is None else s.frames_normals(frames), np.float32
                 ),
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
-                indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
+                indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),
                 skin_names=shaders,
                 skin=find_skin(names, m.name, skin_dir, listings),
                 material=found.material if found is not None else OPAQUE,
