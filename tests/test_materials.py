@@ -310,3 +310,18 @@ def test_any_script_text_parses_without_raising(text: str) -> None:
             found.find(name)
     if not any(c in text for c in '/"'):  # no comments or quotes: whitespace-separated words
         assert [t.text for t in tokens(text)] == text.split()
+
+
+def test_disk_scripts_ignore_case_and_stay_inside_the_game(tmp_path: Path) -> None:
+    model = _game_tree(tmp_path / "game", cull="none")
+    scripts = tmp_path / "game" / "scripts"
+    scripts.rename(tmp_path / "game" / "SCRIPTS")
+    (tmp_path / "game" / "SCRIPTS" / "obj.shader").rename(
+        tmp_path / "game" / "SCRIPTS" / "Obj.SHADER"
+    )
+    assert _materials(quakemodels.load(model))["body"]["doubleSided"] is True
+    # a script that is a symlink out of the game folder is not read
+    outside = tmp_path / "elsewhere.shader"
+    (tmp_path / "game" / "SCRIPTS" / "Obj.SHADER").rename(outside)
+    (tmp_path / "game" / "SCRIPTS" / "obj.shader").symlink_to(outside)
+    assert _materials(quakemodels.load(model))["body"]["doubleSided"] is False

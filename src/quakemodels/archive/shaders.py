@@ -11,7 +11,7 @@ duplicate definitions the file listed last wins.
 
 from __future__ import annotations
 
-from ..core.shaders import MAX_SCRIPT_BYTES, SHADER_SUFFIX, ShaderScripts
+from ..core.shaders import MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, SHADER_SUFFIX, ShaderScripts
 from ..core.skins import Listings
 from ..errors import ModelFormatError
 from .gamefs import GameFS
@@ -47,7 +47,7 @@ def game_scripts(fs: GameFS) -> ShaderScripts:
     if cached is not None and cached[0] is fs:
         return cached[1]
     files = []
-    for name in script_names(fs):
+    for name in script_names(fs)[:MAX_SCRIPT_FILES]:
         found = fs.find(name)
         if found is None or found.size > MAX_SCRIPT_BYTES:
             continue

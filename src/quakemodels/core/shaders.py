@@ -294,9 +294,14 @@ def disk_scripts(root: Path) -> ShaderScripts:
         path = folder / entry
         if not entry.lower().endswith(SHADER_SUFFIX) or _where(path, real) is not None:
             continue
-        st = path.stat()
+        try:
+            st = path.stat()
+        except OSError:
+            continue
         if st.st_size <= MAX_SCRIPT_BYTES:
             stats.append((entry, st.st_mtime_ns, st.st_size))
+        if len(stats) == MAX_SCRIPT_FILES:  # the engine reads no more
+            break
     key = (real, tuple(stats))
     if key not in _DISK_CACHE:
         files = []
