@@ -325,3 +325,17 @@ def test_disk_scripts_ignore_case_and_stay_inside_the_game(tmp_path: Path) -> No
     (tmp_path / "game" / "SCRIPTS" / "Obj.SHADER").rename(outside)
     (tmp_path / "game" / "SCRIPTS" / "obj.shader").symlink_to(outside)
     assert _materials(quakemodels.load(model))["body"]["doubleSided"] is False
+
+
+def test_obj_warns_once_per_material_it_cannot_state(tmp_path: Path) -> None:
+    model = quakemodels.load(_game_tree(tmp_path / "game", func="LT128"))
+    em = scene(model)
+    em = replace(em, surfaces=[em.surfaces[0], replace(em.surfaces[0], name="again")])
+    (tmp_path / "out").mkdir()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        export_obj(em, tmp_path / "out" / "leaf.obj")
+    assert len([w for w in caught if "LT128" in str(w.message)]) == 1
+    mtl = (tmp_path / "out" / "leaf.mtl").read_text()
+    assert mtl.count("# alpha test LT128 of shader models/obj/leaf") == 2
+    assert "map_d" not in mtl

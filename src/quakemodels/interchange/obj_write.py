@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.atomic import write_bytes_atomic
-from ..core.scene import ExportModel, Surface, safe_name, to_y_up
+from ..core.scene import ExportModel, Material, Surface, safe_name, to_y_up
 from ..errors import QuakeModelsWarning
 
 
@@ -83,20 +83,23 @@ def _alpha_mask(s: Surface) -> bool:
     )
 
 
-def _material_notes(s: Surface) -> list[str]:
-    """Comment lines saying what MTL cannot: the alpha test's cutoff and the sides drawn."""
+def _material_notes(s: Surface, warned: set[Material]) -> list[str]:
+    """Comment lines saying what MTL cannot: the alpha test's cutoff and the sides drawn; a
+    test MTL cannot approach warns once per material (``warned``)."""
     m = s.material
     where = f" of shader {m.shader}" if m.shader else ""
     notes = []
     test = m.alpha_test
     if test is not None and s.skin is not None and s.skin.mode == "RGBA":
         if test.cutoff is None:
-            warnings.warn(
-                f"{m.shader or s.name}: alpha test {test.name or test.op} keeps the low alphas,"
-                " which MTL cannot state; exported opaque",
-                QuakeModelsWarning,
-                stacklevel=4,
-            )
+            if m not in warned:
+                warned.add(m)
+                warnings.warn(
+                    f"{m.shader or s.name}: alpha test {test.name or test.op} keeps the low"
+                    " alphas, which MTL cannot state; exported opaque",
+                    QuakeModelsWarning,
+                    stacklevel=4,
+                )
             notes.append(f"# alpha test {test.name}{where}: not stated, drawn opaque\n")
         else:
             notes.append(
@@ -112,9 +115,10 @@ def _material_notes(s: Surface) -> list[str]:
 def _write_materials(model: ExportModel, folder: Path, stem: str) -> str:
     """Write ``<stem>.mtl`` (and skins as ``<stem>_<surface>.png``); returns the MTL's name."""
     lines = [f"# materials of {model.name}\n"]
+    warned: set[Material] = set()
     for i, s in enumerate(model.surfaces):
         lines.append(f"newmtl {_material(s.name, i)}\nKa 0 0 0\nKd 1 1 1\nKs 0 0 0\nd 1\nillum 1\n")
-        lines += _material_notes(s)
+        lines += _material_notes(s, warned)
         if s.skin is not None:
             png = f"{stem}_{_material(s.name, i)}.png"
             write_bytes_atomic(folder / png, s.skin.png_bytes())
