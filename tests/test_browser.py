@@ -273,6 +273,29 @@ def test_closure_rule_on_a_cube(tmp_path: Path) -> None:
     assert closure(sliver) == br.Closure(18, 0, 1)
 
 
+def test_front_share_and_mismatch_count_pixels() -> None:
+    pixels = np.zeros((len(br.PASSES), len(br.VIEWS), 2, 2, 4), np.uint8)
+    loaded, double, facing = (br.PASSES.index(p) for p in ("loaded", "double", "facing"))
+    # facing, front view: three green pixels, one red; back view: one red, three empty
+    pixels[facing, 0, :, :] = [0, 255, 0, 255]
+    pixels[facing, 0, 1, 1] = [255, 0, 0, 255]
+    pixels[facing, 1, 0, 0] = [255, 0, 0, 255]
+    shot = br.Render("synthetic", pixels)
+    assert shot.front_share() == 3 / 5
+    assert shot.front_share(["front"]) == 3 / 4
+    assert shot.front_share(["back"]) == 0.0
+    assert shot.front_share(["top"]) == 0.0  # nothing covered
+    # loaded and double-sided: four covered pixels; one differs by 17 (counted), one by 16
+    # (within the tolerance), and one is covered in the double-sided pass only (counted)
+    pixels[loaded, 0, 0, :] = [100, 100, 100, 255]
+    pixels[double, 0, 0, :] = [100, 100, 100, 255]
+    pixels[double, 0, 0, 1, 0] = 117
+    pixels[loaded, 0, 1, 0] = [50, 50, 50, 255]
+    pixels[double, 0, 1, 0] = [50, 66, 50, 255]
+    pixels[double, 0, 1, 1] = [50, 50, 50, 255]
+    assert br.Render("synthetic", pixels).mismatch == 2 / 4
+
+
 def test_a_cube_faces_out_and_looks_the_same_double_sided(shots: dict[str, Shot]) -> None:
     shot = shots["cube"]
     assert shot.closure.closed
@@ -329,9 +352,28 @@ def test_the_harness_fails_a_corpus_export_inside_out(shots: dict[str, Shot]) ->
     if REVERSED not in shots:
         pytest.skip(f"corpus not found at {CORPUS} (set CI=true to require it)")
     right, wrong = shots[REVERSED], shots[f"{REVERSED} reversed"]
+    # the reversed file holds the same triangles with columns 1 and 2 swapped, nothing else
+    doc, blob = br.read_glb(right.glb)
+    doc2, blob2 = br.read_glb(wrong.glb)
+    assert doc == doc2 and len(blob) == len(blob2)
+    for mesh in doc["meshes"]:
+        for prim in mesh["primitives"]:
+            tris = br.accessor(doc, blob, prim["indices"]).reshape(-1, 3)
+            flipped = br.accessor(doc2, blob2, prim["indices"]).reshape(-1, 3)
+            assert (flipped == tris[:, [0, 2, 1]]).all()
     assert right.closure == wrong.closure and wrong.closure.closed
     assert right.render.front_share() >= br.FRONT_SHARE_MIN
     assert right.render.mismatch <= br.MISMATCH_TOLERANCE
     # swapping index columns 1 and 2 turns it inside out: both checks fail, by far
     assert wrong.render.front_share() < 1 - br.FRONT_SHARE_MIN
     assert wrong.render.mismatch > 5 * br.MISMATCH_TOLERANCE
+
+
+def test_a_file_three_js_cannot_read_is_named(tmp_path: Path) -> None:
+    _require_browser()
+    positions, normals, tris = cube()
+    (tmp_path / "cube.glb").write_bytes(mesh_glb(positions, normals, tris))
+    (tmp_path / "junk.glb").write_bytes(b"not a model")
+    with pytest.raises(br.RenderError, match=r"junk\.glb: SyntaxError: .*JSON") as error:
+        br.render([tmp_path / "cube.glb", tmp_path / "junk.glb"], size=32)
+    assert "cube.glb" not in str(error.value)

@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, unquote
 
 import numpy as np
 import numpy.typing as npt
@@ -173,6 +174,7 @@ class _Job:
     size: int
     results: dict[int, bytes] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    not_found: list[str] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
 
 
@@ -193,18 +195,22 @@ def _handler(job: _Job) -> type[BaseHTTPRequestHandler]:
             path = (root / relative).resolve()
             # only files under the folder served: the page asks for nothing else
             if not path.is_relative_to(root.resolve()) or not path.is_file():
-                self._send(404, b"not found")
+                self._not_found()
                 return
             self._send(200, path.read_bytes(), MIME.get(path.suffix, "application/octet-stream"))
 
+        def _not_found(self) -> None:
+            job.not_found.append(self.path)
+            self._send(404, b"not found")
+
         def do_GET(self) -> None:
-            route = self.path.split("?", 1)[0]
+            route = unquote(self.path.split("?", 1)[0])
             if route in ("/", "/render.html"):
                 self._file(PAGE, "render.html")
             elif route == "/render.js":
                 self._file(PAGE, "render.js")
             elif route == "/job.json":
-                models = [{"url": f"/model/{i}/{p.name}"} for i, p in enumerate(job.models)]
+                models = [{"url": f"/model/{i}/{quote(p.name)}"} for i, p in enumerate(job.models)]
                 body = {"size": job.size, "views": list(VIEWS), "models": models}
                 self._send(200, json.dumps(body).encode(), MIME[".json"])
             elif route.startswith("/three/"):
@@ -212,14 +218,14 @@ def _handler(job: _Job) -> type[BaseHTTPRequestHandler]:
             elif route.startswith("/model/"):
                 index, _, rest = route[len("/model/") :].partition("/")
                 if not index.isdigit() or int(index) >= len(job.models):
-                    self._send(404, b"no such model")
+                    self._not_found()
                     return
                 # the model's folder, so a .gltf's external buffers and images load too
                 self._file(job.models[int(index)].parent, rest)
             elif route == "/favicon.ico":
                 self._send(204, b"")
             else:
-                self._send(404, b"not found")
+                self._not_found()
 
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
@@ -230,7 +236,10 @@ def _handler(job: _Job) -> type[BaseHTTPRequestHandler]:
                 name = job.models[int(route[len("/error/") :])].name
                 job.errors.append(f"{name}: {body.decode(errors='replace')}")
             elif route == "/error":
+                # the page itself failed (render.js or three.js did not load, an uncaught
+                # error): nothing more will come
                 job.errors.append(body.decode(errors="replace"))
+                job.done.set()
             elif route == "/done":
                 job.done.set()
             self._send(200, b"")
@@ -280,7 +289,8 @@ def render(models: Sequence[Path], size: int = SIZE, timeout: float = TIMEOUT) -
         server.shutdown()
         server.server_close()
     if job.errors:
-        raise RenderError("; ".join(job.errors))
+        missing = f" (not found: {', '.join(job.not_found)})" if job.not_found else ""
+        raise RenderError("; ".join(job.errors) + missing)
     frame = len(PASSES) * len(VIEWS) * size * size * 4
     renders = []
     for i, path in enumerate(job.models):
