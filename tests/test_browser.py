@@ -40,14 +40,14 @@ PLAYER_NAMES = ("human_base", "human_bsuit")
 REVERSED = "sauer_pknight.md2"
 
 # Open models whose authors left one side open or single-sided: the view that looks at that
-# side is left out of their front-face share (the full six-view share is in the failure text
-# and the report). Measured with the winding fixed: six views / without the view.
+# side is left out of their front-face share (the six-view share is in the failure text).
+# Measured on main's exports with the winding fix (d3564f9).
 OPEN_SIDE = {
     # the turret's base is a disc facing up with no underside: the bottom view sees its back
-    # (0.10 of that view front); 0.80 over six views, 1.00 without the bottom
+    # (0.10 of that view front); 0.804 over six views, 0.999 without the bottom
     "trem_mgturret_turret_top.md3": "bottom",
-    # the back plates are single planes facing right: from the left 0.63 is front; 0.89 over
-    # six views, 0.98 without the left
+    # the back plates are single planes facing right: from the left 0.63 is front; 0.890
+    # over six views, 0.988 without the left
     "assimp_steg.mdl": "left",
 }
 
