@@ -387,7 +387,7 @@ def _refused(names: list[str], model: Path, **kw: Any) -> None:
 def test_skin_absolute_path_refused(tmp_path: Path) -> None:
     model = _model_file(tmp_path / "m")
     _pcx(model.parent / "guy.pcx")  # even a valid fallback is not used
-    _refused([str(_pcx(tmp_path / "abs.pcx"))], model)
+    _refused(["/" + str(_pcx(tmp_path / "abs.pcx"))], model)  # one leading slash is dropped
     _refused(["C:\\quake2\\skin.pcx"], model)
 
 

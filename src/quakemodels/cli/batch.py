@@ -41,7 +41,14 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError
 from ..registry import FORMATS, is_game_path, is_player_folder
-from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
+from .output import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_OUTPUT,
+    OutputError,
+    missing_dependency,
+    reported_warnings,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -171,6 +178,11 @@ def in_game_folder(item: str) -> list[str] | None:
     return found or None
 
 
+def _in_game_folder_reported(item: str) -> list[str] | None:
+    with reported_warnings(item):
+        return in_game_folder(item)
+
+
 def inner_name(path: str) -> str | None:
     """The name inside its archive of a path through one (``models/a/tris.md2``), or inside
     its game folder of a player named there (``models/players/sarge``), else None."""
@@ -197,7 +209,8 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
     for item in inputs:
         if is_game_input(item):
             try:
-                inside = game_models(item)
+                with reported_warnings(item):
+                    inside = game_models(item)
             except (ModelFormatError, OSError) as e:
                 missing.append(Outcome(item, False, error=str(e)))
                 continue
@@ -206,7 +219,7 @@ def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
                 missing.append(Outcome(item, False, error=f"no {kinds} files in this game data"))
             for p in inside:
                 add(p)
-        elif (in_game := in_game_folder(item)) is not None:
+        elif (in_game := _in_game_folder_reported(item)) is not None:
             for p in in_game:
                 add(p)
         elif os.path.isdir(item):
