@@ -112,7 +112,9 @@ def test_no_written_model_names_a_local_path(
     Image.new("RGB", (64, 32), (20, 200, 90)).save(skin, format="PCX")
     inputs = {
         # names as hostile files store them: a local absolute path, one leading slash, a drive
-        "md2": build_md2(Md2Spec(skins=[b"/home/modder/x.pcx", b"/models/test/skin.pcx", b"C:/q.pcx"])),
+        "md2": build_md2(
+            Md2Spec(skins=[b"/home/modder/x.pcx", b"/models/test/skin.pcx", b"C:/q.pcx"])
+        ),
         "md3": build_md3(
             Md3Spec(
                 surfaces=[
@@ -165,10 +167,8 @@ def test_no_written_model_names_a_local_path(
     assert [sh.name for sh in Md3.from_file(out / "md3_md3_to.md3").surfaces[1].shaders] == [
         "models/test/head.tga"
     ]
-    shaders = {
-        sh.name for f in (out / "models/players/p2").glob("*.md3") for s in quakemodels.load(f).surfaces
-        for sh in s.shaders
-    }  # fmt: skip
+    built = [Md3.from_file(f) for f in (out / "models/players/p2").glob("*.md3")]
+    shaders = {sh.name for m in built for s in m.surfaces for sh in s.shaders}
     assert shaders == {"models/players/p2/legs.png"}  # the PNG the glTF embedded
 
 
@@ -242,7 +242,10 @@ def test_gamefs_skips_a_broken_pk3_with_one_warning(tmp_path: Path) -> None:
             " not a readable zip/pk3 file: File is not a zip file"
         ]
         assert fs.skipped == [
-            (game / "pak1.pk3", f"{game / 'pak1.pk3'}: not a readable zip/pk3 file: File is not a zip file")
+            (
+                game / "pak1.pk3",
+                f"{game / 'pak1.pk3'}: not a readable zip/pk3 file: File is not a zip file",
+            )
         ]
         assert [s.path.name for s in fs.sources] == ["baseq3", "pak0.pk3"]
         assert fs.read("models/things/box.md3")[:4] == b"IDP3"
@@ -251,7 +254,7 @@ def test_gamefs_skips_a_broken_pk3_with_one_warning(tmp_path: Path) -> None:
         warnings.simplefilter("error")
         GameFS(game).close()
     # an archive named as a root of its own is still an error
-    with pytest.raises(ArchiveError, match="pak1.pk3: not a readable zip/pk3 file"):
+    with pytest.raises(ArchiveError, match=r"pak1\.pk3: not a readable zip/pk3 file"):
         GameFS([game, game / "pak1.pk3"])
 
 
@@ -290,7 +293,7 @@ def test_a_broken_pak_stops_quake2_but_one_it_cannot_open_is_skipped(
         b"PACK" + struct.pack("<ii", 12 + len(entry), len(directory)) + entry + directory
     )
     (game / "pak1.pak").write_bytes(b"JUNK" + bytes(8))
-    with pytest.raises(ArchiveError, match="pak1.pak"):
+    with pytest.raises(ArchiveError, match=r"pak1\.pak"):
         GameFS(game)
     code, _, err = _run(["export", game, "-o", tmp_path / "out"], capsys)
     assert code == 1 and "pak1.pak" in err
@@ -362,7 +365,10 @@ def test_one_leading_slash_is_dropped_from_game_paths(tmp_path: Path) -> None:
         found = skins.find_skin(["/models/box/wood"], md3, skin_dir=game)
         assert found is not None and found.path == md3.parent / "wood.tga"
     # and through a game's search path (GameFS.find_image), for Quake II too
-    _pk3(tmp_path / "q3b" / "pak0.pk3", {"models/box/wood.tga": (md3.parent / "wood.tga").read_bytes()})
+    _pk3(
+        tmp_path / "q3b" / "pak0.pk3",
+        {"models/box/wood.tga": (md3.parent / "wood.tga").read_bytes()},
+    )
     with GameFS(tmp_path / "q3b") as fs:
         hit = fs.find_image(["/models/box/wood.tga"])
         assert hit is not None and hit.name == "models/box/wood.tga"
@@ -439,7 +445,12 @@ def test_gltf_skin_that_cannot_be_carried_over_warns(
         code, _, err = _run(["convert", gltf, out], capsys)
     assert code == 0, err
     assert Md2.from_file(out).skins == []
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["guy.gltf", "guy.md2", "guy.pcx", "out.md2"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "guy.gltf",
+        "guy.md2",
+        "guy.pcx",
+        "out.md2",
+    ]
     # an embedded image no decoder reads
     glb = tmp_path / "bad.glb"
     assert _run(["convert", src, glb], capsys)[0] == 0
@@ -468,3 +479,150 @@ def test_encode_tga_round_trips_through_pillow_and_our_decoder() -> None:
         assert data[18 : 18 + channels] == bytes(pixels[-1, 0, [2, 1, 0, 3][:channels]])
     with pytest.raises(ValueError):
         encode_tga(np.zeros((2, 2), np.uint8))
+
+
+# -- 7. batch output keeps the source tree ----------------------------------------------------
+
+
+def _tree_files(root: Path) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+
+
+def test_batch_export_of_a_folder_keeps_its_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tree = tmp_path / "tree"
+    for name in ("tank", "soldier"):
+        (tree / name).mkdir(parents=True)
+        (tree / name / "tris.md2").write_bytes(build_md2(Md2Spec()))
+    (tree / "box.md3").write_bytes(build_md3(Md3Spec()))
+    out = tmp_path / "OUT"
+    code, text, err = _run(["export", tree, "-o", out, "-j", "1"], capsys)
+    assert code == 0, err
+    assert _tree_files(out) == ["box.glb", "soldier/tris.glb", "tank/tris.glb"]
+    assert f"{tree / 'tank' / 'tris.md2'} -> {out / 'tank' / 'tris.glb'}" in text
+    assert _warning_lines(err) == []
+    # in parallel, and render too
+    code, _, err = _run(["render", tree, "-o", tmp_path / "PNG", "--size", "16x16"], capsys)
+    assert code == 0, err
+    assert _tree_files(tmp_path / "PNG") == ["box.png", "soldier/tris.png", "tank/tris.png"]
+    # a glob keeps the tree below its fixed folders
+    code, _, err = _run(["export", f"{tree}/**/*.md2", "-o", tmp_path / "GLOB"], capsys)
+    assert code == 0, err
+    assert _tree_files(tmp_path / "GLOB") == ["soldier/tris.glb", "tank/tris.glb"]
+    # files named one by one: their own names (_2 when two collide, as before)
+    code, _, err = _run(
+        ["export", tree / "tank" / "tris.md2", tree / "soldier" / "tris.md2", "-o", tmp_path / "F"],
+        capsys,
+    )
+    assert code == 0, err
+    assert _tree_files(tmp_path / "F") == ["tris.glb", "tris_2.glb"]
+
+
+def test_batch_export_of_archives_and_game_folders_keeps_their_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from archivebuilder import pak_bytes
+
+    md2 = build_md2(Md2Spec())
+    game = tmp_path / "baseq2"
+    game.mkdir()
+    (game / "pak0.pak").write_bytes(
+        pak_bytes([("models/tank/tris.md2", md2), ("models/soldier/tris.md2", md2)])
+    )
+    loose = game / "players" / "male"
+    loose.mkdir(parents=True)
+    (loose / "tris.md2").write_bytes(md2)
+    out = tmp_path / "OUT"
+    code, _, err = _run(["export", game, "-o", out], capsys)
+    assert code == 0, err
+    assert _tree_files(out) == [
+        "models/soldier/tris.glb",
+        "models/tank/tris.glb",
+        "players/male/tris.glb",
+    ]
+    # an archive by itself: its entry paths
+    code, _, err = _run(["export", game / "pak0.pak", "-o", tmp_path / "PAK"], capsys)
+    assert code == 0, err
+    assert _tree_files(tmp_path / "PAK") == ["models/soldier/tris.glb", "models/tank/tris.glb"]
+    # a pk3 whose entry names hold characters no file name may (Windows) and dots only
+    pk3 = _pk3(
+        tmp_path / "odd.pk3",
+        {'models/a"b?c/tris.md2': md2, "models/.../x.md2": md2, "models/c*d/<e>.md2": md2},
+    )
+    code, _, err = _run(["export", pk3, "-o", tmp_path / "ODD"], capsys)
+    assert code == 0, err
+    assert _tree_files(tmp_path / "ODD") == [
+        "models/_/x.glb",
+        "models/a_b_c/tris.glb",
+        "models/c_d/_e_.glb",
+    ]
+
+
+def test_untrusted_places_never_leave_the_output_folder() -> None:
+    from quakemodels.cli.batch import safe_relative
+    from quakemodels.cli.export import output_names
+
+    cases = {
+        "../../etc/passwd.md2": "etc/passwd.md2",
+        "/abs/x.md2": "abs/x.md2",
+        "a/../../b.md2": "a/b.md2",
+        "..\\..\\win.md2": "win.md2",
+        "C:/x.md2": "C_/x.md2",
+        "a/\x00b/c.md2": "a/_b/c.md2",
+        "..": "_",
+        "": "_",
+        " . /x.md2": "_/x.md2",
+    }
+    for place, expected in cases.items():
+        rel = safe_relative(place)
+        assert rel.as_posix() == expected, place
+        assert not rel.is_absolute() and ".." not in rel.parts
+    files = ["p1", "p2", "p3"]
+    names = output_names(files, {"p1": "../x.md2", "p2": "x.md2", "p3": "X.MD2"})
+    assert names == {"p1": "x", "p2": "x_2", "p3": "X_3"}
+
+
+def test_an_incomplete_player_is_exported_with_one_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    full = write_player(tmp_path / "parts")
+    tree = tmp_path / "tree"
+    half = tree / "models" / "players" / "half"
+    half.mkdir(parents=True)
+    (half / "upper.md3").write_bytes((full / "upper.md3").read_bytes())
+    (half / "animation.cfg").write_text(ROWS_25)
+    two = tree / "models" / "players" / "two"
+    two.mkdir(parents=True)
+    for part in ("upper.md3", "HEAD.md3"):
+        (two / part).write_bytes((full / part).read_bytes())
+    # a folder with one part and no animation.cfg is just a model (no warning)
+    (tree / "weapons").mkdir()
+    (tree / "weapons" / "head.md3").write_bytes((full / "HEAD.md3").read_bytes())
+    out = tmp_path / "OUT"
+    code, _, err = _run(["export", tree, "-o", out, "-j", "1"], capsys)
+    assert code == 0, err
+    assert _tree_files(out) == [
+        "models/players/half/upper.glb",
+        "models/players/two/HEAD.glb",
+        "models/players/two/upper.glb",
+        "weapons/head.glb",
+    ]
+    assert _warning_lines(err) == [
+        f"{tree}: warning: {half} is not a whole Quake III player: lower.md3 and head.md3"
+        " missing; read as single models: upper.md3",
+        f"{tree}: warning: {two} is not a whole Quake III player: lower.md3 missing; read as"
+        " single models: upper.md3, head.md3",
+    ]
+    # the same player in a pk3 of a game folder
+    files = {"models/players/half/upper.md3": (full / "upper.md3").read_bytes()}
+    files["models/players/half/animation.cfg"] = ROWS_25.encode()
+    game = tmp_path / "baseq3"
+    _pk3(game / "pak0.pk3", files)
+    code, _, err = _run(["export", game, "-o", tmp_path / "G"], capsys)
+    assert code == 0, err
+    assert _tree_files(tmp_path / "G") == ["models/players/half/upper.glb"]
+    assert _warning_lines(err) == [
+        f"{game}: warning: {game}/models/players/half is not a whole Quake III player:"
+        " lower.md3 and head.md3 missing; read as single models: upper.md3"
+    ]
