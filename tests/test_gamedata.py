@@ -270,7 +270,7 @@ def test_cli_with_a_broken_pk3_works_and_warns_once(
         ["ls", game],
     ]
     for argv in runs:
-        gamefs_module._WARNED.clear()  # each run is a new process
+        gamefs_module.__dict__.get("_WARNED", set()).clear()  # each run is a new process
         code, _, err = _run(argv, capsys)
         assert code == 0, (argv, err)
         lines = _warning_lines(err)
