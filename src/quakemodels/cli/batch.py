@@ -4,7 +4,9 @@ Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``,
 glob patterns, paths through archives (``pak0.pak/models/a/tris.md2``), and archives and game
 folders (holding ``pakN.pak``/``*.pk3``), which stand for every model the engine sees in them.
 A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) is one input, named or
-found in a search, and its three parts are not inputs of their own.
+found in a search, and its three parts are not inputs of their own (a folder with only some of
+them gets a warning naming the missing ones). Each model keeps its place in the tree it was
+found in (:func:`expand_tree`), where the writing verbs put its output below ``-o``.
 Each input is handled by a worker function in a pool of ``-j N`` worker processes (default the
 CPU count; one input or ``-j 1`` runs in-process). The workers start once and are reused: each
 receives the verb's function and options once, then chunks of inputs, the largest files first
