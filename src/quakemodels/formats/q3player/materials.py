@@ -9,6 +9,8 @@ image of that name single-sided and opaque.
 
 from __future__ import annotations
 
+import warnings
+
 from ...archive.shaders import game_scripts
 from ...core.scene import Material
 from ...core.shaders import ShaderScripts, disk_scripts
@@ -33,7 +35,9 @@ def part_materials(player: Player, skin: str = "default") -> dict[str, dict[str,
     if not len(scripts):
         return out
     for part, model in player.parts.items():
-        skin_file = player.skin_file(part, skin)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # skin_textures has read (and warned about) it
+            skin_file = player.skin_file(part, skin)
         for s in model.surfaces:
             name = skin_file.surfaces.get(s.name.lower()) if skin_file is not None else None
             if not name:
