@@ -22,7 +22,7 @@ from PIL import Image
 
 import quakemodels
 from quakemodels import QuakeModelsWarning
-from quakemodels.core.scene import AlphaTest
+from quakemodels.core.scene import AlphaTest, Material
 from quakemodels.core.shaders import ALPHA_FUNCS, ShaderScripts, tokens
 from quakemodels.interchange.gltf_write import build_gltf
 from quakemodels.interchange.obj_write import export_obj
@@ -339,3 +339,19 @@ def test_obj_warns_once_per_material_it_cannot_state(tmp_path: Path) -> None:
     mtl = (tmp_path / "out" / "leaf.mtl").read_text()
     assert mtl.count("# alpha test LT128 of shader models/obj/leaf") == 2
     assert "map_d" not in mtl
+
+
+def test_no_skin_one_side_means_glTFs_default_material(tmp_path: Path) -> None:
+    # MD2's alpha test has no alpha to test without a skin: no material (three.js then uses
+    # its default, as before); a double-sided surface without a skin still gets one
+    path = tmp_path / "bare.md2"
+    path.write_bytes(build_md2(Md2Spec(skins=[])))
+    doc, _ = build_gltf(scene(quakemodels.load(path)))
+    assert "materials" not in doc and "material" not in doc["meshes"][0]["primitives"][0]
+    em = scene(quakemodels.load(path))
+    both = replace(em, surfaces=[replace(em.surfaces[0], material=Material(sides="both"))])
+    (material,) = build_gltf(both)[0]["materials"]
+    assert (
+        material["doubleSided"] is True
+        and "baseColorTexture" not in material["pbrMetallicRoughness"]
+    )

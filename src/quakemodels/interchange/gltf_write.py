@@ -244,8 +244,8 @@ class GltfBuilder:
     def material(self, skin: Skin | None, material: Material = OPAQUE) -> int | None:
         """The glTF material showing ``skin`` as ``material`` says (image, texture and
         material added once per skin file and material; the PNG encoded once per image);
-        returns its index, or None for no skin and the default material (glTF's default
-        material is the same: single-sided, opaque).
+        returns its index, or None for no skin and one side drawn (glTF's default material:
+        single-sided, opaque; with no texture an alpha test has nothing to test).
 
         ``doubleSided`` is the material's sides; its alpha test becomes ``alphaMode: MASK``
         with the ``alphaCutoff`` that keeps the same 8-bit alphas, when the skin has an alpha
@@ -257,8 +257,8 @@ class GltfBuilder:
         key = (os.fspath(skin.path) if skin is not None else None, material)
         if key in self._materials:
             return self._materials[key]
-        if skin is None and material == OPAQUE:
-            return None
+        if skin is None and not material.double_sided:
+            return None  # without a texture there is no alpha to test: the default draws it
         pbr: dict[str, Any] = {
             "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
             "metallicFactor": 0.0,
