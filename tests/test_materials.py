@@ -355,3 +355,23 @@ def test_no_skin_one_side_means_glTFs_default_material(tmp_path: Path) -> None:
         material["doubleSided"] is True
         and "baseColorTexture" not in material["pbrMetallicRoughness"]
     )
+
+
+def test_player_texture_is_the_scripted_shaders_stage_image(
+    tmp_path: Path, corpus_dir: Path
+) -> None:
+    game = tmp_path / "q3"
+    folder = game / "models" / "players" / "human_bsuit"
+    shutil.copytree(corpus_dir / "q3" / "models" / "players" / "human_bsuit", folder)
+    Image.new("RGB", (4, 4), (255, 0, 255)).save(folder / "painted.png")
+    (game / "scripts").mkdir()
+    (game / "scripts" / "players.shader").write_text(
+        "models/players/human_bsuit/human_bsuit\n{\n"
+        " { map models/players/human_bsuit/painted.png }\n}\n"
+    )
+    player = quakemodels.load(folder)
+    # the skin names human_bsuit.jpg, which a script defines: the engine draws its stage
+    textures = {p.name for part in player.skin_textures().values() for p in part.values()}
+    assert textures == {"painted.png"}
+    em = scene(player)
+    assert {s.skin.path.name for s in em.surfaces if s.skin is not None} == {"painted.png"}

@@ -11,26 +11,14 @@ from __future__ import annotations
 
 import warnings
 
-from ...archive.shaders import game_scripts
 from ...core.scene import Material
-from ...core.shaders import ShaderScripts, disk_scripts
-from .files import GameFiles
 from .player import Player
-
-
-def player_scripts(player: Player) -> ShaderScripts:
-    """The shader scripts the player's game shows (its search path, or ``scripts/`` under
-    the game root above a folder on disk)."""
-    files = player.files
-    if isinstance(files, GameFiles):
-        return game_scripts(files.fs)
-    return disk_scripts(files.root)
 
 
 def part_materials(player: Player, skin: str = "default") -> dict[str, dict[str, Material]]:
     """``{part: {surface: material}}`` for the surfaces whose shader a script defines, with
     the ``.skin`` set ``skin`` (surfaces not listed are drawn single-sided and opaque)."""
-    scripts = player_scripts(player)
+    scripts = player.shader_scripts()
     out: dict[str, dict[str, Material]] = {}
     if not len(scripts):
         return out
@@ -48,4 +36,4 @@ def part_materials(player: Player, skin: str = "default") -> dict[str, dict[str,
     return out
 
 
-__all__ = ["part_materials", "player_scripts"]
+__all__ = ["part_materials"]
