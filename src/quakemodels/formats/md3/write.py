@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -41,7 +42,7 @@ from ...core.build import (
 )
 from ...core.scene import ExportModel
 from ...core.sections import field_type, read_section, unstructured
-from ...errors import BadValueError, LimitExceededError, ModelFormatError
+from ...errors import BadValueError, LimitExceededError, ModelFormatError, QuakeModelsWarning
 from .layout import (
     FRAME,
     HEADER,
@@ -618,12 +619,12 @@ def _surface_part(
             f" {MIN_VERTICES} and {MIN_TRIANGLES}",
             field="num_vertices" if n < MIN_VERTICES else "num_triangles",
         )
-    check_limit(n, min(limits.max_vertices, MAX_VERTICES), f"vertices in {what}", "num_vertices")
+    check_limit(n, limits.max_vertices, f"vertices in {what}", "num_vertices", hard=MAX_VERTICES)
     check_limit(
-        len(tri), min(limits.max_triangles, MAX_TRIANGLES), f"triangles in {what}", "num_triangles"
+        len(tri), limits.max_triangles, f"triangles in {what}", "num_triangles", hard=MAX_TRIANGLES
     )
     check_limit(
-        len(s.shaders), min(limits.max_shaders, MAX_SHADERS), f"shaders in {what}", "num_shaders"
+        len(s.shaders), limits.max_shaders, f"shaders in {what}", "num_shaders", hard=MAX_SHADERS
     )
     bad = np.flatnonzero((tri < 0) | (tri >= n))
     if bad.size:
@@ -712,6 +713,37 @@ def weld_corners(
     return np.ascontiguousarray(p[:, rows]), np.ascontiguousarray(uv[rows]), new[tri]
 
 
+def join_split_corners(
+    positions: npt.ArrayLike, normals: npt.ArrayLike, uvs: npt.ArrayLike, triangles: npt.ArrayLike
+) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    """Vertices equal in every frame's position and in uv made one, in order of first use:
+    (positions (F,V,3), normals (F,V,3) the group's mean direction per frame, uvs (V,2),
+    triangles (T,3)) from (F,N,3), (F,N,3), (N,2), (T,3).
+
+    An exporter splits a vertex whose corners' normals differ (Blender's does wherever its
+    smoothing fans part, by as little as float noise or as much as a hard edge); MD3 holds
+    one normal a vertex, and the engine counts vertices, so the copies come back as one."""
+    p = np.asarray(positions, dtype=np.float32)
+    nrm = np.asarray(normals, dtype=np.float32)
+    uv = np.asarray(uvs, dtype=np.float32)
+    f, n = p.shape[0], p.shape[1]
+    track = np.concatenate([p.transpose(1, 0, 2).reshape(n, 3 * f), uv], axis=1)
+    _, first, inverse = np.unique(track, axis=0, return_index=True, return_inverse=True)
+    rows, new = _first_use(first, inverse)
+    summed = np.zeros((f, len(rows), 3), np.float64)
+    np.add.at(summed.transpose(1, 0, 2), new, nrm.astype(np.float64).transpose(1, 0, 2))
+    length = np.linalg.norm(summed, axis=2, keepdims=True)
+    # copies whose normals cancel keep the first one's
+    mean = np.where(length > 1e-12, summed / np.where(length > 1e-12, length, 1.0), nrm[:, rows])
+    tri = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
+    return (
+        np.ascontiguousarray(p[:, rows]),
+        mean.astype(np.float32),
+        np.ascontiguousarray(uv[rows]),
+        new[tri],
+    )
+
+
 def frame_bounds(
     positions: Sequence[npt.NDArray[np.int16]], num_frames: int
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -763,8 +795,8 @@ def build(
         raise BadValueError("a model needs surfaces, tags or frame names", field="num_frames")
     if num_frames < 1:
         raise BadValueError("a model needs at least one frame", field="num_frames")
-    check_limit(num_frames, min(limits.max_frames, MAX_FRAMES), "frames", "num_frames")
-    check_limit(len(surfaces), min(limits.max_surfaces, MAX_SURFACES), "surfaces", "num_surfaces")
+    check_limit(num_frames, limits.max_frames, "frames", "num_frames", hard=MAX_FRAMES)
+    check_limit(len(surfaces), limits.max_surfaces, "surfaces", "num_surfaces", hard=MAX_SURFACES)
     check_limit(len(tags), limits.max_tags, "tags", "num_tags")
     if frame_names is None:
         frame_names = [f"frame{i}" for i in range(num_frames)]
@@ -827,6 +859,37 @@ def build(
     return BuildResult(model=model, errors=errors, steps=np.full((num_frames, 3), 1.0 / XYZ_STEPS))
 
 
+def _joined_if_over(surface: SurfaceData, what: str, limits: Limits) -> SurfaceData:
+    """``surface`` with its split corners joined (:func:`join_split_corners`) when it has more
+    vertices than ``limits`` allow and that brings it within them (a warning says so); else
+    as it is (build reports the limit). Within the limit nothing changes, so a model's own
+    vertices (even two that are alike) round-trip as they are."""
+    limit = min(limits.max_vertices, MAX_VERTICES)
+    p = np.asarray(surface.positions)
+    n = p.shape[1] if p.ndim == 3 else 0
+    uv = np.asarray(surface.texcoords)
+    if n <= limit or surface.normals is None or uv.shape != (n, 2):
+        return surface
+    normals = np.asarray(surface.normals)
+    tri = np.asarray(surface.triangles)
+    if normals.shape != p.shape or tri.ndim != 2 or tri.shape[1:] != (3,) or not tri.size:
+        return surface  # build reports what is wrong
+    if not np.issubdtype(tri.dtype, np.integer) or tri.min() < 0 or tri.max() >= n:
+        return surface
+    positions, normals, uvs, triangles = join_split_corners(p, normals, uv, tri)
+    if len(uvs) > limit:
+        return surface
+    warnings.warn(
+        f"{what} {surface.name!r}: {n} vertices, {len(uvs)} once the copies of a vertex that"
+        " differ only in their normals are joined (an exporter such as Blender's splits them);"
+        f" the limit is {limit}",
+        QuakeModelsWarning,
+        stacklevel=4,
+    )
+    return replace(surface, positions=positions, triangles=triangles, texcoords=uvs,
+                   normals=normals)  # fmt: skip
+
+
 def from_scene(
     scene: ExportModel,
     *,
@@ -851,6 +914,7 @@ def from_scene(
         )
         for s in scene.surfaces
     ]
+    surfaces = [_joined_if_over(s, f"surfaces[{k}]", limits) for k, s in enumerate(surfaces)]
     tags = [TagData(t.name, t.origins, t.axes) for t in scene.tags]
     # checked before scene.num_frames reads the shape of the one or the other
     if scene.surfaces:
@@ -883,6 +947,7 @@ __all__ = [
     "encode_normals",
     "frame_bounds",
     "from_scene",
+    "join_split_corners",
     "parts_of",
     "quantize_positions",
     "save",
