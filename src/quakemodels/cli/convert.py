@@ -213,6 +213,7 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
 
 def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..core.build import vertex_normals
+    from ..core.mesh import flip_winding
     from ..core.scene import ExportModel, Surface
     from ..formats.md3 import Md3
     from ..formats.md3 import write as md3_write
@@ -238,7 +239,8 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         names = _obj_frame_names(args, len(inputs))
         mesh = read_obj_sequence(inputs, names, limits=read_limits)
         positions, uvs, triangles = md3_write.weld_corners(mesh.positions, mesh.uvs, mesh.indices)
-        normals = vertex_normals(positions, triangles).astype("float32")
+        # OBJ winds counter-clockwise, as the scene does; vertex_normals takes Quake's order
+        normals = vertex_normals(positions, flip_winding(triangles)).astype("float32")
         surface = Surface("mesh", positions, normals, uvs, triangles.astype("uint32"))
         view = ExportModel(out.stem, [surface], {}, frame_names=list(mesh.frame_names))
     elif len(inputs) == 1:

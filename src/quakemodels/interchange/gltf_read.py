@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from ..core.build import vertex_normals
 from ..core.files import read_regular
+from ..core.mesh import flip_winding
 from ..core.scene import Y_UP, ExportModel, Surface, Tag
 from ..errors import BadValueError, ModelFormatError, QuakeModelsWarning
 from .imported import DEFAULT_LIMITS, FloatArray, ImportedMesh, ImportLimits, check_shape, from_y_up
@@ -1038,7 +1039,8 @@ def _scene(
             idx = _triangles(g, prim)
             quake = from_y_up(positions)
             if prim.normal is None or prim.normal_targets is None:
-                normals = vertex_normals(quake, idx).astype(np.float32)
+                # glTF winds counter-clockwise; vertex_normals takes Quake's clockwise order
+                normals = vertex_normals(quake, flip_winding(idx)).astype(np.float32)
             else:
                 normal = np.empty((num_frames, rows, 3), np.float32)
                 _fill_frames(g, prim.normal, prim.normal_targets, base_is_frame, normal)

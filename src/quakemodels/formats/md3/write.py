@@ -40,6 +40,7 @@ from ...core.build import (
     scene_frame_names,
     vertex_normals,
 )
+from ...core.mesh import flip_winding
 from ...core.scene import ExportModel
 from ...core.sections import field_type, read_section, unstructured
 from ...errors import BadValueError, LimitExceededError, ModelFormatError, QuakeModelsWarning
@@ -890,6 +891,13 @@ def _joined_if_over(surface: SurfaceData, what: str, limits: Limits) -> SurfaceD
                    normals=normals)  # fmt: skip
 
 
+def _stored_order(indices: npt.ArrayLike, what: str) -> npt.ArrayLike:
+    """A scene surface's counter-clockwise (T,3) ``indices`` in Quake's clockwise order; other
+    shapes as given, for :func:`build` to refuse with its message."""
+    tri = as_array(indices, what, np.int64, 2)
+    return flip_winding(tri) if tri.shape[1:] == (3,) else tri
+
+
 def from_scene(
     scene: ExportModel,
     *,
@@ -899,7 +907,8 @@ def from_scene(
 ) -> BuildResult[R]:
     """Build an MD3 from a format-neutral scene (what the exporters read and the importers give).
 
-    Each scene surface becomes an MD3 surface (its positions, normals, uvs, triangles; its skin
+    Each scene surface becomes an MD3 surface (its positions, normals, uvs, triangles turned
+    from the scene's counter-clockwise order to Quake's clockwise one; its skin
     names as shaders), each tag a tag, the scene's frame names the frame names (cut to 15
     bytes when longer; ``frame0``, ``frame1``... when missing). ``name`` is the header's name.
     """
@@ -907,12 +916,12 @@ def from_scene(
         SurfaceData(
             s.name,
             s.positions,
-            s.indices,  # build checks and casts them
+            _stored_order(s.indices, f"surfaces[{i}].indices"),
             s.uvs,
             normals=s.normals,
             shaders=[n for n in s.skin_names if n],
         )
-        for s in scene.surfaces
+        for i, s in enumerate(scene.surfaces)
     ]
     surfaces = [_joined_if_over(s, f"surfaces[{k}]", limits) for k, s in enumerate(surfaces)]
     tags = [TagData(t.name, t.origins, t.axes) for t in scene.tags]

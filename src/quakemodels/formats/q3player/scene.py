@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.mesh import flip_winding
 from ...core.scene import ExportModel, Surface
 from ...core.skins import Skin
 from .animcfg import Clip
@@ -64,7 +65,7 @@ def player_scene(
                     positions=positions.astype(np.float32),
                     normals=np.stack(normals).astype(np.float32),
                     uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
-                    indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
+                    indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),
                     skin_names=(str(path),) if path else (),
                     skin=images.get(path) if path else None,
                 )
