@@ -15,6 +15,17 @@ each one scene of surfaces, morph-target frames and ``tag_*`` nodes: see
 * ``<part>_default.skin``: each surface's embedded texture as
   ``models/players/<name>/<image>``, and the images themselves (PNG or JPEG as embedded).
 
+A file that went through Blender 3.4 (import, then export with default settings) keeps node
+names, morph targets and animations, but not one ``extras``, and its animations come sorted
+by name and resampled at 24 fps. Then each clip is read from its name and keys
+(:func:`_keyed_clip`: the part from the LEGS_/TORSO_/BOTH_ prefix, frames, rate, loop and
+direction from the part's morph weights), the rows are put back in the engine's order
+(:func:`_engine_order`), and tags at frames between resampled keys are solved from the keys
+(:func:`~quakemodels.interchange.gltf_read.solve_frames`). What Blender writes does not hold
+the cfg's keys (``sex``, ``footsteps``: the defaults apply), the part tags no node places
+(upper's own ``tag_torso``, head's ``tag_head``), tags at frames no clip plays, or a clip's
+last frame when its rate is over 24 fps and no key reaches it.
+
 Everything in the glTF is untrusted. Surface, tag and clip names must be names (no
 separators, commas, quotes or white space) and fit their fields; image file names are reduced
 to ``[A-Za-z0-9_-]`` (:func:`~quakemodels.core.scene.safe_name`), so no name from the file
