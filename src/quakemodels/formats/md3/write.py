@@ -866,18 +866,23 @@ def _joined_if_over(surface: SurfaceData, what: str, limits: Limits) -> SurfaceD
     as it is (build reports the limit). Within the limit nothing changes, so a model's own
     vertices (even two that are alike) round-trip as they are."""
     limit = min(limits.max_vertices, MAX_VERTICES)
-    p = np.asarray(surface.positions)
-    n = p.shape[1] if p.ndim == 3 else 0
-    uv = np.asarray(surface.texcoords)
-    if n <= limit or surface.normals is None or uv.shape != (n, 2):
+    try:
+        p = np.asarray(surface.positions, dtype=np.float64)
+        n = p.shape[1] if p.ndim == 3 else 0
+        if n <= limit or surface.normals is None:
+            return surface
+        uv = np.asarray(surface.texcoords, dtype=np.float64)
+        normals = np.asarray(surface.normals, dtype=np.float64)
+        tri = np.asarray(surface.triangles)
+    except (TypeError, ValueError):
+        return surface  # not arrays: build reports what is wrong
+    if uv.shape != (n, 2) or normals.shape != p.shape or tri.shape[1:] != (3,) or not tri.size:
         return surface
-    normals = np.asarray(surface.normals)
-    tri = np.asarray(surface.triangles)
-    if normals.shape != p.shape or tri.ndim != 2 or tri.shape[1:] != (3,) or not tri.size:
-        return surface  # build reports what is wrong
-    if not np.issubdtype(tri.dtype, np.integer) or tri.min() < 0 or tri.max() >= n:
+    if tri.ndim != 2 or not np.issubdtype(tri.dtype, np.integer) or tri.min() < 0 or tri.max() >= n:
         return surface
-    positions, normals, uvs, triangles = join_split_corners(p, normals, uv, tri)
+    if not (np.isfinite(p).all() and np.isfinite(uv).all() and np.isfinite(normals).all()):
+        return surface
+    positions, joined, uvs, triangles = join_split_corners(p, normals, uv, tri)
     if len(uvs) > limit:
         return surface
     warnings.warn(
@@ -888,7 +893,7 @@ def _joined_if_over(surface: SurfaceData, what: str, limits: Limits) -> SurfaceD
         stacklevel=4,
     )
     return replace(surface, positions=positions, triangles=triangles, texcoords=uvs,
-                   normals=normals)  # fmt: skip
+                   normals=joined)  # fmt: skip
 
 
 def _stored_order(indices: npt.ArrayLike, what: str) -> npt.ArrayLike:
