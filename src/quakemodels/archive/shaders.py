@@ -11,12 +11,16 @@ duplicate definitions the file listed last wins.
 
 from __future__ import annotations
 
+import weakref
+
 from ..core.shaders import MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, SHADER_SUFFIX, ShaderScripts
 from ..core.skins import Listings
 from ..errors import ModelFormatError
 from .gamefs import GameFS
 
-_CACHE: dict[int, tuple[GameFS, ShaderScripts]] = {}
+# Weak keys: the scripts live as long as their search path, and never keep its archives open
+# after the shared GameFS cache lets it go (vpath.clear_gamefs_cache).
+_CACHE: weakref.WeakKeyDictionary[GameFS, ShaderScripts] = weakref.WeakKeyDictionary()
 
 
 def script_names(fs: GameFS) -> list[str]:
@@ -43,9 +47,9 @@ def script_names(fs: GameFS) -> list[str]:
 
 def game_scripts(fs: GameFS) -> ShaderScripts:
     """The shader scripts of ``fs`` (read once per search path; unreadable ones left out)."""
-    cached = _CACHE.get(id(fs))
-    if cached is not None and cached[0] is fs:
-        return cached[1]
+    cached = _CACHE.get(fs)
+    if cached is not None:
+        return cached
     files = []
     for name in script_names(fs)[:MAX_SCRIPT_FILES]:
         found = fs.find(name)
@@ -56,9 +60,7 @@ def game_scripts(fs: GameFS) -> ShaderScripts:
         except (OSError, ModelFormatError):
             continue
     scripts = ShaderScripts(files)
-    if len(_CACHE) >= 8:
-        del _CACHE[next(iter(_CACHE))]
-    _CACHE[id(fs)] = (fs, scripts)
+    _CACHE[fs] = scripts
     return scripts
 
 
