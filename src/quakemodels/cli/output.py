@@ -13,6 +13,7 @@ The rules every writing verb follows (README, "Command-line conventions"):
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Iterator, Sequence
@@ -113,6 +114,23 @@ def refuse_existing(paths: Sequence[Path], no_clobber: bool) -> None:
         for p in paths:
             if p.exists():
                 raise OutputError(f"{p} exists (--no-clobber)")
+
+
+def write_stdout(data: bytes) -> None:
+    """Write all of ``data`` to stdout and flush; BrokenPipeError when the reader has gone.
+
+    A buffered write to a pipe whose reader closes part way returns the count it wrote instead
+    of raising (the EPIPE is only seen by the next write), so a single ``write`` would end a
+    truncated output with exit 0; the rest is written until it is all out or the pipe fails.
+    """
+    out = sys.stdout.buffer
+    view = memoryview(data)
+    while view:
+        n = out.write(view)
+        if not n:
+            raise BrokenPipeError(errno.EPIPE, "stdout accepted no more bytes")
+        view = view[n:]
+    out.flush()
 
 
 def missing_dependency(e: ImportError) -> str:
