@@ -139,7 +139,8 @@ def missing_dependency(e: ImportError) -> str:
     package = {"PIL": "Pillow"}.get(name, name)
     return (
         f"the {package} package is missing ({e}); it comes with quakemodels:"
-        f" pip install --force-reinstall quakemodels, or pip install {package}"
+        f" reinstall it (pip install --force-reinstall . in its checkout), or pip install"
+        f" {package}"
     )
 
 
