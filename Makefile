@@ -9,7 +9,8 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr blender-check
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr blender-check \
+	browser-deps browser-shots
 
 all: test
 
@@ -143,6 +144,26 @@ spec-compile: setup
 # imports a glTF of each kind; what it builds must equal the glTF. Skipped without blender.
 blender-check: setup
 	$(PY) tools/blender_check.py
+
+# Debian's chromium for tests/test_browser.py (headless, WebGL on SwiftShader: no GPU, no
+# display): apt-get installs it when missing (with sudo unless root), without its one
+# recommended package, chromium-sandbox (the tests run it with --no-sandbox). Under a minute:
+# here chromium, blender and their libraries installed in 45 s.
+CORPUS := ../shared/corpus
+browser-deps:
+	@if [ -x /usr/bin/chromium ] || command -v chromium >/dev/null 2>&1; then \
+	  echo "browser-deps: chromium is installed"; \
+	else \
+	  sudo=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  $$sudo apt-get update -q && \
+	  $$sudo apt-get install -y -q --no-install-recommends chromium; \
+	fi
+
+# drfreak and a Quake III player as three.js draws them in chromium, one sheet each (rows: as
+# loaded, double-sided, front green / back red; columns: six views): out/browser/<name>.png.
+browser-shots: setup browser-deps
+	$(PY) tools/browser_render.py --out out/browser \
+	  $(CORPUS)/md2/ppm_drfreak.md2 $(CORPUS)/q3/models/players/human_bsuit
 
 # What a pull request to kaitai_struct_formats needs, per spec, under out/upstream/<spec>/.
 upstream-pr: venv

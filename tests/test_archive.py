@@ -757,9 +757,12 @@ def test_export_game_folder_with_a_pak(tmp_path: Path, corpus_dir: Path) -> None
     assert sorted(
         p.relative_to(tmp_path / "png").as_posix() for p in (tmp_path / "png").rglob("*.png")
     ) == sorted(f"models/{Path(m).stem}/tris.png" for m in GAME_MODELS)
-    # the unpacked export is flat (stems, _2...): match each output by its model's bytes
-    refs = sorted((tmp_path / "ref").glob("*.glb"))
-    assert sorted(p.read_bytes() for p in outs) == sorted(p.read_bytes() for p in refs)
+    # the unpacked export keeps the same tree: each output matches its twin byte for byte
+    refs = sorted((tmp_path / "ref").rglob("*.glb"))
+    assert [p.relative_to(tmp_path / "ref") for p in refs] == [
+        p.relative_to(tmp_path / "out") for p in outs
+    ]
+    assert [p.read_bytes() for p in outs] == [p.read_bytes() for p in refs]
 
 
 def test_load_and_skin_through_an_archive_path(tmp_path: Path, corpus_dir: Path) -> None:

@@ -30,7 +30,7 @@ from PIL import Image
 import quakemodels
 from quakemodels import Md2, QuakeModelsWarning
 from quakemodels.cli import main
-from quakemodels.cli.batch import expand
+from quakemodels.cli.batch import expand_tree
 from quakemodels.cli.export import output_names
 from quakemodels.core.scene import Y_UP, to_y_up
 from quakemodels.core.skins import find_skin
@@ -224,13 +224,19 @@ def test_y_up_is_a_rotation_not_a_mirror() -> None:
 
 def test_cli_export_obj_and_render_every_corpus_file(tmp_path: Path, corpus_dir: Path) -> None:
     # every model file, and each Quake III player folder as one input (its parts are not)
-    inputs, _ = expand([str(corpus_dir)])
+    inputs, _, places = expand_tree([str(corpus_dir)])
     assert len(inputs) == len(corpus_models(corpus_dir)) - 2 * 3 + 2
     files = [Path(p) for p in inputs]
-    names = output_names(inputs)
+    names = output_names(inputs, places)
+    # each output keeps its place in the corpus tree; a player folder is one
+    assert names[str(corpus_dir / "md2" / "ppm_drfreak.md2")] == "md2/ppm_drfreak"
+    players = corpus_dir / "q3" / "models" / "players"
+    assert names[str(players / "human_base")] == "q3/models/players/human_base"
     assert main(["export", str(corpus_dir), "-o", str(tmp_path / "obj"), "--format", "obj"]) == 0
-    objs = sorted((tmp_path / "obj").glob("*.obj"))
-    assert sorted(p.stem for p in objs) == sorted(names.values())
+    objs = sorted((tmp_path / "obj").rglob("*.obj"))
+    assert sorted(p.relative_to(tmp_path / "obj").with_suffix("").as_posix() for p in objs) == (
+        sorted(names.values())
+    )
     for obj in objs:
         rows = _parse_obj(obj.read_text())
         assert len(rows["v"]) == len(rows["vt"]) == len(rows["vn"]) > 0
@@ -387,7 +393,7 @@ def _refused(names: list[str], model: Path, **kw: Any) -> None:
 def test_skin_absolute_path_refused(tmp_path: Path) -> None:
     model = _model_file(tmp_path / "m")
     _pcx(model.parent / "guy.pcx")  # even a valid fallback is not used
-    _refused([str(_pcx(tmp_path / "abs.pcx"))], model)
+    _refused(["/" + str(_pcx(tmp_path / "abs.pcx"))], model)  # one leading slash is dropped
     _refused(["C:\\quake2\\skin.pcx"], model)
 
 
@@ -530,10 +536,11 @@ def test_batch_export_bad_file_among_good(
     code = main(["export", str(models), "-o", str(out), "-j", "2"])
     err = capsys.readouterr().err
     assert code == 1
-    assert sorted(os.listdir(out)) == ["a.glb", "b.glb"]
+    assert sorted(os.listdir(out)) == ["a.glb", "sub"]  # the tree under models/ is kept
+    assert os.listdir(out / "sub") == ["b.glb"]
     assert re.search(r"c\.md2: error: .*header needs 68 bytes", err)
     assert err.rstrip().splitlines()[-1] == "3 files: 2 ok, 1 failed"
-    for name in ("a.glb", "b.glb"):
+    for name in ("a.glb", "sub/b.glb"):
         assert (out / name).read_bytes()[:4] == b"glTF"
 
 

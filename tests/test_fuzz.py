@@ -174,7 +174,7 @@ def test_mesh_of_a_small_file_naming_many_pairs_within_the_memory_budget() -> No
     finally:
         tracemalloc.stop()
     assert peak <= harness.memory_budget(len(data)), f"{peak / len(data):.1f}x the input"
-    assert mesh.indices.tolist() == [[0, 1, 2]] and mesh.texcoord_ids.tolist() == [0, 511, 1023]
+    assert mesh.indices.tolist() == [[0, 2, 1]] and mesh.texcoord_ids.tolist() == [0, 511, 1023]
 
 
 @pytest.mark.parametrize("index", range(len(small_seeds())))

@@ -199,13 +199,14 @@ def test_fifo_skin_is_not_a_symlink_and_is_skipped(tmp_path: Path) -> None:
 
 
 def test_one_bad_name_does_not_drop_the_others(tmp_path: Path) -> None:
-    model = _model(tmp_path, [b"/etc/passwd", b"skin.png"])
+    # one leading slash is dropped (a game path, as ioquake3 reads it); two stay absolute
+    model = _model(tmp_path, [b"//etc/passwd", b"skin.png"])
     Image.new("RGB", (4, 4)).save(tmp_path / "skin.png")
-    with pytest.warns(QuakeModelsWarning, match=r"'/etc/passwd' is an absolute path; refused"):
-        skin = skins.find_skin(["/etc/passwd", "skin.png"], model)
+    with pytest.warns(QuakeModelsWarning, match=r"'//etc/passwd' is an absolute path; refused"):
+        skin = skins.find_skin(["//etc/passwd", "skin.png"], model)
     assert skin is not None and skin.path.name == "skin.png"
     with pytest.warns(QuakeModelsWarning, match="every skin name was refused"):
-        assert skins.find_skin(["/etc/passwd"], model) is None
+        assert skins.find_skin(["//etc/passwd"], model) is None
 
 
 def test_skin_name_with_high_bytes(tmp_path: Path) -> None:

@@ -172,11 +172,12 @@ def test_mesh_has_each_vertex_texcoord_pair_once() -> None:
     mesh = m.mesh(1)
     assert mesh.vertex_ids.tolist() == [0, 1, 2, 0, 3]
     assert mesh.texcoord_ids.tolist() == [0, 1, 2, 3, 3]
-    assert mesh.indices.tolist() == [[0, 1, 2], [3, 2, 4]]
+    assert mesh.indices.tolist() == [[0, 2, 1], [3, 4, 2]]  # render order: corners 0, 2, 1
     assert mesh.indices.dtype == np.uint32
-    # Re-expanding the indexed mesh gives back the triangles' corners exactly.
-    assert np.array_equal(mesh.positions[mesh.indices], m.positions[1][m.triangles])
-    assert np.array_equal(mesh.uvs[mesh.indices], m.texcoords[m.triangle_texcoords])
+    # Re-expanding the indexed mesh gives back the triangles' corners exactly (flipped).
+    flipped = mesh.indices[:, [0, 2, 1]]
+    assert np.array_equal(mesh.positions[flipped], m.positions[1][m.triangles])
+    assert np.array_equal(mesh.uvs[flipped], m.texcoords[m.triangle_texcoords])
     assert np.array_equal(mesh.normals, m.normals[1][mesh.vertex_ids])
 
 

@@ -131,7 +131,8 @@ def test_corpus_load_dispatch_and_mesh(path: Path) -> None:
         np.testing.assert_array_equal(mesh.positions, surf.positions[last])
         np.testing.assert_array_equal(mesh.normals, surf.normals[last])
         np.testing.assert_array_equal(mesh.uvs, surf.texcoords)
-        np.testing.assert_array_equal(mesh.indices, surf.triangles)
+        # render order: the stored (clockwise) triangles with corners 1 and 2 swapped
+        np.testing.assert_array_equal(mesh.indices, surf.triangles[:, [0, 2, 1]])
         assert mesh.indices.dtype == np.uint32
         assert int(mesh.indices.max()) < surf.num_vertices
     lo, hi = m.bounds

@@ -647,7 +647,8 @@ def test_md2_scene_converts_to_md3(path: Path) -> None:
     assert (m.model_name, m.frame_names, s.name) == ("models/test/x.md3", md2.frame_names, "mesh")
     assert np.abs(s.positions - md2.positions[:, mesh.vertex_ids]).max() <= 1 / 128
     assert result.errors.max() <= 1 / 128
-    np.testing.assert_array_equal(s.triangles, mesh.indices)
+    # the mesh is counter-clockwise (render order), the file clockwise (Quake's)
+    np.testing.assert_array_equal(s.triangles, mesh.indices[:, [0, 2, 1]])
     np.testing.assert_array_equal(s.texcoords, mesh.uvs)
     assert [sh.name for sh in s.shaders] == [n for n in md2.skins if n]
 

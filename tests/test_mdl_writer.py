@@ -435,11 +435,14 @@ def test_cli_mdl_to_md2_writes_skins(tmp_path: Path) -> None:
     out = tmp_path / "armor.md2"
     assert main(["convert", str(files[0]), str(out)]) == 0
     md2 = Md2.from_file(out)
-    assert md2.skins == ["armor_skin0.png", "armor_skin1.png", "armor_skin2.png"]
+    # TGA, which Quake II's GL renderer loads (it does not load PNG), named by the file name
+    # (no game folder above tmp_path)
+    assert md2.skins == ["armor_skin0.tga", "armor_skin1.tga", "armor_skin2.tga"]
     src = Mdl.from_file(files[0])
     for k in range(3):
-        png = np.asarray(Image.open(tmp_path / f"armor_skin{k}.png").convert("RGB"))
-        assert np.array_equal(png, src.skin_images[k])
+        with Image.open(tmp_path / f"armor_skin{k}.tga") as image:
+            assert image.mode == "RGB"
+            assert np.array_equal(np.asarray(image), src.skin_images[k])
     # and back: the skin found beside the MD2 is quantized to the same indices
     back = tmp_path / "armor.mdl"
     assert main(["convert", str(out), str(back), "--fullbrights"]) == 0

@@ -761,9 +761,10 @@ def test_convert_handmade_gltf(tmp_path: Path) -> None:
     quake = base[:, [2, 0, 1]]  # Y-up (a, b, c) → Quake (c, a, b)
     expected = np.stack([quake, quake + np.float32([0, 0, 2]), quake + np.float32([0, 3, 0])])
     np.testing.assert_allclose(m.positions, expected, atol=np.max(m.scales) / 2 + 1e-6)
+    # glTF's counter-clockwise corners 0, 1, 2 are stored as Quake's clockwise 0, 2, 1
     assert m.texcoords_px[m.triangle_texcoords].tolist() == [
-        [[0, 0], [16, 0], [16, 16]],
-        [[0, 0], [16, 16], [0, 32]],
+        [[0, 0], [16, 16], [16, 0]],
+        [[0, 0], [0, 32], [16, 16]],
     ]
 
 

@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..core.skins import Listings, _find_ci, _where
+from ..core.skins import Listings, _find_ci, _where, strip_leading_slash
+from ..errors import ArchiveError, QuakeModelsWarning
 from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 from .pak import PakArchive
@@ -151,6 +153,41 @@ def infer_engine(roots: Iterable[Path]) -> Engine:
     return "quake3" if has_pk3 and not has_pak else "quake2"
 
 
+def _skipped_by_engine(kind: SourceKind, error: ArchiveError) -> bool:
+    """Whether the engine goes on without an archive of a game folder that failed to open.
+
+    ioquake3's ``FS_AddGameDirectory`` skips a pk3 that ``FS_LoadZipFile`` cannot open (``This
+    isn't a .pk3! Next!``), so a broken pk3 is skipped, whatever is wrong with it. Quake's and
+    Quake II's ``FS_LoadPackFile`` skip only a pak that ``fopen`` fails on; one that opens
+    but has no ``PACK`` header, or too many files, stops the game (``Com_Error(ERR_FATAL,
+    "%s is not a packfile")``), so those stay errors here."""
+    return kind == "pk3" or isinstance(error.__cause__, OSError)
+
+
+# Archives warned about in this process, by (path, size, mtime): one warning per broken
+# archive however many GameFS objects (one per model, per worker) open its folder. Forked
+# batch workers inherit the set, so the parent's warning is the only one.
+_WARNED: set[tuple[str, int, int]] = set()
+
+
+def _warn_skipped(path: Path, error: ArchiveError) -> None:
+    """One QuakeModelsWarning per broken archive (see :data:`_WARNED`)."""
+    try:
+        st = path.stat()
+        key = (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+    except OSError:
+        key = (os.path.abspath(path), -1, -1)
+    if key in _WARNED:
+        return
+    _WARNED.add(key)
+    reason = str(error).removeprefix(f"{path}: ")
+    warnings.warn(
+        f"{path} skipped, as the engine skips an archive it cannot open: {reason}",
+        QuakeModelsWarning,
+        stacklevel=5,
+    )
+
+
 class GameFS(Closing):
     """Files as the engine sees them through a search path (see the module docstring).
 
@@ -176,6 +213,8 @@ class GameFS(Closing):
         self._listing: list[tuple[Found, list[Source]]] | None = None
         self.roots = paths
         self.sources: list[Source] = []
+        # archives of a game folder the engine would skip: (path, why), each warned about once
+        self.skipped: list[tuple[Path, str]] = []
         try:
             for root in paths:
                 self.sources[:0] = self._root_sources(root)
@@ -192,9 +231,18 @@ class GameFS(Closing):
         for path, kind in game_archives(root, self.engine):
             if kind == "pk3dir":
                 added.insert(0, Source(path, "pk3dir"))
-            else:
+                continue
+            try:
                 archive = open_archive(path, self.engine)
-                added.insert(0, Source(path, archive.kind, archive))
+            except ArchiveError as e:
+                if not _skipped_by_engine(kind, e):
+                    raise
+                self.skipped.append((path, str(e)))
+                _warn_skipped(path, e)
+                if self.engine == "quake":
+                    break  # COM_AddGameDirectory stops at the first pak it cannot open
+                continue
+            added.insert(0, Source(path, archive.kind, archive))
         folder = Source(root, "dir")
         # Quake and Quake II put the folder behind its paks; ioquake3 in front of its pk3s.
         return [folder, *added] if self.engine == "quake3" else [*added, folder]
@@ -301,13 +349,15 @@ class GameFS(Closing):
     def find_image(self, names: Sequence[str], model_name: str | None = None) -> Found | None:
         """The first image the search path holds for a model's skin/shader ``names``.
 
-        For each name (unsafe ones skipped): the name, then each shorter tail of it
-        (``players/male/skin.pcx``, ``male/skin.pcx``, ``skin.pcx``), each with its own
+        For each name (one leading slash dropped, as ioquake3 does; unsafe ones skipped): the
+        name, then each shorter tail of it (``players/male/skin.pcx``, ``male/skin.pcx``,
+        ``skin.pcx``), each with its own
         extension first and then the other IMAGE_EXTENSIONS (ioquake3's ``R_FindImageFile``
         likewise tries every image type for a name). Then, beside ``model_name``:
         ``<stem>.<ext>``, the single ``<stem>__*`` image, the single image in its folder.
         """
         for name in names:
+            name = strip_leading_slash(name)  # a game path: one leading slash is dropped
             if not name or unsafe_reason(name):
                 continue
             parts = split_parts(name)

@@ -4,7 +4,9 @@ Inputs are files, directories (searched recursively for ``*.md2`` and ``*.md3``,
 glob patterns, paths through archives (``pak0.pak/models/a/tris.md2``), and archives and game
 folders (holding ``pakN.pak``/``*.pk3``), which stand for every model the engine sees in them.
 A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) is one input, named or
-found in a search, and its three parts are not inputs of their own.
+found in a search, and its three parts are not inputs of their own (a folder with only some of
+them gets a warning naming the missing ones). Each model keeps its place in the tree it was
+found in (:func:`expand_tree`), where the writing verbs put its output below ``-o``.
 Each input is handled by a worker function in a pool of ``-j N`` worker processes (default the
 CPU count; one input or ``-j 1`` runs in-process). The workers start once and are reused: each
 receives the verb's function and options once, then chunks of inputs, the largest files first
@@ -28,20 +30,28 @@ import gc
 import glob
 import os
 import pickle
+import re
 import select
 import signal
 import sys
 import time
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
-from ..errors import ModelFormatError
+from ..errors import ModelFormatError, QuakeModelsWarning
 from ..registry import FORMATS, is_game_path, is_player_folder
-from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_OUTPUT, OutputError, missing_dependency
+from .output import (
+    EXIT_BAD_INPUT,
+    EXIT_OK,
+    EXIT_OUTPUT,
+    OutputError,
+    missing_dependency,
+    reported_warnings,
+)
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -91,6 +101,7 @@ def _search(folder: Path) -> list[str]:
     for dirpath, dirnames, filenames in os.walk(folder):
         here = Path(dirpath)
         dirnames.sort()
+        warn_incomplete_players([f"{here}/{name}" for name in filenames])
         player = here != folder and is_player_folder(here)
         if player:
             found.append(str(here))
@@ -125,7 +136,13 @@ def game_models(item: str, under: str = "") -> list[str]:
     """Every model the engine sees in an archive or game folder (the winning copy of each
     name), as paths: ``baseq2/pak0.pak/models/a/tris.md2`` inside archives, plain paths for
     loose files; only those in the folder ``under`` (``models/players``) when given."""
-    out = []
+    return [path for path, _ in named_game_models(item, under)]
+
+
+def named_game_models(item: str, under: str = "") -> list[tuple[str, str]]:
+    """:func:`game_models` with each one's name in the game (``models/a/tris.md2``, a player
+    folder's ``models/players/sarge``), ``/``-separated as the archive or folder stores it."""
+    out: list[tuple[str, str]] = []
     # the archive readers and the player's files, only for a game folder
     from ..archive import GameFS
     from ..formats.q3player.files import player_folders
@@ -135,20 +152,22 @@ def game_models(item: str, under: str = "") -> list[str]:
         listing = [
             f for f in fs.listing() if f[0].name.replace("\\", "/").lower().startswith(prefix)
         ]
+        names = [found.name for found, _ in listing]
         # a player folder is one input (its parts are not inputs of their own)
-        players = player_folders(found.name for found, _ in listing)
+        players = player_folders(names)
         parts = {name.lower() for folder in players.values() for name in folder.values()}
         for folder in players:
             game = Path(item).is_dir() and folder.split("/")[0].lower() == "models"
-            out.append(str(Path(item) / folder) if game else f"{item}/{folder}")
+            out.append((str(Path(item) / folder) if game else f"{item}/{folder}", folder))
         for found, _ in listing:
             ext = os.path.splitext(found.name)[1].lower()
             if ext not in MODEL_SUFFIXES or found.name.lower() in parts:
                 continue
             if found.file is not None:
-                out.append(str(found.file))
+                out.append((str(found.file), found.name))
             else:
-                out.append(f"{found.source.path}/{found.name}")
+                out.append((f"{found.source.path}/{found.name}", found.name))
+        warn_incomplete_players(names, item)
     return out
 
 
@@ -162,12 +181,17 @@ def in_game_folder(item: str) -> list[str] | None:
     game = game_folder_above(path / "-")
     if game is None or game == path:
         return None
+    found = _in_game_folder_named(path, game)
+    return [p for p, _ in found] if found else None
+
+
+def _in_game_folder_named(path: Path, game: Path) -> list[tuple[str, str]] | None:
+    """:func:`in_game_folder`'s models with their names in the game (None on an error)."""
     inner = path.relative_to(game).as_posix()
     try:
-        found = game_models(str(game), under=inner)
+        return named_game_models(str(game), under=inner)
     except (ModelFormatError, OSError):
         return None
-    return found or None
 
 
 def inner_name(path: str) -> str | None:
@@ -190,55 +214,150 @@ def unprefixed(path: str, message: str) -> str:
 def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
     """Model files named by ``inputs`` (in order, no repeats), and failures for names that
     match nothing."""
+    files, missing, _ = expand_tree(inputs)
+    return files, missing
+
+
+def expand_tree(inputs: Sequence[str]) -> tuple[list[str], list[Outcome], dict[str, str]]:
+    """:func:`expand`, and each file's place in the tree it was found in, ``/``-separated
+    (untrusted: :func:`safe_relative` makes it a path): ``tank/tris.md2`` for
+    ``tree/tank/tris.md2`` found in ``tree/``; the name in the game (``models/a/tris.md2``)
+    for a model of an archive or a game folder, from the folder named when it is one inside
+    a game folder; from the fixed folders of a glob (``players/**/*.md2`` → ``male/tris.md2``);
+    the file name of a file named itself.
+
+    An incomplete Quake III player (a folder with some of ``lower/upper/head.md3``) gets one
+    warning naming the missing parts; its parts are models of their own."""
     files: list[str] = []
     missing: list[Outcome] = []
+    places: dict[str, str] = {}
     seen: set[str] = set()
 
-    def add(path: str) -> None:
+    def add(path: str, place: str) -> None:
         key = os.path.normpath(path)
         if key not in seen:
             seen.add(key)
             files.append(path)
+            places[path] = place
 
     for item in inputs:
-        if is_game_input(item):
-            try:
-                inside = game_models(item)
-            except (ModelFormatError, OSError) as e:
-                missing.append(Outcome(item, False, error=unprefixed(item, str(e))))
-                continue
-            if not inside:
-                kinds = " or ".join(MODEL_SUFFIXES)
-                missing.append(Outcome(item, False, error=f"no {kinds} files in this game data"))
-            for p in inside:
-                add(p)
-        elif (in_game := in_game_folder(item)) is not None:
-            for p in in_game:
-                add(p)
-        elif os.path.isdir(item):
-            found = _search(Path(item))
-            if not found:
-                kinds = " or ".join(MODEL_SUFFIXES)
-                missing.append(Outcome(item, False, error=f"no {kinds} files in this folder"))
-            for p in found:
-                add(p)
-        elif os.path.exists(item):
-            add(item)
-        elif is_game_path(item):
-            add(item)  # a path through an archive, or a player or file in a game folder
-        elif glob.has_magic(item):
-            matches = sorted(
-                p
-                for p in glob.glob(item, recursive=True)
-                if os.path.isfile(p) or is_player_folder(p)
-            )
-            if not matches:
-                missing.append(Outcome(item, False, error="no files match this pattern"))
-            for p in matches:
-                add(p)
-        else:
-            missing.append(Outcome(item, False, error="no such file or directory"))
-    return files, missing
+        with reported_warnings(item):
+            _expand_one(item, add, missing)
+    return files, missing, places
+
+
+def _expand_one(item: str, add: Callable[[str, str], None], missing: list[Outcome]) -> None:
+    """The models ``item`` names, each given to ``add`` with its place (see expand_tree)."""
+    kinds = " or ".join(MODEL_SUFFIXES)
+    if is_game_input(item):
+        try:
+            inside = named_game_models(item)
+        except (ModelFormatError, OSError) as e:
+            missing.append(Outcome(item, False, error=unprefixed(item, str(e))))
+            return
+        if not inside:
+            missing.append(Outcome(item, False, error=f"no {kinds} files in this game data"))
+        for model, name in inside:
+            add(model, name)
+        return
+    path = Path(item)
+    player = path.is_dir() and is_player_folder(path)
+    game = None if path.is_file() or player else game_folder_above(path / "-")
+    named = None if game is None or game == path else _in_game_folder_named(path, game)
+    if named:
+        assert game is not None
+        under = path.relative_to(game).as_posix().strip("/")
+        for model, name in named:
+            add(model, name[len(under) + 1 :] if under else name)
+    elif path.is_dir():
+        found = _search(path)
+        if not found:
+            missing.append(Outcome(item, False, error=f"no {kinds} files in this folder"))
+        for p in found:
+            rel = Path(p).relative_to(path).as_posix()
+            add(p, Path(p).name if rel == "." else rel)
+    elif os.path.exists(item):
+        add(item, path.name)
+    elif is_game_path(item):
+        # a path through an archive, or a player or file in a game folder: its name there
+        add(item, inner_name(item) or path.name)
+    elif glob.has_magic(item):
+        base = _glob_base(item)
+        matches = sorted(
+            p for p in glob.glob(item, recursive=True) if os.path.isfile(p) or is_player_folder(p)
+        )
+        if not matches:
+            missing.append(Outcome(item, False, error="no files match this pattern"))
+        for p in matches:
+            rel = os.path.relpath(p, base) if base else p
+            add(p, Path(rel).as_posix())
+    else:
+        missing.append(Outcome(item, False, error="no such file or directory"))
+
+
+def _glob_base(pattern: str) -> str:
+    """The folders of a glob pattern before its first wildcard (``players`` for
+    ``players/**/*.md2``; empty for ``*.md2``)."""
+    parts = Path(pattern).parts
+    fixed: list[str] = []
+    for part in parts[:-1]:
+        if glob.has_magic(part):
+            break
+        fixed.append(part)
+    return str(Path(*fixed)) if fixed else ""
+
+
+_UNSAFE_CHARACTERS = re.compile(r'[\x00-\x1f<>:"|?*]')
+
+
+def safe_relative(place: str) -> Path:
+    """A relative path from an untrusted ``place`` (see :func:`expand_tree`): ``/`` and ``\\``
+    separate; empty, ``.`` and ``..`` components are dropped, so it never leaves the folder it
+    is joined to; control characters and the ones Windows refuses in names become ``_``;
+    a component of dots only becomes ``_``. An empty result is ``_``."""
+    parts = []
+    for part in place.replace("\\", "/").split("/"):
+        if part in ("", ".", ".."):
+            continue
+        part = _UNSAFE_CHARACTERS.sub("_", part)
+        parts.append("_" if part.strip(". ") == "" else part)
+    return Path(*parts) if parts else Path("_")
+
+
+def incomplete_players(names: Iterable[str]) -> dict[str, list[str]]:
+    """Folders among ``names`` (``/``-separated) that look like a Quake III player but lack a
+    part: some of ``lower.md3``, ``upper.md3``, ``head.md3`` and an ``animation.cfg``, or two
+    of the parts, but not all three. Folder → the missing part files."""
+    found: dict[str, set[str]] = {}
+    cfg: set[str] = set()
+    for name in names:
+        folder, _, leaf = name.replace("\\", "/").rpartition("/")
+        low = leaf.lower()
+        if low == "animation.cfg":
+            cfg.add(folder)
+        elif low in PLAYER_PARTS:
+            found.setdefault(folder, set()).add(low)
+    return {
+        folder: [p for p in PLAYER_PARTS if p not in parts]
+        for folder, parts in sorted(found.items())
+        if len(parts) < len(PLAYER_PARTS) and (folder in cfg or len(parts) >= 2)
+    }
+
+
+PLAYER_PARTS = ("lower.md3", "upper.md3", "head.md3")
+
+
+def warn_incomplete_players(names: Iterable[str], where: str = "") -> None:
+    """One warning per incomplete player folder among ``names`` (see incomplete_players)."""
+    for folder, lacks in incomplete_players(names).items():
+        label = f"{where}/{folder}" if where and folder else where or folder
+        have = ", ".join(p for p in PLAYER_PARTS if p not in lacks)
+        warnings.warn(
+            f"{label} is not a whole Quake III player: {' and '.join(lacks)} missing;"
+            f" read as single models: {have}",
+            QuakeModelsWarning,
+            stacklevel=2,
+        )
 
 
 def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:

@@ -8,13 +8,14 @@ import contextlib
 import os
 import re
 import sys
-from collections.abc import Iterator
+import warnings
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.scene import FPS
-from ..errors import BadValueError, LimitExceededError, ModelFormatError
+from ..errors import BadValueError, LimitExceededError, ModelFormatError, QuakeModelsWarning
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 from .options import folder, frame_number, load_scene, plural, positive
 
@@ -51,7 +52,7 @@ EXAMPLES = """\
   quakemodels convert tris.md2 tris.md3           # any model to MD3 (positions within 1/64)
   quakemodels export models/players/guy -o guy.glb  # a player: one glTF, clips, tags
   quakemodels convert guy.glb models/players/guy2/  # ... and back to a player folder
-  quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.png...
+  quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.tga...
   quakemodels convert tris.md2 tris.mdl --skin-dir skins/   # skin quantized to the palette
   quakemodels convert tris.glb tris.mdl --skin skin.png     # glTF or OBJ frames → MDL
   quakemodels convert rifle.md3 rifle.md2         # one surface: positions requantized, tags dropped
@@ -162,6 +163,44 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def game_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The game paths among a model's untrusted skin or shader ``names`` (one leading slash
+    dropped, ``/`` separators), for a model file we write: a name that is no game path
+    (absolute, a drive letter, ``..``) is left out, so that no written model names a file
+    outside the game folder (or a path of the machine it was made on)."""
+    from ..core.skins import game_path
+
+    return tuple(g for n in names if n and (g := game_path(n)) is not None)
+
+
+def stored_names(names: Sequence[str], option: str) -> None:
+    """A UsageError when a name the user gives to store in a model (``--skin`` → MD2,
+    ``--shader``) is no game path: the engine opens it relative to its game folder."""
+    from ..core.skins import _unsafe_reason
+
+    for name in names:
+        reason = "is an absolute path" if name[:1] in ("/", "\\") else _unsafe_reason(name)
+        if reason:
+            raise UsageError(
+                f"{option} {name!r} {reason}: the engine opens it relative to the game folder;"
+                " give a game path such as models/thing/skin.pcx"
+            )
+
+
+def skin_file_name(out: Path, file: str) -> str:
+    """The name a model stores for the image ``file`` written beside ``out``: its path from
+    the game folder above (the parent of the nearest folder named ``models`` or ``players``,
+    where Quake II keeps models), else the file name alone (the engine finds it once the model
+    is moved into its game folder and the name fixed; our tools find it beside the model)."""
+    folder = Path(os.path.abspath(out.parent))
+    for k, parent in enumerate((folder, *folder.parents)):
+        if parent.name.lower() in ("models", "players") and parent.parent != parent:
+            parts = [*folder.parts[len(folder.parts) - k - 1 :], file]
+            name = "/".join(parts)
+            return name if len(name.encode()) <= 63 else file
+    return file
+
+
 def _skin_size(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
@@ -199,8 +238,19 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         return _model_to_one_mesh(args, inputs[0], out, ".md2")
     else:
         raise UsageError("→ MD2 takes one model, one .glb/.gltf or one or more .obj files")
-    result = Md2.from_imported(mesh, skins=args.skin, skin_size=skin_size, limits=limits)
-    refuse_existing([out], args.no_clobber)
+    stored_names(args.skin, "--skin")
+    skin = None
+    if not args.skin and suffixes <= set(_GLTF):
+        skin = _gltf_skin(inputs[0], out)
+    names = args.skin or ([skin[0]] if skin else [])
+    size = skin_size or mesh.skin_size
+    if size is None and skin is not None:
+        size = (int(skin[2].shape[1]), int(skin[2].shape[0]))
+    result = Md2.from_imported(mesh, skins=names, skin_size=size, limits=limits)
+    written = [out.with_name(f"{out.stem}.tga")] if skin else []
+    refuse_existing([out, *written], args.no_clobber)
+    if skin:
+        _write_tga(written[0], skin[2])
     with writing(out):
         result.model.save(out)
     worst = (result.errors / result.steps.clip(min=1e-30)).max()
@@ -210,19 +260,88 @@ def _to_md2(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         f" {plural(m.num_triangles, 'triangle')}, {plural(len(m.gl_commands), 'GL command')};"
         f" largest error {result.errors.max():.6g} units"
         f" ({min(worst, 0.5):.3f} of a step)"
+        + (f"; skin {skin[1]} written as {written[0].name}, named {skin[0]}" if skin else "")
     )
     return 0
 
 
+def _gltf_skin(source: Path, out: Path) -> tuple[str, str, npt.NDArray[np.uint8]] | None:
+    """The glTF's embedded skin for an MD2 at ``out``: (the game path the MD2 stores, the
+    image's name in the glTF, its (H,W,3|4) uint8 pixels), or None, with a warning saying
+    why when the glTF has an image that cannot be carried over.
+
+    The skin goes beside the MD2 as ``<stem>.tga`` (24 or 32-bit, uncompressed): Quake II's
+    GL renderer loads TGA skins (``GL_FindImage``: ``.pcx``, ``.wal``, ``.tga``), as Yamagi
+    Quake II and Q2PRO do. An 8-bit PCX would need Quake II's own palette (the engine maps a
+    skin's indices through its palette, not the file's), which the project does not have;
+    the software renderer reads only PCX and WAL.
+    """
+    from ..interchange.gltf_read import embedded_image
+
+    found = embedded_image(source)
+    if found is None:
+        return None
+    label, data = found
+    if data is None:
+        warnings.warn(
+            f"{source}: its image {label!r} is a file beside the glTF, not embedded: the MD2"
+            " gets no skin (give --skin NAME and put the image there as PCX or TGA)",
+            QuakeModelsWarning,
+            stacklevel=2,
+        )
+        return None
+    pixels = _decoded_image(data)
+    if pixels is None:
+        warnings.warn(
+            f"{source}: images[0] ({label}) cannot be decoded: the MD2 gets no skin",
+            QuakeModelsWarning,
+            stacklevel=2,
+        )
+        return None
+    return skin_file_name(out, f"{out.stem}.tga"), label, pixels
+
+
+def _decoded_image(data: bytes) -> npt.NDArray[np.uint8] | None:
+    """An image file's pixels, (H,W,3) or (H,W,4) when it has transparency; None when Pillow
+    cannot decode it (or it is over Pillow's decompression-bomb limit)."""
+    import io
+
+    import numpy
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data)) as image:
+                image.load()
+                alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
+                rgb = image.convert("RGBA" if alpha else "RGB")
+    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError,
+            Image.DecompressionBombWarning):  # fmt: skip
+        return None
+    return numpy.asarray(rgb, dtype=numpy.uint8)
+
+
+def _write_tga(path: Path, pixels: npt.NDArray[np.uint8]) -> None:
+    """``pixels`` as a TGA file at ``path`` (atomically; an OutputError when it cannot be)."""
+    from ..core.atomic import atomic_output
+    from ..core.rasters import encode_tga
+
+    data = encode_tga(pixels)
+    with writing(path), atomic_output(path) as f:
+        f.write(data)
+
+
 def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..core.build import vertex_normals
+    from ..core.mesh import flip_winding
     from ..core.scene import ExportModel, Surface
     from ..formats.md3 import Md3
     from ..formats.md3 import write as md3_write
     from ..interchange.gltf_read import read_gltf_scene
     from ..interchange.imported import frame_limited
     from ..interchange.obj_read import read_obj_sequence
-    from ..registry import load, scene
+    from ..registry import is_player_model, scene
 
     limits = md3_write.FORMAT_LIMITS if args.no_limits else md3_write.VANILLA
     read_limits = frame_limited(limits.max_frames)
@@ -241,13 +360,23 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         names = _obj_frame_names(args, len(inputs))
         mesh = read_obj_sequence(inputs, names, limits=read_limits)
         positions, uvs, triangles = md3_write.weld_corners(mesh.positions, mesh.uvs, mesh.indices)
-        normals = vertex_normals(positions, triangles).astype("float32")
+        # OBJ winds counter-clockwise, as the scene does; vertex_normals takes Quake's order
+        normals = vertex_normals(positions, flip_winding(triangles)).astype("float32")
         surface = Surface("mesh", positions, normals, uvs, triangles.astype("uint32"))
         view = ExportModel(out.stem, [surface], {}, frame_names=list(mesh.frame_names))
     elif len(inputs) == 1:
-        view = scene(load(inputs[0]))
+        model = _load_model(inputs[0])
+        if is_player_model(model):
+            raise UsageError(_player_refusal(inputs[0], ".md3", out))
+        view = scene(model)
+        # names carried over from the model are untrusted: only game paths go into the MD3
+        view = replace(
+            view,
+            surfaces=[replace(s, skin_names=game_names(s.skin_names)) for s in view.surfaces],
+        )
     else:
         raise UsageError("→ MD3 takes one model, one .glb/.gltf or one or more .obj files")
+    stored_names(args.shader, "--shader")
     if args.shader:
         view = replace(
             view,
@@ -328,6 +457,17 @@ def _load_model(source: Path) -> Any:
     return load(source)
 
 
+def _player_refusal(source: Path, suffix: str, out: Path) -> str:
+    """Why a player folder does not convert to one model file of ``suffix`` (a usage error)."""
+    target = suffix[1:].upper()
+    holds = "one mesh" if suffix != ".md3" else "one model, not three parts on tags"
+    merge = " --merge-surfaces" if suffix != ".md3" else ""
+    return (
+        f"{source} is a player (three MD3s joined by tags); {target} holds {holds}:"
+        f" convert one part (…/upper.md3 {out.name}{merge}) or export the player to glTF"
+    )
+
+
 def _model_to_one_mesh(args: argparse.Namespace, source: Path, out: Path, suffix: str) -> int:
     """A model → MD2 or MDL (``suffix``), the formats of one mesh: an MD2 or MDL of the same
     format is copied exactly; an MD3 goes through its scene, its surfaces merged (only with
@@ -339,11 +479,7 @@ def _model_to_one_mesh(args: argparse.Namespace, source: Path, out: Path, suffix
     target = suffix[1:].upper()
     model = _load_model(source)
     if isinstance(model, Player):
-        raise UsageError(
-            f"{source} is a player (three MD3s joined by tags); {target} holds one mesh:"
-            f" convert one part (…/upper.md3 {out.name} --merge-surfaces) or export the player"
-            " to glTF"
-        )
+        raise UsageError(_player_refusal(source, suffix, out))
     if isinstance(model, Md2) and suffix == ".md2":  # the same format: an exact copy
         refuse_existing([out], args.no_clobber)
         with writing(out):
@@ -398,7 +534,8 @@ def _md3_to_md2(
 
     # the MD3's shader names are untrusted: only game paths ([A-Za-z0-9_./-], at most 63
     # bytes: what an MD2 skin field holds) are carried over; they are stored, never opened
-    shaders = view.surfaces[0].skin_names
+    stored_names(args.skin, "--skin")
+    shaders = game_names(view.surfaces[0].skin_names)
     names = args.skin or [n for n in shaders if re.fullmatch(r"[A-Za-z0-9_./-]{1,63}", n)]
     result = Md2.from_scene(
         view, skins=names, skin_size=size, limits=FORMAT_LIMITS if args.no_limits else VANILLA
@@ -460,20 +597,16 @@ def _open_mdl(path: Path, palette: str | None) -> Mdl:
 
 def _mdl_to_md2(args: argparse.Namespace, source: Path, out: Path) -> int:
     """MDL → MD2 through ``Md2.build``; each skin image is written beside ``out`` as
-    ``<stem>_skin<k>.png`` (decoded through the palette) and named in the MD2."""
-    from PIL import Image
-
-    from ..core.atomic import atomic_output
-
+    ``<stem>_skin<k>.tga`` (decoded through the palette; TGA as for a glTF's skin, see
+    :func:`_gltf_skin`) and named in the MD2 by its game path (:func:`skin_file_name`)."""
     model = _open_mdl(source, args.palette)
     limits = FORMAT_LIMITS if args.no_limits else VANILLA
-    names = [f"{out.stem}_skin{k}.png" for k in range(model.num_skin_images)]
+    files = [out.with_name(f"{out.stem}_skin{k}.tga") for k in range(model.num_skin_images)]
+    names = [skin_file_name(out, f.name) for f in files]
     result = model.to_md2(skins=names, limits=limits)
-    pngs = [out.parent / n for n in names]
-    refuse_existing([out, *pngs], args.no_clobber)
-    for k, png in enumerate(pngs):
-        with writing(png), atomic_output(png) as f:
-            Image.fromarray(model.skin_images[k], mode="RGB").save(f, format="PNG")
+    refuse_existing([out, *files], args.no_clobber)
+    for k, file in enumerate(files):
+        _write_tga(file, model.skin_images[k])
     with writing(out):
         result.model.save(out)
     m = result.model

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, add_game_dir_arg, expand, inner_name, run_batch
+from .batch import (
+    MODEL_SUFFIXES,
+    add_batch_args,
+    add_game_dir_arg,
+    expand_tree,
+    inner_name,
+    run_batch,
+    safe_relative,
+)
 from .options import (
     add_scene_args,
     frame_number,
@@ -147,15 +154,22 @@ def _export_player(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
     ]
 
 
-def output_names(files: list[str]) -> dict[str, str]:
-    """Output name per input, relative to the output folder: a model inside an archive by its
-    inner path (``models/a/tris``), any other by its stem, with _2, _3... when two collide."""
+def output_names(files: list[str], places: dict[str, str] | None = None) -> dict[str, str]:
+    """Output name per input, relative to the output folder, without a suffix: the input's
+    place in the tree it was found in (:func:`~.batch.expand_tree`: ``tank/tris`` for
+    ``tree/tank/tris.md2`` in ``tree/``, ``models/a/tris`` inside an archive or game folder),
+    made safe by :func:`~.batch.safe_relative` (never outside the folder); without
+    ``places``, the inner name of a model in an archive, else the stem. _2, _3... are added
+    when two collide (ignoring case)."""
     names: dict[str, str] = {}
     used: set[str] = set()
     for f in files:
-        inner = inner_name(f)
-        # inner names were checked safe when the archive opened (no '..', no absolute path)
-        stem = os.path.splitext(inner)[0] if inner is not None else Path(f).stem
+        place = (places or {}).get(f)
+        if place is None:
+            place = inner_name(f) or Path(f).name
+        rel = safe_relative(place)
+        # a model file loses its suffix; a player folder's name is kept whole
+        stem = (rel.with_suffix("") if rel.suffix.lower() in MODEL_SUFFIXES else rel).as_posix()
         name, k = stem, 2
         while name.lower() in used:
             name = f"{stem}_{k}"
@@ -190,7 +204,7 @@ def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    files, unmatched = expand(args.files)
+    files, unmatched, places = expand_tree(args.files)
     suffixes = tuple(f".{f}" for f in FORMATS)
     target = resolve(
         "export",
@@ -211,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
         "frame": args.frame,
         "file": str(target.path) if target.is_file else None,
         "dir": str(target.path),
-        "names": output_names(files),
+        "names": output_names(files, places),
     }
     if target.kind == "stdout":
         if fmt == "obj":

@@ -12,6 +12,7 @@ from ..core.names import plural
 from ..errors import ModelFormatError
 from ..formats.q3player.files import player_folders
 from ..registry import by_magic
+from .output import reported_warnings
 
 HELP = "list a .pak/.pk3 or a game folder: size, type by magic, and which archive wins"
 EXAMPLES = """\
@@ -34,7 +35,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        fs = GameFS(args.source, engine=args.engine)
+        with reported_warnings(args.source):
+            fs = GameFS(args.source, engine=args.engine)
     except (ModelFormatError, OSError) as e:
         print(f"quakemodels ls: error: {e}", file=sys.stderr)
         return 1

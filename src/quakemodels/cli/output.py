@@ -16,6 +16,7 @@ import contextlib
 import errno
 import os
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -147,3 +148,16 @@ def missing_dependency(e: ImportError) -> str:
 def error(verb: str, message: str) -> None:
     """Print ``quakemodels VERB: error: message`` on stderr."""
     print(f"quakemodels {verb}: error: {message}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def reported_warnings(label: str) -> Iterator[None]:
+    """Print each warning raised in the block as ``label: warning: message`` on stderr, as a
+    batch reports a file's warnings (a broken pk3 skipped while a game folder is searched)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            for message in dict.fromkeys(str(w.message) for w in caught):  # once per cause
+                print(f"{label}: warning: {message}", file=sys.stderr)

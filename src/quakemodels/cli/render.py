@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from .batch import add_batch_args, add_game_dir_arg, expand, parse_size, run_batch
+from .batch import add_batch_args, add_game_dir_arg, expand_tree, parse_size, run_batch
 from .export import output_names
 from .options import add_scene_args, frame_number, load_scene, plural, scene_options
 from .output import refuse_existing, resolve, writing
@@ -141,7 +141,7 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    files, unmatched = expand(args.files)
+    files, unmatched, places = expand_tree(args.files)
     pair = args.legs is not None or args.torso is not None
     gif = args.clip is not None or (pair and args.time is None)
     suffixes = (".gif",) if gif else IMAGE_SUFFIXES
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         "time": args.time,
         "file": str(target.path) if target.is_file else None,
         "dir": str(target.path),
-        "names": output_names(files),
+        "names": output_names(files, places),
     }
     return run_batch(
         args.files, render_one, opts, args.jobs, args.quiet, expanded=(files, unmatched)

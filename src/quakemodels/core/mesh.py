@@ -6,7 +6,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -15,6 +15,7 @@ from .findings import Finding
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
+T = TypeVar("T", bound=np.generic)
 
 
 @dataclass(frozen=True, repr=False)
@@ -22,7 +23,9 @@ class Mesh:
     """Render-ready indexed arrays for one frame; each distinct (vertex, texcoord) pair once.
 
     ``positions`` (N,3) float32, ``normals`` (N,3) float32, ``uvs`` (N,2) float32 (texcoords,
-    no V flip), ``indices`` (T,3) uint32 into those, ``vertex_ids`` (N,) int32 the model vertex
+    no V flip), ``indices`` (T,3) uint32 into those, counter-clockwise seen from outside as
+    glTF, OpenGL and three.js expect (the file's ``triangles`` wind the other way: see
+    :func:`flip_winding`), ``vertex_ids`` (N,) int32 the model vertex
     each corner came from and ``texcoord_ids`` (N,) int32 its texcoord. The arrays are
     read-only views (copy one to edit it).
     """
@@ -287,6 +290,22 @@ def corner_mesh(
         vertex_ids=vertex_ids,
         texcoord_ids=texcoord_ids,
     )
+
+
+RENDER_ORDER = (0, 2, 1)
+"""The corner order that turns Quake's triangles into glTF's, and back: Quake stores them
+clockwise seen from outside (the engines cull with ``glCullFace(GL_FRONT)``), glTF, OBJ,
+OpenGL's default, three.js and Blender counter-clockwise. Swapping the last two corners turns
+one into the other without moving the first corner or any vertex."""
+
+
+def flip_winding(triangles: npt.NDArray[T]) -> npt.NDArray[T]:
+    """(T,3) triangles with the other winding: corners 0, 2, 1 (a new array, same dtype).
+
+    The one conversion between what the files store (MD2, MD3 and MDL ``triangles``,
+    clockwise) and what renderers and interchange files expect (:class:`Mesh` and scene
+    ``indices``, counter-clockwise); applied twice it gives the triangles back."""
+    return triangles.take(RENDER_ORDER, axis=1)
 
 
 def bounds_of(points: FloatArray) -> tuple[FloatArray, FloatArray]:

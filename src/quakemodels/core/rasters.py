@@ -205,3 +205,27 @@ def _unpack_rle(data: bytes, at: int, depth: int, width: int, count: int) -> Pix
         return None  # the last packet is cut short
     pixels = np.frombuffer(b"".join(parts), np.uint8, count * depth)
     return pixels.reshape(count, depth)
+
+
+def encode_tga(pixels: Pixels) -> bytes:
+    """(H,W,3) or (H,W,4) uint8 pixels, top row first, as an uncompressed true-colour TGA
+    (type 2, 24-bit BGR or 32-bit BGRA with 8 alpha bits), bottom row first.
+
+    Bottom row first is TGA's default origin, and the only one Quake II's ``LoadTGA``
+    (``ref_gl/gl_image.c``) reads: it fills rows from the last up whatever the descriptor says.
+    No image ID, no colour map, no footer. ValueError for other shapes or sizes over 65535.
+    """
+    if pixels.dtype != np.uint8 or pixels.ndim != 3 or pixels.shape[2] not in (3, 4):
+        raise ValueError(f"expected (H,W,3|4) uint8 pixels, not {pixels.dtype} {pixels.shape}")
+    height, width, channels = pixels.shape
+    if not (0 < width <= 0xFFFF and 0 < height <= 0xFFFF):
+        raise ValueError(f"a TGA is 1..65535 pixels wide and tall, not {width}x{height}")
+    header = bytearray(TGA_HEADER)
+    header[2] = 2  # uncompressed true colour
+    header[12:14] = width.to_bytes(2, "little")
+    header[14:16] = height.to_bytes(2, "little")
+    header[16] = 8 * channels
+    header[17] = 8 if channels == 4 else 0  # alpha bits; origin bottom-left
+    order = [2, 1, 0, 3][:channels]  # RGB(A) → BGR(A)
+    body = np.ascontiguousarray(pixels[::-1, :, order])
+    return bytes(header) + body.tobytes()

@@ -43,7 +43,10 @@ class Surface:
     """One piece of vertex-animated geometry sharing one skin.
 
     ``positions`` and ``normals`` (F,N,3) float32 in Quake space, ``uvs`` (N,2) float32 (t
-    down, as glTF), ``indices`` (T,3) uint32; ``skin_names`` the untrusted names it refers to.
+    down, as glTF), ``indices`` (T,3) uint32, counter-clockwise seen from outside as glTF,
+    OBJ and renderers expect (Quake's files wind the other way; the formats' scene builders
+    and writers turn them with ``core.mesh.flip_winding``); ``skin_names`` the untrusted
+    names it refers to.
     The arrays may have any memory layout (an MD2's positions are a view of (F,3,N) rows).
     """
 

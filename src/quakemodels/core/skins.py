@@ -2,8 +2,10 @@
 
 Skin names come from the model file (``PLAYERS/Hueteotl/weapon.pcx``, ``/usr/share/x.pcx``,
 ``../../etc/passwd``) and are never trusted. They are looked up only under one root: the
-model's own folder (and its subfolders), or an explicit ``skin_dir``. A name that is absolute,
-has a drive letter or a ``..`` component is refused with a :class:`QuakeModelsWarning` and
+model's own folder (and its subfolders), or an explicit ``skin_dir``. One leading slash is
+dropped first (``/models/x.pcx`` is the game path ``models/x.pcx``: ioquake3's
+``FS_FOpenFileRead`` does the same). A name that is then absolute (``//x``), has a drive letter
+or a ``..`` component is refused with a :class:`QuakeModelsWarning` and
 skipped (the other names are still looked up; when every name is refused the model gets no
 texture). A file that resolves (through a symlink) outside the root, or is not a regular file
 (a FIFO, a device), is refused the same way. Names are deduplicated and at most
@@ -136,9 +138,26 @@ class Skin:
         return f"<Skin {self.path}: {self.mode}>"
 
 
+def strip_leading_slash(name: str) -> str:
+    """``name`` without one leading ``/`` or ``\\``: ioquake3's ``FS_FOpenFileRead`` drops it
+    ("qpaths are not supposed to have a leading slash"), so ``/models/x.tga`` is the game path
+    ``models/x.tga``. Only one: ``//x`` stays absolute (a UNC path on Windows)."""
+    return name[1:] if name[:1] in ("/", "\\") else name
+
+
+def game_path(name: str) -> str | None:
+    """``name`` as the game path an engine opens (relative to the game folder, ``/``
+    separated, one leading slash dropped), or None when it is none: empty, absolute, with a
+    drive letter, a ``..`` component, a NUL or escaped bytes (see :func:`_unsafe_reason`)."""
+    if _unsafe_reason(name) is not None:
+        return None
+    return strip_leading_slash(name).replace("\\", "/")
+
+
 def _unsafe_reason(name: str) -> str | None:
-    """Why the untrusted skin name must not be used as a path, or None when it is relative."""
-    text = name.replace("\\", "/")
+    """Why the untrusted skin name must not be used as a path, or None when it is a game path
+    (relative to the game folder; one leading slash is dropped first, as ioquake3 does)."""
+    text = strip_leading_slash(name).replace("\\", "/")
     if not text.strip():
         return "is empty"
     if "\0" in text:

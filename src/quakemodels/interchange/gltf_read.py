@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from ..core.build import vertex_normals
 from ..core.files import read_regular
+from ..core.mesh import flip_winding
 from ..core.scene import Y_UP, ExportModel, Surface, Tag
 from ..errors import BadValueError, ModelFormatError, QuakeModelsWarning
 from .imported import DEFAULT_LIMITS, FloatArray, ImportedMesh, ImportLimits, check_shape, from_y_up
@@ -522,27 +523,56 @@ def read_gltf(
     )
 
 
-def _image_size(g: _Document) -> tuple[int, int] | None:
-    """Width and height of the first embedded image, if Pillow can read its header. A
-    decompression bomb (an image too large for Pillow's limit) is a warning and no size."""
+def _first_image(g: _Document) -> tuple[str, bytes] | None:
+    """(name, bytes) of ``images[0]`` when it is embedded (in a buffer view), else None; a
+    ModelFormatError when its buffer view is broken."""
     images = g.doc.get("images")
     if not isinstance(images, list) or not images or not isinstance(images[0], dict):
         return None
     if images[0].get("bufferView") is None:
         return None
+    v, view = g.item("bufferViews", images[0]["bufferView"], "images[0].bufferView")
+    where = f"bufferViews[{v}]"
+    data = _buffer(g, g.integer(view.get("buffer"), f"{where}.buffer"))
+    start = g.integer(view.get("byteOffset", 0), f"{where}.byteOffset")
+    length = g.integer(view.get("byteLength"), f"{where}.byteLength", 1)
+    if start + length > len(data):
+        raise g.error(where, f"runs to byte {start + length} of a {len(data)}-byte buffer")
+    name = images[0].get("name")
+    return (name if isinstance(name, str) else "image0"), data[start : start + length]
+
+
+def embedded_image(path: str | os.PathLike[str]) -> tuple[str, bytes | None] | None:
+    """(name, file bytes) of a glTF's first image, the one :func:`read_gltf`'s ``skin_size``
+    measures (the skin of a model we exported): bytes None when it is not embedded (a file
+    beside the glTF, named by its ``uri``, which is not opened); None when the glTF has no
+    image. A ModelFormatError when the file or the image's buffer view is broken."""
+    g, _ = _open(path)
+    found = _first_image(g)
+    if found is not None:
+        return found
+    images = g.doc.get("images")
+    if not isinstance(images, list) or not images:
+        return None
+    first = images[0] if isinstance(images[0], dict) else {}
+    label = first.get("uri") if isinstance(first.get("uri"), str) else first.get("name")
+    return (label if isinstance(label, str) else "images[0]")[:200], None
+
+
+def _image_size(g: _Document) -> tuple[int, int] | None:
+    """Width and height of the first embedded image, if Pillow can read its header. A
+    decompression bomb (an image too large for Pillow's limit) is a warning and no size."""
     import io
 
     from PIL import Image
 
     try:
-        v, view = g.item("bufferViews", images[0]["bufferView"], "images[0].bufferView")
-        where = f"bufferViews[{v}]"
-        data = _buffer(g, g.integer(view.get("buffer"), f"{where}.buffer"))
-        start = g.integer(view.get("byteOffset", 0), f"{where}.byteOffset")
-        length = g.integer(view.get("byteLength"), f"{where}.byteLength", 1)
+        found = _first_image(g)
+        if found is None:
+            return None
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data[start : start + length])) as image:
+            with Image.open(io.BytesIO(found[1])) as image:
                 return int(image.width), int(image.height)
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
         warnings.warn(f"{g.path}: images[0] ignored: {e}", QuakeModelsWarning, stacklevel=3)
@@ -868,7 +898,8 @@ def _scene(
             idx = _triangles(g, prim)
             quake = from_y_up(positions)
             if prim.normal is None or prim.normal_targets is None:
-                normals = vertex_normals(quake, idx).astype(np.float32)
+                # glTF winds counter-clockwise; vertex_normals takes Quake's clockwise order
+                normals = vertex_normals(quake, flip_winding(idx)).astype(np.float32)
             else:
                 normal = np.empty((num_frames, rows, 3), np.float32)
                 _fill_frames(g, prim.normal, prim.normal_targets, base_is_frame, normal)

@@ -28,8 +28,9 @@ class ImportedMesh:
     """Per-corner animated geometry (F frames, N corners, T triangles) in Quake space.
 
     ``positions`` (F,N,3) float32; ``uvs`` (N,2) float32 (t down) or None; ``indices``
-    (T,3) int64 into the corners; ``frame_names`` F names; ``skin_size`` (w, h) of an embedded
-    image when the file has one.
+    (T,3) int64 into the corners, counter-clockwise seen from outside as glTF and OBJ store
+    them (the writers turn them to Quake's clockwise order); ``frame_names`` F names;
+    ``skin_size`` (w, h) of an embedded image when the file has one.
     """
 
     positions: FloatArray

@@ -41,6 +41,7 @@ from ...core.mesh import (
     corner_mesh,
     corner_table,
     dense_pairs_for,
+    flip_winding,
     stored_corner_table,
 )
 from ...core.names import lenient_names, plural
@@ -815,7 +816,13 @@ class Md2Reader(TrivertxNormals, SingleSurface):
 
     @decoded
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
-        """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them."""
+        """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them in
+        render order (counter-clockwise: :func:`flip_winding` of the stored order)."""
+        vertex_ids, texcoord_ids, indices = self._stored_corners()
+        return vertex_ids, texcoord_ids, flip_winding(indices)
+
+    def _stored_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
+        """``_mesh_corners`` with the triangles in the file's (clockwise) order."""
         h = self._h
         if h.num_triangles and "triangles" not in self.__dict__:
             # Straight from the stored indices (no decode of the two (T,3) arrays) when every

@@ -39,6 +39,7 @@ from ...core.build import (
     skin_dimensions,
     vertex_normals,
 )
+from ...core.mesh import flip_winding
 from ...core.scene import ExportModel, Surface
 from ...core.sections import first_bad_index
 from ...errors import BadValueError, ModelFormatError
@@ -715,7 +716,8 @@ def _corners(
 ) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64] | None, npt.NDArray[np.int64]]:
     """A surface's or an imported mesh's per-vertex arrays checked (BadValueError naming
     ``where`` and the array): ``positions`` (F,N,3) finite numbers, as given; ``uvs`` (N,2)
-    finite float64, or None; ``indices`` (T,3) int64 in 0..N-1."""
+    finite float64, or None; ``indices`` (T,3) int64 in 0..N-1, given counter-clockwise (a
+    scene's, glTF's and OBJ's order) and returned in Quake's clockwise order."""
     pos = as_array(positions, f"{where}.positions", None, 3)
     if pos.shape[2] != 3:
         raise BadValueError(
@@ -740,7 +742,7 @@ def _corners(
             f"{where}.indices[{bad.row}][{bad.column}]={bad.value} is outside 0..{n - 1}",
             field="triangles",
         )
-    return pos, uv, idx
+    return pos, uv, flip_winding(idx)
 
 
 def from_imported(

@@ -65,7 +65,7 @@ from ...core.facade import (
     read_only,
 )
 from ...core.frames import PerFrame, rows
-from ...core.mesh import Mesh
+from ...core.mesh import Mesh, flip_winding
 from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
@@ -459,7 +459,8 @@ class Md3Surface(PerFrame):
     def mesh(self, frame: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``frame`` (decoding that frame only): MD3 vertices
         already carry one texcoord each, so vertices, uvs and indices are the surface's own
-        (``vertex_ids`` and ``texcoord_ids`` are both 0..N-1)."""
+        (``vertex_ids`` and ``texcoord_ids`` are both 0..N-1); the triangles in render order
+        (counter-clockwise: :func:`flip_winding` of ``triangles``)."""
         f = frame_index(frame, self.num_frames)
         n = self.num_vertices
         ids = np.arange(n, dtype=np.int32)
@@ -469,7 +470,7 @@ class Md3Surface(PerFrame):
                 positions=self.frame_positions(f),
                 normals=self.frame_normals(f),
                 uvs=self.texcoords,
-                indices=self.triangles.astype(np.uint32),
+                indices=flip_winding(self.triangles.astype(np.uint32)),
                 vertex_ids=ids,
                 texcoord_ids=ids.copy(),
             )
@@ -491,7 +492,7 @@ class Md3Surface(PerFrame):
             self._positions_of(words[None])[0],
             normal_table().take(words[:, NORMAL_WORD].view(np.uint16), axis=0, mode="clip"),
             np.frombuffer(self._data, np.float32, 2 * n, base + self.ofs_tex_coords).reshape(-1, 2),
-            indices,
+            flip_winding(indices),
             ids,
             ids,
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.mesh import flip_winding
 from ...core.scene import ExportModel, Surface, Tag, model_stem
 from ...core.skins import Listings, find_skin
 from .reader import Md3Reader
@@ -35,7 +36,7 @@ def scene(
                     s.normals if frames is None else s.frames_normals(frames), np.float32
                 ),
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
-                indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
+                indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),
                 skin_names=shaders,
                 skin=find_skin([n for n in shaders if n], m.name, skin_dir, listings),
             )

@@ -39,6 +39,7 @@ from ...core.build import (
     scene_frame_names,
     vertex_normals,
 )
+from ...core.mesh import flip_winding
 from ...core.scene import ExportModel
 from ...core.sections import field_type, read_section, unstructured
 from ...errors import BadValueError, LimitExceededError, ModelFormatError
@@ -827,6 +828,13 @@ def build(
     return BuildResult(model=model, errors=errors, steps=np.full((num_frames, 3), 1.0 / XYZ_STEPS))
 
 
+def _stored_order(indices: npt.ArrayLike, what: str) -> npt.ArrayLike:
+    """A scene surface's counter-clockwise (T,3) ``indices`` in Quake's clockwise order; other
+    shapes as given, for :func:`build` to refuse with its message."""
+    tri = as_array(indices, what, np.int64, 2)
+    return flip_winding(tri) if tri.shape[1:] == (3,) else tri
+
+
 def from_scene(
     scene: ExportModel,
     *,
@@ -836,7 +844,8 @@ def from_scene(
 ) -> BuildResult[R]:
     """Build an MD3 from a format-neutral scene (what the exporters read and the importers give).
 
-    Each scene surface becomes an MD3 surface (its positions, normals, uvs, triangles; its skin
+    Each scene surface becomes an MD3 surface (its positions, normals, uvs, triangles turned
+    from the scene's counter-clockwise order to Quake's clockwise one; its skin
     names as shaders), each tag a tag, the scene's frame names the frame names (cut to 15
     bytes when longer; ``frame0``, ``frame1``... when missing). ``name`` is the header's name.
     """
@@ -844,12 +853,12 @@ def from_scene(
         SurfaceData(
             s.name,
             s.positions,
-            s.indices,  # build checks and casts them
+            _stored_order(s.indices, f"surfaces[{i}].indices"),
             s.uvs,
             normals=s.normals,
             shaders=[n for n in s.skin_names if n],
         )
-        for s in scene.surfaces
+        for i, s in enumerate(scene.surfaces)
     ]
     tags = [TagData(t.name, t.origins, t.axes) for t in scene.tags]
     # checked before scene.num_frames reads the shape of the one or the other

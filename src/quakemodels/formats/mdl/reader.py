@@ -52,7 +52,14 @@ from ...core.facade import (
     parse_spec,
 )
 from ...core.frames import decode_axes, rows
-from ...core.mesh import Mesh, corner_mesh, corner_table, dense_first_use, dense_pairs_for
+from ...core.mesh import (
+    Mesh,
+    corner_mesh,
+    corner_table,
+    dense_first_use,
+    dense_pairs_for,
+    flip_winding,
+)
 from ...core.names import lenient_names
 from ...core.sections import columns, field_type, offset_of, word_columns
 from ...core.trivertx import TrivertxNormals
@@ -834,18 +841,20 @@ class MdlReader(TrivertxNormals, SingleSurface):
     @cached_property
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord row) pairs in first-use order, and triangles over them:
-        a seam vertex used from both sides appears twice."""
+        a seam vertex used from both sides appears twice. The triangles are in render order
+        (counter-clockwise: :func:`flip_winding` of the stored order)."""
         if "triangle_texcoords" not in self.__dict__:
             corners = self._stored_corners()
             if corners is not None:
                 return corners
-        return corner_table(
+        vertex_ids, texcoord_ids, indices = corner_table(
             self.triangles,
             self.triangle_texcoords,
             2 * self.num_vertices,
             self.num_vertices,
             dense_pairs_for(len(self._data)),
         )
+        return vertex_ids, texcoord_ids, flip_winding(indices)
 
     def _stored_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]] | None:
         """``_mesh_corners`` straight from the stored triangles and texcoords (no decode of
@@ -878,7 +887,7 @@ class MdlReader(TrivertxNormals, SingleSurface):
         key_rows += v_rows
         rows_used, indices = dense_first_use(key_rows.T.ravel(), 2 * nv)
         vertex_ids = np.remainder(rows_used, nv, dtype=np.int32)
-        return vertex_ids, rows_used.astype(np.int32), indices
+        return vertex_ids, rows_used.astype(np.int32), flip_winding(indices)
 
     def mesh(self, pose: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``.

@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from ...core.mesh import flip_winding
 from ...core.scene import Surface, to_y_up
 from ...core.skins import Skin
 from ...errors import BadValueError
@@ -98,7 +99,7 @@ def _part_meshes(
             positions=s.positions,
             normals=s.normals,
             uvs=s.texcoords,
-            indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),  # checked on load
+            indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),  # checked on load
             skin=shared.skin(textures.get(s.name)),
         )
         node = b.surface(surface, names)

@@ -10,14 +10,16 @@ player with no code of their own for players.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
+from ...core.mesh import flip_winding
 from ...core.scene import ExportModel, Surface
-from ...core.skins import Skin
+from ...core.skins import Skin, game_path
 from .animcfg import Clip
 from .player import FrameLerp, Player
 
@@ -36,6 +38,7 @@ def player_scene(
     one clip ``"pose"`` over all of them. Only the part frames the poses show are decoded,
     unless they are many (then each part's arrays are decoded whole, once)."""
     textures = player.skin_textures(skin)
+    names = _game_names(player, skin)
     images: dict[Path, Skin | None] = {}
     for part, model in player.parts.items():
         shown = {f for legs, torso in poses for f in _part_frames(part, legs, torso)}
@@ -64,8 +67,8 @@ def player_scene(
                     positions=positions.astype(np.float32),
                     normals=np.stack(normals).astype(np.float32),
                     uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
-                    indices=np.ascontiguousarray(s.triangles, dtype=np.uint32),
-                    skin_names=(str(path),) if path else (),
+                    indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),
+                    skin_names=names[part].get(s.name.lower(), ()) if path else (),
                     skin=images.get(path) if path else None,
                 )
             )
@@ -76,6 +79,25 @@ def player_scene(
         source=player.folder,
         frame_names=list(frame_names or (f"pose{i}" for i in range(len(poses)))),
     )
+
+
+def _game_names(player: Player, skin: str) -> dict[str, dict[str, tuple[str, ...]]]:
+    """The names the engine opens each surface's texture by, per part (lower-case surface
+    name → names): the ``.skin`` file's path for the surface, else the MD3's shader names.
+    Game paths, never the path of the file found on this machine, so that a model written
+    from this scene names nothing outside the game folder."""
+    out: dict[str, dict[str, tuple[str, ...]]] = {}
+    for part, model in player.parts.items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # skin_textures has read (and warned about) it
+            parsed = player.skin_file(part, skin)
+        named = parsed.surfaces if parsed is not None else {}
+        out[part] = {}
+        for s in model.surfaces:
+            from_skin = named.get(s.name.lower())
+            found = (from_skin,) if from_skin else tuple(sh.name for sh in s.shaders)
+            out[part][s.name.lower()] = tuple(g for n in found if (g := game_path(n)))
+    return out
 
 
 def _part_frames(part: str, legs: FrameLerp, torso: FrameLerp) -> tuple[int, ...]:
