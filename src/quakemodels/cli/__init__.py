@@ -145,8 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     verb = f"quakemodels {args.verb}"
     try:
-        with _warnings_once(verb):
-            code = int(args._run(args))
+        code = int(args._run(args))
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
         return code
     except UsageError as e:
@@ -179,10 +178,11 @@ def console_main() -> NoReturn:
     take the interpreter's usual way out, with its message and exit code.
 
     Before that, glibc's allocator is told to keep the memory it frees (see
-    :func:`_keep_freed_memory`).
+    :func:`_keep_freed_memory`). Warnings are printed once per cause (:func:`_warnings_once`).
     """
     _keep_freed_memory()
-    code = main()
+    with _warnings_once(_verb_of(sys.argv[1:])):
+        code = main()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -221,14 +221,21 @@ def _keep_freed_memory() -> None:
     mallopt(_M_TRIM_THRESHOLD, 256 << 20)
 
 
+def _verb_of(words: Sequence[str]) -> str:
+    """``quakemodels VERB`` for the command line ``words`` (``quakemodels`` without a verb)."""
+    return f"quakemodels {words[0]}" if words and words[0] in VERBS else "quakemodels"
+
+
 @contextlib.contextmanager
 def _warnings_once(verb: str) -> Iterator[None]:
-    """Print each distinct warning raised by the verb once, as ``quakemodels VERB: warning:
+    """Print each distinct warning raised by the command once, as ``quakemodels VERB: warning:
     message``, in place of Python's ``file:line: QuakeModelsWarning`` with a source line.
 
     Python's own once-per-place rule does not hold: any ``catch_warnings`` in between (Pillow,
     the readers) resets it, so a skin looked up for each of an MD3's surfaces warned once per
-    surface. The batch verbs collect their warnings per file themselves (``batch._call``)."""
+    surface. The batch verbs collect their warnings per file themselves (``batch._call``).
+    Only the command (:func:`console_main`) does this: :func:`main` called from Python leaves
+    warnings to the caller's filters."""
     seen: set[str] = set()
 
     def show(message: Warning | str, *_: object, **__: object) -> None:
