@@ -40,6 +40,7 @@ PACKAGE_LAYERS = {
         ("animcfg", "skinfile"),
         ("files",),
         ("player",),
+        ("materials",),
         ("check", "describe", "scene", "gltf", "fromgltf"),
     ],
 }

@@ -359,8 +359,16 @@ def _non_background(img: Image.Image) -> int:
     return int((a != np.array(rnd.BACKGROUND)).any(axis=1).sum())
 
 
+# The builder's quad winds counter-clockwise seen from above in the file: Quake's front
+# (clockwise) faces down, and the renderer culls it from the camera above. This one faces up.
+FACING_UP = [(0, 2, 1, 0, 2, 1), (0, 3, 2, 0, 3, 2)]
+
+
 def test_render_synthetic_model_is_visible(tmp_path: Path) -> None:
-    em = from_model(Md2.from_file(_model_file(tmp_path)))
+    em = from_model(Md2.from_file(_model_file(tmp_path, triangles=FACING_UP)))
+    # seen from behind (the builder's own winding) it is culled, as the engines cull it
+    down = from_model(Md2.from_file(_model_file(tmp_path / "down")))
+    assert _non_background(rnd.render_frame(down, 0, (64, 48))) == 0
     img = rnd.render_frame(em, 0, (64, 48))
     assert img.size == (64, 48)
     assert _non_background(img) > 200  # the quad fills most of the frame
@@ -576,7 +584,7 @@ def test_export_cli_options(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 
 
 def test_render_cli(tmp_path: Path) -> None:
-    src = _model_file(tmp_path)
+    src = _model_file(tmp_path, triangles=FACING_UP)
     assert main(["render", str(src), "-o", str(tmp_path / "f.png"), "--size", "40x30"]) == 0
     with Image.open(tmp_path / "f.png") as img:
         assert img.size == (40, 30) and _non_background(img) > 0

@@ -20,6 +20,7 @@ from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
 from .core.scene import ExportModel
+from .core.shaders import game_shaders
 from .core.skins import game_images
 from .errors import BadMagicError, ModelFormatError, PlayerFolderError
 from .formats import FORMATS
@@ -286,7 +287,9 @@ def scene(
 
     Skins are looked up through the game's search path (``quakemodels.archive.GameFS``) when
     the model sits in an archive or a game folder (one holding ``pakN.pak``/``*.pk3``), or
-    when ``game_dir`` is given; an explicit ``skin_dir`` searches only that folder. A
+    when ``game_dir`` is given, and so are Quake III shader scripts (an MD3 surface's sides
+    and alpha test, :mod:`quakemodels.core.shaders`); an explicit ``skin_dir`` searches only
+    that folder. A
     player's scene is assembled: its rest pose, then every cfg clip, textured from the
     ``.skin`` set ``skin`` (``skin_dir`` is for single models).
 
@@ -315,7 +318,11 @@ def scene(
         if context is None:
             em = fmt.scene(model, **kwargs)
         else:
-            with game_images(*context):
+            # the archive readers are loaded already (the context is a GameFS)
+            from .archive.shaders import game_scripts
+
+            fs = context[0]
+            with game_images(*context), game_shaders(lambda: game_scripts(fs)):
                 em = fmt.scene(model, **kwargs)
     return em if frames is None else replace(em, clips=clips)
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +38,75 @@ def to_y_up(v: npt.NDArray[Any]) -> FloatArray:
     return out
 
 
+AlphaOp = Literal["gt", "lt", "ge"]
+
+
+@dataclass(frozen=True)
+class AlphaTest:
+    """An engine's alpha test: a texel is drawn when ``alpha <op> ref`` (alpha 0..1).
+
+    ioquake3's ``alphaFunc GT0`` is ``("gt", 0.0)``, ``LT128`` ``("lt", 0.5)`` and ``GE128``
+    ``("ge", 0.5)`` (``GL_State`` in ``tr_backend.c``: ``glAlphaFunc`` with these values);
+    Quake II's OpenGL refresh draws every alias model with ``("gt", 0.666)``. ``name`` says
+    where it came from (``GE128``), for messages.
+    """
+
+    op: AlphaOp
+    ref: float
+    name: str = ""
+
+    def passes(self, alpha: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        """Which 8-bit ``alpha`` values (any shape) are drawn, as the engine compares them
+        (``alpha / 255`` against ``ref``)."""
+        a = np.asarray(alpha, dtype=np.float32) / np.float32(255)
+        ref = np.float32(self.ref)
+        if self.op == "gt":
+            return a > ref
+        if self.op == "ge":
+            return a >= ref
+        return a < ref
+
+    @property
+    def cutoff(self) -> float | None:
+        """The glTF ``alphaCutoff`` (drawn when alpha ≥ cutoff) that keeps exactly the 8-bit
+        alphas this test keeps: half a step below the first one kept (``GE128`` → 0.5,
+        ``GT0`` → 0.5/255), so rounding either way cannot move a texel across it. None for
+        ``lt``, which keeps the low alphas: glTF has no inverted test."""
+        if self.op == "lt":
+            return None
+        kept = np.flatnonzero(self.passes(np.arange(256, dtype=np.uint8)))
+        first = int(kept[0]) if kept.size else 256
+        return max(first - 0.5, 0.0) / 255.0
+
+
+Sides = Literal["front", "back", "both"]
+
+
+@dataclass(frozen=True)
+class Material:
+    """How the engine draws a surface, beyond its texture.
+
+    ``sides``: the faces drawn: ``"front"`` (the default of every engine: faces seen from
+    behind are culled), ``"both"`` (Quake III ``cull none``, ``cull disable``, ``cull
+    twosided``) or ``"back"`` (``cull back``: only the faces seen from behind).
+    ``alpha_test``: texels failing it are not drawn (None: every texel is, alpha ignored).
+    ``shader``: the shader script that said so (``scripts/oak.shader: models/x/leaf``).
+    """
+
+    sides: Sides = "front"
+    alpha_test: AlphaTest | None = None
+    shader: str | None = None
+
+    @property
+    def double_sided(self) -> bool:
+        """True when faces seen from behind are drawn too (glTF ``doubleSided``)."""
+        return self.sides != "front"
+
+
+OPAQUE = Material()
+"""Single-sided, every texel drawn: an MDL's and a Quake III surface without a shader script."""
+
+
 @dataclass(frozen=True)
 class Surface:
     """One piece of vertex-animated geometry sharing one skin.
@@ -46,7 +115,7 @@ class Surface:
     down, as glTF), ``indices`` (T,3) uint32, counter-clockwise seen from outside as glTF,
     OBJ and renderers expect (Quake's files wind the other way; the formats' scene builders
     and writers turn them with ``core.mesh.flip_winding``); ``skin_names`` the untrusted
-    names it refers to.
+    names it refers to; ``material`` how the engine draws it (sides, alpha test).
     The arrays may have any memory layout (an MD2's positions are a view of (F,3,N) rows).
     """
 
@@ -57,6 +126,7 @@ class Surface:
     indices: npt.NDArray[np.uint32]
     skin_names: tuple[str, ...] = ()
     skin: Skin | None = None
+    material: Material = OPAQUE
 
 
 @dataclass(frozen=True)
@@ -131,4 +201,15 @@ def safe_name(text: str, default: str = "unnamed") -> str:
     return out.strip("_") or default
 
 
-__all__ = ["FPS", "ExportModel", "Surface", "Tag", "model_stem", "safe_name", "to_y_up"]
+__all__ = [
+    "FPS",
+    "OPAQUE",
+    "AlphaTest",
+    "ExportModel",
+    "Material",
+    "Surface",
+    "Tag",
+    "model_stem",
+    "safe_name",
+    "to_y_up",
+]

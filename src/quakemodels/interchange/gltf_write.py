@@ -17,7 +17,10 @@ Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primit
   last frame; one-frame clips have one key.
 * MD3 tags are nodes whose translation and rotation are animated per frame (LINEAR; glTF
   slerps rotations) in the same animations, so attached models can be parented to them.
-* the skin, when :mod:`quakemodels.core.skins` finds one, is embedded as a PNG texture.
+* the skin, when :mod:`quakemodels.core.skins` finds one, is embedded as a PNG texture; the
+  surface's :class:`~quakemodels.core.scene.Material` (a Quake III shader script's ``cull``
+  and ``alphaFunc``, Quake II's alpha test) gives ``doubleSided`` and ``alphaMode: MASK``
+  with its ``alphaCutoff`` (see :meth:`GltfBuilder.material`).
 
 Quake's Z-up space becomes glTF's Y-up by the rotation (x, y, z) → (y, z, x) (see
 :func:`quakemodels.core.scene.to_y_up`): a Quake model faces +X, a glTF asset faces +Z.
@@ -51,6 +54,7 @@ from __future__ import annotations
 import json
 import os
 import struct
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -59,9 +63,20 @@ import numpy.typing as npt
 
 from ..core.atomic import atomic_output, write_bytes_atomic
 from ..core.png import encode_png
-from ..core.scene import FPS, Y_UP, Y_UP_AXES, ExportModel, Surface, Tag, to_y_up
+from ..core.scene import (
+    FPS,
+    OPAQUE,
+    Y_UP,
+    Y_UP_AXES,
+    ExportModel,
+    Material,
+    Surface,
+    Tag,
+    safe_name,
+    to_y_up,
+)
 from ..core.skins import Skin
-from ..errors import BadValueError
+from ..errors import BadValueError, QuakeModelsWarning
 
 FLOAT = 5126
 UNSIGNED_SHORT = 5123
@@ -152,7 +167,8 @@ class GltfBuilder:
         self.doc: Doc = {}
         self._pieces: list[Piece] = []
         self._size = 0
-        self._materials: dict[str, int] = {}
+        self._materials: dict[tuple[str | None, Material], int] = {}
+        self._textures: dict[str, int] = {}
         # Runs of morph-target accessors whose JSON text json_bytes writes in one go: first
         # index → (count, the arguments of _targets_json). Rendered only when written: a
         # caller of build_gltf that serializes the document itself never pays for it.
@@ -225,12 +241,64 @@ class GltfBuilder:
         mm = (json_floats(a.min(axis=0)), json_floats(a.max(axis=0))) if minmax else None
         return self.accessor(view, int(a.shape[0]), kind, minmax=mm)
 
-    def material(self, skin: Skin) -> int:
-        """The material showing ``skin`` (image, texture and material added once per skin
-        file; the PNG encoded once per image); returns its index."""
-        key = os.fspath(skin.path)
+    def material(self, skin: Skin | None, material: Material = OPAQUE) -> int | None:
+        """The glTF material showing ``skin`` as ``material`` says (image, texture and
+        material added once per skin file and material; the PNG encoded once per image);
+        returns its index, or None for no skin and one side drawn (glTF's default material:
+        single-sided, opaque; with no texture an alpha test has nothing to test).
+
+        ``doubleSided`` is the material's sides; its alpha test becomes ``alphaMode: MASK``
+        with the ``alphaCutoff`` that keeps the same 8-bit alphas, when the skin has an alpha
+        channel (without one every texel passes: OPAQUE draws the same). A test glTF cannot
+        state (``LT128``, which keeps low alphas) stays OPAQUE, the closest (it draws every
+        texel the engine draws), and only the back side (``cull back``) becomes double-sided:
+        each warns once per material.
+        """
+        key = (os.fspath(skin.path) if skin is not None else None, material)
         if key in self._materials:
             return self._materials[key]
+        if skin is None and not material.double_sided:
+            return None  # without a texture there is no alpha to test: the default draws it
+        pbr: dict[str, Any] = {
+            "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
+            "metallicFactor": 0.0,
+            "roughnessFactor": 1.0,
+        }
+        if skin is not None:
+            pbr["baseColorTexture"] = {"index": self._texture(skin), "texCoord": 0}
+        out: dict[str, Any] = {"pbrMetallicRoughness": pbr, "emissiveFactor": [0.0, 0.0, 0.0]}
+        test = material.alpha_test
+        what = material.shader or (skin.path.name if skin is not None else "material")
+        if test is not None and skin is not None and skin.mode == "RGBA":
+            if test.cutoff is None:
+                warnings.warn(
+                    f"{what}: alpha test {test.name or test.op} draws the texels with alpha"
+                    f" {'<' if test.op == 'lt' else test.op} {test.ref:g}, which glTF cannot"
+                    " state; exported opaque",
+                    QuakeModelsWarning,
+                    stacklevel=3,
+                )
+            else:
+                out["alphaMode"] = "MASK"
+                out["alphaCutoff"] = test.cutoff
+        if material.sides == "back":
+            warnings.warn(
+                f"{what}: only the back side is drawn (cull back), which glTF cannot state;"
+                " exported double-sided",
+                QuakeModelsWarning,
+                stacklevel=3,
+            )
+        out["doubleSided"] = material.double_sided
+        out["name"] = skin.path.stem if skin is not None else safe_name(what, "material")
+        index = self.add("materials", out)
+        self._materials[key] = index
+        return index
+
+    def _texture(self, skin: Skin) -> int:
+        """The texture of ``skin`` (its image added once per skin file)."""
+        key = os.fspath(skin.path)
+        if key in self._textures:
+            return self._textures[key]
         mime, data = image_bytes(skin)
         image = self.add(
             "images",
@@ -247,22 +315,8 @@ class GltfBuilder:
                 },
             )
         texture = self.add("textures", {"sampler": 0, "source": image})
-        material: dict[str, Any] = {
-            "pbrMetallicRoughness": {
-                "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
-                "metallicFactor": 0.0,
-                "roughnessFactor": 1.0,
-                "baseColorTexture": {"index": texture, "texCoord": 0},
-            },
-            "emissiveFactor": [0.0, 0.0, 0.0],
-        }
-        if skin.mode == "RGBA":
-            material["alphaMode"] = "MASK"
-        material["doubleSided"] = False
-        material["name"] = skin.path.stem
-        index = self.add("materials", material)
-        self._materials[key] = index
-        return index
+        self._textures[key] = texture
+        return texture
 
     def surface(self, surface: Surface, target_names: Sequence[str]) -> int | None:
         """A mesh and its node for ``surface``: frame 0 as the base, every frame a morph target
@@ -329,8 +383,9 @@ class GltfBuilder:
             {"POSITION": first + 2 * f, "NORMAL": first + 2 * f + 1} for f in range(num_frames)
         ]
         primitive: dict[str, Any] = {"attributes": attributes, "indices": indices, "mode": 4}
-        if surface.skin is not None:
-            primitive["material"] = self.material(surface.skin)
+        material = self.material(surface.skin, surface.material)
+        if material is not None:
+            primitive["material"] = material
         primitive["targets"] = targets
         mesh = self.add(
             "meshes",

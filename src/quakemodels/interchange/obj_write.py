@@ -4,7 +4,11 @@ Positions and normals use the same Y-up rotation as the glTF export ((x, y, z) â
 OBJ has no fixed convention, but Blender's and most importers' default is Y up). OBJ's ``vt``
 has v growing upwards, so ``vt`` is ``(s, 1 - t)``. Every distinct (vertex, texcoord) corner
 is written once and faces use the same index for ``v``, ``vt`` and ``vn``. When a skin is
-found it is written beside the OBJ as PNG and the MTL names it in ``map_Kd``. Numbers use
+found it is written beside the OBJ as PNG and the MTL names it in ``map_Kd``, and in
+``map_d`` too when the surface is alpha-tested (a Quake III ``alphaFunc GT0`` or ``GE128``,
+Quake II's alpha test) and the skin has an alpha channel: importers then take the skin's alpha
+as the dissolve (Blender's alpha input); MTL has no cutoff and no double-sided flag, so the
+cutoff and the sides drawn are written as comments. Numbers use
 ``%.9g``, enough to read every float32 back exactly. Every file is written atomically.
 """
 
@@ -12,12 +16,14 @@ from __future__ import annotations
 
 import io
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
 
 from ..core.atomic import write_bytes_atomic
-from ..core.scene import ExportModel, safe_name, to_y_up
+from ..core.scene import ExportModel, Material, Surface, safe_name, to_y_up
+from ..errors import QuakeModelsWarning
 
 
 def _rows(prefix: str, values: np.ndarray) -> str:
@@ -65,15 +71,60 @@ def _material(name: str, i: int) -> str:
     return safe_name(name, f"surface{i}")
 
 
+def _alpha_mask(s: Surface) -> bool:
+    """Whether the MTL gives ``s`` a ``map_d``: its material has an alpha test that keeps the
+    high alphas and its skin an alpha channel."""
+    test = s.material.alpha_test
+    return (
+        test is not None
+        and test.cutoff is not None
+        and s.skin is not None
+        and (s.skin.mode == "RGBA")
+    )
+
+
+def _material_notes(s: Surface, warned: set[Material]) -> list[str]:
+    """Comment lines saying what MTL cannot: the alpha test's cutoff and the sides drawn; a
+    test MTL cannot approach warns once per material (``warned``)."""
+    m = s.material
+    where = f" of shader {m.shader}" if m.shader else ""
+    notes = []
+    test = m.alpha_test
+    if test is not None and s.skin is not None and s.skin.mode == "RGBA":
+        if test.cutoff is None:
+            if m not in warned:
+                warned.add(m)
+                warnings.warn(
+                    f"{m.shader or s.name}: alpha test {test.name or test.op} keeps the low"
+                    " alphas, which MTL cannot state; exported opaque",
+                    QuakeModelsWarning,
+                    stacklevel=4,
+                )
+            notes.append(f"# alpha test {test.name}{where}: not stated, drawn opaque\n")
+        else:
+            notes.append(
+                f"# alpha test {test.name}{where}: drawn where alpha >= {test.cutoff:.6g}"
+                " (map_d is the skin's alpha; MTL states no cutoff)\n"
+            )
+    if m.double_sided:
+        side = "only the back side" if m.sides == "back" else "both sides"
+        notes.append(f"# {side} drawn{where}: MTL cannot state it\n")
+    return notes
+
+
 def _write_materials(model: ExportModel, folder: Path, stem: str) -> str:
     """Write ``<stem>.mtl`` (and skins as ``<stem>_<surface>.png``); returns the MTL's name."""
     lines = [f"# materials of {model.name}\n"]
+    warned: set[Material] = set()
     for i, s in enumerate(model.surfaces):
         lines.append(f"newmtl {_material(s.name, i)}\nKa 0 0 0\nKd 1 1 1\nKs 0 0 0\nd 1\nillum 1\n")
+        lines += _material_notes(s, warned)
         if s.skin is not None:
             png = f"{stem}_{_material(s.name, i)}.png"
             write_bytes_atomic(folder / png, s.skin.png_bytes())
             lines.append(f"map_Kd {png}\n")
+            if _alpha_mask(s):
+                lines.append(f"map_d {png}\n")
     mtl = f"{stem}.mtl"
     write_bytes_atomic(folder / mtl, "".join(lines).encode("utf-8"))
     return mtl

@@ -6,6 +6,13 @@ shown so an animation does not jump. Shading is Lambert from the model's own ver
 (interpolated per pixel) plus ambient light, times the skin's texel (nearest) when a skin was
 found, else a flat grey. Images are rendered at 2× and downsampled for smooth edges.
 
+Faces are culled as the engines cull them: a surface's triangles (counter-clockwise seen from
+outside, as the scene holds them) are drawn only when they face the camera, unless its
+:class:`~quakemodels.core.scene.Material` draws both sides (Quake III ``cull none``) or only
+the back (``cull back``); an inside-out model looks inside out. A surface's alpha test (Quake
+III ``alphaFunc``, Quake II's alpha test) removes the fragments whose texel fails it before
+the depth test, so what lies behind shows through, as in the engine.
+
 Rasterization is vectorized over all triangles at once: every triangle's bounding box is
 expanded into candidate pixels, edge functions keep those inside, and the nearest fragment
 per pixel wins (one lexsort on (pixel, depth)), which is the z-buffer test.
@@ -16,7 +23,7 @@ from __future__ import annotations
 import io
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -32,14 +39,35 @@ SUPERSAMPLE = 2
 _CHUNK = 4_000_000  # candidate pixels per batch, bounds memory on large images
 
 
+Discard = Callable[
+    [npt.NDArray[np.intp], npt.NDArray[np.float64], npt.NDArray[np.float64]],
+    npt.NDArray[np.bool_],
+]
+"""``discard(t, l0, l1)``: which fragments (triangle ``t``, barycentric weights ``l0``, ``l1``
+of its first two corners) an alpha test removes."""
+
+
 def rasterize(
-    screen: npt.NDArray[np.floating], triangles: npt.NDArray[np.integer], width: int, height: int
+    screen: npt.NDArray[np.floating],
+    triangles: npt.NDArray[np.integer],
+    width: int,
+    height: int,
+    *,
+    sides: npt.NDArray[np.int8] | None = None,
+    discard: Discard | None = None,
+    tested: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.float32]]:
     """Z-buffered coverage of triangles on a ``width`` × ``height`` grid.
 
     ``screen`` (N,3): pixel x (right), pixel y (down), depth (smaller is nearer);
     ``triangles`` (T,3) indices into it. Returns ``triangle`` (H,W) int32, the nearest triangle
     covering each pixel centre or -1, and ``bary`` (H,W,3) float32, its barycentric weights there.
+
+    ``sides`` (T,) int8 culls as the engines do: 1 draws a triangle only when it faces the
+    camera (counter-clockwise on a y-up screen, so clockwise in these y-down pixels), -1 only
+    when it faces away, 0 always (double-sided); None draws every triangle. ``discard``
+    removes fragments of the triangles ``tested`` (T,) bool marks before the depth test (an
+    alpha test: what lies behind a discarded texel shows through).
     """
     tri_id = np.full(height * width, -1, dtype=np.int32)
     bary = np.zeros((height * width, 3), dtype=np.float32)
@@ -55,7 +83,11 @@ def rasterize(
     area = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
     w = np.maximum(x1 - x0 + 1, 0)
     h = np.maximum(y1 - y0 + 1, 0)
-    keep = np.flatnonzero((w > 0) & (h > 0) & (np.abs(area) > 1e-12))
+    visible = (w > 0) & (h > 0) & (np.abs(area) > 1e-12)
+    if sides is not None:
+        # y is down: a triangle counter-clockwise seen from the camera has area < 0 here
+        visible &= (sides == 0) | (np.sign(area) == -sides)
+    keep = np.flatnonzero(visible)
     counts = w[keep] * h[keep]
     # batches of whole triangles, each with about _CHUNK candidate pixels (at least one triangle)
     cum = np.cumsum(counts)
@@ -75,6 +107,8 @@ def rasterize(
             tri_id,
             bary,
             depth_buf,
+            discard,
+            tested,
         )
         start = stop
     return tri_id.reshape(height, width), bary.reshape(height, width, 3)
@@ -92,6 +126,8 @@ def _raster_batch(
     tri_id: npt.NDArray[np.int32],
     bary: npt.NDArray[np.float32],
     depth_buf: npt.NDArray[np.float64],
+    discard: Discard | None = None,
+    tested: npt.NDArray[np.bool_] | None = None,
 ) -> None:
     t = np.repeat(tris, counts)
     first = np.repeat(np.cumsum(counts) - counts, counts)
@@ -107,6 +143,11 @@ def _raster_batch(
     l2 = 1.0 - l0 - l1
     eps = -1e-9
     inside = (l0 >= eps) & (l1 >= eps) & (l2 >= eps)
+    if discard is not None and tested is not None:
+        check = np.flatnonzero(inside)
+        check = check[tested[t[check]]]
+        if check.size:
+            inside[check[discard(t[check], l0[check], l1[check])]] = False
     if not inside.any():
         return
     t, px, py, l0, l1, l2, tv = (
@@ -169,14 +210,29 @@ class Renderer:
         self.center = (lo + hi) / 2
         self.light = np.array([0.75, -0.35, 0.55])
         self.light /= np.linalg.norm(self.light)
-        self.textures = []
+        self.textures: list[npt.NDArray[np.float32] | None] = []
+        # per surface: the texels its alpha test keeps ((H,W) bool; None: no test or no alpha
+        # channel), the sides drawn (1 front, -1 back, 0 both), whether it shows at all
+        self.passing: list[npt.NDArray[np.bool_] | None] = []
+        self.sides: list[int] = []
+        self.shown: list[bool] = []
         for s in model.surfaces:
             tex = None
+            alpha = None
             if s.skin is not None and s.skin.mode in ("RGB", "RGBA"):
                 tex = s.skin.pixels[:, :, :3].astype(np.float32)
+                if s.skin.mode == "RGBA":
+                    alpha = s.skin.pixels[:, :, 3]
             elif s.skin is not None and isinstance(s.skin.image, Image.Image):
                 tex = np.asarray(s.skin.image.convert("RGB"), dtype=np.float32)
             self.textures.append(tex)
+            test = s.material.alpha_test
+            keep = None if test is None or alpha is None else test.passes(alpha)
+            self.passing.append(None if keep is None or keep.all() else keep)
+            # without an alpha channel alpha is 1 everywhere: the test keeps all or nothing
+            opaque_passes = test is None or bool(test.passes(np.array([255], np.uint8))[0])
+            self.shown.append(bool(keep.any()) if keep is not None else opaque_passes)
+            self.sides.append({"front": 1, "back": -1, "both": 0}[s.material.sides])
 
     def frame(self, frame: int) -> Image.Image:
         """The picture of ``frame`` as an RGB image of ``size``."""
@@ -184,7 +240,7 @@ class Renderer:
         screens, tris, surf_of_tri, normals, uvs = [], [], [], [], []
         base = 0
         for i, s in enumerate(self.model.surfaces):
-            if s.positions.shape[1] == 0 or s.indices.size == 0:
+            if s.positions.shape[1] == 0 or s.indices.size == 0 or not self.shown[i]:
                 continue
             p = s.positions[frame].astype(np.float64) @ self.rot.T - self.center
             scr = np.column_stack(
@@ -200,7 +256,15 @@ class Renderer:
         out[:] = self.background
         if screens:
             tri = np.concatenate(tris)
-            tri_id, bary = rasterize(np.concatenate(screens), tri, w, h)
+            surf_tri = np.concatenate(surf_of_tri)
+            all_uvs = np.concatenate(uvs)
+            sides = np.asarray(self.sides, dtype=np.int8)[surf_tri]
+            tested_surfaces = [i for i, keep in enumerate(self.passing) if keep is not None]
+            tested = np.isin(surf_tri, tested_surfaces) if tested_surfaces else None
+            discard = self._discard(tri, surf_tri, all_uvs) if tested is not None else None
+            tri_id, bary = rasterize(
+                np.concatenate(screens), tri, w, h, sides=sides, discard=discard, tested=tested
+            )
             mask = tri_id >= 0
             t = tri_id[mask]
             bw = bary[mask].astype(np.float64)[:, :, None]  # (P,3,1)
@@ -211,19 +275,60 @@ class Renderer:
             shade = AMBIENT + (1 - AMBIENT) * np.abs(nrm @ self.light)
             color = np.empty((t.size, 3))
             color[:] = BASE_COLOR
-            uv = (np.concatenate(uvs)[corners] * bw).sum(axis=1)
-            surf = np.concatenate(surf_of_tri)[t]
+            uv = (all_uvs[corners] * bw).sum(axis=1)
+            surf = surf_tri[t]
             for i, tex in enumerate(self.textures):
                 if tex is None:
                     continue
                 sel = surf == i
-                th, tw = tex.shape[:2]
-                tx = np.floor(np.mod(uv[sel, 0], 1.0) * tw).astype(np.int64).clip(0, tw - 1)
-                ty = np.floor(np.mod(uv[sel, 1], 1.0) * th).astype(np.int64).clip(0, th - 1)
+                ty, tx = _texels(uv[sel], tex.shape[:2])
                 color[sel] = tex[ty, tx]
             out[mask] = np.clip(color * shade[:, None], 0, 255)
         img = Image.fromarray(out.astype(np.uint8), "RGB")
         return img.resize(self.size, Image.Resampling.BOX) if SUPERSAMPLE > 1 else img
+
+    def _discard(
+        self,
+        tri: npt.NDArray[np.int64],
+        surf_tri: npt.NDArray[np.intp],
+        all_uvs: npt.NDArray[np.float64],
+    ) -> Discard:
+        """The alpha test of one frame's triangles (``tri`` (T,3) into ``all_uvs`` (N,2),
+        ``surf_tri`` (T,) their surfaces): a fragment is discarded when the texel it shows (the
+        same nearest texel the colour is taken from) fails its surface's test."""
+
+        def discard(
+            t: npt.NDArray[np.intp], l0: npt.NDArray[np.float64], l1: npt.NDArray[np.float64]
+        ) -> npt.NDArray[np.bool_]:
+            c = tri[t]
+            l2 = 1.0 - l0 - l1
+            uv = (
+                all_uvs[c[:, 0]] * l0[:, None]
+                + all_uvs[c[:, 1]] * l1[:, None]
+                + all_uvs[c[:, 2]] * l2[:, None]
+            )
+            out = np.zeros(t.size, dtype=bool)
+            surf = surf_tri[t]
+            for i, keep in enumerate(self.passing):
+                if keep is None:
+                    continue
+                sel = surf == i
+                ty, tx = _texels(uv[sel], keep.shape)
+                out[sel] = ~keep[ty, tx]
+            return out
+
+        return discard
+
+
+def _texels(
+    uv: npt.NDArray[np.float64], shape: tuple[int, ...]
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """(row, column) of the nearest texel (repeating) at each of ``uv`` (P,2) in an image of
+    ``shape`` (H, W, ...)."""
+    th, tw = shape[:2]
+    tx = np.floor(np.mod(uv[:, 0], 1.0) * tw).astype(np.int64).clip(0, tw - 1)
+    ty = np.floor(np.mod(uv[:, 1], 1.0) * th).astype(np.int64).clip(0, th - 1)
+    return ty, tx
 
 
 def render_frame(

@@ -6,11 +6,17 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from ...core.scene import ExportModel, Surface, model_stem
+from ...core.scene import AlphaTest, ExportModel, Material, Surface, model_stem
 from ...core.skins import find_skin
 from ...errors import BadValueError, LimitExceededError
 from .layout import HEADER_OFFSETS
 from .reader import Md2Reader
+
+# Quake II's OpenGL refresh enables GL_ALPHA_TEST with glAlphaFunc(GL_GREATER, 0.666) in
+# GL_SetDefaultState (ref_gl/gl_rmisc.c) and draws alias models with it on (gl_mesh.c never
+# turns it off), culling one side (GL_CULL_FACE): a skin with an alpha channel loses the texels
+# at or below 0.666; an RGB skin (every PCX as decoded here) is drawn whole.
+MD2_MATERIAL = Material(alpha_test=AlphaTest("gt", 0.666, "Quake II alpha test > 0.666"))
 
 EXPORT_FLOOR = 128 * 2**20
 EXPORT_PER_INPUT_BYTE = 32
@@ -74,6 +80,7 @@ def scene(
         indices=mesh.indices,
         skin_names=tuple(m.skins),
         skin=find_skin(_lookup_names(m), m.name, skin_dir),
+        material=MD2_MATERIAL,
     )
     return ExportModel(
         name=model_stem(m.name),

@@ -9,7 +9,8 @@ from pathlib import Path
 import numpy as np
 
 from ...core.mesh import flip_winding
-from ...core.scene import ExportModel, Surface, Tag, model_stem
+from ...core.scene import OPAQUE, ExportModel, Surface, Tag, model_stem
+from ...core.shaders import scripts_for
 from ...core.skins import Listings, find_skin
 from .reader import Md3Reader
 
@@ -20,12 +21,21 @@ def scene(
     skin_dir: str | os.PathLike[str] | None = None,
     frames: Sequence[int] | None = None,
 ) -> ExportModel:
-    """An MD3: one surface per MD3 surface (skin from its shader names), tags as tags (only
-    ``frames``, decoding only those, in that order and without clips, when given)."""
+    """An MD3: one surface per MD3 surface (skin from its shader names; sides, alpha test and
+    texture from the shader script defining its first one, when a game or the game root above
+    the model has one), tags as tags (only ``frames``, decoding only those, in that order and
+    without clips, when given)."""
     surfaces = []
     listings = Listings()  # one directory listing per folder for every surface's lookup
+    scripts = scripts_for(m.name, skin_dir) if any(s.num_shaders for s in m.surfaces) else None
     for s in m.surfaces:
         shaders = tuple(sh.name for sh in s.shaders)
+        # the engine draws the first shader (skinNum 0); a script defining it gives the
+        # surface's sides, alpha test and texture (its stage's image before the names)
+        found = scripts.find(shaders[0]) if scripts is not None and shaders else None
+        names = [n for n in shaders if n]
+        if found is not None and found.texture is not None:
+            names.insert(0, found.texture)
         surfaces.append(
             Surface(
                 name=s.name,
@@ -38,7 +48,8 @@ def scene(
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
                 indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),
                 skin_names=shaders,
-                skin=find_skin([n for n in shaders if n], m.name, skin_dir, listings),
+                skin=find_skin(names, m.name, skin_dir, listings),
+                material=found.material if found is not None else OPAQUE,
             )
         )
     pick = slice(None) if frames is None else [m._frame_index(f) for f in frames]

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from ...core.scene import ExportModel, Surface, model_stem
+from ...core.scene import OPAQUE, ExportModel, Surface, model_stem
 from ...core.skins import Skin
 from ...errors import BadValueError
 from .layout import HEADER_OFFSETS
@@ -77,6 +77,9 @@ def scene(
         uvs=mesh.uvs,
         indices=mesh.indices,
         skin=skin_image(m, 0),
+        # Quake's skins are palette indices without alpha (GLQuake uploads them opaque) and
+        # every engine culls one side: single-sided, every texel drawn
+        material=OPAQUE,
     )
     return ExportModel(
         name=model_stem(m.name),

@@ -34,8 +34,9 @@ scene's ``extras.animationKeys`` the cfg's keys before the table (``sex``, ``foo
 what converting back to a player folder needs that the clips do not key.
 
 Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once (a
-JPEG or PNG as the file it is, anything else as PNG). Axes are converted to glTF's Y-up as for
-single models (:func:`to_y_up`).
+JPEG or PNG as the file it is, anything else as PNG); a surface whose shader a script of the
+game defines is drawn as the script says (:mod:`.materials`: ``doubleSided``, alpha test).
+Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.mesh import flip_winding
-from ...core.scene import Surface, to_y_up
+from ...core.scene import OPAQUE, Material, Surface, to_y_up
 from ...core.skins import Skin
 from ...errors import BadValueError
 from ...interchange.gltf_write import (
@@ -61,6 +62,7 @@ from ...interchange.gltf_write import (
 )
 from ..md3 import Md3
 from .animcfg import Clip
+from .materials import part_materials
 from .player import Player
 
 # which tags each part's frames animate, and which part sits under which tag
@@ -85,10 +87,16 @@ class _Textures:
 
 
 def _part_meshes(
-    b: GltfBuilder, part: str, model: Md3, textures: dict[str, Path], shared: _Textures
+    b: GltfBuilder,
+    part: str,
+    model: Md3,
+    textures: dict[str, Path],
+    shared: _Textures,
+    materials: dict[str, Material] | None = None,
 ) -> list[int]:
     """One node per surface of ``part`` (:meth:`GltfBuilder.surface`: every frame a morph
-    target named ``frame<N>``, its skin texture as material); their node indices."""
+    target named ``frame<N>``, its skin texture as material, drawn as ``materials`` (by
+    surface name: a shader script's sides and alpha test) says); their node indices."""
     names = [f"frame{f}" for f in range(model.num_frames)]
     nodes = []
     for s in model.surfaces:
@@ -101,6 +109,7 @@ def _part_meshes(
             uvs=s.texcoords,
             indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),  # checked on load
             skin=shared.skin(textures.get(s.name)),
+            material=(materials or {}).get(s.name, OPAQUE),
         )
         node = b.surface(surface, names)
         if node is not None:
@@ -151,8 +160,9 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
     b = GltfBuilder()
     shared = _Textures(player)
     textures = player.skin_textures(skin)
+    materials = part_materials(player, skin)
     meshes = {
-        part: _part_meshes(b, part, model, textures[part], shared)
+        part: _part_meshes(b, part, model, textures[part], shared, materials.get(part))
         for part, model in player.parts.items()
     }
     tracks: dict[str, tuple[int, Any, Any]] = {}  # tag → (node, origins, rotations)

@@ -32,11 +32,13 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from ...archive.shaders import game_scripts
+from ...core.shaders import ShaderScripts, disk_scripts
 from ...core.skins import Skin
 from ...errors import ModelFormatError, PlayerFolderError, QuakeModelsWarning
 from ..md3 import Md3
 from .animcfg import AnimationConfig, Clip
-from .files import DiskFiles, PlayerFiles, _parts_in, player_files
+from .files import DiskFiles, GameFiles, PlayerFiles, _parts_in, player_files
 from .files import find_parts as find_parts
 from .files import is_player_folder as is_player_folder
 from .skinfile import PARTS, SkinFile, find_game_root, parse_skin, skin_names, surface_textures
@@ -312,12 +314,26 @@ class Player:
                 f"no skin {name!r} in {self.folder}; skins: {', '.join(available) or 'none'}"
             )
         out = {}
+        scripts = self.shader_scripts()
+        stage = None if not len(scripts) else lambda n: getattr(scripts.find(n), "texture", None)
         for part, model in self.parts.items():
             surfaces = [(s.name, [sh.name for sh in s.shaders]) for s in model.surfaces]
             out[part] = surface_textures(
-                surfaces, self.files, self.skin_file(part, name), label=self.paths[part].name
+                surfaces,
+                self.files,
+                self.skin_file(part, name),
+                label=self.paths[part].name,
+                stage_image=stage,
             )
         return out
+
+    def shader_scripts(self) -> ShaderScripts:
+        """The shader scripts of the player's game (its search path, or ``scripts/`` under
+        the game root above a folder on disk): :mod:`quakemodels.core.shaders`."""
+        files = self.files
+        if isinstance(files, GameFiles):
+            return game_scripts(files.fs)
+        return disk_scripts(files.root)
 
     def texture(self, path: Path) -> Skin | None:
         """The decoded image of a texture path :meth:`skin_textures` gave (read from its

@@ -18,9 +18,10 @@ from pathlib import Path
 import numpy as np
 
 from ...core.mesh import flip_winding
-from ...core.scene import ExportModel, Surface
+from ...core.scene import OPAQUE, ExportModel, Surface
 from ...core.skins import Skin, game_path
 from .animcfg import Clip
+from .materials import part_materials
 from .player import FrameLerp, Player
 
 Pose = tuple[FrameLerp, FrameLerp]  # (legs, torso)
@@ -38,6 +39,7 @@ def player_scene(
     one clip ``"pose"`` over all of them. Only the part frames the poses show are decoded,
     unless they are many (then each part's arrays are decoded whole, once)."""
     textures = player.skin_textures(skin)
+    materials = part_materials(player, skin)
     names = _game_names(player, skin)
     images: dict[Path, Skin | None] = {}
     for part, model in player.parts.items():
@@ -70,6 +72,7 @@ def player_scene(
                     indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),
                     skin_names=names[part].get(s.name.lower(), ()) if path else (),
                     skin=images.get(path) if path else None,
+                    material=materials.get(part, {}).get(s.name, OPAQUE),
                 )
             )
     return ExportModel(

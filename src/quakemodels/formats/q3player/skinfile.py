@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -292,24 +292,33 @@ def surface_textures(
     skin: SkinFile | None,
     *,
     label: str,
+    stage_image: Callable[[str], str | None] | None = None,
 ) -> dict[str, Path]:
     """The texture file of each surface, for surfaces that have one.
 
     ``surfaces`` lists (name, shader names) as the MD3 stores them; ``skin`` is the part's
     parsed ``.skin`` (None without one); ``files`` finds the images. Order per surface: the
-    skin's path, the shader names, :func:`beside_model`. ``label`` names the part in
+    skin's path, the shader names, :func:`beside_model`; for each name, the image of the
+    texture stage of the shader script defining it first (``stage_image``, when given: the
+    engine draws the script, not the image named like it). ``label`` names the part in
     warnings; a surface left without a texture warns.
     """
     found: dict[str, Path] = {}
     skin_where = str(skin.path.name) if skin and skin.path else "skin"
     images: dict[str, Path] | None = None
+
+    def image(name: str, what: str) -> Path | None:
+        staged = stage_image(name) if stage_image is not None else None
+        hit = files.image(staged, f"{what} (shader stage)") if staged else None
+        return hit if hit is not None else files.image(name, what)
+
     for name, shaders in surfaces:
         hit: Path | None = None
         if skin is not None and name.lower() in skin.surfaces:
-            hit = files.image(skin.surfaces[name.lower()], f"{skin_where}: {name}")
+            hit = image(skin.surfaces[name.lower()], f"{skin_where}: {name}")
         for shader in shaders:
             if hit is None:
-                hit = files.image(shader, f"{label} shader")
+                hit = image(shader, f"{label} shader")
         if hit is None:
             images = files.images() if images is None else images
             hit = beside_model(name, files.folder, images)
