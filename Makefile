@@ -10,7 +10,7 @@ GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
 .PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr blender-check \
-	browser-deps browser-shots
+	blender-deps browser-deps browser-shots
 
 all: test
 
@@ -140,10 +140,28 @@ spec-lint: node
 spec-compile: setup
 	$(PY) tools/spec_compile.py $(KSY)
 
-# Exports opened as users will: headless Blender (Debian's `blender` 3.4 + python3-numpy)
-# imports a glTF of each kind; what it builds must equal the glTF. Skipped without blender.
-blender-check: setup
+# Exports opened as users will: headless Blender (Debian's `blender` 3.4; its glTF add-on needs
+# python3-numpy, and np.bool, which tools/blender_import.py sets back) imports a glTF of every
+# corpus model and both players; what it builds must equal the glTF, and Workbench pictures
+# with back-face culling on and off must match for closed models (PNGs in out/blender-check).
+# Not part of `make test`; without blender it prints the install line and skips.
+blender-check: setup blender-deps
 	$(PY) tools/blender_check.py
+
+# Debian's blender and python3-numpy, installed when missing (sudo unless root); a machine
+# without apt-get (or sudo) gets the install line, and blender-check then skips.
+blender-deps:
+	@if command -v blender >/dev/null 2>&1 && dpkg -s python3-numpy >/dev/null 2>&1; then \
+	  exit 0; \
+	elif ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "blender-deps: no apt-get; install Blender 3.4 and its python3-numpy by hand"; \
+	elif [ "$$(id -u)" = 0 ]; then \
+	  apt-get update -q && apt-get install -y -q blender python3-numpy; \
+	elif command -v sudo >/dev/null 2>&1; then \
+	  sudo apt-get update -q && sudo apt-get install -y -q blender python3-numpy; \
+	else \
+	  echo "blender-deps: not root and no sudo: apt-get install blender python3-numpy"; \
+	fi
 
 # Debian's chromium for tests/test_browser.py (headless, WebGL on SwiftShader: no GPU, no
 # display): apt-get installs it when missing (with sudo unless root), without its one

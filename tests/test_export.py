@@ -601,26 +601,3 @@ def test_top_level_help_has_examples(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     assert "examples:" in out
     assert "quakemodels export " in out and "quakemodels render " in out
-
-
-@pytest.mark.skipif(
-    __import__("shutil").which("blender") is None,
-    reason="Debian's blender is not installed (apt-get install blender python3-numpy)",
-)
-def test_blender_imports_what_the_gltf_holds() -> None:
-    """tools/blender_check.py: Blender's own glTF importer, headless, on one export per kind."""
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, str(Path(__file__).parent.parent / "tools" / "blender_check.py")],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "6 of 6 imports match their glTF" in done.stdout
-    assert "ok   human_bsuit: 3 mesh(es), 937 vertices, shape keys 1+153+191, 111 actions" in (
-        done.stdout
-    )

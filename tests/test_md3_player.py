@@ -268,9 +268,22 @@ HOSTILE = {
         lambda d: _named(d, "LEGS_RUN")["extras"].update(part="torso"),  # type: ignore[union-attr]
         "is named as a legs clip but extras.part says torso",
     ),
-    "no clip extras (another exporter)": (
-        lambda d: _anim(d, 0).pop("extras"),
-        "extras.part is None, not legs, torso or both",
+    "no clip extras and no morph weights": (
+        lambda d: (
+            _anim(d, 0).pop("extras"),
+            _anim(d, 0).update(
+                channels=[
+                    c
+                    for c in _anim(d, 0)["channels"]  # type: ignore[attr-defined]
+                    if c["target"]["path"] != "weights"
+                ]
+            ),
+        ),
+        "animations[0] (BOTH_DEATH1) has no extras.part and keys no morph weights",
+    ),
+    "extras with a part that is not one": (
+        lambda d: _anim(d, 0)["extras"].update(part="arms"),  # type: ignore[union-attr]
+        "extras.part is 'arms', not legs, torso or both",
     ),
     "cfg key that injects a table row": (
         lambda d: d["scenes"][0]["extras"]["animationKeys"].update(sex="m\n0 1 0 15"),  # type: ignore[index]

@@ -440,17 +440,17 @@ def test_vanilla_limits_are_ioquake3s() -> None:
     errors = [f for f in check_md3(m.data, engine="quake3") if f.severity == "error"]
     assert [f.code for f in errors] == ["too-many-vertices"]
     pos, tris, st0 = _grid(4097)
-    with pytest.raises(LimitExceededError, match="exceed the limit of 4096"):
+    with pytest.raises(LimitExceededError, match="exceed the format's limit of 4096"):
         build([SurfaceData("s", pos, tris, st0)], limits=Limits(max_vertices=10**6))
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"surfaces": 33}, "33 surfaces exceed the limit of 32"),
+        ({"surfaces": 33}, "33 surfaces exceed the format's limit of 32"),
         ({"tags": 17}, "17 tags exceed the limit of 16"),
-        ({"frames": 1025}, "1025 frames exceed the limit of 1024"),
-        ({"shaders": 257}, "257 shaders in surfaces\\[0\\] exceed the limit of 256"),
+        ({"frames": 1025}, "1025 frames exceed the format's limit of 1024"),
+        ({"shaders": 257}, "257 shaders in surfaces\\[0\\] exceed the format's limit of 256"),
         ({"name": "x" * 64}, "surface name b'x{64}' has 64 bytes"),
         ({"frame_name": "f" * 16}, "frame name b'f{16}' has 16 bytes"),
     ],

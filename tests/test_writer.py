@@ -537,7 +537,9 @@ def test_limits(kwargs: dict[str, object], message: str, field: str) -> None:
 def test_custom_limits_and_format_maximum() -> None:
     with pytest.raises(LimitExceededError, match="4 vertices exceed the limit of 3"):
         Md2.build(**_tiny(num_vertices=4), limits=Limits(max_vertices=3))  # type: ignore[arg-type]
-    with pytest.raises(LimitExceededError, match="32769 vertices exceed the limit of 32768"):
+    with pytest.raises(
+        LimitExceededError, match="32769 vertices exceed the format's limit of 32768"
+    ):
         Md2.build(**_tiny(num_vertices=32769), limits=FORMAT_LIMITS)  # type: ignore[arg-type]
     assert VANILLA.max_vertices == 2048 and VANILLA.max_skins == 32
 

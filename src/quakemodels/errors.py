@@ -42,7 +42,25 @@ class QuakeModelsWarning(UserWarning):
 
 
 class LimitExceededError(BadValueError):
-    """The model is valid but larger than the target engine accepts (a writer's ``limits=``)."""
+    """The model is valid but larger than the target engine accepts (a writer's ``limits=``).
+
+    ``liftable`` is True when the limit is an engine's that a writer's ``limits=`` (the CLI's
+    ``--no-limits``) raises, False when it is the file format's own; ``reason`` is the
+    message without the hint that says how to raise it (the CLI names its flag instead).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        offset: int | None = None,
+        liftable: bool = False,
+        reason: str | None = None,
+    ):
+        super().__init__(message, field=field, offset=offset)
+        self.liftable = liftable
+        self.reason = message if reason is None else reason
 
 
 class DumpError(ModelFormatError):

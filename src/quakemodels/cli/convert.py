@@ -831,9 +831,17 @@ def run(args: argparse.Namespace) -> int:
     except ModelFormatError as e:
         # Bad input: exit 1, and the message names the file (the readers' messages start
         # with it; a writer's limit does not know it).
-        named = any(str(p) in str(e) for p in inputs)
+        text = str(e)
+        if isinstance(e, LimitExceededError) and e.liftable:
+            # the writer's hint names its Python argument; here the flag does the same
+            text = (
+                f"{e.reason} (--no-limits allows more, up to the format's own limits)"
+                if not args.no_limits
+                else e.reason
+            )
+        named = any(str(p) in text for p in inputs)
         print(
-            f"error: {e}" if named else f"error: {', '.join(map(str, inputs))}: {e}",
+            f"error: {text}" if named else f"error: {', '.join(map(str, inputs))}: {text}",
             file=sys.stderr,
         )
         return EXIT_BAD_INPUT

@@ -194,13 +194,20 @@ def scene_frame_names(names: Any) -> list[bytes]:
     return out
 
 
-def check_limit(value: int, limit: int, what: str, field: str) -> None:
-    """LimitExceededError when ``value`` ``what`` are more than ``limit``."""
-    if value > limit:
+def check_limit(value: int, limit: int, what: str, field: str, *, hard: int | None = None) -> None:
+    """LimitExceededError when ``value`` ``what`` are more than ``limit`` (an engine's, which
+    ``limits=`` raises) or than ``hard`` (the file format's own, which nothing raises)."""
+    if hard is not None and value > hard:
         raise LimitExceededError(
-            f"{value} {what} exceed the limit of {limit} (pass limits= for engines that allow"
-            " more)",
+            f"{value} {what} exceed the format's limit of {hard}", field=field, liftable=False
+        )
+    if value > limit:
+        reason = f"{value} {what} exceed the limit of {limit}"
+        raise LimitExceededError(
+            f"{reason} (pass limits= for engines that allow more)",
             field=field,
+            liftable=hard is None or limit < hard,
+            reason=reason,
         )
 
 

@@ -30,7 +30,7 @@ import os
 import re
 import struct
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -631,10 +631,151 @@ def tag_axes(rotations: npt.ArrayLike) -> FloatArray:
 
 @dataclass(frozen=True)
 class GltfAnimation:
-    """An animation's name and its ``extras`` (untrusted JSON: validate before use)."""
+    """An animation's name and its ``extras`` (untrusted JSON: validate before use), and per
+    scene the first morph-weights channel keying one of its meshes: (times (K,) float64
+    seconds, weights (K,F) float64, one column per morph target)."""
 
     name: str
     extras: dict[str, Any]
+    weights: dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = field(
+        default_factory=dict
+    )
+
+
+def frame_positions(weights: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """(K,) float64: the frame that each row of (K,F) morph weights shows, as a position.
+
+    A one-hot row shows its frame ``f``; a blend of two neighbouring frames ``f`` and ``f+1``
+    is ``f`` plus the share of ``f+1`` (where a LINEAR animation stands between two keys: what
+    an exporter that resamples every animation at its own frame rate, as Blender's does,
+    writes between our keys). Any other row is NaN: nothing, a jump back to an earlier frame
+    (a looping clip's last step) or a mix of more frames.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    w = w.reshape(len(w), -1)
+    out = np.full(len(w), np.nan)
+    active = w > 1e-6
+    count = active.sum(axis=1)
+    one = count == 1
+    out[one] = w[one].argmax(axis=1)
+    two = np.flatnonzero(count == 2)
+    if two.size:
+        pairs = np.nonzero(active[two])[1].reshape(-1, 2)  # column indices, ascending
+        near = pairs[:, 1] - pairs[:, 0] == 1
+        rows, low = two[near], pairs[near, 0]
+        share = w[rows, low + 1] / (w[rows, low] + w[rows, low + 1])
+        out[rows] = low + share
+    return out
+
+
+def frame_times(
+    times: npt.ArrayLike, weights: npt.ArrayLike
+) -> tuple[dict[int, float], dict[int, float]]:
+    """When an animation shows each whole frame, from its (K,) key times and (K,F) morph
+    weights: ``exact`` (frame → time of a key whose weights are one-hot on it) and ``between``
+    (frame → the time, interpolated between two keys, at which the frame position of
+    :func:`frame_positions` passes it). The first time a frame is found wins.
+
+    Resampled keys rarely fall on a frame. A looping clip's last frame is passed on the way
+    to the key that blends it with the frame it loops back to; a clip's last frame, when no
+    key reaches it (the resampling stops at the last whole step of its rate), is found by
+    going on at the rate of the last two keys.
+    """
+    t = np.asarray(times, dtype=np.float64).reshape(-1)
+    w = np.asarray(weights, dtype=np.float64).reshape(len(t), -1)
+    pos = frame_positions(w)
+    active = w > 1e-6
+    exact: dict[int, float] = {}
+    between: dict[int, float] = {}
+    whole = np.isfinite(pos) & (pos == np.round(pos))
+    for k in np.flatnonzero(whole).tolist():
+        exact.setdefault(int(pos[k]), float(t[k]))
+
+    def cross(k: int, p0: float, p1: float, frames: range) -> None:
+        for f in frames:
+            if min(p0, p1) <= f <= max(p0, p1) and p0 != p1:
+                between.setdefault(f, float(t[k] + (f - p0) / (p1 - p0) * (t[k + 1] - t[k])))
+
+    for k in range(len(pos) - 1):
+        p0, p1 = float(pos[k]), float(pos[k + 1])
+        if not np.isfinite(p0):
+            continue
+        if np.isfinite(p1):
+            if abs(p1 - p0) <= 2:
+                cross(k, p0, p1, range(int(np.ceil(min(p0, p1))), int(max(p0, p1)) + 1))
+            continue
+        pair = np.flatnonzero(active[k + 1])
+        if len(pair) != 2:
+            continue
+        # a jump back: the frame it leaves is the one of the two next to where it was
+        leave = int(pair[np.argmin(np.abs(pair - p0))])
+        to = int(pair[0] + pair[1]) - leave
+        ahead = leave > p0 or (leave == p0 and k > 0 and p0 >= pos[k - 1])
+        share = w[k + 1, to] / (w[k + 1, to] + w[k + 1, leave])
+        cross(k, p0, leave + share if ahead else leave - share, range(leave, leave + 1))
+    # the last frame a run of keys heads for and never reaches
+    for k in range(1, len(pos)):
+        p0, p1 = pos[k - 1], pos[k]
+        last_of_run = k == len(pos) - 1 or not np.isfinite(pos[k + 1])
+        if not (last_of_run and np.isfinite(p0) and np.isfinite(p1)) or p0 == p1:
+            continue
+        f = int(np.ceil(p1)) if p1 > p0 else int(np.floor(p1))
+        if f != p1 and f < active.shape[1] and active[k, f] and f not in between:
+            between[f] = float(t[k] + (f - p1) / (p1 - p0) * (t[k] - t[k - 1]))
+    return exact, between
+
+
+def solve_frames(
+    weights: npt.ArrayLike, values: npt.ArrayLike, guess: dict[int, npt.NDArray[Any]]
+) -> dict[int, npt.NDArray[np.float64]]:
+    """Each frame's value of a channel keyed with the morph weights: frame → (C,) float64.
+
+    At a key, a LINEAR channel resampled from one that had a key per frame (as Blender's
+    exporter resamples ours) holds the frames' values blended as the (K,F) ``weights`` blend
+    the frames: ``values`` (K,C) = weights @ frame values. Solved by least squares over the
+    frames the weights show, each also held (weakly, 1e-3) to its ``guess`` (the channel at
+    the time the frame shows) for the frames the keys leave undetermined.
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    v = np.asarray(values, dtype=np.float64).reshape(len(w), -1)
+    frames = np.flatnonzero((w > 1e-6).any(axis=0))
+    if not frames.size:
+        return {}
+    hold = 1e-3
+    estimate = np.stack(
+        [
+            np.asarray(guess[f], np.float64) if f in guess else v[int(np.argmax(w[:, f]))]
+            for f in frames.tolist()
+        ]
+    )
+    system = np.concatenate([w[:, frames], hold * np.eye(len(frames))])
+    target = np.concatenate([v, hold * estimate])
+    solved = np.linalg.lstsq(system, target, rcond=None)[0]
+    return {int(f): solved[k] for k, f in enumerate(frames.tolist())}
+
+
+def _value_at(
+    times: npt.NDArray[np.float64], values: npt.NDArray[np.float64], t: float, rotation: bool
+) -> FloatArray:
+    """A LINEAR channel's value at time ``t``: a key's own value at its time, else the two
+    keys around ``t`` (or the nearest two) blended (quaternions on the same side and
+    normalised)."""
+    k = int(np.searchsorted(times, t))
+    if k < len(times) and times[k] == t:
+        return np.asarray(values[k], dtype=np.float32)
+    if len(times) == 1:
+        return np.asarray(values[0], dtype=np.float32)
+    # before the first key or past the last: on along the nearest two (frame_times looks
+    # at most one key step past the last key)
+    k = min(max(k, 1), len(times) - 1)
+    a, b = values[k - 1], values[k]
+    if rotation and float(np.dot(a, b)) < 0:
+        b = -b
+    s = (t - times[k - 1]) / (times[k] - times[k - 1])
+    out = a + (b - a) * s
+    if rotation:
+        out = out / (np.linalg.norm(out) or 1.0)
+    return np.asarray(out, dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -738,7 +879,8 @@ def _read_tags(
     if not tag_nodes:
         return []
     wanted = {n.index for n in tag_nodes}
-    keys: dict[tuple[int, str], dict[int, FloatArray]] = {}
+    keys: dict[tuple[int, str], dict[int, FloatArray]] = {}  # at keys that show the frame
+    near: dict[tuple[int, str], dict[int, FloatArray]] = {}  # between two keys
     # keys read in all, held to the import limit: channels sharing one large accessor must not
     # multiply the work
     budget = limits.max_positions
@@ -765,15 +907,20 @@ def _read_tags(
             node = target.get("node")
             node = -1 if node is None else g.integer(node, f"{where}.node")
             channels.append((channel.get("sampler"), node, target.get("path")))
-        # which frame each key time shows: where this scene's morph weights are one-hot
-        frame_at: dict[float, int] = {}
+        # when each frame shows: at keys where this scene's morph weights are one-hot on it
+        # (how both exporters key them), else where the weights pass it between two keys
+        # (an animation resampled at another rate, as Blender's exporter writes every one)
+        exact: dict[int, float] = {}
+        between: dict[int, float] = {}
+        weight_times, w = np.zeros(0), np.zeros((0, 0))
         for sampler, node, path in channels:
             if path == "weights" and node in mesh_nodes:
-                times, w = sampled(anim, a, sampler, "SCALAR")
-                hot = (w.max(axis=1) > 0.999) & (np.count_nonzero(w > 1e-6, axis=1) == 1)
-                hot_frames = w[hot].argmax(axis=1).tolist()
-                frame_at = dict(zip(times[hot].tolist(), hot_frames, strict=True))
+                weight_times, w = sampled(anim, a, sampler, "SCALAR")
+                w = w.reshape(len(weight_times), -1)
+                exact, between = frame_times(weight_times, w)
                 break
+        # frames shown only between keys (resampled): solved from the keys' blends
+        solve = any(f not in exact for f in between)
         for sampler, node, path in channels:
             if node not in wanted or path not in ("translation", "rotation"):
                 continue
@@ -781,12 +928,28 @@ def _read_tags(
             times, v = sampled(anim, a, sampler, kind)
             if v.shape[1] != _WIDTH[kind]:
                 raise g.error(f"animations[{a}]", f"{path} keys are not {kind}")
+            if not num_frames:
+                slot = keys.setdefault((node, path), {})
+                for i in range(min(len(times), limits.max_frames)):
+                    slot.setdefault(i, v[i].astype(np.float32))
+                continue
+            order = np.argsort(times, kind="stable")
+            times, v = times[order], v[order]
+            rotation = path == "rotation"
             slot = keys.setdefault((node, path), {})
-            bound = num_frames or limits.max_frames
-            for i, t in enumerate(times.tolist()):
-                frame = frame_at.get(t, -1) if num_frames else i
-                if 0 <= frame < bound:
-                    slot.setdefault(frame, v[i].astype(np.float32))
+            for frame, t in exact.items():
+                if 0 <= frame < num_frames:
+                    slot.setdefault(frame, _value_at(times, v, t, rotation))
+            if not solve:
+                continue
+            guess = {f: _value_at(times, v, t, rotation) for f, t in between.items()}
+            at_keys = np.stack([_value_at(times, v, t, rotation) for t in weight_times])
+            slot = near.setdefault((node, path), {})
+            for frame, found in solve_frames(w, at_keys, guess).items():
+                if 0 <= frame < num_frames:
+                    if rotation:
+                        found = found / (np.linalg.norm(found) or 1.0)
+                    slot.setdefault(frame, found.astype(np.float32))
     if not num_frames:
         num_frames = max((max(s) + 1 for s in keys.values() if s), default=1)
     tags = []
@@ -802,9 +965,16 @@ def _read_tags(
         track = None
         if isinstance(extras, dict) and extras.get("frames") is not None:
             track = _track(g, extras["frames"], f"{at}.extras.frames", num_frames)
-        # a keyed frame wins over the extras (an edited animation is newer than they are)
-        t_rest = [t0] * num_frames if track is None else list(track[0])
-        r_rest = [r0] * num_frames if track is None else list(track[1])
+        # a frame keyed where it shows wins over the extras (an edited animation is newer than
+        # they are), the extras over a frame found between keys (exact against interpolated),
+        # and that over the node's own transform
+        if track is None:
+            t_near = near.get((n.index, "translation"), {})
+            r_near = near.get((n.index, "rotation"), {})
+            t_rest = [t_near.get(f, t0) for f in range(num_frames)]
+            r_rest = [r_near.get(f, r0) for f in range(num_frames)]
+        else:
+            t_rest, r_rest = list(track[0]), list(track[1])
         origins = np.stack([moves.get(f, t_rest[f]) for f in range(num_frames)])
         rotations = np.stack([turns.get(f, r_rest[f]) for f in range(num_frames)])
         tags.append(_tag(g, at, n.name, origins, rotations))
@@ -985,16 +1155,37 @@ def read_gltf_scenes(
     nodes = _nodes(g)
     images: dict[str, dict[str, tuple[str, bytes]]] = {}
     scenes = {}
+    meshes: dict[int, str] = {}  # mesh node → its part
     for part, stop in parts.items():
         images[part] = {}
-        scenes[part] = _scene(g, part, _subtree(g, nodes, part, stop), limits, images[part])
+        subtree = _subtree(g, nodes, part, stop)
+        scenes[part] = _scene(g, part, subtree, limits, images[part])
+        meshes |= {n.index: part for n in subtree if n.node.get("mesh") is not None}
     animations = []
+    budget = limits.max_positions  # weights read in all, held to the import limit
     for a, value in enumerate(g.array(g.doc.get("animations", []), "animations")):
         anim = g.obj(value, f"animations[{a}]")
         name, more = anim.get("name", ""), anim.get("extras")
+        weights: dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
+        for c, cvalue in enumerate(g.array(anim.get("channels", []), f"animations[{a}].channels")):
+            channel = g.obj(cvalue, f"animations[{a}].channels[{c}]")
+            target = g.obj(channel.get("target"), f"animations[{a}].channels[{c}].target")
+            node = target.get("node")
+            owner = meshes.get(node) if type(node) is int else None
+            if target.get("path") != "weights" or owner is None or owner in weights:
+                continue
+            times, w = _sampler(g, anim, a, channel.get("sampler"), ("SCALAR",))
+            budget -= w.size
+            if budget < 0:
+                raise g.error(
+                    "animations", f"key more than {limits.max_positions} values (the import limit)"
+                )
+            weights[owner] = (times, w)
         animations.append(
             GltfAnimation(
-                name if isinstance(name, str) else "", more if isinstance(more, dict) else {}
+                name if isinstance(name, str) else "",
+                more if isinstance(more, dict) else {},
+                weights,
             )
         )
     extras: dict[str, Any] = {}

@@ -626,18 +626,20 @@ def build(
     )
     check_limit(
         num_vertices,
-        min(limits.max_vertices, FORMAT_MAX_INDEX + 1),
+        limits.max_vertices,
         "vertices",
         "vertices_per_frame",
+        hard=FORMAT_MAX_INDEX + 1,
     )
     check_limit(len(tri), limits.max_triangles, "triangles", "num_triangles")
     check_limit(num_frames, limits.max_frames, "frames", "num_frames")
     check_limit(len(skins), limits.max_skins, "skins", "num_skins")
     check_limit(
         len(st_float),
-        min(limits.max_texcoords, FORMAT_MAX_INDEX + 1),
+        limits.max_texcoords,
         "texcoords",
         "num_tex_coords",
+        hard=FORMAT_MAX_INDEX + 1,
     )
     check_corners(tri, num_vertices, tri_st, len(st_float))
     st_px = np.rint(st_float)

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
@@ -42,7 +43,7 @@ from ...core.build import (
 from ...core.mesh import flip_winding
 from ...core.scene import ExportModel
 from ...core.sections import field_type, read_section, unstructured
-from ...errors import BadValueError, LimitExceededError, ModelFormatError
+from ...errors import BadValueError, LimitExceededError, ModelFormatError, QuakeModelsWarning
 from .layout import (
     FRAME,
     HEADER,
@@ -619,12 +620,12 @@ def _surface_part(
             f" {MIN_VERTICES} and {MIN_TRIANGLES}",
             field="num_vertices" if n < MIN_VERTICES else "num_triangles",
         )
-    check_limit(n, min(limits.max_vertices, MAX_VERTICES), f"vertices in {what}", "num_vertices")
+    check_limit(n, limits.max_vertices, f"vertices in {what}", "num_vertices", hard=MAX_VERTICES)
     check_limit(
-        len(tri), min(limits.max_triangles, MAX_TRIANGLES), f"triangles in {what}", "num_triangles"
+        len(tri), limits.max_triangles, f"triangles in {what}", "num_triangles", hard=MAX_TRIANGLES
     )
     check_limit(
-        len(s.shaders), min(limits.max_shaders, MAX_SHADERS), f"shaders in {what}", "num_shaders"
+        len(s.shaders), limits.max_shaders, f"shaders in {what}", "num_shaders", hard=MAX_SHADERS
     )
     bad = np.flatnonzero((tri < 0) | (tri >= n))
     if bad.size:
@@ -713,6 +714,37 @@ def weld_corners(
     return np.ascontiguousarray(p[:, rows]), np.ascontiguousarray(uv[rows]), new[tri]
 
 
+def join_split_corners(
+    positions: npt.ArrayLike, normals: npt.ArrayLike, uvs: npt.ArrayLike, triangles: npt.ArrayLike
+) -> tuple[FloatArray, FloatArray, FloatArray, npt.NDArray[np.int64]]:
+    """Vertices equal in every frame's position and in uv made one, in order of first use:
+    (positions (F,V,3), normals (F,V,3) the group's mean direction per frame, uvs (V,2),
+    triangles (T,3)) from (F,N,3), (F,N,3), (N,2), (T,3).
+
+    An exporter splits a vertex whose corners' normals differ (Blender's does wherever its
+    smoothing fans part, by as little as float noise or as much as a hard edge); MD3 holds
+    one normal a vertex, and the engine counts vertices, so the copies come back as one."""
+    p = np.asarray(positions, dtype=np.float32)
+    nrm = np.asarray(normals, dtype=np.float32)
+    uv = np.asarray(uvs, dtype=np.float32)
+    f, n = p.shape[0], p.shape[1]
+    track = np.concatenate([p.transpose(1, 0, 2).reshape(n, 3 * f), uv], axis=1)
+    _, first, inverse = np.unique(track, axis=0, return_index=True, return_inverse=True)
+    rows, new = _first_use(first, inverse)
+    summed = np.zeros((f, len(rows), 3), np.float64)
+    np.add.at(summed.transpose(1, 0, 2), new, nrm.astype(np.float64).transpose(1, 0, 2))
+    length = np.linalg.norm(summed, axis=2, keepdims=True)
+    # copies whose normals cancel keep the first one's
+    mean = np.where(length > 1e-12, summed / np.where(length > 1e-12, length, 1.0), nrm[:, rows])
+    tri = np.asarray(triangles, dtype=np.int64).reshape(-1, 3)
+    return (
+        np.ascontiguousarray(p[:, rows]),
+        mean.astype(np.float32),
+        np.ascontiguousarray(uv[rows]),
+        new[tri],
+    )
+
+
 def frame_bounds(
     positions: Sequence[npt.NDArray[np.int16]], num_frames: int
 ) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -764,8 +796,8 @@ def build(
         raise BadValueError("a model needs surfaces, tags or frame names", field="num_frames")
     if num_frames < 1:
         raise BadValueError("a model needs at least one frame", field="num_frames")
-    check_limit(num_frames, min(limits.max_frames, MAX_FRAMES), "frames", "num_frames")
-    check_limit(len(surfaces), min(limits.max_surfaces, MAX_SURFACES), "surfaces", "num_surfaces")
+    check_limit(num_frames, limits.max_frames, "frames", "num_frames", hard=MAX_FRAMES)
+    check_limit(len(surfaces), limits.max_surfaces, "surfaces", "num_surfaces", hard=MAX_SURFACES)
     check_limit(len(tags), limits.max_tags, "tags", "num_tags")
     if frame_names is None:
         frame_names = [f"frame{i}" for i in range(num_frames)]
@@ -828,6 +860,42 @@ def build(
     return BuildResult(model=model, errors=errors, steps=np.full((num_frames, 3), 1.0 / XYZ_STEPS))
 
 
+def _joined_if_over(surface: SurfaceData, what: str, limits: Limits) -> SurfaceData:
+    """``surface`` with its split corners joined (:func:`join_split_corners`) when it has more
+    vertices than ``limits`` allow and that brings it within them (a warning says so); else
+    as it is (build reports the limit). Within the limit nothing changes, so a model's own
+    vertices (even two that are alike) round-trip as they are."""
+    limit = min(limits.max_vertices, MAX_VERTICES)
+    try:
+        p = np.asarray(surface.positions, dtype=np.float64)
+        n = p.shape[1] if p.ndim == 3 else 0
+        if n <= limit or surface.normals is None:
+            return surface
+        uv = np.asarray(surface.texcoords, dtype=np.float64)
+        normals = np.asarray(surface.normals, dtype=np.float64)
+        tri = np.asarray(surface.triangles)
+    except (TypeError, ValueError):
+        return surface  # not arrays: build reports what is wrong
+    if uv.shape != (n, 2) or normals.shape != p.shape or tri.shape[1:] != (3,) or not tri.size:
+        return surface
+    if tri.ndim != 2 or not np.issubdtype(tri.dtype, np.integer) or tri.min() < 0 or tri.max() >= n:
+        return surface
+    if not (np.isfinite(p).all() and np.isfinite(uv).all() and np.isfinite(normals).all()):
+        return surface
+    positions, joined, uvs, triangles = join_split_corners(p, normals, uv, tri)
+    if len(uvs) > limit:
+        return surface
+    warnings.warn(
+        f"{what} {surface.name!r}: {n} vertices, {len(uvs)} once the copies of a vertex that"
+        " differ only in their normals are joined (an exporter such as Blender's splits them);"
+        f" the limit is {limit}",
+        QuakeModelsWarning,
+        stacklevel=4,
+    )
+    return replace(surface, positions=positions, triangles=triangles, texcoords=uvs,
+                   normals=joined)  # fmt: skip
+
+
 def _stored_order(indices: npt.ArrayLike, what: str) -> npt.ArrayLike:
     """A scene surface's counter-clockwise (T,3) ``indices`` in Quake's clockwise order; other
     shapes as given, for :func:`build` to refuse with its message."""
@@ -860,6 +928,7 @@ def from_scene(
         )
         for i, s in enumerate(scene.surfaces)
     ]
+    surfaces = [_joined_if_over(s, f"surfaces[{k}]", limits) for k, s in enumerate(surfaces)]
     tags = [TagData(t.name, t.origins, t.axes) for t in scene.tags]
     # checked before scene.num_frames reads the shape of the one or the other
     if scene.surfaces:
@@ -892,6 +961,7 @@ __all__ = [
     "encode_normals",
     "frame_bounds",
     "from_scene",
+    "join_split_corners",
     "parts_of",
     "quantize_positions",
     "save",

@@ -15,6 +15,17 @@ each one scene of surfaces, morph-target frames and ``tag_*`` nodes: see
 * ``<part>_default.skin``: each surface's embedded texture as
   ``models/players/<name>/<image>``, and the images themselves (PNG or JPEG as embedded).
 
+A file that went through Blender 3.4 (import, then export with default settings) keeps node
+names, morph targets and animations, but not one ``extras``, and its animations come sorted
+by name and resampled at 24 fps. Then each clip is read from its name and keys
+(:func:`_keyed_clip`: the part from the LEGS_/TORSO_/BOTH_ prefix, frames, rate, loop and
+direction from the part's morph weights), the rows are put back in the engine's order
+(:func:`_engine_order`), and tags at frames between resampled keys are solved from the keys
+(:func:`~quakemodels.interchange.gltf_read.solve_frames`). What Blender writes does not hold
+the cfg's keys (``sex``, ``footsteps``: the defaults apply), the part tags no node places
+(upper's own ``tag_torso``, head's ``tag_head``), tags at frames no clip plays, or a clip's
+last frame when its rate is over 24 fps and no key reaches it.
+
 Everything in the glTF is untrusted. Surface, tag and clip names must be names (no
 separators, commas, quotes or white space) and fit their fields; image file names are reduced
 to ``[A-Za-z0-9_-]`` (:func:`~quakemodels.core.scene.safe_name`), so no name from the file
@@ -32,19 +43,25 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ...core.atomic import write_files_atomic
 from ...core.scene import safe_name
 from ...errors import BadValueError
-from ...interchange.gltf_read import GltfAnimation, read_gltf_scenes
+from ...interchange.gltf_read import GltfAnimation, frame_positions, read_gltf_scenes
 from ...interchange.imported import frame_limited
 from ..md3 import VANILLA, Limits, Md3
-from .animcfg import QUAKE3_ANIMATIONS, Clip, parse
+from .animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS, Clip, parse
 
 # which part node's subtree stops at which child part (see gltf.py's node tree)
 PART_TREE = {"lower": ("upper",), "upper": ("head",), "head": ()}
 _NAME = re.compile(r"[A-Za-z0-9_.\-]+\Z")  # what a .skin or cfg line can hold as one token
 _CLIP = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _KINDS = ("legs", "torso", "both")
+# whose morph weights give a clip's frames when its extras are gone (a both clip plays the
+# same frames of both parts)
+_WEIGHTS_OF = {"legs": ("lower",), "torso": ("upper",), "both": ("upper", "lower")}
+_ACTIVE = 1e-6  # a morph weight above this shows its frame
 _IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", ".png"), (b"\xff\xd8\xff", ".jpg"))
 
 
@@ -118,6 +135,111 @@ def _clip(path: Path, k: int, anim: GltfAnimation) -> Clip:
             field="part",
         )
     return clip
+
+
+def _keyed_clip(path: Path, k: int, anim: GltfAnimation) -> tuple[Clip, bool]:
+    """The clip an animation without our ``extras`` plays, and whether its keys gave its fps.
+
+    Blender's exporter (default settings) drops every ``extras`` and resamples every animation
+    at the scene's rate (24 fps), LINEAR. What is left: the name, whose prefix says the part
+    (as the engine reads it, :attr:`Clip.kind`), and the part's morph weights over time, one
+    weight per frame. The frames the weights touch are the clip's; the rate at which the
+    frame position (:func:`frame_positions`) moves gives ``1000 / fps`` ms a frame (and its
+    sign ``reversed``); a step back from the last frame to an earlier one is the loop, and the
+    frame it goes back to gives ``loopFrames``. A one-frame clip has no rate (False).
+    """
+    at = f"animations[{k}]"
+    if not _CLIP.match(anim.name):
+        raise BadValueError(f"{path}: {at}.name {anim.name!r} is not a clip name", field="name")
+    kind = Clip(anim.name, 0, 1, 0, 1.0).kind
+    found = [anim.weights[part] for part in _WEIGHTS_OF[kind] if part in anim.weights]
+    if not found:
+        raise BadValueError(
+            f"{path}: {at} ({anim.name}) has no extras.part and keys no morph weights of the"
+            f" {_WEIGHTS_OF[kind][0]} meshes: which frames it plays is lost",
+            field="part",
+        )
+    times, weights = found[0]
+    active = weights > _ACTIVE
+    shown = np.flatnonzero(active.any(axis=0))
+    if not shown.size:
+        raise BadValueError(f"{path}: {at} ({anim.name}) shows no frame", field="part")
+    first, num = int(shown[0]), int(shown[-1] - shown[0]) + 1
+    position = frame_positions(weights)
+    # a row that blends two frames that are not neighbours is the loop's step back
+    jumps = np.flatnonzero(np.isnan(position) & (active.sum(axis=1) == 2))
+    end = int(jumps[0]) if jumps.size else len(position)
+    run = np.flatnonzero(np.isfinite(position[:end]))
+    fps, reverse, known = 15.0, False, False
+    t, f = times[run], position[run]
+    if len(run) >= 2 and np.ptp(f) > 0 and np.ptp(t) > 0:
+        slope = float(np.polyfit(t, f, 1)[0])  # frames per second
+        reverse = slope < 0
+        lerp = 1000.0 / abs(slope)  # ms a frame
+        # the engine plays 1000 / fps truncated to whole ms: the whole fps that gives the
+        # measured step, else the measured rate
+        whole = max(round(1000.0 / lerp), 1)
+        fps = float(whole) if abs(int(1000 / whole) - lerp) <= 0.5 else round(1000.0 / lerp, 3)
+        known = True
+    loop = 0
+    if jumps.size:
+        pair = np.flatnonzero(active[jumps[0]])
+        # forward: from the last frame back to first + num - loop; reversed: from the first
+        # frame back to first + loop - 1
+        loop = int(pair[-1]) - first + 1 if reverse else first + num - int(pair[0])
+        loop = min(max(loop, 0), num)
+    return Clip(anim.name, first, num, loop, fps, reverse), known
+
+
+def _engine_order(clips: list[Clip]) -> list[Clip]:
+    """The clips in the order animation.cfg needs when the file lost its own (Blender's
+    exporter sorts animations by name): ioquake3 reads rows by position, so a table of the
+    engine's names follows the engine's order; a longer list of its own (Tremulous,
+    Unvanquished) goes by part (both, torso, legs: the legs rows last, where the engine's
+    ``skip`` applies), then first frame, engine names before others at the same frame."""
+    rank = {name: i for i, name in enumerate(ENGINE_ANIMATIONS)}
+    if all(c.name.upper() in rank for c in clips):
+        return sorted(clips, key=lambda c: rank[c.name.upper()])
+    part = {"both": 0, "torso": 1, "legs": 2}
+    return sorted(
+        clips,
+        key=lambda c: (part[c.kind], c.first_frame, rank.get(c.name.upper(), len(rank))),
+    )
+
+
+def _clips(path: Path, animations: list[GltfAnimation]) -> list[Clip]:
+    """Every animation's clip: from our extras, else from its name and keys
+    (:func:`_keyed_clip`); then in the table's order (:func:`_engine_order`) when the file
+    lost it: some extras are gone, or the names come sorted as Blender's exporter writes them."""
+    clips: list[Clip] = []
+    unknown: list[int] = []  # one-frame clips whose fps the keys do not give
+    for k, anim in enumerate(animations):
+        if "part" in anim.extras:
+            clips.append(_clip(path, k, anim))
+            continue
+        clip, known = _keyed_clip(path, k, anim)
+        if not known:
+            unknown.append(k)
+        clips.append(clip)
+    for k in unknown:
+        # a held pose plays at any rate: take the rate of a clip of its part around its frame
+        c = clips[k]
+        around = [
+            o
+            for i, o in enumerate(clips)
+            if i not in unknown
+            and o.kind == c.kind
+            and o.first_frame <= c.first_frame < o.first_frame + o.num_frames
+        ]
+        if around:
+            clips[k] = replace(c, fps=around[0].fps)
+    names = [c.name.upper() for c in clips]
+    lost = len(clips) > 1 and (
+        len(unknown) > 0
+        or names == sorted(names)
+        or any("part" not in a.extras for a in animations)
+    )
+    return _engine_order(clips) if lost else clips
 
 
 def _legs_range(clips: list[Clip]) -> range:
@@ -240,7 +362,7 @@ def player_from_gltf(
             lines = [f"{s},{textures[part][s]}" for s in textures[part]]
             lines += [f"{t.name}," for t in scene.tags]
             out[f"{part}_default.skin"] = ("\n".join(lines) + "\n").encode("ascii")
-    clips = [_clip(p, k, anim) for k, anim in enumerate(read.animations)]
+    clips = _clips(p, read.animations)
     if clips:
         keys = _keys(p, read.extras)
         text = config_text(clips, keys)
