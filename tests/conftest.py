@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -53,6 +54,14 @@ def corpus_params(kind: str) -> list[object]:
             )
         ]
     return [pytest.param(p, id=p.name) for p in files]
+
+
+def no_corpus(missing: Path = CORPUS) -> NoReturn:
+    """For a test whose corpus file or folder ``missing`` is absent: skip with the reason, or
+    fail under CI=true, where every corpus test must run."""
+    if IN_CI:
+        pytest.fail(f"CI=true but {missing} is missing")
+    pytest.skip(f"corpus not found at {missing} (set CI=true to require it)")
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import CORPUS, corpus_params
+from conftest import CORPUS, corpus_params, no_corpus
 from md3builder import Md3Spec, SurfaceSpec
 from md3builder import build as build_md3
 from test_writer import assert_same_in_kaitai
@@ -40,7 +40,7 @@ OAK = CORPUS / "archives" / "cge_jkm_oaktree.pk3" / "models" / "mapobjects" / "o
 
 def _md3(path: Path) -> Md3:
     if not path.exists():
-        pytest.skip(f"{path} not in the corpus")
+        no_corpus(path)
     m = load(path)
     assert isinstance(m, Md3)
     return m
@@ -218,7 +218,7 @@ def test_cli_md3_to_md2_and_mdl(tmp_path: Path, capsys: pytest.CaptureFixture[st
 def test_cli_player_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = PLAYERS / "human_bsuit"
     if not folder.is_dir():
-        pytest.skip("no player corpus")
+        no_corpus(folder)
     for suffix in (".md2", ".mdl"):
         out = tmp_path / f"player{suffix}"
         code, _, err = _run([folder, out], capsys)
@@ -236,7 +236,7 @@ def test_cli_player_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_cli_md3_in_a_pk3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     if not OAK.parent.parent.parent.parent.exists():
-        pytest.skip("no archive corpus")
+        no_corpus(OAK.parent.parent.parent.parent)
     out = tmp_path / "oak.md2"
     code, text, _ = _run([OAK, out, "--merge-surfaces"], capsys)
     assert code == 0, text
@@ -282,7 +282,7 @@ def test_cli_same_format_and_limits(tmp_path: Path, capsys: pytest.CaptureFixtur
 
 def test_from_scene_with_a_skin_that_is_no_image_is_bad_input() -> None:
     # a 1-D "skin" used to reach the skin size's shape[1] and escape as a bare IndexError
-    md3 = scene(load(CORPUS / "md3" / "trem_rifle.md3"))
+    md3 = scene(_md3(CORPUS / "md3" / "trem_rifle.md3"))
     with pytest.raises(BadValueError, match=r"a skin image is \(H,W,3\) RGB, got \(5,\)") as e:
         Mdl.from_scene(md3, skins=[np.zeros(5, np.uint8)])
     assert e.value.field == "skins"

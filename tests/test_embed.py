@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import CORPUS
+from conftest import CORPUS, no_corpus
 from PIL import Image
 
 import quakemodels
@@ -55,7 +55,7 @@ def _segments(jpeg: bytes) -> tuple[list[int], int]:
 def _corpus_images() -> list[Path]:
     found = sorted(CORPUS.rglob("*.jpg")) + sorted(CORPUS.rglob("*.png"))
     if not found:
-        pytest.skip("corpus not found")
+        no_corpus()
     return found
 
 
@@ -84,7 +84,7 @@ def test_corpus_jpeg_and_png_skins_go_in_as_they_are() -> None:
 def test_an_export_embeds_the_jpeg_without_pillow(tmp_path: Path) -> None:
     model = CORPUS / "md3" / "trem_rifle-shell.md3"
     if not model.is_file():
-        pytest.skip("corpus not found")
+        no_corpus(model)
     out = tmp_path / "shell.glb"
     code = (
         "import sys, quakemodels;"
@@ -197,7 +197,7 @@ def test_an_embedded_file_pillow_cannot_decode_is_a_model_format_error(tmp_path:
 def test_a_refused_jpeg_still_exports_as_png(tmp_path: Path) -> None:
     model = CORPUS / "md3" / "trem_rifle-shell.md3"
     if not model.is_file():
-        pytest.skip("corpus not found")
+        no_corpus(model)
     (tmp_path / "m.md3").write_bytes(model.read_bytes())
     picture = _picture()
     (tmp_path / "m.jpg").write_bytes(_encode(picture, "JPEG", progressive=True))

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pygltflib
 import pytest
-from conftest import corpus_models, corpus_params
+from conftest import corpus_models, corpus_params, no_corpus
 from PIL import Image
 
 import quakemodels
@@ -89,7 +89,7 @@ def test_skin_embedded_once_and_encoded_once(
 ) -> None:
     models = corpus_models()
     if not models:
-        pytest.skip("corpus not found")
+        no_corpus()
     em = scene(quakemodels.load(models[0]))
     image = Image.new("RGB", (16, 8), (10, 200, 30))
     image.putpixel((3, 5), (1, 2, 3))

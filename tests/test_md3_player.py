@@ -20,7 +20,7 @@ from pathlib import Path
 import md3ref
 import numpy as np
 import pytest
-from conftest import CORPUS, corpus_params
+from conftest import CORPUS, corpus_params, no_corpus
 
 import quakemodels
 from quakemodels import Md3
@@ -44,6 +44,8 @@ STEP = 1 / 64
 
 
 def _player(folder: Path) -> Player:
+    if not folder.is_dir():
+        no_corpus(folder)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return Player.from_folder(folder)
@@ -52,7 +54,7 @@ def _player(folder: Path) -> Player:
 @pytest.fixture(scope="module")
 def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     if not PLAYERS.is_dir():
-        pytest.skip("corpus players not found")
+        no_corpus(PLAYERS)
     out = tmp_path_factory.mktemp("player_glb")
     found = {}
     for name in NAMES:
@@ -384,7 +386,7 @@ def test_corpus_mdl_converts_to_md3_within_a_quantization_step(
 
 
 def test_bad_names_from_a_scene_are_clean_errors() -> None:
-    view = scene(quakemodels.load(PLAYERS / "human_bsuit" / "head.md3"))
+    view = scene(_player(PLAYERS / "human_bsuit").head)
     long = replace(view, surfaces=[replace(view.surfaces[0], name="s" * 64)])
     with pytest.raises(BadValueError, match="64 bytes"):
         Md3.from_scene(long)
@@ -405,6 +407,8 @@ def test_channels_sharing_one_accessor_cannot_multiply_the_work(tmp_path: Path) 
     """A file whose thousands of animation channels name one sampler is held to the import
     limit on keys read in all (a clean error), not decoded thousands of times."""
     glb = tmp_path / "turret.glb"
+    if not (CORPUS / "md3").is_dir():
+        no_corpus(CORPUS / "md3")
     assert (
         main(["export", str(CORPUS / "md3" / "trem_mgturret_turret_top.md3"), "-o", str(glb)]) == 0
     )

@@ -12,7 +12,7 @@ import md3builder
 import numpy as np
 import pygltflib
 import pytest
-from conftest import corpus_params, mdl_corpus_files
+from conftest import CORPUS, corpus_params, mdl_corpus_files, no_corpus
 from mdlbuilder import Group, MdlSpec, Pose, SkinGroup, build, set_header
 from test_export import _errors, _node_json
 from vgio.quake import anorms as vgio_anorms
@@ -114,7 +114,7 @@ def test_corpus_facts() -> None:
     """Counts from the corpus README, so a wrong walk cannot agree with itself."""
     files = {p.name: p for p in mdl_corpus_files()}
     if not files:
-        pytest.skip("no MDL corpus")
+        no_corpus(CORPUS / "mdl")
     flame = Mdl.from_file(files["lq_flame2.mdl"])
     assert (flame.num_header_frames, flame.num_frames, flame.num_poses) == (2, 14, 14)
     assert [(g.first_pose, g.num_poses) for g in flame.frame_groups] == [(0, 7), (7, 7)]
@@ -547,7 +547,7 @@ def test_check_seams_groups_and_indices() -> None:
 def test_export_corpus_to_gltf_validates(tmp_path: Path) -> None:
     files = mdl_corpus_files()
     if not files:
-        pytest.skip("no MDL corpus")
+        no_corpus(CORPUS / "mdl")
     targets = []
     for path in files:
         m = Mdl.from_file(path)

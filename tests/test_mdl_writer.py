@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 import pytest
-from conftest import corpus_params, md2_corpus_files, mdl_corpus_files
+from conftest import CORPUS, corpus_params, md2_corpus_files, mdl_corpus_files, no_corpus
 from mdlbuilder import Group, MdlSpec, Pose, SkinGroup, build
 from PIL import Image
 from test_export import _errors, _node_json
@@ -165,7 +165,7 @@ def test_corpus_mdl_to_md2(path: Path) -> None:
 def test_mdl_to_md2_to_mdl_keeps_seams_and_skins() -> None:
     files = [p for p in mdl_corpus_files() if p.name == "assimp_steg.mdl"]
     if not files:
-        pytest.skip("no MDL corpus")
+        no_corpus(CORPUS / "mdl")
     m = Mdl.from_file(files[0])
     md2 = m.to_md2().model
     back = Mdl.from_model(md2, skins=list(m.skin_images), fullbrights=True).model
@@ -223,7 +223,7 @@ def test_corpus_md2_to_mdl(path: Path) -> None:
 def test_seamed_md2_gets_on_seam_vertices() -> None:
     files = [p for p in md2_corpus_files() if p.name == "ppm_sentry.md2"]
     if not files:
-        pytest.skip("no MD2 corpus")
+        no_corpus(CORPUS / "md2")
     md2 = _load_md2(files[0])
     m = Mdl.from_model(md2).model
     # the sentry's texcoords are Quake-style front/back halves: no vertex needs a split
@@ -431,7 +431,7 @@ def test_gltf_with_group_timing_validates_and_loads_in_threejs(tmp_path: Path) -
 def test_cli_mdl_to_md2_writes_skins(tmp_path: Path) -> None:
     files = [p for p in mdl_corpus_files() if p.name == "lq_armor.mdl"]
     if not files:
-        pytest.skip("no MDL corpus")
+        no_corpus(CORPUS / "mdl")
     out = tmp_path / "armor.md2"
     assert main(["convert", str(files[0]), str(out)]) == 0
     md2 = Md2.from_file(out)
@@ -458,7 +458,7 @@ def test_cli_mdl_to_md2_writes_skins(tmp_path: Path) -> None:
 def test_cli_md2_to_mdl_limits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = [p for p in md2_corpus_files() if p.name == "ppm_drfreak.md2"]
     if not files:
-        pytest.skip("no MD2 corpus")
+        no_corpus(CORPUS / "md2")
     out = tmp_path / "drfreak.mdl"
     assert main(["convert", str(files[0]), str(out)]) == 0
     text = capsys.readouterr().out
@@ -476,7 +476,7 @@ def test_cli_md2_to_mdl_limits(tmp_path: Path, capsys: pytest.CaptureFixture[str
 def test_cli_gltf_to_mdl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     files = [p for p in md2_corpus_files() if p.name == "ppm_drfreak.md2"]
     if not files:
-        pytest.skip("no MD2 corpus")
+        no_corpus(CORPUS / "md2")
     md2 = _load_md2(files[0])
     glb = tmp_path / "dr.glb"
     assert main(["convert", str(files[0]), str(glb)]) == 0

@@ -352,7 +352,7 @@ def test_batch_verbs_see_player_folders_in_archives(
     assert main(["ls", str(source), "--models"]) == 0
     listed = capsys.readouterr()
     assert "   1126088  player models/players/human_base/  [pak0.pk3]" in listed.out.splitlines()
-    assert ", 2 players) from" in listed.err
+    assert " (2 players) from " in listed.err  # --models: `6 models (2 players) from ...`
 
 
 def test_cli_game_dir_for_a_player_folder(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import shutil
 import subprocess
 import sys
@@ -284,10 +285,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     files = list(args.files)
     if not files:
-        if not args.corpus.is_dir():
-            print(f"crosscheck: no corpus at {args.corpus}", file=sys.stderr)
+        if args.corpus.is_dir():
+            files = corpus_files(args.corpus)
+        elif os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            print(f"crosscheck: CI=true but there is no corpus at {args.corpus}", file=sys.stderr)
             return 2
-        files = corpus_files(args.corpus)
+        elif args.no_synthetic:
+            print(f"crosscheck: no corpus at {args.corpus} and --no-synthetic", file=sys.stderr)
+            return 2
+        else:  # a fresh clone: the corpus is optional (README)
+            print(
+                f"crosscheck: no corpus at {args.corpus}: the synthetic files only",
+                file=sys.stderr,
+            )
     with tempfile.TemporaryDirectory(prefix="crosscheck.") as tmp_name:
         tmp = Path(tmp_name)
         work = args.keep or tmp

@@ -9,10 +9,12 @@ pipe to ``head``). Each verb module has ``HELP``, ``EXAMPLES``, ``add_args(parse
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from .output import (
@@ -94,7 +96,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     command imports the module of its own verb, not every verb's)."""
     parser = argparse.ArgumentParser(
         prog="quakemodels",
-        description="Read, check, convert and write Quake II MD2 / Quake III MD3 models.",
+        description="Read, check, convert and write Quake MDL, Quake II MD2 and Quake III MD3\n"
+        "models and Quake III players (lower/upper/head.md3, animation.cfg, .skin files),\n"
+        "from files, folders, game folders and .pak/.pk3 archives.",
         epilog="Run 'quakemodels VERB --help' for a verb's options and examples.",
         formatter_class=_Formatter,
     )
@@ -174,14 +178,18 @@ def console_main() -> NoReturn:
     take the interpreter's usual way out, with its message and exit code.
 
     Before that, glibc's allocator is told to keep the memory it frees (see
-    :func:`_keep_freed_memory`).
+    :func:`_keep_freed_memory`). Warnings are printed once per cause (:func:`_warnings_once`).
     """
     _keep_freed_memory()
-    code = main()
+    with _warnings_once(_verb_of(sys.argv[1:])):
+        code = main()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except (OSError, ValueError):  # a closed pipe (or stream): let the interpreter report it
+    except BrokenPipeError:  # the reader went away after main returned: as in main
+        _silence_stdout()
+        os._exit(EXIT_BROKEN_PIPE)
+    except (OSError, ValueError):  # another failing stream: let the interpreter report it
         sys.exit(code)
     os._exit(code)
 
@@ -211,6 +219,35 @@ def _keep_freed_memory() -> None:
         return
     mallopt(_M_MMAP_THRESHOLD, 64 << 20)
     mallopt(_M_TRIM_THRESHOLD, 256 << 20)
+
+
+def _verb_of(words: Sequence[str]) -> str:
+    """``quakemodels VERB`` for the command line ``words`` (``quakemodels`` without a verb)."""
+    return f"quakemodels {words[0]}" if words and words[0] in VERBS else "quakemodels"
+
+
+@contextlib.contextmanager
+def _warnings_once(verb: str) -> Iterator[None]:
+    """Print each distinct warning raised by the command once, as ``quakemodels VERB: warning:
+    message``, in place of Python's ``file:line: QuakeModelsWarning`` with a source line.
+
+    Python's own once-per-place rule does not hold: any ``catch_warnings`` in between (Pillow,
+    the readers) resets it, so a skin looked up for each of an MD3's surfaces warned once per
+    surface. The batch verbs collect their warnings per file themselves (``batch._call``).
+    Only the command (:func:`console_main`) does this: :func:`main` called from Python leaves
+    warnings to the caller's filters."""
+    seen: set[str] = set()
+
+    def show(message: Warning | str, *_: object, **__: object) -> None:
+        text = str(message)
+        if text not in seen:
+            seen.add(text)
+            print(f"{verb}: warning: {text}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        yield
 
 
 def _silence_stdout() -> None:

@@ -76,14 +76,13 @@ class Outcome:
     output_failed: bool = False
 
 
-def add_batch_args(parser: argparse.ArgumentParser) -> None:
-    """The ``-j/--jobs`` and ``-q/--quiet`` options."""
-    parser.add_argument(
-        "-q",
-        "--quiet",
-        action="store_true",
-        help="print only errors and warnings (no per-file lines, no summary)",
-    )
+def add_batch_args(
+    parser: argparse.ArgumentParser,
+    *,
+    quiet: str = "print only errors and warnings (no per-file lines, no summary)",
+) -> None:
+    """The ``-j/--jobs`` and ``-q/--quiet`` options (``quiet``: the verb's help for -q)."""
+    parser.add_argument("-q", "--quiet", action="store_true", help=quiet)
     parser.add_argument(
         "-j",
         "--jobs",
@@ -205,6 +204,13 @@ def inner_name(path: str) -> str | None:
     return None if split is None else split[1]
 
 
+def unprefixed(path: str, message: str) -> str:
+    """``message`` without a leading ``path: `` (an archive's errors start with its path, and
+    the CLI prints the input's path before every error already)."""
+    prefix = f"{path}: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
 def expand(inputs: Sequence[str]) -> tuple[list[str], list[Outcome]]:
     """Model files named by ``inputs`` (in order, no repeats), and failures for names that
     match nothing."""
@@ -247,7 +253,7 @@ def _expand_one(item: str, add: Callable[[str, str], None], missing: list[Outcom
         try:
             inside = named_game_models(item)
         except (ModelFormatError, OSError) as e:
-            missing.append(Outcome(item, False, error=str(e)))
+            missing.append(Outcome(item, False, error=unprefixed(item, str(e))))
             return
         if not inside:
             missing.append(Outcome(item, False, error=f"no {kinds} files in this game data"))
@@ -365,7 +371,7 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
             )
             outcome = Outcome(path, True, value=value, lines=lines)
         except ModelFormatError as e:
-            outcome = Outcome(path, False, error=str(e))
+            outcome = Outcome(path, False, error=unprefixed(path, str(e)))
         except OutputError as e:
             outcome = Outcome(path, False, error=str(e), output_failed=True)
         except ImportError as e:
@@ -381,7 +387,8 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
             outcome = Outcome(path, False, error=str(e.args[0]) if e.args else repr(e))
         except Exception as e:  # a bug must not stop the batch either; name it plainly
             outcome = Outcome(path, False, error=f"internal error: {type(e).__name__}: {e}")
-    outcome.warnings = [str(w.message) for w in caught]
+    # one line per cause: the same warning comes once per surface or skin lookup
+    outcome.warnings = list(dict.fromkeys(str(w.message) for w in caught))
     return outcome
 
 

@@ -40,7 +40,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--strict", action="store_true", help="exit 1 on warnings too, not only on errors"
     )
     add_game_dir_arg(parser)
-    add_batch_args(parser)
+    add_batch_args(
+        parser,
+        quiet="print only the files with findings, and no summary: nothing when every file"
+        " is clean (--json still lists every file)",
+    )
 
 
 def _counts(findings: list[Finding]) -> tuple[int, int]:
@@ -90,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
                 }
             )
             continue
+        if args.quiet and not findings:
+            continue  # -q: only the files with something to say
         verdict = "ok" if not findings else f"{errors} error(s), {warnings} warning(s)"
         print(f"{path}: {verdict} [{args.engine}]")
         for f in findings:
@@ -98,8 +104,9 @@ def run(args: argparse.Namespace) -> int:
         json.dump(reports, sys.stdout, indent=2)
         sys.stdout.write("\n")
     n = len(per_file)
-    print(
-        f"{n} {'file' if n == 1 else 'files'}: {ok_files} ok, {n - ok_files} failed",
-        file=sys.stderr,
-    )
+    if not args.quiet:
+        print(
+            f"{n} {'file' if n == 1 else 'files'}: {ok_files} ok, {n - ok_files} failed",
+            file=sys.stderr,
+        )
     return 1 if failed or not per_file else 0

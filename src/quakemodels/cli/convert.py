@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from ..core.scene import FPS
 from ..errors import BadValueError, LimitExceededError, ModelFormatError, QuakeModelsWarning
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
-from .options import frame_number, load_scene, plural, positive
+from .options import folder, frame_number, load_scene, plural, positive
 
 if TYPE_CHECKING:
     import numpy as np
@@ -134,7 +134,10 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         help="model → OBJ: write every frame of this clip as its own OBJ into the folder OUT",
     )
     parser.add_argument(
-        "--skin-dir", metavar="DIR", help="model → glTF/OBJ: where to look for the skin image"
+        "--skin-dir",
+        type=folder,
+        metavar="DIR",
+        help="model → glTF/OBJ: where to look for the skin image",
     )
     parser.add_argument(
         "--scale",

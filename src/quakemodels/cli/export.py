@@ -30,6 +30,7 @@ from .output import (
     UsageError,
     refuse_existing,
     resolve,
+    write_stdout,
     writing,
 )
 
@@ -198,8 +199,7 @@ def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
     data = glb_bytes(doc, blob) if fmt == "glb" else gltf_bytes(doc, blob)
     if sys.stdout.isatty() and fmt == "glb":
         raise UsageError("-o -: stdout is a terminal; redirect it to a file or a pipe")
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    write_stdout(data)
     return EXIT_OK
 
 

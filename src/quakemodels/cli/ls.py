@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..archive import GameFS
 from ..archive.names import type_by_magic
+from ..core.names import plural
 from ..errors import ModelFormatError
 from ..formats.q3player.files import player_folders
 from ..registry import by_magic
@@ -74,10 +75,15 @@ def run(args: argparse.Namespace) -> int:
             size = sum(listing[name].size for name in parts.values())
             wheres = sorted({_label(listing[name].source.path, base) for name in parts.values()})
             print(f"{size:>10}  {'player':<5} {folder}/  [{', '.join(wheres)}]")
-        noun = "models" if args.models else "files"
+        # `18 files (6 models, 2 players)`; with --models every row is a model: `6 models`
+        counts = [plural(models, "model")] if not args.models else []
+        if players:
+            counts.append(plural(len(players), "player"))
+        what = plural(rows, "model" if args.models else "file")
+        if counts:
+            what += f" ({', '.join(counts)})"
         print(
-            f"{rows} {noun} ({models} models{f', {len(players)} players' if players else ''}) from"
-            f" {len(fs.sources)} sources, {fs.engine} order",
+            f"{what} from {plural(len(fs.sources), 'source')}, {fs.engine} order",
             file=sys.stderr,
         )
     return 0

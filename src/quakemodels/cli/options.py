@@ -11,7 +11,15 @@ from typing import Any
 from ..core.names import plural
 from ..core.scene import FPS, ExportModel
 
-__all__ = ["add_scene_args", "frame_number", "load_scene", "plural", "positive", "scene_options"]
+__all__ = [
+    "add_scene_args",
+    "folder",
+    "frame_number",
+    "load_scene",
+    "plural",
+    "positive",
+    "scene_options",
+]
 
 
 def positive(text: str) -> float:
@@ -23,6 +31,17 @@ def positive(text: str) -> float:
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r} must be above zero")
     return value
+
+
+def folder(text: str) -> str:
+    """argparse type: an existing folder (``--skin-dir``): a typo stops the command at once
+    (exit 2) instead of warning for every model."""
+    path = Path(text)
+    if not path.exists():
+        raise argparse.ArgumentTypeError(f"{text} does not exist")
+    if not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is not a folder")
+    return text
 
 
 def frame_number(text: str) -> int:
@@ -47,6 +66,7 @@ def add_scene_args(parser: argparse.ArgumentParser, *, fps: bool = True) -> None
     )
     parser.add_argument(
         "--skin-dir",
+        type=folder,
         default=None,
         metavar="DIR",
         help="look skins up under DIR (default: the model's own folder)",

@@ -13,6 +13,7 @@ The rules every writing verb follows (README, "Command-line conventions"):
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 import warnings
@@ -116,13 +117,31 @@ def refuse_existing(paths: Sequence[Path], no_clobber: bool) -> None:
                 raise OutputError(f"{p} exists (--no-clobber)")
 
 
+def write_stdout(data: bytes) -> None:
+    """Write all of ``data`` to stdout and flush; BrokenPipeError when the reader has gone.
+
+    A buffered write to a pipe whose reader closes part way returns the count it wrote instead
+    of raising (the EPIPE is only seen by the next write), so a single ``write`` would end a
+    truncated output with exit 0; the rest is written until it is all out or the pipe fails.
+    """
+    out = sys.stdout.buffer
+    view = memoryview(data)
+    while view:
+        n = out.write(view)
+        if not n:
+            raise BrokenPipeError(errno.EPIPE, "stdout accepted no more bytes")
+        view = view[n:]
+    out.flush()
+
+
 def missing_dependency(e: ImportError) -> str:
     """The message for a dependency that cannot be imported: its name and the fix."""
     name = (e.name or str(e)).split(".")[0]
     package = {"PIL": "Pillow"}.get(name, name)
     return (
         f"the {package} package is missing ({e}); it comes with quakemodels:"
-        f" pip install --force-reinstall quakemodels, or pip install {package}"
+        f" reinstall it (pip install --force-reinstall . in its checkout), or pip install"
+        f" {package}"
     )
 
 
@@ -140,5 +159,5 @@ def reported_warnings(label: str) -> Iterator[None]:
         try:
             yield
         finally:
-            for w in caught:
-                print(f"{label}: warning: {w.message}", file=sys.stderr)
+            for message in dict.fromkeys(str(w.message) for w in caught):  # once per cause
+                print(f"{label}: warning: {message}", file=sys.stderr)

@@ -335,9 +335,11 @@ def _open(path: Path, data: BinaryIO | None = None) -> Skin | None:
             return Skin(path=path, image=_pil_rgb(f))
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as e:
         reason = f"too large to decode safely ({e})"
-    except (OSError, UnidentifiedImageError, ValueError) as e:
+    except UnidentifiedImageError:  # its message names the file object, not the file
+        reason = "not an image Pillow can read"
+    except (OSError, ValueError) as e:
         reason = f"cannot read image: {e}"
-    warnings.warn(f"skin {path}: {reason}; exporting without it", QuakeModelsWarning, stacklevel=3)
+    warnings.warn(f"skin {path}: {reason}; not used", QuakeModelsWarning, stacklevel=3)
     return None
 
 
@@ -523,12 +525,13 @@ def find_skin(
         assert model_path is not None
         root = Path(model_path).parent
     if not root.is_dir():
-        warnings.warn(f"skin folder {root} does not exist", QuakeModelsWarning, stacklevel=2)
+        what = "is not a folder" if root.exists() else "does not exist"
+        warnings.warn(f"skin folder {root} {what}", QuakeModelsWarning, stacklevel=2)
         return None
     usable = _usable(skin_names, warn=True)
     if skin_names and not usable:
         warnings.warn(
-            "every skin name was refused; exporting without a texture",
+            "every skin name was refused; no texture",
             QuakeModelsWarning,
             stacklevel=2,
         )
