@@ -236,6 +236,9 @@ class GameFS(Closing):
                 archive = open_archive(path, self.engine)
             except ArchiveError as e:
                 if not _skipped_by_engine(kind, e):
+                    for source in added:  # not in self.sources yet: close() would miss them
+                        if source.archive is not None:
+                            source.archive.close()
                     raise
                 self.skipped.append((path, str(e)))
                 _warn_skipped(path, e)
