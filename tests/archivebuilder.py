@@ -11,6 +11,7 @@ import io
 import struct
 import zipfile
 from collections.abc import Sequence
+from pathlib import Path
 
 HEADER = struct.Struct("<4sii")
 ENTRY = struct.Struct("<56sii")
@@ -106,6 +107,14 @@ def pk3_bytes(
                         zf.writestr(zipfile.ZipInfo(folder), b"")
             zf.writestr(name, data)
     return buf.getvalue()
+
+
+def write_pk3(path: Path, files: dict[str, bytes]) -> Path:
+    """``path`` (its folders made) written as a pk3 holding ``files`` (name → bytes, deflated,
+    in the order given, no folder entries); returns ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(pk3_bytes(list(files.items()), folders=False))
+    return path
 
 
 def pk3_patch_sizes(data: bytes, name: str, *, file_size: int | None = None) -> bytes:

@@ -16,35 +16,17 @@ Observed on our player exports (Debian's blender 3.4.1, ``import_scene.gltf`` th
 
 from __future__ import annotations
 
-import json
 import math
-import struct
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from gltfbuilder import glb as pack_glb
+from gltfbuilder import split_glb
 
 FPS = 24.0
 _WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
 _DTYPE = {5121: np.uint8, 5123: np.uint16, 5125: np.uint32, 5126: np.float32}
-
-
-def split_glb(data: bytes) -> tuple[dict[str, Any], bytes]:
-    """(JSON document, BIN chunk) of a GLB."""
-    length = struct.unpack_from("<I", data, 12)[0]
-    doc = json.loads(data[20 : 20 + length])
-    start = 20 + length
-    size = struct.unpack_from("<I", data, start)[0]
-    return doc, data[start + 8 : start + 8 + size]
-
-
-def pack_glb(doc: dict[str, Any], blob: bytes) -> bytes:
-    """A GLB of ``doc`` and ``blob`` (both padded to 4 bytes)."""
-    text = json.dumps(doc).encode()
-    text += b" " * (-len(text) % 4)
-    blob += b"\0" * (-len(blob) % 4)
-    body = struct.pack("<I4s", len(text), b"JSON") + text + struct.pack("<I4s", len(blob), b"BIN\0")
-    return struct.pack("<4sII", b"glTF", 2, 12 + len(body) + len(blob)) + body + blob
 
 
 class _Buffer:

@@ -56,6 +56,17 @@ def glb(document: Any, blob: bytes | None = None, *, json_text: bytes | None = N
     return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks
 
 
+def split_glb(data: bytes) -> tuple[dict[str, Any], bytes]:
+    """(JSON document, BIN chunk) of a GLB: the inverse of :func:`glb`."""
+    length = struct.unpack_from("<I", data, 12)[0]
+    document = json.loads(data[20 : 20 + length])
+    start = 20 + length
+    if len(data) <= start:
+        return document, b""
+    size = struct.unpack_from("<I", data, start)[0]
+    return document, data[start + 8 : start + 8 + size]
+
+
 def png_header(width: int, height: int) -> bytes:
     """A PNG whose IHDR claims ``width`` × ``height`` (no pixel data: Pillow reads the size
     from the header, and refuses a decompression bomb from it)."""

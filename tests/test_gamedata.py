@@ -14,11 +14,11 @@ import io
 import os
 import struct
 import warnings
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from archivebuilder import write_pk3
 from md2builder import Md2Spec
 from md2builder import build as build_md2
 from md3builder import Md3Spec, SurfaceSpec
@@ -217,17 +217,9 @@ def test_player_scene_names_game_paths(tmp_path: Path) -> None:
 # -- 6a. a broken pk3 is skipped, once ---------------------------------------------------------
 
 
-def _pk3(path: Path, files: dict[str, bytes]) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in files.items():
-            z.writestr(name, data)
-    return path
-
-
 def _game_with_a_truncated_pk3(tmp_path: Path) -> Path:
     game = tmp_path / "baseq3"
-    good = _pk3(game / "pak0.pk3", {"models/things/box.md3": build_md3(Md3Spec())})
+    good = write_pk3(game / "pak0.pk3", {"models/things/box.md3": build_md3(Md3Spec())})
     (game / "pak1.pk3").write_bytes(good.read_bytes()[:100])  # cut short: no central directory
     return game
 
@@ -348,7 +340,7 @@ def test_one_leading_slash_is_dropped_from_game_paths(tmp_path: Path) -> None:
         for f in folder.rglob("*")
         if f.is_file()
     }
-    _pk3(tmp_path / "q3" / "pak0.pk3", files)
+    write_pk3(tmp_path / "q3" / "pak0.pk3", files)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         player = quakemodels.load(tmp_path / "q3" / "pak0.pk3" / "models" / "players" / "p")
@@ -365,7 +357,7 @@ def test_one_leading_slash_is_dropped_from_game_paths(tmp_path: Path) -> None:
         found = skins.find_skin(["/models/box/wood"], md3, skin_dir=game)
         assert found is not None and found.path == md3.parent / "wood.tga"
     # and through a game's search path (GameFS.find_image), for Quake II too
-    _pk3(
+    write_pk3(
         tmp_path / "q3b" / "pak0.pk3",
         {"models/box/wood.tga": (md3.parent / "wood.tga").read_bytes()},
     )
@@ -546,7 +538,7 @@ def test_batch_export_of_archives_and_game_folders_keeps_their_tree(
     assert code == 0, err
     assert _tree_files(tmp_path / "PAK") == ["models/soldier/tris.glb", "models/tank/tris.glb"]
     # a pk3 whose entry names hold characters no file name may (Windows) and dots only
-    pk3 = _pk3(
+    pk3 = write_pk3(
         tmp_path / "odd.pk3",
         {'models/a"b?c/tris.md2': md2, "models/.../x.md2": md2, "models/c*d/<e>.md2": md2},
     )
@@ -618,7 +610,7 @@ def test_an_incomplete_player_is_exported_with_one_warning(
     files = {"models/players/half/upper.md3": (full / "upper.md3").read_bytes()}
     files["models/players/half/animation.cfg"] = ROWS_25.encode()
     game = tmp_path / "baseq3"
-    _pk3(game / "pak0.pk3", files)
+    write_pk3(game / "pak0.pk3", files)
     code, _, err = _run(["export", game, "-o", tmp_path / "G"], capsys)
     assert code == 0, err
     assert _tree_files(tmp_path / "G") == ["models/players/half/upper.glb"]

@@ -10,9 +10,7 @@ player glTFs (names that would be paths, bad clip extras) fail cleanly and write
 
 from __future__ import annotations
 
-import json
 import os
-import struct
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -21,6 +19,8 @@ import md3ref
 import numpy as np
 import pytest
 from conftest import CORPUS, corpus_params, no_corpus
+from gltfbuilder import glb as pack_glb
+from gltfbuilder import split_glb
 
 import quakemodels
 from quakemodels import Md3
@@ -193,24 +193,6 @@ def test_write_files_atomic_refuses_names_that_are_paths(tmp_path: Path) -> None
 # -- hostile player glTFs: names and extras are untrusted -----------------------------------------
 
 
-def _glb_json(path: Path) -> tuple[dict[str, object], bytes]:
-    data = path.read_bytes()
-    length = struct.unpack_from("<I", data, 12)[0]
-    doc = json.loads(data[20 : 20 + length])
-    bin_start = 20 + length
-    blob_len = struct.unpack_from("<I", data, bin_start)[0]
-    return doc, data[bin_start + 8 : bin_start + 8 + blob_len]
-
-
-def _glb(doc: dict[str, object], blob: bytes) -> bytes:
-    text = json.dumps(doc).encode()
-    text += b" " * (-len(text) % 4)
-    blob += b"\0" * (-len(blob) % 4)
-    body = struct.pack("<I4s", len(text), b"JSON") + text + struct.pack("<I4s", len(blob), b"BIN\0")
-    body += blob
-    return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
-
-
 def _node(doc: dict[str, object], name: str) -> dict[str, object]:
     nodes = doc["nodes"]
     assert isinstance(nodes, list)
@@ -308,11 +290,11 @@ HOSTILE = {
 def test_hostile_player_gltf_fails_cleanly_and_writes_nothing(
     case: str, exports: dict[str, Path], tmp_path: Path
 ) -> None:
-    doc, blob = _glb_json(exports["human_bsuit"])
+    doc, blob = split_glb(exports["human_bsuit"].read_bytes())
     change, message = HOSTILE[case]
     change(doc)
     bad = tmp_path / "bad.glb"
-    bad.write_bytes(_glb(doc, blob))
+    bad.write_bytes(pack_glb(doc, blob))
     with pytest.raises(ModelFormatError) as e:
         player_from_gltf(bad, "guy")
     assert message in str(e.value)
@@ -323,12 +305,12 @@ def test_hostile_player_gltf_fails_cleanly_and_writes_nothing(
 def test_untrusted_image_names_become_safe_file_names(
     exports: dict[str, Path], tmp_path: Path
 ) -> None:
-    doc, blob = _glb_json(exports["human_bsuit"])
+    doc, blob = split_glb(exports["human_bsuit"].read_bytes())
     images = doc["images"]
     assert isinstance(images, list)
     images[0]["name"] = "../../../../etc/cron.d/x.jpg"
     bad = tmp_path / "bad.glb"
-    bad.write_bytes(_glb(doc, blob))
+    bad.write_bytes(pack_glb(doc, blob))
     built = player_from_gltf(bad, "../guy")
     # the suit's skins are JPEGs, embedded as they are and written back as .jpg
     assert images[0]["mimeType"] == "image/jpeg"
@@ -412,14 +394,14 @@ def test_channels_sharing_one_accessor_cannot_multiply_the_work(tmp_path: Path) 
     assert (
         main(["export", str(CORPUS / "md3" / "trem_mgturret_turret_top.md3"), "-o", str(glb)]) == 0
     )
-    doc, blob = _glb_json(glb)
+    doc, blob = split_glb(glb.read_bytes())
     anim = _anim(doc, 0)
     channels = anim["channels"]
     assert isinstance(channels, list)
     tag = next(c for c in channels if c["target"]["path"] == "translation")
     anim["channels"] = channels + [tag] * 20_000
     bad = tmp_path / "bad.glb"
-    bad.write_bytes(_glb(doc, blob))
+    bad.write_bytes(pack_glb(doc, blob))
     limits = ImportLimits(max_positions=50_000, min_positions=0, bytes_per_position=1)
     with pytest.raises(BadValueError, match="animations key more than 50000 values"):
         read_gltf_scene(bad, limits=limits)

@@ -11,11 +11,11 @@ import json
 import os
 import shutil
 import warnings
-import zipfile
 from pathlib import Path
 
 import numpy as np
 import pytest
+from archivebuilder import write_pk3 as pk3
 from conftest import CORPUS
 from test_q3player import PLAYER_NAMES, ROWS_25, _load, _player_dir, write_player
 
@@ -26,15 +26,6 @@ from quakemodels.errors import ModelFormatError, PlayerFolderError
 from quakemodels.formats.q3player import Player
 from quakemodels.formats.q3player.gltf import build_player_gltf
 from quakemodels.interchange.gltf_write import glb_bytes
-
-
-def pk3(path: Path, files: dict[str, bytes]) -> Path:
-    """A pk3 (zip, deflated) holding ``files`` (name → bytes), in the order given."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        for name, data in files.items():
-            z.writestr(name, data)
-    return path
 
 
 def player_files(name: str, prefix: str | None = None) -> dict[str, bytes]:

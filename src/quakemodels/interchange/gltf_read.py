@@ -529,17 +529,23 @@ def _first_image(g: _Document) -> tuple[str, bytes] | None:
     images = g.doc.get("images")
     if not isinstance(images, list) or not images or not isinstance(images[0], dict):
         return None
-    if images[0].get("bufferView") is None:
+    return _embedded(g, 0, images[0])
+
+
+def _embedded(g: _Document, i: int, image: dict[str, Any]) -> tuple[str, bytes] | None:
+    """(name, bytes) of ``images[i]`` when it lies in a buffer view, else None; a
+    ModelFormatError naming the view when the view runs past its buffer."""
+    if image.get("bufferView") is None:
         return None
-    v, view = g.item("bufferViews", images[0]["bufferView"], "images[0].bufferView")
-    where = f"bufferViews[{v}]"
-    data = _buffer(g, g.integer(view.get("buffer"), f"{where}.buffer"))
-    start = g.integer(view.get("byteOffset", 0), f"{where}.byteOffset")
-    length = g.integer(view.get("byteLength"), f"{where}.byteLength", 1)
+    v, view = g.item("bufferViews", image["bufferView"], f"images[{i}].bufferView")
+    at = f"bufferViews[{v}]"
+    data = _buffer(g, g.integer(view.get("buffer"), f"{at}.buffer"))
+    start = g.integer(view.get("byteOffset", 0), f"{at}.byteOffset")
+    length = g.integer(view.get("byteLength"), f"{at}.byteLength", 1)
     if start + length > len(data):
-        raise g.error(where, f"runs to byte {start + length} of a {len(data)}-byte buffer")
-    name = images[0].get("name")
-    return (name if isinstance(name, str) else "image0"), data[start : start + length]
+        raise g.error(at, f"runs to byte {start + length} of a {len(data)}-byte buffer")
+    name = image.get("name")
+    return (name if isinstance(name, str) else f"image{i}"), data[start : start + length]
 
 
 def embedded_image(path: str | os.PathLike[str]) -> tuple[str, bytes | None] | None:
@@ -1128,17 +1134,7 @@ def _image(g: _Document, material: Any) -> tuple[str, bytes] | None:
     if texture.get("source") is None:
         return None
     i, image = g.item("images", texture["source"], f"textures[{t}].source")
-    if image.get("bufferView") is None:
-        return None
-    v, view = g.item("bufferViews", image["bufferView"], f"images[{i}].bufferView")
-    at = f"bufferViews[{v}]"
-    data = _buffer(g, g.integer(view.get("buffer"), f"{at}.buffer"))
-    start = g.integer(view.get("byteOffset", 0), f"{at}.byteOffset")
-    length = g.integer(view.get("byteLength"), f"{at}.byteLength", 1)
-    if start + length > len(data):
-        raise g.error(at, f"runs to byte {start + length} of a {len(data)}-byte buffer")
-    name = image.get("name")
-    return (name if isinstance(name, str) else f"image{i}"), data[start : start + length]
+    return _embedded(g, i, image)
 
 
 def read_gltf_scenes(
