@@ -189,7 +189,9 @@ def _handler(job: _Job) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", "no-store")
             self.end_headers()
-            self.wfile.write(body)
+            # the page may close after its last post: nothing waits for the reply then
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self.wfile.write(body)
 
         def _file(self, root: Path, relative: str) -> None:
             path = (root / relative).resolve()
