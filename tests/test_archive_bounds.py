@@ -104,8 +104,8 @@ def test_extract_refuses_the_zip_bomb_before_writing(bomb: Path, tmp_path: Path)
     assert rc == 1
     assert stderr == (
         f"quakemodels extract: error: {bomb}: entry {BOMB!r}: declares 1000000000 bytes from"
-        " 973602 compressed: a ratio of 1027:1, over the limit of 1000:1 (zip bomb?"
-        " --max-ratio raises the limit)\n"
+        " 973602 compressed: a ratio of 1027:1, over the limit of 1000:1 (a zip bomb?"
+        " `extract --max-ratio` raises the limit)\n"
     )
     assert stdout == ""
     assert grew < BUDGET

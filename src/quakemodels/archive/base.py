@@ -186,8 +186,8 @@ class Archive(Closing):
         if entry.size > RATIO_FREE_SIZE and entry.size > self.max_ratio * packed:
             raise self.error(
                 f"declares {entry.size} bytes from {entry.compressed_size} compressed: a ratio"
-                f" of {entry.size // packed}:1, over the limit of {self.max_ratio}:1 (zip bomb?"
-                " --max-ratio raises the limit)",
+                f" of {entry.size // packed}:1, over the limit of {self.max_ratio}:1 (a zip"
+                " bomb? `extract --max-ratio` raises the limit)",
                 entry.name,
                 field="file_size",
             )

@@ -195,7 +195,8 @@ class Pk3Archive(Archive):
             raise self.error("archive is closed", entry.name)
         crc_want = zf.infolist()[entry.index].CRC
         start = self._data_start(entry)
-        raw = self._raw_pieces(entry, start, min(chunk, RAW_CHUNK))
+        # a head read (chunk 16) still reads the compressed bytes 4 KiB at a time
+        raw = self._raw_pieces(entry, start, min(max(chunk, 4096), RAW_CHUNK))
         crc = 0
         count = 0
         if entry.method == STORED:
