@@ -318,3 +318,23 @@ def test_zipfile_agrees_with_the_bomb_builder() -> None:
         while piece := f.read(1 << 22):
             n += len(piece)
     assert n == 25_000_000
+
+
+def test_reading_a_large_entry_whole_holds_it_about_once() -> None:
+    """A 100 MB entry under the ratio guard (deflate level 1: 229:1) read whole, as a model
+    is: the traced peak stays near its size, not twice it."""
+    import tracemalloc
+
+    size = 10**8
+    c = zlib.compressobj(1, zlib.DEFLATED, -zlib.MAX_WBITS)
+    packed = c.compress(bytes(size)) + c.flush()
+    blob = raw_zip([("big.bin", packed, size, zlib.crc32(bytes(size)), 8, REG)])
+    with Pk3Archive(blob) as a:
+        tracemalloc.start()
+        try:
+            data = a.read("big.bin")
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert len(data) == size and data[-4096:] == bytes(4096)
+    assert peak < 1.1 * size + (8 << 20)

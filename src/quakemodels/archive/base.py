@@ -203,7 +203,11 @@ class Archive(Closing):
         """
         entry = name if isinstance(name, Entry) else self.info(name)
         self.guard(entry, max_size)
-        return b"".join(self.stream(entry))
+        # BytesIO hands its buffer over without a copy: the peak stays near the entry's size
+        # (b"".join of the pieces would hold it twice)
+        out = io.BytesIO()
+        self.copy(entry, out)
+        return out.getvalue()
 
     def stream(self, entry: Entry, chunk: int = CHUNK) -> Iterator[bytes]:
         """The bytes of one entry in pieces of at most ``chunk`` bytes; the sizes (and CRC) are
