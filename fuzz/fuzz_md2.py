@@ -9,6 +9,9 @@ Targets:
 ``parse``   load, every array, ``mesh(0)`` and the checker for every engine (MD2 and MD3),
             plus the time and memory budgets of ``harness.check_budgets``;
 ``heavy``   the same plus the JSON dump and the glTF/OBJ exporters (inputs ≤ 64 KB).
+``archive`` the input as a .pak/.pk3 through open, list, stream, extract and load
+            (fuzz/archives.py: only ModelFormatError, memory budget, all-or-nothing extraction);
+            seed it with ``python fuzz/archives.py``-style files (any small .pak/.pk3).
 
 An exception other than ModelFormatError, an ``internal`` checker finding or a budget overrun
 stops the run and libFuzzer saves the input as ``crash-*``. Seed the run with
@@ -31,6 +34,9 @@ import atheris  # noqa: E402
 
 with atheris.instrument_imports():
     import quakemodels
+    import quakemodels.archive.extract
+    import quakemodels.archive.pak
+    import quakemodels.archive.pk3
     import quakemodels.formats.md2
     import quakemodels.formats.md3
     import quakemodels.registry
@@ -42,6 +48,7 @@ with atheris.instrument_imports():
     except ImportError:  # written by other tasks; the heavy target needs them
         pass
 
+import archives  # noqa: E402
 import harness  # noqa: E402
 
 TARGET = "parse"
@@ -61,6 +68,9 @@ def _budgets(data: bytes, elapsed: float) -> None:
 
 def test_one_input(data: bytes) -> None:
     STATS["runs"] += 1
+    if TARGET == "archive":
+        archives.run_case("atheris archive", data)
+        return
     # One engine per input (chosen by its checksum) keeps the execution rate up; libFuzzer's
     # mutations reach every engine on every shape of input.
     engine = harness.ENGINES[zlib.crc32(data) % len(harness.ENGINES)]
@@ -83,8 +93,8 @@ def main() -> None:
             TARGET = arg.split("=", 1)[1]
         else:
             argv.append(arg)
-    if TARGET not in ("parse", "heavy"):
-        sys.exit(f"unknown --target={TARGET} (parse or heavy)")
+    if TARGET not in ("parse", "heavy", "archive"):
+        sys.exit(f"unknown --target={TARGET} (parse, heavy or archive)")
     if tracemalloc.is_tracing():  # pragma: no cover - PYTHONTRACEMALLOC set by the caller
         tracemalloc.stop()
     atheris.Setup(argv, test_one_input)

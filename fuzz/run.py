@@ -7,6 +7,8 @@
    MD3s, many-skin MD2s) for ``--seconds``;
 5. the writers' bad-input driver (fuzz/writers.py: build, from_scene, from_imported) for
    ``--seconds``;
+5b. the archives driver (fuzz/archives.py: zip bombs, lying sizes, symlink entries, huge and
+   overlapping directories, flipped .pak/.pk3 files, end to end) for ``--seconds``;
 6. the hypothesis suite (tests/test_fuzz.py) with ``--examples`` examples per property.
 
 Stops at the first crash and names the saved input (``WORKDIR/crashes/``). Exit 0 when nothing
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         if rc:
             return 1
     print(f"atheris total: {total} executions")
-    for driver in ("budgets.py", "structured.py", "writers.py"):
+    for driver in ("budgets.py", "structured.py", "writers.py", "archives.py"):
         rc = subprocess.call([sys.executable, str(HERE / driver), "--seconds", str(args.seconds)])
         if rc:
             return 1

@@ -14,6 +14,20 @@ from ..errors import ArchiveError
 from .names import Engine, name_keys, query_key, unsafe_reason
 
 Kind = Literal["pak", "pk3"]
+
+# Entries are read and written in chunks of this many bytes: whatever an entry's size, reading
+# it costs at most a few chunks of memory (a whole-entry read happens only in ``read``, which a
+# ``max_size`` or the guards below bound).
+CHUNK = 1 << 20
+# A deflated entry declaring more than MAX_RATIO times its compressed size is refused once it
+# declares over RATIO_FREE_SIZE bytes: real game data stays far below (Quake III's text files
+# compress about 20:1, the corpus pk3's models 16:1) while a zip bomb sits near deflate's
+# 1032:1. Small entries are never refused for their ratio (a 1 MiB file of zeros is harmless).
+MAX_RATIO = 1000
+RATIO_FREE_SIZE = 16 << 20
+# Everything one extraction may write (the sum of the declared sizes): a whole Quake III
+# pak0.pk3 is 480 MB, a large mod a few GB.
+MAX_TOTAL = 16 << 30
 _Self = TypeVar("_Self", bound="Closing")
 
 # Substrings of the NUL-joined names that every name unsafe_reason refuses produces: an empty
@@ -156,20 +170,74 @@ class Archive(Closing):
 
     # -- reading ----------------------------------------------------------------------------
 
-    def read(self, name: str | Entry) -> bytes:
-        """The bytes of one entry (by name or Entry); KeyError when there is no such name."""
+    max_ratio: int = MAX_RATIO
+    """The ratio guard (see :data:`MAX_RATIO`); an instance may raise it (``--max-ratio``)."""
+
+    def guard(self, entry: Entry, max_size: int | None = None) -> None:
+        """Refuse, before a byte is read, an entry declaring more than ``max_size`` bytes or a
+        deflated one over :data:`RATIO_FREE_SIZE` bytes at more than ``max_ratio``:1."""
+        if max_size is not None and entry.size > max_size:
+            raise self.error(
+                f"declares {entry.size} bytes, over the limit of {max_size} bytes",
+                entry.name,
+                field="file_size",
+            )
+        packed = max(entry.compressed_size, 1)
+        if entry.size > RATIO_FREE_SIZE and entry.size > self.max_ratio * packed:
+            raise self.error(
+                f"declares {entry.size} bytes from {entry.compressed_size} compressed: a ratio"
+                f" of {entry.size // packed}:1, over the limit of {self.max_ratio}:1 (a zip"
+                " bomb? `extract --max-ratio` raises the limit)",
+                entry.name,
+                field="file_size",
+            )
+
+    def is_link(self, entry: Entry) -> bool:
+        """True for an entry stored as a symbolic link (only a zip can say so)."""
+        return False
+
+    def read(self, name: str | Entry, *, max_size: int | None = None) -> bytes:
+        """The bytes of one entry (by name or Entry); KeyError when there is no such name.
+
+        ``max_size`` refuses a larger entry before reading it (see :meth:`guard`).
+        """
         entry = name if isinstance(name, Entry) else self.info(name)
-        return self._read(entry)
+        self.guard(entry, max_size)
+        # BytesIO hands its buffer over without a copy: the peak stays near the entry's size
+        # (b"".join of the pieces would hold it twice)
+        out = io.BytesIO()
+        self.copy(entry, out)
+        return out.getvalue()
+
+    def stream(self, entry: Entry, chunk: int = CHUNK) -> Iterator[bytes]:
+        """The bytes of one entry in pieces of at most ``chunk`` bytes; the sizes (and CRC) are
+        checked as they come: an entry giving more or fewer bytes than it declares raises an
+        ArchiveError naming it (after the bytes before the fault were yielded)."""
+        return self._stream(entry, chunk)
+
+    def copy(self, entry: Entry, out: BinaryIO, chunk: int = CHUNK) -> int:
+        """Write one entry's bytes to ``out`` chunk by chunk; the number of bytes written."""
+        n = 0
+        for piece in self._stream(entry, chunk):
+            out.write(piece)
+            n += len(piece)
+        return n
 
     def read_head(self, entry: Entry, n: int = 16) -> bytes:
-        """The first ``n`` bytes of an entry (to tell its type by magic)."""
-        return self._read(entry)[:n]
+        """The first ``n`` bytes of an entry (to tell its type by magic); reads no more than
+        one chunk of it."""
+        head = b""
+        for piece in self._stream(entry, max(n, 1)):
+            head += piece
+            if len(head) >= n:
+                break
+        return head[:n]
 
     def open(self, name: str | Entry) -> BinaryIO:
         """A binary file object over one entry's bytes."""
         return io.BytesIO(self.read(name))
 
-    def _read(self, entry: Entry) -> bytes:
+    def _stream(self, entry: Entry, chunk: int) -> Iterator[bytes]:
         raise NotImplementedError
 
     def close(self) -> None:

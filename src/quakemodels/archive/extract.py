@@ -1,22 +1,35 @@
-"""Extract archive entries under one folder, never outside it, never leaving a partial file.
+"""Extract archive entries under one folder, never outside it, all or nothing.
 
 Entry names were checked when the archive opened (no ``..``, absolute names, drive letters,
 NUL or duplicates). Before anything is written, every target is also checked here: two entries
-landing on the same path once case is ignored (as on Windows and macOS file systems), a target
-that is an existing folder, and a target whose folder leads out of the output folder through a
-symlink are refused with an ArchiveError. Each file is then written atomically (a temporary
-file renamed into place), so a failure leaves every file either complete or untouched.
+landing on the same path once case is ignored (as on Windows and macOS file systems), an entry
+that is also another's folder, a symbolic-link entry (zip external attributes: never followed,
+never written), a target that is an existing folder, a target whose folder leads out of the
+output folder through a symlink, an entry over the compression-ratio guard and a selection
+declaring more bytes than the budget (``max_total``) are refused with an ArchiveError.
+
+Then the entries are streamed (a chunk at a time, whatever their size) into a staging folder
+inside the output folder, and only when every one of them was read and checked are they moved
+into place. A failure before that removes the staging folder; a failure while moving puts back
+what was moved (a file the user had is restored, never removed) and removes the folders this
+extraction created. Either every selected file is written, or the folder is as it was.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import os
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
-from ..core.atomic import write_bytes_atomic
-from .base import Archive, Entry
+from .base import MAX_TOTAL, Archive, Entry
 from .names import name_key, split_parts
+
+STAGE_PREFIX = ".quakemodels-extract."
+Writing = Callable[[Path], AbstractContextManager[None]]
 
 
 def select(archive: Archive, pattern: str | None = None) -> list[Entry]:
@@ -27,12 +40,31 @@ def select(archive: Archive, pattern: str | None = None) -> list[Entry]:
     return [e for e in archive.entries if fnmatch.fnmatchcase(name_key(e.name, "quake3"), pat)]
 
 
-def plan(archive: Archive, outdir: Path, entries: list[Entry]) -> list[tuple[Entry, Path]]:
+def plan(
+    archive: Archive, outdir: Path, entries: list[Entry], *, max_total: int = MAX_TOTAL
+) -> list[tuple[Entry, Path]]:
     """(entry, target) for every entry, after every check above; nothing is written."""
     root = Path(os.path.realpath(outdir))
     seen: dict[str, Entry] = {}
+    folders: dict[str, Entry] = {}
     out: list[tuple[Entry, Path]] = []
+    total = 0
     for e in entries:
+        if archive.is_link(e):
+            raise archive.error(
+                "is a symbolic link (zip external attributes); links are never written or followed",
+                e.name,
+                field="external_attr",
+            )
+        archive.guard(e)
+        total += e.size
+        if total > max_total:
+            raise archive.error(
+                f"brings the selected entries to {total} bytes, over the budget of {max_total}"
+                " bytes (--max-total raises it)",
+                e.name,
+                field="file_size",
+            )
         parts = split_parts(e.name)
         key = "/".join(parts).lower()
         if key in seen:
@@ -41,6 +73,8 @@ def plan(archive: Archive, outdir: Path, entries: list[Entry]) -> list[tuple[Ent
                 e.name,
             )
         seen[key] = e
+        for i in range(1, len(parts)):
+            folders.setdefault("/".join(parts[:i]).lower(), e)
         target = outdir.joinpath(*parts)
         real = Path(os.path.realpath(target))
         if real != root and root not in real.parents:
@@ -48,18 +82,117 @@ def plan(archive: Archive, outdir: Path, entries: list[Entry]) -> list[tuple[Ent
         if target.is_dir():
             raise archive.error(f"would replace the folder {target}", e.name)
         out.append((e, target))
+    for key, e in seen.items():
+        if key in folders:
+            raise archive.error(f"is a file, and also the folder of {folders[key].name!r}", e.name)
     return out
 
 
+def _no_context(path: Path) -> AbstractContextManager[None]:
+    return contextlib.nullcontext()
+
+
 def extract(
-    archive: Archive, outdir: str | os.PathLike[str], pattern: str | None = None
+    archive: Archive,
+    outdir: str | os.PathLike[str],
+    pattern: str | None = None,
+    *,
+    max_total: int = MAX_TOTAL,
+    writing: Writing = _no_context,
+    on_written: Callable[[Path], None] | None = None,
 ) -> list[Path]:
-    """Write the selected entries under ``outdir`` by their inner paths; the files written."""
+    """Write the selected entries under ``outdir`` by their inner paths, all or nothing; the
+    files written. ``writing(target)`` wraps each step writing ``target`` (the CLI turns an
+    OSError there into "cannot write TARGET"); ``on_written`` is called for each file once all
+    are in place. ArchiveError (nothing written) for a bad or hostile archive."""
     folder = Path(outdir)
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for entry, target in plan(archive, folder, select(archive, pattern)):
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_bytes_atomic(target, archive.read(entry))
-        written.append(target)
-    return written
+    created = make_folders(folder)
+    try:
+        moved = _extract(archive, folder, pattern, max_total, writing)
+    except BaseException:
+        remove_empty(created)
+        raise
+    for target in moved:
+        if on_written is not None:
+            on_written(target)
+    return moved
+
+
+def _extract(
+    archive: Archive, folder: Path, pattern: str | None, max_total: int, writing: Writing
+) -> list[Path]:
+    todo = plan(archive, folder, select(archive, pattern), max_total=max_total)
+    with _staging(folder) as stage:
+        staged: list[tuple[Path, Path]] = []
+        for n, (entry, target) in enumerate(todo):
+            tmp = stage / str(n)
+            with writing(target), open(tmp, "xb") as f:
+                archive.copy(entry, f)
+            staged.append((tmp, target))
+        return _move_all(staged, stage, writing)
+
+
+@contextlib.contextmanager
+def _staging(folder: Path) -> Iterator[Path]:
+    """A new, empty folder inside ``folder`` (same file system: moves are renames), removed
+    with whatever is left in it at the end."""
+    while True:
+        stage = folder / f"{STAGE_PREFIX}{os.getpid()}.{os.urandom(4).hex()}"
+        try:
+            stage.mkdir()
+            break
+        except FileExistsError:
+            continue
+    try:
+        yield stage
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _move_all(staged: list[tuple[Path, Path]], stage: Path, writing: Writing) -> list[Path]:
+    """Rename every staged file onto its target; on failure undo every rename (a replaced file
+    comes back from the staging folder) and remove the folders made here."""
+    done: list[tuple[Path, Path | None]] = []
+    created: list[Path] = []
+    try:
+        for n, (tmp, target) in enumerate(staged):
+            with writing(target):
+                created += make_folders(target.parent)
+                backup: Path | None = None
+                if os.path.lexists(target):
+                    backup = stage / f"{n}.orig"
+                    os.replace(target, backup)
+                    done.append((target, backup))
+                    os.replace(tmp, target)
+                else:
+                    os.replace(tmp, target)
+                    done.append((target, None))
+    except BaseException:
+        for target, backup in reversed(done):
+            with contextlib.suppress(OSError):
+                if backup is None:
+                    os.unlink(target)
+                elif os.path.lexists(backup):
+                    os.replace(backup, target)
+        remove_empty(created)
+        raise
+    return [target for _, target in staged]
+
+
+def make_folders(folder: Path) -> list[Path]:
+    """Make ``folder`` and its missing parents; the folders made, outermost first."""
+    missing: list[Path] = []
+    p = folder
+    while not os.path.lexists(p) and p.parent != p:
+        missing.append(p)
+        p = p.parent
+    for p in reversed(missing):
+        p.mkdir()
+    return list(reversed(missing))
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Remove the folders (made by this extraction), innermost first, when they are empty."""
+    for p in reversed(folders):
+        with contextlib.suppress(OSError):
+            p.rmdir()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -168,24 +169,24 @@ class PakArchive(Archive):
             if cur[1] > prev[1]:
                 prev = cur
 
-    def _read(self, entry: Entry) -> bytes:
-        f = self._f
-        if f is None:
-            raise self.error("archive is closed", entry.name)
-        f.seek(entry.offset)
-        data = f.read(entry.size)
-        if len(data) != entry.size:
-            raise self.error(
-                f"file shrank: {len(data)} of {entry.size} bytes read", entry.name, at=entry.offset
-            )
-        return data
-
-    def read_head(self, entry: Entry, n: int = 16) -> bytes:
-        f = self._f
-        if f is None:
-            raise self.error("archive is closed", entry.name)
-        f.seek(entry.offset)
-        return f.read(min(n, entry.size))
+    def _stream(self, entry: Entry, chunk: int) -> Iterator[bytes]:
+        # One seek per piece: two streams of the same archive may be read in turns.
+        at, left = entry.offset, entry.size
+        while left > 0:
+            f = self._f
+            if f is None:
+                raise self.error("archive is closed", entry.name)
+            f.seek(at)
+            piece = f.read(min(chunk, left))
+            if not piece:
+                raise self.error(
+                    f"file shrank: {entry.size - left} of {entry.size} bytes read",
+                    entry.name,
+                    at=entry.offset,
+                )
+            at += len(piece)
+            left -= len(piece)
+            yield piece
 
     def close(self) -> None:
         if self._f is not None:

@@ -9,9 +9,12 @@ and the entry: a zip that does not open, encrypted entries, other compression me
 whose data runs past the central directory or overlaps the next entry (the overlapping-entry
 zip bomb), a declared size over ``max_entry_size``, a stored entry whose two sizes differ, a
 deflated entry claiming more than ``MAX_DEFLATE_RATIO`` times its compressed size (deflate
-cannot do better than about 1032:1), and unsafe or duplicate names. On read, the inflated bytes
-must match the declared size and CRC-32 (zipfile stops at the declared size, so a lying entry
-cannot inflate past it).
+cannot do better than about 1032:1), and unsafe or duplicate names.
+
+Entries are inflated here, from the archive's bytes, one chunk at a time (never whole; see
+:meth:`Archive.stream <quakemodels.archive.base.Archive.stream>`): the local header must agree
+with the central directory, and the data must inflate to exactly the declared size and CRC-32;
+inflating past the declared size stops at once with an error naming the entry.
 """
 
 from __future__ import annotations
@@ -19,8 +22,12 @@ from __future__ import annotations
 import io
 import itertools
 import os
+import stat
+import struct
+import threading
 import zipfile
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import ArchiveError
@@ -31,7 +38,15 @@ from .names import Engine
 MAX_DEFLATE_RATIO = 1100
 # No Quake III-era asset comes close; a larger declared size is refused rather than inflated.
 MAX_ENTRY_SIZE = 1 << 30
-LOCAL_HEADER_SIZE = 30
+# zipfile's layout constants are public module attributes that typeshed leaves out.
+LOCAL_HEADER_SIZE: int = zipfile.sizeFileHeader  # type: ignore[attr-defined]  # 30
+LOCAL_MAGIC: bytes = zipfile.stringFileHeader  # type: ignore[attr-defined]  # PK\3\4
+# The local file header as zipfile itself reads it (signature, version, system, flags, method,
+# time, date, CRC-32, compressed and uncompressed sizes, name and extra lengths).
+_LOCAL = struct.Struct(zipfile.structFileHeader)  # type: ignore[attr-defined]
+ZIP64_MARK = 0xFFFFFFFF
+# Compressed bytes read at a time (inflating one never gives more than a chunk of output).
+RAW_CHUNK = 64 << 10
 STORED, DEFLATED = zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED
 
 
@@ -45,6 +60,9 @@ class Pk3Archive(Archive):
     """
 
     kind = "pk3"
+    # Serialises the seek-and-read pairs on zipfile's handle (one lock for every pk3: reads
+    # are short, and the open code needs no change).
+    _lock = threading.Lock()
 
     def __init__(
         self,
@@ -167,37 +185,156 @@ class Pk3Archive(Archive):
                 field="file_size",
             )
 
-    def _read(self, entry: Entry) -> bytes:
+    def _stream(self, entry: Entry, chunk: int) -> Iterator[bytes]:
+        """Inflate one entry from the archive's own bytes, never more than ``chunk`` bytes at a
+        time: the local header must agree with the central directory, and the data must
+        inflate to exactly the declared size with the declared CRC-32 (an entry that would
+        inflate past its size is stopped one chunk after it, never held whole)."""
         zf = self._zip
         if zf is None:
             raise self.error("archive is closed", entry.name)
-        info = zf.infolist()[entry.index]
-        try:
-            with zf.open(info) as f:
-                data = f.read(entry.size + 1)
-        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as e:
-            raise self.error(f"cannot read: {e}", entry.name, at=entry.offset) from e
-        except (NotImplementedError, RuntimeError) as e:  # unsupported features, passwords
-            raise self.error(f"cannot read: {e}", entry.name, at=entry.offset) from e
-        if len(data) != entry.size:
+        crc_want = zf.infolist()[entry.index].CRC
+        start = self._data_start(entry)
+        # a head read (chunk 16) still reads the compressed bytes 4 KiB at a time
+        raw = self._raw_pieces(entry, start, min(max(chunk, 4096), RAW_CHUNK))
+        crc = 0
+        count = 0
+        if entry.method == STORED:
+            for piece in raw:
+                crc = zlib.crc32(piece, crc)
+                count += len(piece)
+                yield piece
+        else:
+            inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+            for packed in raw:
+                pending = packed
+                while True:
+                    try:
+                        piece = inflater.decompress(pending, chunk)
+                    except zlib.error as e:
+                        raise self.error(
+                            f"cannot inflate: {e} after {count} bytes", entry.name, at=entry.offset
+                        ) from e
+                    pending = inflater.unconsumed_tail
+                    if piece:
+                        count += len(piece)
+                        if count > entry.size:
+                            raise self.error(
+                                f"inflates past its declared size of {entry.size} bytes"
+                                " (lying size or zip bomb)",
+                                entry.name,
+                                field="file_size",
+                                at=entry.offset,
+                            )
+                        crc = zlib.crc32(piece, crc)
+                        yield piece
+                    if inflater.eof or (not pending and len(piece) < chunk):
+                        break
+                if inflater.eof:
+                    break
+            if not inflater.eof:
+                raise self.error(
+                    f"deflate stream ends early, after {count} of {entry.size} bytes",
+                    entry.name,
+                    at=entry.offset,
+                )
+        if count != entry.size:
             raise self.error(
-                f"inflates to {len(data)} bytes, not the declared {entry.size}",
+                f"inflates to {count} bytes, not the declared {entry.size}",
                 entry.name,
+                field="file_size",
                 at=entry.offset,
             )
-        return data
+        if crc != crc_want:
+            raise self.error(
+                f"CRC-32 is {crc:08x}, not the declared {crc_want:08x}",
+                entry.name,
+                field="CRC",
+                at=entry.offset,
+            )
 
-    def read_head(self, entry: Entry, n: int = 16) -> bytes:
+    def is_link(self, entry: Entry) -> bool:
+        """True when the entry's external attributes (upper 16 bits: a Unix ``st_mode``) make
+        it a symbolic link; its bytes are then the link's target, never to be followed."""
         zf = self._zip
         if zf is None:
             raise self.error("archive is closed", entry.name)
-        try:
-            with zf.open(zf.infolist()[entry.index]) as f:
-                return f.read(n)
-        except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError) as e:
-            raise self.error(f"cannot read: {e}", entry.name, at=entry.offset) from e
-        except (NotImplementedError, RuntimeError) as e:  # unsupported features, passwords
-            raise self.error(f"cannot read: {e}", entry.name, at=entry.offset) from e
+        return stat.S_ISLNK(zf.infolist()[entry.index].external_attr >> 16)
+
+    def _raw(self, at: int, n: int) -> bytes:
+        """``n`` bytes of the archive at ``at`` (fewer at its end), through zipfile's handle."""
+        zf = self._zip
+        fp = None if zf is None else zf.fp
+        if fp is None:
+            raise self.error("archive is closed")
+        with self._lock:
+            fp.seek(at)
+            return fp.read(n)
+
+    def _raw_pieces(self, entry: Entry, start: int, chunk: int) -> Iterator[bytes]:
+        """The entry's compressed bytes in pieces of at most ``chunk`` bytes."""
+        at, left = start, entry.compressed_size
+        while left > 0:
+            piece = self._raw(at, min(chunk, left))
+            if not piece:
+                raise self.error(
+                    f"data ends after {entry.compressed_size - left} of"
+                    f" {entry.compressed_size} compressed bytes",
+                    entry.name,
+                    at=at,
+                )
+            at += len(piece)
+            left -= len(piece)
+            yield piece
+
+    def _data_start(self, entry: Entry) -> int:
+        """Where the entry's data starts, after its local header, which must agree with the
+        central directory (signature, method; sizes unless a data descriptor follows)."""
+        head = self._raw(entry.offset, LOCAL_HEADER_SIZE)
+        if len(head) < LOCAL_HEADER_SIZE or head[:4] != LOCAL_MAGIC:
+            raise self.error(
+                f"no local file header at offset {entry.offset}",
+                entry.name,
+                field="header_offset",
+                at=entry.offset,
+            )
+        fields = _LOCAL.unpack_from(head)
+        flags, method, packed, size = fields[3], fields[4], fields[8], fields[9]
+        name_len, extra_len = fields[10], fields[11]
+        if method != entry.method:
+            raise self.error(
+                f"local header says compression method {method}, the central directory"
+                f" {entry.method}",
+                entry.name,
+                field="compress_type",
+                at=entry.offset,
+            )
+        # Bit 3: the sizes follow the data (a data descriptor); 0xFFFFFFFF: they are in zip64
+        # extra fields. Otherwise both headers must declare the same sizes.
+        if not flags & 0x8 and ZIP64_MARK not in (packed, size):
+            for what, local, central in (
+                ("compressed size", packed, entry.compressed_size),
+                ("size", size, entry.size),
+            ):
+                if local != central:
+                    raise self.error(
+                        f"local header declares a {what} of {local} bytes, the central"
+                        f" directory {central}",
+                        entry.name,
+                        field="file_size",
+                        at=entry.offset,
+                    )
+        start: int = entry.offset + LOCAL_HEADER_SIZE + int(name_len) + int(extra_len)
+        end = int(getattr(self._zip, "start_dir", self.file_size))
+        if start + entry.compressed_size > end:
+            raise self.error(
+                f"data [{start}, {start + entry.compressed_size}) runs past the central"
+                f" directory at {end}",
+                entry.name,
+                field="header_offset",
+                at=entry.offset,
+            )
+        return start
 
     def close(self) -> None:
         if self._zip is not None:
