@@ -35,7 +35,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.facade import Source, read_source
-from ...core.findings import Finding, Report, degenerate_triangles, unused_vertices
+from ...core.findings import (
+    Finding,
+    Report,
+    degenerate_triangles,
+    non_ascii_names,
+    unused_vertices,
+)
 from ...core.sections import more as _more
 from ...core.sections import offset_of, span_error
 from ...core.skins import MAX_NAMES, Listings, skin_exists
@@ -295,6 +301,15 @@ def _check_names(r: Report, m: Md2Reader) -> None:
             m.ofs_skins + SKIN_NAME_SIZE * i,
             f"skins[{i}] is an empty name{_more(len(empty))}",
         )
+    non_ascii_names(
+        r,
+        m.skins_raw,
+        "skin-name-bytes",
+        "skins",
+        lambda i: m.ofs_skins + SKIN_NAME_SIZE * i,
+        lambda i: f"skins[{i}]",
+        "a game file system lookup (pak and zip names, case folded as ASCII) may not find it",
+    )
     if m.num_frames:
         raws = m.frame_names_raw
         bad = [i for i, raw in enumerate(raws) if b"\0" not in raw]
