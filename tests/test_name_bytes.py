@@ -8,6 +8,7 @@ escapes (``b"m\\xe1del"`` is ``"m\\\\xe1del"``), keeps the stored bytes in ``*_r
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import warnings
@@ -19,7 +20,6 @@ import mdlbuilder
 import pytest
 
 import quakemodels
-from quakemodels.formats.md3 import layout as md3_layout
 from quakemodels.kaitai.quake2_md2 import Quake2Md2
 from quakemodels.kaitai.quake3_md3 import Quake3Md3
 from quakemodels.kaitai.quake_mdl import QuakeMdl
@@ -179,5 +179,13 @@ def test_md2_check_warns_on_skin_name_with_bytes_past_ascii(tmp_path: Path) -> N
     assert [(f.field, f.offset) for f in found] == [("skins", 68 + 64)]
 
 
-def test_md3_name_offset_is_the_header_field() -> None:
-    assert md3_layout.HEADER_OFFSETS["name"] == 8
+def test_cli_dump_shows_names_as_latin1_like_the_web_ide(tmp_path: Path) -> None:
+    # The dump is the generated parser's view: one character per byte (the Web IDE's too).
+    src = tmp_path / "name.md3"
+    src.write_bytes(_md3(model=b"m\xe1del", tag=b"tag_t\xe1rso"))
+    out = tmp_path / "name.json"
+    run = _cli("dump", str(src), "-o", str(out))
+    assert run.returncode == 0, run.stderr
+    tree = json.loads(out.read_text(encoding="utf-8"))
+    assert tree["name"] == "m\xe1del"
+    assert tree["tags"][0]["name"] == "tag_t\xe1rso"
