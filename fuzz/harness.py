@@ -1,11 +1,13 @@
 """What every fuzzer does with one input, and the invariants it holds the package to.
 
 ``exercise(data)`` runs everything a user can do with untrusted bytes: the archive readers
-(``.pak``/``.pk3``: open, list, read every entry), ``quakemodels.load``, every
-array and list of the model, ``mesh(0)``, the checker for every engine, the JSON dump, the glTF
-and OBJ exporters, and the MD3 facade when the bytes say IDP3. The invariant: each step either
-works or raises :class:`quakemodels.ModelFormatError`; anything else propagates and is a bug. The
-checker itself never raises and never reports an ``internal`` finding.
+(``.pak``/``.pk3``: open, list, read every entry), ``quakemodels.load``, every array and list
+of the model, ``mesh(0)``, the checker for every engine, the JSON dump, the glTF and OBJ
+exporters, a small render, and the MD3 facade when the bytes say IDP3. The invariant: each step
+either works or raises :class:`quakemodels.ModelFormatError`; anything else propagates and is
+a bug, and so does any warning but QuakeModelsWarning (numpy's ``overflow encountered in
+cast`` is text a user would see; see :func:`strict_warnings`). The checker itself never
+raises and never reports an ``internal`` finding.
 
 ``measure(data)`` times the parsing path (load, every array, one ``check``) and records its peak
 memory with tracemalloc, for the budgets below: at most 100 ms per MB of input (plus a fixed
@@ -17,17 +19,18 @@ holds a glTF import to the same memory factor plus ``IMPORT_ALLOWANCE``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import sys
 import time
 import traceback
 import tracemalloc
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import quakemodels
-from quakemodels import ModelFormatError, check_model, registry
+from quakemodels import ModelFormatError, QuakeModelsWarning, check_model, registry
 
 ENGINES = ("any", "quake2", "q2pro", "quake3")
 
@@ -44,6 +47,17 @@ HEAVY_LIMIT = 64 * 1024
 
 class InvariantError(AssertionError):
     """An input broke an invariant other than an escaping exception (a finding, a budget)."""
+
+
+@contextlib.contextmanager
+def strict_warnings() -> Iterator[None]:
+    """Every warning but the package's own raises: numpy's ``overflow encountered in cast`` or
+    ``invalid value encountered in cast`` (a RuntimeWarning) is text a user would see, so it
+    escapes as a bug; QuakeModelsWarning is how the package reports odd but loadable input."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", QuakeModelsWarning)
+        yield
 
 
 def _attempt(step: Callable[[], Any]) -> Any:
@@ -88,6 +102,7 @@ def heavy_path(data: bytes, model: Any) -> None:
     from quakemodels.core import dump
     from quakemodels.interchange.gltf_write import build_gltf, glb_bytes
     from quakemodels.interchange.obj_write import obj_text
+    from quakemodels.interchange.render import render_frame
 
     spec = registry.spec_id(data)
     for fmt in ("webide", "ksdump"):
@@ -102,6 +117,8 @@ def heavy_path(data: bytes, model: Any) -> None:
         _attempt(lambda: glb_bytes(*built))
     if em.num_frames > 0:
         _attempt(lambda: obj_text(em, 0, None))
+        # a small picture: the rasterizer's float-to-int casts see every position
+        _attempt(lambda: render_frame(em, 0, size=(16, 16)))
 
 
 def archive_path(data: bytes) -> None:
@@ -132,8 +149,7 @@ def archive_path(data: bytes) -> None:
 
 def exercise(data: bytes, *, heavy: bool = True, engines: tuple[str, ...] = ENGINES) -> None:
     """Everything on one input; raises only on a bug (see the module docstring)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # QuakeModelsWarning and numpy's are not escapes
+    with strict_warnings():
         archive_path(data)
         model = parse_path(data, engines)
         if heavy:
@@ -156,8 +172,7 @@ def exercise_import(path: Any, *, budgets: bool = True) -> None:
     size = max(path.stat().st_size, 1)
     results = []
     for reader in (read_gltf, read_gltf_scene):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+        with strict_warnings():
             started = not tracemalloc.is_tracing()
             if started and budgets:
                 tracemalloc.start()
@@ -181,8 +196,7 @@ def exercise_import(path: Any, *, budgets: bool = True) -> None:
         if seconds > 4 * time_budget(size) + 0.5:
             raise InvariantError(f"{name} of {size} bytes took {seconds * 1000:.0f} ms")
     mesh, view = results
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with strict_warnings():
         if mesh is not None:
             _attempt(lambda: Md2.from_imported(mesh))
             _attempt(lambda: Mdl.from_imported(mesh))
@@ -205,8 +219,7 @@ def measure(data: bytes) -> tuple[float, int]:
     A run over budget is repeated (up to three in all) so that a pause of the shared machine
     is not mistaken for slowness.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+    with strict_warnings():
         best = float("inf")
         for _ in range(3):
             gc.collect()

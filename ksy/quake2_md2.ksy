@@ -132,7 +132,7 @@ instances:
     pos: ofs_skins
     size: 64
     type: strz
-    encoding: ASCII
+    encoding: ISO-8859-1
     repeat: expr
     repeat-expr: num_skins
   tex_coords:
@@ -422,7 +422,7 @@ types:
       - id: name
         size: 16
         type: strz
-        encoding: ASCII
+        encoding: ISO-8859-1
       - id: vertices
         -orig-id: verts
         type: vertex

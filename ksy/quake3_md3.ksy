@@ -57,7 +57,7 @@ seq:
   - id: name
     size: 64
     type: strz
-    encoding: ASCII
+    encoding: ISO-8859-1
     doc: usually the model's path in the game's pak files; often empty
   - id: flags
     type: s4
@@ -139,7 +139,7 @@ types:
       - id: name
         size: 16
         type: strz
-        encoding: ASCII
+        encoding: ISO-8859-1
         doc: free text, often the exporter's name ("(from 3DSMax)")
   tag:
     -webide-representation: '{name}'
@@ -147,7 +147,7 @@ types:
       - id: name
         size: 64
         type: strz
-        encoding: ASCII
+        encoding: ISO-8859-1
         doc: e.g. `tag_head`, `tag_torso`, `tag_weapon`, `tag_flash`
       - id: origin
         type: vec3f
@@ -168,7 +168,7 @@ types:
       - id: name
         size: 64
         type: strz
-        encoding: ASCII
+        encoding: ISO-8859-1
         doc: matched against `.skin` files; Quake III lowercases it
       - id: flags
         type: s4
@@ -255,7 +255,7 @@ types:
       - id: name
         size: 64
         type: strz
-        encoding: ASCII
+        encoding: ISO-8859-1
         doc: |
           a shader name or a texture path; may be empty (then `.skin` files
           name it)

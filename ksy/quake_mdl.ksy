@@ -290,7 +290,7 @@ types:
       - id: name
         type: str
         size: 16
-        encoding: ASCII
+        encoding: ISO-8859-1
         terminator: 0x00
         pad-right: 0x00
       - id: vertices

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from archivebuilder import pak_bytes
 from conftest import IN_CI, REPO, corpus_models, corpus_params
 from md2builder import Md2Spec, build, gl_command, set_header
 from md3builder import Md3Spec, surface_offset
@@ -421,10 +422,11 @@ def test_crosscheck_whole_corpus_and_synthetic_files(corpus_dir: Path) -> None:
 
 @needs_node
 def test_crosscheck_fails_on_a_real_difference(tmp_path: Path) -> None:
-    # A skin name with byte 0xE9 before its NUL: the JS runtime decodes "ascii" as Latin-1,
-    # the Python runtime refuses it. The cross-check must report the file, not pass it.
-    odd = tmp_path / "latin1_skin.md2"
-    odd.write_bytes(sample(skins=[b"models/caf\xe9.pcx"]))
+    # A pak entry name with byte 0xE9 before its NUL: the JS runtime decodes "ascii" as
+    # Latin-1, the Python runtime refuses it. The cross-check must report the file, not pass
+    # it. (Model names are ISO-8859-1 in their specs, which both runtimes decode alike.)
+    odd = tmp_path / "latin1_name.pak"
+    odd.write_bytes(pak_bytes([(b"models/caf\xe9.md2", sample())]))
     done = run_crosscheck(str(odd))
     assert done.returncode == 1
     assert f"FAIL {odd}: js ok / python " in done.stdout

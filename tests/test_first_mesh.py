@@ -181,13 +181,15 @@ def test_md3_mesh_names_a_bad_triangle_index() -> None:
         quakemodels.load(data).meshes(0)
 
 
-def test_md3_model_name_must_be_ascii() -> None:
+def test_md3_model_name_with_bytes_past_ascii_loads_as_escapes() -> None:
+    # ioquake3 reads the name as bytes; it loads, shown escaped, raw bytes kept.
     data = bytearray(md3builder.build())
     at = md3_layout.HEADER_OFFSETS["name"]
     data[at : at + 3] = b"\xe9t\0"
-    with pytest.raises(BadValueError, match=r"name at offset 8 is not ASCII") as e:
-        quakemodels.load(bytes(data))
-    assert e.value.field == "name" and e.value.offset == 8
+    with pytest.warns(quakemodels.QuakeModelsWarning, match=r"name at offset 8 has non-ASCII"):
+        m = quakemodels.load(bytes(data))
+    assert m.model_name == "\\xe9t"
+    assert m.model_name_raw == bytes(data[at : at + 64])
 
 
 def test_fresh_mesh_arrays_are_read_only_and_do_not_reach_the_model() -> None:

@@ -14,6 +14,7 @@ import os
 import struct
 import sys
 import tracemalloc
+import warnings
 from functools import cache
 from pathlib import Path
 
@@ -330,3 +331,33 @@ def test_writer_bad_input(seed: int) -> None:
 
     for _label, call in writers.cases(seed, 300):
         writers.run_case(call)
+
+
+# -- warnings as errors ----------------------------------------------------------------------
+
+
+def test_harness_turns_numpy_warnings_into_escapes() -> None:
+    # numpy's cast warnings are text a user would see: inside the harness they raise.
+    with (
+        pytest.raises(RuntimeWarning, match="overflow encountered in cast"),
+        harness.strict_warnings(),
+    ):
+        np.array([1e39]).astype(np.float32)
+    with harness.strict_warnings():  # the package's own warnings are not escapes
+        warnings.warn("odd name", quakemodels.QuakeModelsWarning, stacklevel=1)
+
+
+FRAME_FLOATS = (1e38, -3e38, float("inf"), float("-inf"), float("nan"), 3.4e38)
+
+
+@pytest.mark.parametrize("value", FRAME_FLOATS, ids=map(str, FRAME_FLOATS))
+def test_md2_frame_scale_and_translate_extremes(value: float) -> None:
+    """Every scale and translate float of frame 0 of each small MD2 seed set to an extreme:
+    inf/NaN/overflowing positions load, and check, export and render refuse or report them
+    without a numpy warning (the harness runs with warnings as errors)."""
+    for data in small_md2_seeds():
+        (ofs_frames,) = struct.unpack_from("<i", data, 56)
+        for word in range(6):
+            mutated = bytearray(data)
+            struct.pack_into("<f", mutated, ofs_frames + 4 * word, value)
+            harness.exercise(bytes(mutated), heavy=True, engines=("any",))

@@ -310,7 +310,7 @@ def test_a_changed_field_type_reaches_the_dtype(tmp_path: Path, runner: Any) -> 
 
 @pytest.mark.parametrize("runner", [_generate, _generate_cli], ids=["function", "cli"])
 def test_a_changed_size_reaches_the_prefix_and_its_tail(tmp_path: Path, runner: Any) -> None:
-    old = "      - id: name\n        size: 16\n        type: strz\n        encoding: ASCII\n"
+    old = "      - id: name\n        size: 16\n        type: strz\n        encoding: ISO-8859-1\n"
     old += "      - id: vertices"
     edited = _edit(MD2_KSY, tmp_path, old, old.replace("size: 16", "size: 20"))
     mod = runner(edited, tmp_path)

@@ -475,9 +475,18 @@ def test_zero_skin_size() -> None:
     assert (e.value.field, e.value.offset) == ("skin_width", 52)
 
 
-def test_generated_parser_errors_are_translated() -> None:
+def test_generated_parser_errors_are_translated(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A name byte >= 0x80 no longer fails the generated parser (names are ISO-8859-1 in the
+    # spec: one character per byte), so the failure is injected where the parser raises.
     m = Mdl.from_bytes(build(MdlSpec(frames=[Pose(b"caf\xe9", np.zeros((4, 4), np.uint8))])))
-    with pytest.raises(ModelFormatError, match="generated parser cannot read"):
+    assert m.spec.frames[0].frames[0].name == "caf\xe9"
+
+    def fail(data: bytes) -> None:
+        raise EOFError("requested 16 bytes, but only 3 bytes available")
+
+    m = Mdl.from_bytes(build())
+    monkeypatch.setattr(QuakeMdl, "from_bytes", fail)
+    with pytest.raises(ModelFormatError, match="generated parser cannot read the model: req"):
         _ = m.spec
     assert struct.unpack_from("<i", build(), 68)[0] == 2
 

@@ -34,7 +34,7 @@ def test_the_specs_pass() -> None:
 def test_lowercase_encoding_fails_schema_and_compiler(tmp_path: Path) -> None:
     spec = tmp_path / "quake3_md3.ksy"
     text = (REPO / "ksy" / "quake3_md3.ksy").read_text()
-    spec.write_text(text.replace("encoding: ASCII", "encoding: ascii", 1))
+    spec.write_text(text.replace("encoding: ISO-8859-1", "encoding: iso-8859-1", 1))
     done = lint(spec)
     assert done.returncode == 1
     fails = [line for line in done.stdout.splitlines() if line.startswith("  FAIL")]
@@ -43,8 +43,8 @@ def test_lowercase_encoding_fails_schema_and_compiler(tmp_path: Path) -> None:
         == "  FAIL schema: /seq/2/encoding: must be equal to one of the allowed values [schema]"
     )
     assert fails[1].startswith(
-        "  FAIL quake3_md3: /seq/2/encoding: warning: use canonical encoding name `ASCII` instead"
-        " of `ascii`"
+        "  FAIL quake3_md3: /seq/2/encoding: warning: use canonical encoding name `ISO-8859-1`"
+        " instead of `iso-8859-1`"
     )
     assert fails[1].endswith("[all targets]") and len(fails) == 2
 

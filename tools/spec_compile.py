@@ -101,15 +101,23 @@ def generate(target: str, specs: list[Path], out: Path) -> tuple[bool, str]:
 def samples(spec_id: str) -> dict[str, bytes]:
     """Synthetic files of the spec from the test builders: valid ones and ones it must reject."""
     if spec_id == "quake2_md2":
-        from md2builder import build
+        from md2builder import Md2Spec, build
 
         good = build()
-        return {"sample.md2": good, "truncated.md2": good[:200]}
+        # names are ISO-8859-1: every target must read bytes >= 0x80 as their code points
+        latin1 = build(Md2Spec(skins=[b"skins/\x80\xe1\xff.pcx"]))
+        return {"sample.md2": good, "truncated.md2": good[:200], "latin1_names.md2": latin1}
     if spec_id == "quake3_md3":
+        from md3builder import Md3Spec
         from md3builder import build as build_md3
 
         good = build_md3()
-        return {"sample.md3": good, "bad_version.md3": good[:4] + b"\x10" + good[5:]}
+        latin1 = build_md3(Md3Spec(name=b"m\xe1del\x80"))
+        return {
+            "sample.md3": good,
+            "bad_version.md3": good[:4] + b"\x10" + good[5:],
+            "latin1_names.md3": latin1,
+        }
     if spec_id == "quake_mdl":
         from mdlbuilder import Group, MdlSpec, Pose, SkinGroup, _default_verts
         from mdlbuilder import build as build_mdl
@@ -118,7 +126,13 @@ def samples(spec_id: str) -> dict[str, bytes]:
         group = Group([0.1, 0.2], [Pose(b"fire1", verts), Pose(b"fire2", verts[::-1].copy())])
         skins: list[bytes | SkinGroup] = [bytes(72), SkinGroup([0.5, 1.0], [bytes(72)] * 2)]
         grouped = build_mdl(MdlSpec(frames=[Pose(b"idle", verts), group], skins=skins))
-        return {"sample.mdl": build_mdl(), "groups.mdl": grouped, "truncated.mdl": grouped[:300]}
+        latin1 = build_mdl(MdlSpec(frames=[Pose(b"st\xe1nd\x9f", verts)]))
+        return {
+            "sample.mdl": build_mdl(),
+            "groups.mdl": grouped,
+            "truncated.mdl": grouped[:300],
+            "latin1_names.mdl": latin1,
+        }
     if spec_id == "quake_pak":
         from archivebuilder import pak_bytes
 

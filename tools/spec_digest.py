@@ -55,7 +55,7 @@ class Sum:
             self.num(v)
 
     def data(self, value: bytes | str) -> None:
-        raw = value.encode("ascii") if isinstance(value, str) else value
+        raw = value.encode("utf-8") if isinstance(value, str) else value  # names: ISO-8859-1
         self.num(len(raw))
         self.raw(raw)
 

@@ -84,8 +84,11 @@ def test_gltf_export_of_a_nan_frame_scale() -> None:
     verts = np.array([[0, 0, 0, 1], [9, 0, 0, 1], [9, 9, 0, 1], [0, 9, 0, 1]], np.uint8)
     frames = [((float("nan"), 1.0, 1.0), (0.0, 0.0, 0.0), b"f", verts)]
     data = build(Md2Spec(frames=frames))
-    with pytest.raises(ModelFormatError, match="non-finite positions"):
+    with pytest.raises(
+        ModelFormatError, match=r"frame 0: positions\[0\]\[0\]=\[nan, 0.0, 0.0\] is not finite"
+    ) as e:
         build_gltf(from_model(quakemodels.load(data)))
+    assert e.value.field == "positions"
     bad = [f for f in check_md2(data, "any") if f.code == "non-finite"]
     assert [(f.severity, f.field, f.offset) for f in bad] == [
         ("error", "scale", quakemodels.load(data).ofs_frames)

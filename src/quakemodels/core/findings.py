@@ -167,3 +167,27 @@ def unused_vertices(
             offset,
             f"{name} is used by no triangle{more(unused.size)}",
         )
+
+
+def non_ascii_names(
+    r: Report,
+    raws: Iterable[bytes],
+    code: str,
+    field: str,
+    offset_of: Callable[[int], int],
+    what: Callable[[int], str],
+    why: str,
+) -> None:
+    """One warning ``code`` for names (raw NUL-terminated fields) with bytes >= 0x80 before
+    their NUL: they load (shown as escapes), but ``why`` an engine may mishandle them. The
+    message names the first such name by ``what(i)`` at ``offset_of(i)``."""
+    texts = [raw.partition(b"\0")[0] for raw in raws]
+    bad = [i for i, text in enumerate(texts) if not text.isascii()]
+    if bad:
+        i = bad[0]
+        r.warning(
+            code,
+            field,
+            offset_of(i),
+            f"{what(i)}={texts[i]!r} has bytes >= 0x80: {why}{more(len(bad))}",
+        )

@@ -47,10 +47,14 @@ def decode_axes(
     the long planes: numpy runs them several times faster than rows of three."""
     out: FloatArray = np.empty((*records.shape[:-1], 3), np.float32)
     plane = np.empty(records.shape[:-1], np.float64)
-    for axis, column in enumerate(axes):
-        np.multiply(records[..., column], scale[..., axis], out=plane)
-        plane += offset[..., axis]
-        out[..., axis] = plane
+    # A scale or offset that is not finite, or one that takes a vertex past float32's range,
+    # gives inf or NaN there as the engine's float math does (no numpy warning text): check
+    # reports it and the exporters refuse it, naming the field.
+    with np.errstate(over="ignore", invalid="ignore"):
+        for axis, column in enumerate(axes):
+            np.multiply(records[..., column], scale[..., axis], out=plane)
+            plane += offset[..., axis]
+            out[..., axis] = plane
     return out
 
 

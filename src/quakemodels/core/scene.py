@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import BadValueError
 from .skins import Skin
 
 FloatArray = npt.NDArray[np.float32]
@@ -213,3 +214,29 @@ __all__ = [
     "safe_name",
     "to_y_up",
 ]
+
+
+def require_finite(model: ExportModel, target: str) -> None:
+    """BadValueError naming the first surface, array, frame and vertex that is NaN or infinite
+    (``field`` the array: ``positions``, ``normals``, ``uvs``; tags as ``tags``): ``target``
+    (glTF, OBJ, a picture) cannot hold or draw them. A frame scale or translate that is not
+    finite, or one whose vertices decode past float32's range, makes such positions."""
+    for s in model.surfaces:
+        for what, values in (("positions", s.positions), ("normals", s.normals), ("uvs", s.uvs)):
+            if not values.size:
+                continue
+            finite = np.isfinite(values)
+            if finite.all():
+                continue
+            first = np.argwhere(~finite)[0]
+            where = "".join(f"[{int(i)}]" for i in first[:-1])
+            frame = f" frame {int(first[0])}" if what != "uvs" else ""
+            raise BadValueError(
+                f"surface {s.name!r}{frame}: {what}{where}={values[tuple(first[:-1])].tolist()}"
+                " is not finite (NaN or infinite frame scale, translate or texcoords, or a"
+                f" vertex past float32's range): {target} cannot hold them",
+                field=what,
+            )
+    for t in model.tags:
+        if not (np.isfinite(t.origins).all() and np.isfinite(t.axes).all()):
+            raise BadValueError(f"tag {t.name!r} has a non-finite origin or axis", field="tags")

@@ -72,11 +72,12 @@ from ..core.scene import (
     Material,
     Surface,
     Tag,
+    require_finite,
     safe_name,
     to_y_up,
 )
 from ..core.skins import Skin
-from ..errors import BadValueError, QuakeModelsWarning
+from ..errors import QuakeModelsWarning
 
 FLOAT = 5126
 UNSIGNED_SHORT = 5123
@@ -656,16 +657,7 @@ def _require_finite(model: ExportModel) -> None:
 
     Found by fuzzing (a frame scale of NaN made ``json.dumps`` raise ValueError).
     """
-    for s in model.surfaces:
-        for what, values in (("positions", s.positions), ("normals", s.normals), ("uvs", s.uvs)):
-            if values.size and not np.isfinite(values).all():
-                raise BadValueError(
-                    f"surface {s.name!r} has non-finite {what} (NaN or infinite frame scale,"
-                    " translate or texcoords): glTF cannot store them"
-                )
-    for t in model.tags:
-        if not (np.isfinite(t.origins).all() and np.isfinite(t.axes).all()):
-            raise BadValueError(f"tag {t.name!r} has a non-finite origin or axis")
+    require_finite(model, "glTF")
 
 
 def target_names(model: ExportModel) -> list[str]:

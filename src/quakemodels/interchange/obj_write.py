@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.atomic import write_bytes_atomic
-from ..core.scene import ExportModel, Material, Surface, safe_name, to_y_up
+from ..core.scene import ExportModel, Material, Surface, require_finite, safe_name, to_y_up
 from ..errors import QuakeModelsWarning
 
 
@@ -139,6 +139,7 @@ def export_obj(
     num = model.num_frames
     if not -num <= frame < num:
         raise IndexError(f"frame {frame} out of range for {num} frames")
+    require_finite(model.select([frame % num], {}), "OBJ")  # before any file is written
     mtl = _write_materials(model, target.parent, target.stem)
     text = obj_text(model, frame % num, mtl, number=number)
     write_bytes_atomic(target, text.encode("utf-8"))
@@ -151,6 +152,7 @@ def export_obj_clip(model: ExportModel, folder: str | os.PathLike[str], clip: st
         frames = model.clips[clip]
     except KeyError:
         raise KeyError(f"no clip {clip!r}; clips: {', '.join(model.clips)}") from None
+    require_finite(model.select(list(frames), {}), "OBJ")  # before any file is written
     out = Path(folder)
     stem = f"{safe_name(model.name, 'model')}_{safe_name(clip, 'clip')}"
     mtl = _write_materials(model, out, stem)

@@ -30,7 +30,7 @@ import numpy.typing as npt
 from PIL import Image, ImageDraw
 
 from ..core.atomic import write_bytes_atomic
-from ..core.scene import FPS, ExportModel
+from ..core.scene import FPS, ExportModel, require_finite
 
 BACKGROUND = (64, 68, 80)
 BASE_COLOR = (190, 190, 190)
@@ -200,6 +200,7 @@ class Renderer:
         self.background = background
         self.rot = _rotation(yaw, pitch)
         frames = list(range(model.num_frames)) if frames is None else list(frames)
+        require_finite(model.select(frames, {}), "a picture")  # NaN would reach int casts
         pts = [s.positions[frames].reshape(-1, 3) for s in model.surfaces if s.positions.size]
         allp = np.concatenate(pts) if pts else np.zeros((1, 3))
         view = allp.astype(np.float64) @ self.rot.T

@@ -216,7 +216,7 @@ class Quake2Md2(KaitaiStruct):
         def _read(self):
             self.scale = Quake2Md2.Vec3f(self._io, self, self._root)
             self.translate = Quake2Md2.Vec3f(self._io, self, self._root)
-            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(16), 0, False)).decode(u"ASCII")
+            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(16), 0, False)).decode(u"ISO-8859-1")
             self.vertices = []
             for i in range(self._root.vertices_per_frame):
                 self.vertices.append(Quake2Md2.Vertex(self._io, self, self._root))
@@ -504,7 +504,7 @@ class Quake2Md2(KaitaiStruct):
         self._io.seek(self.ofs_skins)
         self._m_skins = []
         for i in range(self.num_skins):
-            self._m_skins.append((KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ASCII"))
+            self._m_skins.append((KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ISO-8859-1"))
 
         self._io.seek(_pos)
         return getattr(self, '_m_skins', None)

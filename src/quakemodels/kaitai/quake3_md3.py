@@ -63,7 +63,7 @@ class Quake3Md3(KaitaiStruct):
         self.version = self._io.read_s4le()
         if not self.version == 15:
             raise kaitaistruct.ValidationNotEqualError(15, self.version, self._io, u"/seq/1")
-        self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ASCII")
+        self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ISO-8859-1")
         self.flags = self._io.read_s4le()
         self.num_frames = self._io.read_s4le()
         self.num_tags = self._io.read_s4le()
@@ -114,7 +114,7 @@ class Quake3Md3(KaitaiStruct):
             self.max_bounds = Quake3Md3.Vec3f(self._io, self, self._root)
             self.local_origin = Quake3Md3.Vec3f(self._io, self, self._root)
             self.radius = self._io.read_f4le()
-            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(16), 0, False)).decode(u"ASCII")
+            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(16), 0, False)).decode(u"ISO-8859-1")
 
 
         def _fetch_instances(self):
@@ -132,7 +132,7 @@ class Quake3Md3(KaitaiStruct):
             self._read()
 
         def _read(self):
-            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ASCII")
+            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ISO-8859-1")
             self.shader_index = self._io.read_s4le()
 
 
@@ -149,7 +149,7 @@ class Quake3Md3(KaitaiStruct):
 
         def _read(self):
             self.magic = self._io.read_bytes(4)
-            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ASCII")
+            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ISO-8859-1")
             self.flags = self._io.read_s4le()
             self.num_frames = self._io.read_s4le()
             self.num_shaders = self._io.read_s4le()
@@ -302,7 +302,7 @@ class Quake3Md3(KaitaiStruct):
             self._read()
 
         def _read(self):
-            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ASCII")
+            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(64), 0, False)).decode(u"ISO-8859-1")
             self.origin = Quake3Md3.Vec3f(self._io, self, self._root)
             self.axis = []
             for i in range(3):

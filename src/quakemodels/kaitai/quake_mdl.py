@@ -251,7 +251,7 @@ class QuakeMdl(KaitaiStruct):
         def _read(self):
             self.bbox_min = QuakeMdl.MdlVertex(self._io, self, self._root)
             self.bbox_max = QuakeMdl.MdlVertex(self._io, self, self._root)
-            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(16), 0, False)).decode(u"ASCII")
+            self.name = (KaitaiStream.bytes_terminate(self._io.read_bytes(16), 0, False)).decode(u"ISO-8859-1")
             self.vertices = []
             for i in range(self._root.header.num_verts):
                 self.vertices.append(QuakeMdl.MdlVertex(self._io, self, self._root))

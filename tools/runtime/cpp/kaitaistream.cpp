@@ -95,6 +95,22 @@ std::string kstream::bytes_terminate(std::string src, char term, bool include) {
 }
 
 std::string kstream::bytes_to_str(const std::string& src, const char* src_enc) {
+    if (strcmp(src_enc, "ISO-8859-1") == 0) {
+        // Each byte is the code point of its value; the result is UTF-8, as the official
+        // runtime returns (and Python's str encodes for the digest).
+        std::string out;
+        out.reserve(src.size() * 2);
+        for (std::string::size_type i = 0; i < src.size(); ++i) {
+            unsigned char c = static_cast<unsigned char>(src[i]);
+            if (c < 0x80) {
+                out += static_cast<char>(c);
+            } else {
+                out += static_cast<char>(0xC0 | (c >> 6));
+                out += static_cast<char>(0x80 | (c & 0x3F));
+            }
+        }
+        return out;
+    }
     if (strcmp(src_enc, "ASCII") != 0) {
         throw std::invalid_argument(std::string("unsupported encoding in the test runtime: ") +
                                     src_enc);

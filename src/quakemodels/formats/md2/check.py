@@ -35,7 +35,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.facade import Source, read_source
-from ...core.findings import Finding, Report, degenerate_triangles, unused_vertices
+from ...core.findings import (
+    Finding,
+    Report,
+    degenerate_triangles,
+    non_ascii_names,
+    unused_vertices,
+)
 from ...core.sections import more as _more
 from ...core.sections import offset_of, span_error
 from ...core.skins import MAX_NAMES, Listings, skin_exists
@@ -295,6 +301,15 @@ def _check_names(r: Report, m: Md2Reader) -> None:
             m.ofs_skins + SKIN_NAME_SIZE * i,
             f"skins[{i}] is an empty name{_more(len(empty))}",
         )
+    non_ascii_names(
+        r,
+        m.skins_raw,
+        "skin-name-bytes",
+        "skins",
+        lambda i: m.ofs_skins + SKIN_NAME_SIZE * i,
+        lambda i: f"skins[{i}]",
+        "a game file system lookup (pak and zip names, case folded as ASCII) may not find it",
+    )
     if m.num_frames:
         raws = m.frame_names_raw
         bad = [i for i, raw in enumerate(raws) if b"\0" not in raw]
@@ -376,15 +391,37 @@ def _check_triangles(r: Report, m: Md2Reader) -> npt.NDArray[np.bool_]:
     return valid
 
 
+def _check_position_range(r: Report, m: Md2Reader) -> None:
+    """Finite scales and translates whose vertices decode past float32's range (byte x scale
+    + translate above 3.4e38): the engine's float math gives infinity there."""
+    positions = m.positions  # (F,V,3) float32, inf where the decode overflowed
+    over = np.logical_not(np.isfinite(positions).all(axis=1, keepdims=False))  # (F,3)
+    bad_frames = np.flatnonzero(over.any(axis=1))
+    if not bad_frames.size:
+        return
+    f = int(bad_frames[0])
+    axis = int(np.flatnonzero(over[f])[0])
+    scale, translate = float(m.scales[f, axis]), float(m.translates[f, axis])
+    r.error(
+        "non-finite",
+        "scale",
+        m.ofs_frames + f * m.framesize + offset_of(m.frame_records.dtype, "scale") + 4 * axis,
+        f"frames[{f}].scale[{axis}]={scale:g} with translate[{axis}]={translate:g}: vertices"
+        f" decode past float32's range (to infinity){_more(bad_frames.size)}",
+    )
+
+
 def _check_geometry(r: Report, m: Md2Reader, valid: npt.NDArray[np.bool_]) -> None:
     """Normal indices, unused vertices and triangles of zero area in every frame."""
     if not m.num_frames or not m.num_vertices:
         return
     prefix = m.frame_records.dtype
+    finite_fields = True
     for field, values in (("scale", m.scales), ("translate", m.translates)):
         at = offset_of(prefix, field)
         bad_frames = np.flatnonzero(~np.isfinite(values).all(axis=1))
         if bad_frames.size:
+            finite_fields = False
             f = int(bad_frames[0])
             axis = int(np.flatnonzero(~np.isfinite(values[f]))[0])
             r.error(
@@ -394,6 +431,8 @@ def _check_geometry(r: Report, m: Md2Reader, valid: npt.NDArray[np.bool_]) -> No
                 f"frames[{f}].{field}[{axis}]={float(values[f, axis])} is not a finite number:"
                 f" the frame's vertices are not either{_more(bad_frames.size)}",
             )
+    if finite_fields:
+        _check_position_range(r, m)
     normals = m.normal_indices
     bad = np.flatnonzero(normals >= NUM_ANORMS)
     if bad.size:

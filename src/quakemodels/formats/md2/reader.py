@@ -871,8 +871,10 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         # then float32), laid out (3,V) so each operation runs along V, not along 3.
         prefix = np.frombuffer(self._data, np.float32, PREFIX_WORDS, at).astype(np.float64)
         positions = np.array(stored[:, POSITION].T, dtype=np.float64, order="C")
-        positions *= prefix[SCALE_WORDS, None]
-        positions += prefix[TRANSLATE_WORDS, None]
+        with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN as decode_axes gives
+            positions *= prefix[SCALE_WORDS, None]
+            positions += prefix[TRANSLATE_WORDS, None]
+            positions32 = positions.astype(np.float32)
         # Each texcoord once, then gathered. s / width in float32 rounds like the double
         # quotient rounded to float32 (the double has over 2 x 24 + 2 bits, so rounding twice
         # is exact for a quotient): the values `texcoords` gives.
@@ -886,7 +888,7 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         else:
             uvs /= np.array([width, height], dtype=np.float32)
         return Mesh.of_new_arrays(
-            positions.astype(np.float32).T.take(vertex_ids, axis=0),
+            positions32.T.take(vertex_ids, axis=0),
             anorms().take(normal_indices.take(vertex_ids), axis=0),
             uvs.take(texcoord_ids, axis=0),
             indices,
@@ -948,9 +950,10 @@ class Md2Reader(TrivertxNormals, SingleSurface):
             # (b,3,N): each operation runs along N (see mesh()), as _positions_of computes
             block = scratch[: stop - start]
             np.copyto(block, used[:, :, POSITION].transpose(0, 2, 1))
-            block *= scale[start:stop]
-            block += translate[start:stop]
-            positions[start:stop] = block  # one rounding to float32, as astype
+            with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN as decode_axes
+                block *= scale[start:stop]
+                block += translate[start:stop]
+                positions[start:stop] = block  # one rounding to float32, as astype
             # indices checked above: "clip" changes none and lets take write into `out`
             table.take(used[:, :, NORMAL_INDEX], axis=0, out=normals[start:stop], mode="clip")
         return positions.transpose(0, 2, 1), normals

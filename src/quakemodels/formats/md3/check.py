@@ -11,10 +11,25 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.facade import Source, read_source
-from ...core.findings import Finding, Report, degenerate_triangles, unused_vertices
+from ...core.findings import (
+    Finding,
+    Report,
+    degenerate_triangles,
+    non_ascii_names,
+    unused_vertices,
+)
 from ...core.sections import more, offset_of
 from ...errors import ModelFormatError
-from .layout import HEADER, HEADER_OFFSETS, HEADER_SIZE, SURFACE_OFFSETS, TAG, TEX_COORD, TRIANGLE
+from .layout import (
+    HEADER,
+    HEADER_OFFSETS,
+    HEADER_SIZE,
+    SHADER,
+    SURFACE_OFFSETS,
+    TAG,
+    TEX_COORD,
+    TRIANGLE,
+)
 from .reader import (
     MD3_MAX_TAGS,
     Q3_MAX_SURFACE_TRIANGLES,
@@ -101,6 +116,7 @@ def _check(r: Report, data: bytes, name: str | None) -> None:
         except ModelFormatError as e:
             r.from_error(e)
     r.guarded(lambda m: _check_tags(r, m), model)
+    r.guarded(lambda m: _check_names(r, m), model)
 
 
 def _check_surface(r: Report, surf: Md3Surface, at: dict[str, int], label: str) -> None:
@@ -147,6 +163,44 @@ def _check_tags(r: Report, m: Md3Reader) -> None:
             m.ofs_tags + TAG.itemsize * int(bad[0]) + offset_of(TAG, "origin"),
             f"frame {frame} tag {tags.names[k]!r} has a non-finite origin or axis{more(bad.size)}",
         )
+
+
+def _check_names(r: Report, m: Md3Reader) -> None:
+    """Names ioquake3 loads as bytes but matches as ASCII text: surface names against .skin
+    files (lowercased with ASCII ``tolower``), shader names against files in the game's
+    paks (zip names, looked up case-insensitively only for ASCII letters), tag names with
+    ``strcmp`` against the game's ``tag_torso``, ``tag_head``, ``tag_weapon``."""
+    surfaces = m.surfaces
+    non_ascii_names(
+        r,
+        [s.name_raw for s in surfaces],
+        "surface-name-bytes",
+        "name",
+        lambda i: surfaces[i].offset + SURFACE_OFFSETS["name"],
+        lambda i: f"surfaces[{i}].name",
+        "a .skin file's surface names match it only as ASCII text",
+    )
+    # Every surface's shaders as one list, so one warning covers them all.
+    where = [(s, i) for s in surfaces for i in range(len(s.shaders))]
+    non_ascii_names(
+        r,
+        [s.shaders[i].name_raw for s, i in where],
+        "skin-name-bytes",
+        "name",
+        lambda k: where[k][0].offset + where[k][0].ofs_shaders + SHADER.itemsize * where[k][1],
+        lambda k: f"surfaces[{where[k][0].index}].shaders[{where[k][1]}].name",
+        "a game file system lookup (pk3 zip names, case folded as ASCII) may not find it",
+    )
+    tags = m.tags
+    non_ascii_names(
+        r,
+        tags.names_raw or [],
+        "tag-name-bytes",
+        "name",
+        lambda i: m.ofs_tags + TAG.itemsize * i,
+        lambda i: f"tags[{i}].name",
+        "the game finds tags by strcmp with ASCII names (tag_torso, tag_head, tag_weapon)",
+    )
 
 
 def check_md3(

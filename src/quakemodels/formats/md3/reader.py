@@ -210,7 +210,8 @@ class Md3Frames:
 
 @dataclass(frozen=True)
 class Md3Tags:
-    """Attachment points. ``names`` (K) str as in frame 0; ``names_per_frame`` (F lists of K);
+    """Attachment points. ``names`` (K) str as in frame 0 (bytes past ASCII as escapes),
+    ``names_raw`` (K) their 64 stored bytes; ``names_per_frame`` (F lists of K);
     ``origins`` (F,K,3) float32; ``axes`` (F,K,3,3) float32, ``axes[f, k, i]`` the i-th axis
     vector (forward, left, up) of tag k in frame f, as stored."""
 
@@ -219,6 +220,8 @@ class Md3Tags:
     axes: FloatArray
     varying: list[list[str]] | None = None
     """Each frame's names when some frame's differ from frame 0's; None when all are alike."""
+    names_raw: list[bytes] | None = None
+    """Frame 0's name fields as stored (64 bytes each); None when built without them."""
 
     @cached_property
     def names_per_frame(self) -> list[list[str]]:
@@ -237,10 +240,12 @@ class Md3Tags:
 
 @dataclass(frozen=True)
 class Md3Shader:
-    """One shader of a surface: its ``name`` (may be empty) and the stored ``shader_index``."""
+    """One shader of a surface: its ``name`` (may be empty; bytes past ASCII as escapes), the
+    stored ``shader_index`` and ``name_raw``, the name's 64 bytes as stored."""
 
     name: str
     shader_index: int
+    name_raw: bytes = b""
 
 
 class Md3Surface(PerFrame):
@@ -322,7 +327,11 @@ class Md3Surface(PerFrame):
             item = read_record(self._data, SHADER, base)
             name = _plain_name(item[SHADER_NAME])
             if name is not None:
-                return [Md3Shader(name=name, shader_index=item[SHADER_INDEX])]
+                return [
+                    Md3Shader(
+                        name=name, shader_index=item[SHADER_INDEX], name_raw=item[SHADER_NAME]
+                    )
+                ]
         # Every shader as (name bytes, index) Python values: a record read each for the few a
         # surface usually has, one call for many.
         if n <= 4:
@@ -339,6 +348,7 @@ class Md3Surface(PerFrame):
             Md3Shader(
                 name=terminated_name(raw, f"{where}[{i}].name", "name", at + SHADER.itemsize * i),
                 shader_index=item[SHADER_INDEX],
+                name_raw=raw,
             )
             for i, (raw, item) in enumerate(zip(raws, items, strict=True))
         ]
@@ -542,14 +552,10 @@ class Md3Reader(ModelFile):
         at = HEADER_OFFSETS["name"]
         raw_name = data[at : at + NAME_SIZE]
         model_name = _plain_name(raw_name)
-        if model_name is None:
-            try:  # the spec's name is ASCII text up to its NUL
-                raw_name.partition(b"\0")[0].decode("ascii")
-            except UnicodeDecodeError as e:
-                raise BadValueError(
-                    f"name at offset {at} is not ASCII: {e}", field="name", offset=at
-                ) from e
+        if model_name is None:  # bytes past ASCII load as escapes (ioquake3 reads bytes)
             model_name = terminated_name(raw_name, "name", "name", at)
+        self.model_name_raw = raw_name
+        """The header's 64 name bytes as stored (NUL and any junk after it included)."""
         self.model_name = model_name
         # The header's counts and offsets as plain attributes.
         spec = self._h
@@ -861,6 +867,7 @@ class Md3Reader(ModelFile):
             origins=floats[:, TAG_ORIGIN].copy().reshape(f, k, 3),
             axes=floats[:, TAG_AXES].copy().reshape(f, k, 3, 3),
             varying=varying,
+            names_raw=[head[i : i + size] for i in range(0, len(head), size)],
         )
 
     # -- surfaces -----------------------------------------------------------------------------

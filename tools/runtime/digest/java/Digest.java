@@ -40,7 +40,7 @@ public class Digest {
         }
 
         void text(String s) {
-            data(s.getBytes(StandardCharsets.US_ASCII));
+            data(s.getBytes(StandardCharsets.UTF_8));  // as the Python and C++ digests
         }
 
         String line(String key) {
