@@ -431,15 +431,18 @@ class Archive(Closing):
         """The first ``n`` bytes of an entry (to tell its type by magic)."""
         return self._read(entry)[:n]
 
-    def heads(self, n: int = 16) -> tuple[np.ndarray, np.ndarray]:
-        """The first ``n`` bytes of every entry: (uint8 (len, n), zero past each one's end;
-        int64 (len,) how many there are). Archives with random access do it with numpy."""
-        out = np.zeros((len(self.entries), n), np.uint8)
-        lengths = np.zeros(len(self.entries), np.int64)
-        for i, e in enumerate(self.entries):
-            head = self.read_head(e, n)
-            out[i, : len(head)] = np.frombuffer(head, np.uint8)
-            lengths[i] = len(head)
+    def heads(
+        self, n: int = 16, start: int = 0, stop: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The first ``n`` bytes of entries ``start:stop``: (uint8 (k, n), zero past each one's
+        end; int64 (k,) how many there are). Archives with random access do it with numpy."""
+        chosen = range(len(self.entries))[start:stop]
+        out = np.zeros((len(chosen), n), np.uint8)
+        lengths = np.zeros(len(chosen), np.int64)
+        for row, i in enumerate(chosen):
+            head = self.read_head(self.entries[i], n)
+            out[row, : len(head)] = np.frombuffer(head, np.uint8)
+            lengths[row] = len(head)
         return out, lengths
 
     def sort_order(self) -> np.ndarray:

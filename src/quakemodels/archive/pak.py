@@ -238,14 +238,17 @@ class PakArchive(Archive):
         f.seek(entry.offset)
         return f.read(min(n, entry.size))
 
-    def heads(self, n: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    def heads(
+        self, n: int = 16, start: int = 0, stop: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Archive.heads with numpy gathers over the mapped file (no read per entry)."""
         f = self._f
         if f is None:
             raise self.error("archive is closed")
-        t = self.entries
-        lengths = np.minimum(t.size, n)
-        out = np.zeros((len(t), n), np.uint8)
+        chosen = range(len(self.entries))[start:stop]
+        offsets = self.entries.offset[chosen.start : chosen.stop]
+        lengths = np.minimum(self.entries.size[chosen.start : chosen.stop], n)
+        out = np.zeros((len(chosen), n), np.uint8)
         if isinstance(f, io.BytesIO):
             view: memoryview | mmap.mmap = f.getbuffer()
         elif self.file_size:
@@ -255,10 +258,10 @@ class PakArchive(Archive):
         try:
             data = np.frombuffer(view, np.uint8)
             columns = np.arange(n)
-            for a in range(0, len(t), _CHUNK):
-                b = min(a + _CHUNK, len(t))
+            for a in range(0, len(out), _CHUNK):
+                b = min(a + _CHUNK, len(out))
                 valid = columns < lengths[a:b, None]
-                at = np.where(valid, t.offset[a:b, None] + columns, 0)
+                at = np.where(valid, offsets[a:b, None] + columns, 0)
                 if len(data) == 0 or int(at.max(initial=0)) >= len(data):
                     raise self.error(f"file shrank to {len(data)} bytes since it was opened")
                 out[a:b] = np.where(valid, data[at], 0)

@@ -107,24 +107,27 @@ def _summary(rows: int, models: int, players: int, sources: int, engine: str, on
 def _kinds(archive: Archive) -> tuple[np.ndarray, list[str | None], np.ndarray]:
     """Each entry's type by its first 16 bytes, decided once per distinct head: (int64 code
     per entry, the code's type, None where the name's extension decides; bool per code: a
-    model)."""
-    heads, lengths = archive.heads(16)
-    keyed = np.zeros((len(heads), 17), np.uint8)
-    keyed[:, :16] = heads
-    keyed[:, 16] = lengths
-    del heads
-    distinct, codes = np.unique(keyed.view("V17").ravel(), return_inverse=True)
-    del keyed
+    model). Heads are taken a block at a time, so only the codes stay."""
+    count = len(archive.entries)
+    codes = np.empty(count, np.int64)
+    seen: dict[bytes, int] = {}
+    for a in range(0, count, _BLOCK * 4):
+        heads, lengths = archive.heads(16, a, a + _BLOCK * 4)
+        keyed = np.zeros((len(heads), 17), np.uint8)
+        keyed[:, :16] = heads
+        keyed[:, 16] = lengths
+        distinct, inverse = np.unique(keyed.view("V17").ravel(), return_inverse=True)
+        local = np.array([seen.setdefault(bytes(v), len(seen)) for v in distinct], np.int64)
+        codes[a : a + len(heads)] = local[inverse.reshape(-1)]
     names: list[str | None] = []
-    model = np.zeros(len(distinct), bool)
-    for c, v in enumerate(distinct):
-        raw = bytes(v)
+    model = np.zeros(len(seen), bool)
+    for c, raw in enumerate(seen):  # dicts keep insertion order: raw's code is c
         head = raw[: raw[16]]
         fmt = by_magic(head)
         model[c] = fmt is not None
         kind = fmt.name if fmt is not None else type_by_magic(head)
         names.append(None if kind == "data" else kind)  # no magic: by extension, per name
-    return codes.reshape(-1).astype(np.int64), names, model
+    return codes, names, model
 
 
 def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tuple[int, int, int]:
@@ -138,6 +141,7 @@ def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tup
     rows = 0
     md3: dict[str, int] = {}  # player part candidates, in listing order: name -> size
     blob, starts = table.blob, table.starts
+    by_ext: dict[str, str] = {}
     for a in range(0, len(order), _BLOCK):
         block = order[a : a + _BLOCK]
         lines = []
@@ -154,7 +158,14 @@ def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tup
                 md3[name] = size
             if args.models and not model:
                 continue
-            kind = kinds[code] or _by_extension(name)
+            kind = kinds[code]
+            if kind is None:  # no magic: by extension (inline: this runs per entry)
+                dot = name.rfind(".")
+                ext = name[dot + 1 :]
+                if dot > 0 and name[dot - 1] not in "./" and "/" not in ext:
+                    kind = by_ext.get(ext) or by_ext.setdefault(ext, ext.lower() or "data")
+                else:
+                    kind = type_by_magic(b"", name)
             lines.append(f"{size:>10}  {kind:<5} {name}  [{where}]\n")
         rows += len(lines)
         out.write("".join(lines))
@@ -163,15 +174,6 @@ def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tup
         size = sum(md3[name] for name in parts.values())
         out.write(f"{size:>10}  {'player':<5} {folder}/  [{where}]\n")
     return rows, int(is_model.sum()), len(players)
-
-
-def _by_extension(name: str) -> str:
-    """type_by_magic's answer for a head with no magic: the extension, else ``data``."""
-    dot = name.rfind(".")
-    # the common case (`x/name.ext`) without splitext; its rules for the rest
-    if dot > 0 and name[dot - 1] not in "./" and "/" not in name[dot:]:
-        return name[dot + 1 :].lower() or "data"
-    return type_by_magic(b"", name)
 
 
 def _label(path: Path, base: Path) -> str:
