@@ -216,3 +216,42 @@ def test_pk3_listing_equals_zipfile(tmp_path: Path) -> None:
             ]
             for i, _ in files:
                 assert a.find(i.filename.upper()) == a.entries[a.names().index(i.filename)]
+
+
+def test_pk3_opens_without_zipfile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listing and lookups come from the central directory walked here: zipfile (a ZipInfo
+    per entry) opens only when an entry's bytes are read."""
+    path = tmp_path / "a.pk3"
+    path.write_bytes(pk3_bytes(ODD[:3], folders=True))
+    opened: list[object] = []
+    real = zipfile.ZipFile
+
+    def counting(*args: object, **kwargs: object) -> zipfile.ZipFile:
+        opened.append(args[0])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(zipfile, "ZipFile", counting)
+    with archive.open(path) as a:
+        assert a.names() == [n for n, _ in ODD[:3]]
+        assert a.find("MODELS/B/TRIS.md2") == a.entries[1]
+        assert [e.index for e in a.entries] == [2, 5, 7]  # after folders models/, models/a/, ...
+        assert opened == []
+        assert a.read("sound/ a b .wav") == b"RIFF"
+        assert len(opened) == 1
+
+
+def test_pk3_with_prefix_and_comment_lists_as_zipfile(tmp_path: Path) -> None:
+    """A zip after other bytes (offsets shifted, as zipfile's `concat`) and with a comment."""
+    buf = pk3_bytes(ODD[:3], folders=False)
+    path = tmp_path / "sfx.pk3"
+    with zipfile.ZipFile(path, "w") as zf:
+        pass
+    data = b"MZ" + bytes(1000) + buf
+    path.write_bytes(data)
+    with zipfile.ZipFile(path, "a") as zf:
+        zf.comment = b"a comment"
+    with zipfile.ZipFile(path) as zf, archive.open(path) as a:
+        assert [(e.name, e.offset) for e in a.entries] == [
+            (i.filename, i.header_offset) for i in zf.infolist()
+        ]
+        assert a.read("models/a/tris.md2") == ODD[0][1]
