@@ -255,3 +255,17 @@ def test_pk3_with_prefix_and_comment_lists_as_zipfile(tmp_path: Path) -> None:
             (i.filename, i.header_offset) for i in zf.infolist()
         ]
         assert a.read("models/a/tris.md2") == ODD[0][1]
+
+
+def test_zip64_directory_lists_as_zipfile(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Over 65,535 entries zipfile writes zip64 end records: read here too, not via zipfile."""
+    path = tmp_path / "many.pk3"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zf:
+        for i in range(70_000):
+            zf.writestr(f"d{i % 7}/f{i}.txt", b"x" if i % 2 else b"")
+    with zipfile.ZipFile(path) as zf:
+        want = [(i.filename, i.header_offset, i.file_size) for i in zf.infolist()]
+    monkeypatch.setattr(zipfile, "ZipFile", None)  # any use of zipfile at open would fail
+    with archive.open(path) as a:
+        assert [(e.name, e.offset, e.size) for e in a.entries] == want
+        assert a.find("D5/F69998.TXT") == a.entries[69998]

@@ -16,6 +16,7 @@ cannot inflate past it).
 
 from __future__ import annotations
 
+import array
 import io
 import itertools
 import os
@@ -296,6 +297,8 @@ def _raw_name(info: zipfile.ZipInfo) -> bytes:
 _EOCD = struct.Struct("<4s4H2LH")  # end of central directory record, 22 bytes
 _CENTRAL = struct.Struct("<4s4B4HL2L5H2L")  # central directory file header, 46 bytes
 _ZIP64_LOCATOR = b"PK\x06\x07"
+_ZIP64_LOCATOR_REC = struct.Struct("<4sLQL")  # 20 bytes
+_EOCD64 = struct.Struct("<4sQ2H2L4Q")  # zip64 end of central directory record, 56 bytes
 # zipfile refuses records needing a newer version to extract (its MAX_EXTRACT_VERSION)
 _MAX_EXTRACT_VERSION = 63
 
@@ -305,13 +308,15 @@ class _CentralDirectory:
     names as UTF-8 bytes (a list: built once, joined into the table's blob); ``name_length``
     the stored name's length; int64 arrays for the rest."""
 
-    def __init__(
-        self, file_size: int, start_dir: int, rows: list[tuple[int, ...]], names: list[bytes]
-    ):
+    def __init__(self, file_size: int, start_dir: int, rows: array.array[int], names: list[bytes]):
         self.file_size = file_size
         self.start_dir = start_dir
         self.names = names
-        cols = np.array(rows, np.int64).reshape(-1, 7)
+        cols = (
+            np.frombuffer(rows, np.int64).reshape(-1, 7)
+            if len(rows)
+            else np.zeros((0, 7), np.int64)
+        )
         (
             self.flags,
             self.method,
@@ -343,19 +348,32 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
         return None
     _, disk, disk_cd, _, count, size_cd, offset_cd, _ = _EOCD.unpack_from(tail, at)
     location = tail_start + at
-    if disk or disk_cd or count == 0xFFFF or offset_cd == 0xFFFFFFFF:
+    if disk or disk_cd:
         return None
-    if at < 20 and tail_start > 0:
-        return None  # a zip64 locator would lie before the bytes read
-    if at >= 20 and tail[at - 20 : at - 16] == _ZIP64_LOCATOR:
+    extra = 0
+    f.seek(max(location - 20, 0))
+    locator = f.read(20) if location >= 20 else b""
+    if locator[:4] == _ZIP64_LOCATOR:
+        # zip64 (over 65,535 entries or 4 GB): the zip64 end record lies right before its
+        # locator, as zipfile expects it; its counts and offsets replace the 16/32-bit ones
+        _, disk64, _, disks = _ZIP64_LOCATOR_REC.unpack(locator)
+        if disk64 or disks > 1 or location < 20 + _EOCD64.size:
+            return None
+        f.seek(location - 20 - _EOCD64.size)
+        rec = _EOCD64.unpack(f.read(_EOCD64.size))
+        if rec[0] != b"PK\x06\x06" or rec[4] or rec[5]:
+            return None
+        count, size_cd, offset_cd = rec[7], rec[8], rec[9]
+        extra = 20 + _EOCD64.size
+    elif count == 0xFFFF or offset_cd == 0xFFFFFFFF:
         return None
-    concat = location - size_cd - offset_cd
+    concat = location - size_cd - offset_cd - extra
     start_dir = offset_cd + concat
     if start_dir < 0:
         return None
     f.seek(start_dir)
     data = f.read(size_cd)
-    rows: list[tuple[int, ...]] = []
+    rows = array.array("q")
     names: list[bytes] = []
     p = 0
     unpack = _CENTRAL.unpack_from
@@ -384,7 +402,7 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
         else:
             name = raw
         names.append(name)
-        rows.append((flags, method, csize, usize, offset + concat, n, b"\0" in raw))
+        rows.extend((flags, method, csize, usize, offset + concat, n, b"\0" in raw))
     if p > size_cd:
         return None  # zipfile reads past the directory's end here; let it say so
     return _CentralDirectory(size, start_dir, rows, names)
