@@ -60,8 +60,9 @@ class EntryTable(Sequence[Entry]):
     """An archive's entries as arrays; ``table[i]`` builds the :class:`Entry` on demand.
 
     ``blob`` holds every name, UTF-8 (``surrogateescape``), each followed by a NUL; name ``i``
-    is ``blob[starts[i]:starts[i + 1] - 1]`` (``starts``: int64, n + 1). ``index``, ``offset``,
-    ``size``, ``compressed_size``, ``method``: int64 arrays of n, the :class:`Entry` fields.
+    is ``blob[starts[i]:starts[i + 1] - 1]`` (``starts``: int64, n + 1). ``entry_index`` (the
+    Entry's ``index``), ``offset``, ``size``, ``compressed_size``, ``method``: int64 arrays of
+    n, the :class:`Entry` fields.
     """
 
     def __init__(
@@ -78,7 +79,7 @@ class EntryTable(Sequence[Entry]):
         self.blob = blob
         self.starts = np.asarray(starts, np.int64)
         n = len(self.starts) - 1
-        self.index = np.asarray(index, np.int64)
+        self.entry_index = np.asarray(index, np.int64)
         self.offset = np.asarray(offset, np.int64)
         self.size = np.asarray(size, np.int64)
         self.compressed_size = (
@@ -179,7 +180,7 @@ class EntryTable(Sequence[Entry]):
             raise IndexError(f"entry {i} out of range (0..{n - 1})")
         return Entry(
             self.name(i),
-            int(self.index[i]),
+            int(self.entry_index[i]),
             int(self.offset[i]),
             int(self.size[i]),
             int(self.compressed_size[i]),

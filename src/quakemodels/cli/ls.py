@@ -50,11 +50,11 @@ def run(args: argparse.Namespace) -> int:
         single = fs.sources[0].archive if len(fs.sources) == 1 else None
         if single is not None:
             try:
-                rows, models, players = _list_archive(single, _label(single.path, base), args)
+                rows, models, n_players = _list_archive(single, _label(single.path, base), args)
             except ModelFormatError as e:
                 print(f"quakemodels ls: error: {e}", file=sys.stderr)
                 return 1
-            _summary(rows, models, players, len(fs.sources), fs.engine, args.models)
+            _summary(rows, models, n_players, len(fs.sources), fs.engine, args.models)
             return 0
         rows = 0
         models = 0
