@@ -20,7 +20,6 @@ import array
 import io
 import itertools
 import os
-import struct
 import zipfile
 import zlib
 from pathlib import Path
@@ -28,7 +27,16 @@ from typing import BinaryIO
 
 import numpy as np
 
+from ..core.sections import read_record
 from ..errors import ArchiveError
+from ..kaitai.pk3_zip_layout import (
+    CENTRAL_DIR_ENTRY_PREFIX,
+    CONTENTS,
+    END_OF_CENTRAL_DIR_PREFIX,
+    EXTRA_FIELD_PREFIX,
+    ZIP64_END_OF_CENTRAL_DIR,
+    ZIP64_END_OF_CENTRAL_DIR_LOCATOR,
+)
 from .base import Archive, Entry, EntryTable
 from .names import Engine
 
@@ -294,11 +302,14 @@ def _raw_name(info: zipfile.ZipInfo) -> bytes:
         return info.orig_filename.encode("utf-8", "surrogateescape")
 
 
-_EOCD = struct.Struct("<4s4H2LH")  # end of central directory record, 22 bytes
-_CENTRAL = struct.Struct("<4s4B4HL2L5H2L")  # central directory file header, 46 bytes
-_ZIP64_LOCATOR = b"PK\x06\x07"
-_ZIP64_LOCATOR_REC = struct.Struct("<4sLQL")  # 20 bytes
-_EOCD64 = struct.Struct("<4sQ2H2L4Q")  # zip64 end of central directory record, 56 bytes
+# The records' layouts: the generated pk3_zip_layout (ksy/pk3_zip.ksy), read a record at a time.
+_EOCD = END_OF_CENTRAL_DIR_PREFIX
+_CENTRAL = CENTRAL_DIR_ENTRY_PREFIX
+_CD_FIELDS = {name: i for i, name in enumerate(_CENTRAL.names or ())}
+_EOCD_MAGIC = CONTENTS["END_OF_CENTRAL_DIR"]["magic"]
+_CENTRAL_MAGIC = CONTENTS["CENTRAL_DIR_ENTRY"]["magic"]
+_ZIP64_LOCATOR = CONTENTS["ZIP64_END_OF_CENTRAL_DIR_LOCATOR"]["magic"]
+_ZIP64_END_MAGIC = CONTENTS["ZIP64_END_OF_CENTRAL_DIR"]["magic"]
 # zipfile refuses records needing a newer version to extract (its MAX_EXTRACT_VERSION)
 _MAX_EXTRACT_VERSION = 63
 
@@ -334,19 +345,17 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
     """The plain (no zip64) central directory as zipfile reads it (its end record found the
     same way, a prefix before the zip allowed); None when zipfile must decide."""
     size = f.seek(0, os.SEEK_END)
-    if size < _EOCD.size:
+    if size < _EOCD.itemsize:
         return None
-    tail_start = max(size - (1 << 16) - _EOCD.size, 0)
+    tail_start = max(size - (1 << 16) - _EOCD.itemsize, 0)
     f.seek(tail_start)
     tail = f.read()
-    at = (
-        tail.rfind(b"PK\x05\x06")
-        if tail[-22:-18] != b"PK\x05\x06" or tail[-2:] != b"\0\0"
-        else len(tail) - 22
-    )
-    if at < 0 or len(tail) - at < _EOCD.size:
+    end = _EOCD.itemsize
+    plain = tail[-end:].startswith(_EOCD_MAGIC) and tail[-2:] == b"\0\0"  # no comment
+    at = len(tail) - end if plain else tail.rfind(_EOCD_MAGIC)
+    if at < 0 or len(tail) - at < end:
         return None
-    _, disk, disk_cd, _, count, size_cd, offset_cd, _ = _EOCD.unpack_from(tail, at)
+    _, disk, disk_cd, _, count, size_cd, offset_cd, _ = read_record(tail, _EOCD, at)
     location = tail_start + at
     if disk or disk_cd:
         return None
@@ -356,15 +365,16 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
     if locator[:4] == _ZIP64_LOCATOR:
         # zip64 (over 65,535 entries or 4 GB): the zip64 end record lies right before its
         # locator, as zipfile expects it; its counts and offsets replace the 16/32-bit ones
-        _, disk64, _, disks = _ZIP64_LOCATOR_REC.unpack(locator)
-        if disk64 or disks > 1 or location < 20 + _EOCD64.size:
+        _, disk64, _, disks = read_record(locator, ZIP64_END_OF_CENTRAL_DIR_LOCATOR, 0)
+        size64 = ZIP64_END_OF_CENTRAL_DIR.itemsize
+        if disk64 or disks > 1 or location < 20 + size64:
             return None
-        f.seek(location - 20 - _EOCD64.size)
-        rec = _EOCD64.unpack(f.read(_EOCD64.size))
-        if rec[0] != b"PK\x06\x06" or rec[4] or rec[5]:
+        f.seek(location - 20 - size64)
+        rec = read_record(f.read(size64), ZIP64_END_OF_CENTRAL_DIR, 0)
+        if rec[0] != _ZIP64_END_MAGIC or rec[4] or rec[5]:
             return None
         count, size_cd, offset_cd = rec[7], rec[8], rec[9]
-        extra = 20 + _EOCD64.size
+        extra = 20 + size64
     elif count == 0xFFFF or offset_cd == 0xFFFFFFFF:
         return None
     concat = location - size_cd - offset_cd - extra
@@ -376,17 +386,24 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
     rows = array.array("q")
     names: list[bytes] = []
     p = 0
-    unpack = _CENTRAL.unpack_from
+    fixed = _CENTRAL.itemsize
+    i_version, i_flags, i_method = (
+        _CD_FIELDS[k] for k in ("version_needed_to_extract", "flags", "compression_method")
+    )
+    i_csize, i_usize, i_offset = (
+        _CD_FIELDS[k] for k in ("len_body_compressed", "len_body_uncompressed", "ofs_local_header")
+    )
+    i_n, i_m, i_k = (_CD_FIELDS[k] for k in ("len_file_name", "len_extra", "len_comment"))
     while p < size_cd:
-        if size_cd - p < _CENTRAL.size:
+        if size_cd - p < fixed:
             return None
-        rec = unpack(data, p)
-        if rec[0] != b"PK\x01\x02" or rec[3] > _MAX_EXTRACT_VERSION:
+        rec = read_record(data, _CENTRAL, p)
+        if rec[0] != _CENTRAL_MAGIC or rec[i_version] > _MAX_EXTRACT_VERSION:
             return None
-        flags, method, csize, usize = rec[5], rec[6], rec[10], rec[11]
-        n, m, k = rec[12], rec[13], rec[14]
-        offset = rec[18]
-        p += _CENTRAL.size
+        flags, method, csize, usize = rec[i_flags], rec[i_method], rec[i_csize], rec[i_usize]
+        n, m, k = rec[i_n], rec[i_m], rec[i_k]
+        offset = rec[i_offset]
+        p += fixed
         raw = data[p : p + n]
         if len(raw) != n or 0xFFFFFFFF in (csize, usize, offset):
             return None
@@ -410,9 +427,10 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
 
 def _plain_extra(extra: bytes) -> bool:
     """True when the extra field is well formed and has no zip64 block (zipfile's rules)."""
-    while len(extra) >= 4:
-        tp, ln = struct.unpack_from("<HH", extra)
-        if ln + 4 > len(extra) or tp == 0x0001:
+    head = EXTRA_FIELD_PREFIX.itemsize
+    while len(extra) >= head:
+        tp, ln = read_record(extra, EXTRA_FIELD_PREFIX, 0)
+        if ln + head > len(extra) or tp == 0x0001:
             return False
-        extra = extra[ln + 4 :]
+        extra = extra[ln + head :]
     return True
