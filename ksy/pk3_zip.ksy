@@ -8,14 +8,16 @@ meta:
   ks-version: '0.9'
   endian: le
 doc: |
-  The records that list a ZIP archive (APPNOTE.TXT 6.3.10, sections 4.3.12 to 4.3.16), as
-  ioquake3's minizip (`unzip.c`) and Python's `zipfile` find them: the end of central
-  directory record at the end of the file (after an optional comment of up to 65,535
-  bytes), for archives of more than 65,535 entries or 4 GiB the zip64 end of central
-  directory locator right before it and the zip64 end record right before that, and the
-  central directory: one file header per entry, `ofs_central_dir` bytes from the start of
-  the archive (shifted by any bytes prefixed to the archive). Only the records, not the
-  entries' data: the root is empty and each record is read where its offset points.
+  The records that list a ZIP archive (APPNOTE.TXT 6.3.10, sections 4.3.12 to
+  4.3.16), as ioquake3's minizip (`unzip.c`) and Python's `zipfile` find them:
+  the end of central directory record at the end of the file (after an
+  optional comment of up to 65,535 bytes), for archives of more than 65,535
+  entries or 4 GiB the zip64 end of central directory locator right before it
+  and the zip64 end record right before that, and the central directory: one
+  file header per entry, `ofs_central_dir` bytes from the start of the archive
+  (shifted by any bytes prefixed to the archive). Only the records, not the
+  entries' data: the root is empty and each record is read where its offset
+  points.
 doc-ref:
   - https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT
 types:
@@ -41,7 +43,9 @@ types:
       - id: comment
         size: len_comment
   central_dir_entry:
-    doc: 'Central directory file header, 46 bytes plus name, extra field and comment'
+    doc: |
+      Central directory file header, 46 bytes plus name, extra field and
+      comment
     seq:
       - id: magic
         contents: [0x50, 0x4b, 0x01, 0x02]
@@ -79,7 +83,9 @@ types:
         type: u4
       - id: ofs_local_header
         type: u4
-        doc: 'Where the local file header starts; 0xffffffff: see the zip64 extra field'
+        doc: |
+          Where the local file header starts; 0xffffffff: see the zip64 extra
+          field
       - id: file_name
         size: len_file_name
       - id: extra
@@ -88,7 +94,9 @@ types:
       - id: comment
         size: len_comment
   extra_field:
-    doc: 'One record of an extra field: 0x0001 is the zip64 one (64-bit sizes and offset)'
+    doc: |
+      One record of an extra field: 0x0001 is the zip64 one (64-bit sizes and
+      offset)
     seq:
       - id: header_id
         type: u2
@@ -97,7 +105,9 @@ types:
       - id: body
         size: len_body
   zip64_end_of_central_dir_locator:
-    doc: 'Zip64 end of central directory locator, 20 bytes, right before the end record'
+    doc: |
+      Zip64 end of central directory locator, 20 bytes, right before the end
+      record
     seq:
       - id: magic
         contents: [0x50, 0x4b, 0x06, 0x07]
@@ -108,7 +118,9 @@ types:
       - id: num_disks
         type: u4
   zip64_end_of_central_dir:
-    doc: 'Zip64 end of central directory record (56 bytes without its extensible data)'
+    doc: |
+      Zip64 end of central directory record (56 bytes without its extensible
+      data)
     seq:
       - id: magic
         contents: [0x50, 0x4b, 0x06, 0x06]

@@ -9,14 +9,16 @@ if getattr(kaitaistruct, 'API_VERSION', (0, 9)) < (0, 11):
     raise Exception("Incompatible Kaitai Struct Python API: 0.11 or later is required, but you have %s" % (kaitaistruct.__version__))
 
 class Pk3Zip(KaitaiStruct):
-    """The records that list a ZIP archive (APPNOTE.TXT 6.3.10, sections 4.3.12 to 4.3.16), as
-    ioquake3's minizip (`unzip.c`) and Python's `zipfile` find them: the end of central
-    directory record at the end of the file (after an optional comment of up to 65,535
-    bytes), for archives of more than 65,535 entries or 4 GiB the zip64 end of central
-    directory locator right before it and the zip64 end record right before that, and the
-    central directory: one file header per entry, `ofs_central_dir` bytes from the start of
-    the archive (shifted by any bytes prefixed to the archive). Only the records, not the
-    entries' data: the root is empty and each record is read where its offset points.
+    """The records that list a ZIP archive (APPNOTE.TXT 6.3.10, sections 4.3.12 to
+    4.3.16), as ioquake3's minizip (`unzip.c`) and Python's `zipfile` find them:
+    the end of central directory record at the end of the file (after an
+    optional comment of up to 65,535 bytes), for archives of more than 65,535
+    entries or 4 GiB the zip64 end of central directory locator right before it
+    and the zip64 end record right before that, and the central directory: one
+    file header per entry, `ofs_central_dir` bytes from the start of the archive
+    (shifted by any bytes prefixed to the archive). Only the records, not the
+    entries' data: the root is empty and each record is read where its offset
+    points.
     
     .. seealso::
        Source - https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT
@@ -35,7 +37,9 @@ class Pk3Zip(KaitaiStruct):
         pass
 
     class CentralDirEntry(KaitaiStruct):
-        """Central directory file header, 46 bytes plus name, extra field and comment."""
+        """Central directory file header, 46 bytes plus name, extra field and
+        comment
+        """
         def __init__(self, _io, _parent=None, _root=None):
             super(Pk3Zip.CentralDirEntry, self).__init__(_io)
             self._parent = _parent
@@ -98,7 +102,9 @@ class Pk3Zip(KaitaiStruct):
 
 
     class ExtraField(KaitaiStruct):
-        """One record of an extra field: 0x0001 is the zip64 one (64-bit sizes and offset)."""
+        """One record of an extra field: 0x0001 is the zip64 one (64-bit sizes and
+        offset)
+        """
         def __init__(self, _io, _parent=None, _root=None):
             super(Pk3Zip.ExtraField, self).__init__(_io)
             self._parent = _parent
@@ -116,7 +122,9 @@ class Pk3Zip(KaitaiStruct):
 
 
     class Zip64EndOfCentralDir(KaitaiStruct):
-        """Zip64 end of central directory record (56 bytes without its extensible data)."""
+        """Zip64 end of central directory record (56 bytes without its extensible
+        data)
+        """
         def __init__(self, _io, _parent=None, _root=None):
             super(Pk3Zip.Zip64EndOfCentralDir, self).__init__(_io)
             self._parent = _parent
@@ -143,7 +151,9 @@ class Pk3Zip(KaitaiStruct):
 
 
     class Zip64EndOfCentralDirLocator(KaitaiStruct):
-        """Zip64 end of central directory locator, 20 bytes, right before the end record."""
+        """Zip64 end of central directory locator, 20 bytes, right before the end
+        record
+        """
         def __init__(self, _io, _parent=None, _root=None):
             super(Pk3Zip.Zip64EndOfCentralDirLocator, self).__init__(_io)
             self._parent = _parent

@@ -43,13 +43,15 @@ END_OF_CENTRAL_DIR_PREFIX = np.dtype(
     }
 )
 
-# Central directory file header, 46 bytes plus name, extra field and comment
+# Central directory file header, 46 bytes plus name, extra field and
+# comment
 #
 # type central_dir_entry: its first 46 bytes (a prefix), then variable:
 #   file_name: size 'len_file_name' is not an integer literal
 #   flags: Bit 0: encrypted; bit 11: the name is UTF-8 (else code page 437)
 #   compression_method: 0 stored, 8 deflated: the only ones the engine reads
-#   ofs_local_header: Where the local file header starts; 0xffffffff: see the zip64 extra field
+#   ofs_local_header: Where the local file header starts; 0xffffffff: see the zip64 extra
+#     field
 CENTRAL_DIR_ENTRY_PREFIX = np.dtype(
     {
         "names": [
@@ -95,7 +97,8 @@ CENTRAL_DIR_ENTRY_PREFIX = np.dtype(
     }
 )
 
-# One record of an extra field: 0x0001 is the zip64 one (64-bit sizes and offset)
+# One record of an extra field: 0x0001 is the zip64 one (64-bit sizes and
+# offset)
 #
 # type extra_field: its first 4 bytes (a prefix), then variable:
 #   body: size 'len_body' is not an integer literal
@@ -108,7 +111,8 @@ EXTRA_FIELD_PREFIX = np.dtype(
     }
 )
 
-# Zip64 end of central directory locator, 20 bytes, right before the end record
+# Zip64 end of central directory locator, 20 bytes, right before the end
+# record
 #
 # type zip64_end_of_central_dir_locator: 20 bytes
 ZIP64_END_OF_CENTRAL_DIR_LOCATOR = np.dtype(
@@ -120,7 +124,8 @@ ZIP64_END_OF_CENTRAL_DIR_LOCATOR = np.dtype(
     }
 )
 
-# Zip64 end of central directory record (56 bytes without its extensible data)
+# Zip64 end of central directory record (56 bytes without its extensible
+# data)
 #
 # type zip64_end_of_central_dir: 56 bytes
 ZIP64_END_OF_CENTRAL_DIR = np.dtype(
