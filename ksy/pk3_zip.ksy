@@ -16,10 +16,16 @@ doc: |
   and the zip64 end record right before that, and the central directory: one
   file header per entry, `ofs_central_dir` bytes from the start of the archive
   (shifted by any bytes prefixed to the archive). Only the records, not the
-  entries' data: the root is empty and each record is read where its offset
-  points.
+  entries' data: the root only checks the first signature and each record is
+  read where its offset points.
 doc-ref:
   - https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT
+seq:
+  - id: magic
+    contents: [0x50, 0x4b, 0x03, 0x04]
+    doc: |
+      The local file header signature a zip with no prefix starts with (the
+      records below are found from the end of the file, not from here).
 types:
   end_of_central_dir:
     doc: 'End of central directory record, 22 bytes plus the comment'

@@ -17,8 +17,8 @@ class Pk3Zip(KaitaiStruct):
     and the zip64 end record right before that, and the central directory: one
     file header per entry, `ofs_central_dir` bytes from the start of the archive
     (shifted by any bytes prefixed to the archive). Only the records, not the
-    entries' data: the root is empty and each record is read where its offset
-    points.
+    entries' data: the root only checks the first signature and each record is
+    read where its offset points.
     
     .. seealso::
        Source - https://pkware.cachefly.net/webdocs/casestudies/APPNOTE.TXT
@@ -30,7 +30,9 @@ class Pk3Zip(KaitaiStruct):
         self._read()
 
     def _read(self):
-        pass
+        self.magic = self._io.read_bytes(4)
+        if not self.magic == b"\x50\x4B\x03\x04":
+            raise kaitaistruct.ValidationNotEqualError(b"\x50\x4B\x03\x04", self.magic, self._io, u"/seq/0")
 
 
     def _fetch_instances(self):

@@ -14,12 +14,30 @@ __all__ = [
     "ENUMS",
     "EXTRA_FIELD_PREFIX",
     "FIELD_ENUMS",
+    "HEADER",
     "INSTANCES",
+    "ROOT",
     "TAIL",
     "VALID",
     "ZIP64_END_OF_CENTRAL_DIR",
     "ZIP64_END_OF_CENTRAL_DIR_LOCATOR",
 ]
+
+# The records that list a ZIP archive (APPNOTE.TXT 6.3.10, sections 4.3.12 to
+# 4.3.16), as ioquake3's minizip (`unzip.c`) and Python's `zipfile` find them:
+# the end of central directory record at the end of the file (after an
+# optional comment of up to 65,535 bytes), for archives of more than 65,535
+# entries or 4 GiB the zip64 end of central directory locator right before it
+# and the zip64 end record right before that, and the central directory: one
+# file header per entry, `ofs_central_dir` bytes from the start of the archive
+# (shifted by any bytes prefixed to the archive). Only the records, not the
+# entries' data: the root only checks the first signature and each record is
+# read where its offset points.
+#
+# the file header (root seq): 4 bytes
+#   magic: The local file header signature a zip with no prefix starts with (the
+#     records below are found from the end of the file, not from here).
+ROOT = np.dtype({"names": ["magic"], "formats": ["V4"], "offsets": [0], "itemsize": 4})
 
 # End of central directory record, 22 bytes plus the comment
 #
@@ -148,8 +166,12 @@ ZIP64_END_OF_CENTRAL_DIR = np.dtype(
     }
 )
 
+# the file header under a plain name
+HEADER = ROOT
+
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {
+    "ROOT": {"magic": b"PK\x03\x04"},
     "END_OF_CENTRAL_DIR": {"magic": b"PK\x05\x06"},
     "CENTRAL_DIR_ENTRY": {"magic": b"PK\x01\x02"},
     "ZIP64_END_OF_CENTRAL_DIR_LOCATOR": {"magic": b"PK\x06\x07"},
@@ -188,6 +210,3 @@ TAIL: dict[str, dict[str, object]] = {
 # instance, the dtype of one item, its size, the spec's pos and count expressions, and
 # the stream `pos` counts in when it is not the type's own (`io`).
 INSTANCES: dict[str, dict[str, dict[str, object]]] = {}
-
-# Types with no fixed-size leading fields (no dtype):
-#   pk3_zip (root): not fixed-size (no seq)
