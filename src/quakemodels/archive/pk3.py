@@ -20,6 +20,7 @@ import array
 import io
 import itertools
 import os
+import struct
 import zipfile
 import zlib
 from pathlib import Path
@@ -27,16 +28,7 @@ from typing import BinaryIO
 
 import numpy as np
 
-from ..core.sections import read_record
 from ..errors import ArchiveError
-from ..kaitai.pk3_zip_layout import (
-    CENTRAL_DIR_ENTRY_PREFIX,
-    CONTENTS,
-    END_OF_CENTRAL_DIR_PREFIX,
-    EXTRA_FIELD_PREFIX,
-    ZIP64_END_OF_CENTRAL_DIR,
-    ZIP64_END_OF_CENTRAL_DIR_LOCATOR,
-)
 from .base import Archive, Entry, EntryTable
 from .names import Engine
 
@@ -302,14 +294,13 @@ def _raw_name(info: zipfile.ZipInfo) -> bytes:
         return info.orig_filename.encode("utf-8", "surrogateescape")
 
 
-# The records' layouts: the generated pk3_zip_layout (ksy/pk3_zip.ksy), read a record at a time.
-_EOCD = END_OF_CENTRAL_DIR_PREFIX
-_CENTRAL = CENTRAL_DIR_ENTRY_PREFIX
-_CD_FIELDS = {name: i for i, name in enumerate(_CENTRAL.names or ())}
-_EOCD_MAGIC = CONTENTS["END_OF_CENTRAL_DIR"]["magic"]
-_CENTRAL_MAGIC = CONTENTS["CENTRAL_DIR_ENTRY"]["magic"]
-_ZIP64_LOCATOR = CONTENTS["ZIP64_END_OF_CENTRAL_DIR_LOCATOR"]["magic"]
-_ZIP64_END_MAGIC = CONTENTS["ZIP64_END_OF_CENTRAL_DIR"]["magic"]
+# The records' layouts are zipfile's own (module constants typeshed leaves out): a container,
+# no format string of ours.
+_EOCD = struct.Struct(zipfile.structEndArchive)  # type: ignore[attr-defined]  # 22 bytes
+_CENTRAL = struct.Struct(zipfile.structCentralDir)  # type: ignore[attr-defined]  # 46 bytes
+_ZIP64_LOCATOR = b"PK\x06\x07"
+_ZIP64_LOCATOR_REC = struct.Struct(zipfile.structEndArchive64Locator)  # type: ignore[attr-defined]
+_EOCD64 = struct.Struct(zipfile.structEndArchive64)  # type: ignore[attr-defined]  # 56 bytes
 # zipfile refuses records needing a newer version to extract (its MAX_EXTRACT_VERSION)
 _MAX_EXTRACT_VERSION = 63
 
@@ -345,17 +336,19 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
     """The plain (no zip64) central directory as zipfile reads it (its end record found the
     same way, a prefix before the zip allowed); None when zipfile must decide."""
     size = f.seek(0, os.SEEK_END)
-    if size < _EOCD.itemsize:
+    if size < _EOCD.size:
         return None
-    tail_start = max(size - (1 << 16) - _EOCD.itemsize, 0)
+    tail_start = max(size - (1 << 16) - _EOCD.size, 0)
     f.seek(tail_start)
     tail = f.read()
-    end = _EOCD.itemsize
-    plain = tail[-end:].startswith(_EOCD_MAGIC) and tail[-2:] == b"\0\0"  # no comment
-    at = len(tail) - end if plain else tail.rfind(_EOCD_MAGIC)
-    if at < 0 or len(tail) - at < end:
+    at = (
+        tail.rfind(b"PK\x05\x06")
+        if tail[-22:-18] != b"PK\x05\x06" or tail[-2:] != b"\0\0"
+        else len(tail) - 22
+    )
+    if at < 0 or len(tail) - at < _EOCD.size:
         return None
-    _, disk, disk_cd, _, count, size_cd, offset_cd, _ = read_record(tail, _EOCD, at)
+    _, disk, disk_cd, _, count, size_cd, offset_cd, _ = _EOCD.unpack_from(tail, at)
     location = tail_start + at
     if disk or disk_cd:
         return None
@@ -365,16 +358,15 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
     if locator[:4] == _ZIP64_LOCATOR:
         # zip64 (over 65,535 entries or 4 GB): the zip64 end record lies right before its
         # locator, as zipfile expects it; its counts and offsets replace the 16/32-bit ones
-        _, disk64, _, disks = read_record(locator, ZIP64_END_OF_CENTRAL_DIR_LOCATOR, 0)
-        size64 = ZIP64_END_OF_CENTRAL_DIR.itemsize
-        if disk64 or disks > 1 or location < 20 + size64:
+        _, disk64, _, disks = _ZIP64_LOCATOR_REC.unpack(locator)
+        if disk64 or disks > 1 or location < 20 + _EOCD64.size:
             return None
-        f.seek(location - 20 - size64)
-        rec = read_record(f.read(size64), ZIP64_END_OF_CENTRAL_DIR, 0)
-        if rec[0] != _ZIP64_END_MAGIC or rec[4] or rec[5]:
+        f.seek(location - 20 - _EOCD64.size)
+        rec = _EOCD64.unpack(f.read(_EOCD64.size))
+        if rec[0] != b"PK\x06\x06" or rec[4] or rec[5]:
             return None
         count, size_cd, offset_cd = rec[7], rec[8], rec[9]
-        extra = 20 + size64
+        extra = 20 + _EOCD64.size
     elif count == 0xFFFF or offset_cd == 0xFFFFFFFF:
         return None
     concat = location - size_cd - offset_cd - extra
@@ -386,24 +378,17 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
     rows = array.array("q")
     names: list[bytes] = []
     p = 0
-    fixed = _CENTRAL.itemsize
-    i_version, i_flags, i_method = (
-        _CD_FIELDS[k] for k in ("version_needed_to_extract", "flags", "compression_method")
-    )
-    i_csize, i_usize, i_offset = (
-        _CD_FIELDS[k] for k in ("len_body_compressed", "len_body_uncompressed", "ofs_local_header")
-    )
-    i_n, i_m, i_k = (_CD_FIELDS[k] for k in ("len_file_name", "len_extra", "len_comment"))
+    unpack = _CENTRAL.unpack_from
     while p < size_cd:
-        if size_cd - p < fixed:
+        if size_cd - p < _CENTRAL.size:
             return None
-        rec = read_record(data, _CENTRAL, p)
-        if rec[0] != _CENTRAL_MAGIC or rec[i_version] > _MAX_EXTRACT_VERSION:
+        rec = unpack(data, p)
+        if rec[0] != b"PK\x01\x02" or rec[3] > _MAX_EXTRACT_VERSION:
             return None
-        flags, method, csize, usize = rec[i_flags], rec[i_method], rec[i_csize], rec[i_usize]
-        n, m, k = rec[i_n], rec[i_m], rec[i_k]
-        offset = rec[i_offset]
-        p += fixed
+        flags, method, csize, usize = rec[5], rec[6], rec[10], rec[11]
+        n, m, k = rec[12], rec[13], rec[14]
+        offset = rec[18]
+        p += _CENTRAL.size
         raw = data[p : p + n]
         if len(raw) != n or 0xFFFFFFFF in (csize, usize, offset):
             return None
@@ -427,10 +412,10 @@ def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
 
 def _plain_extra(extra: bytes) -> bool:
     """True when the extra field is well formed and has no zip64 block (zipfile's rules)."""
-    head = EXTRA_FIELD_PREFIX.itemsize
-    while len(extra) >= head:
-        tp, ln = read_record(extra, EXTRA_FIELD_PREFIX, 0)
-        if ln + head > len(extra) or tp == 0x0001:
+    while len(extra) >= 4:
+        # each record: a 2-byte id and a 2-byte body length (little-endian), then the body
+        tp, ln = int.from_bytes(extra[0:2], "little"), int.from_bytes(extra[2:4], "little")
+        if ln + 4 > len(extra) or tp == 0x0001:
             return False
-        extra = extra[ln + head :]
+        extra = extra[ln + 4 :]
     return True
