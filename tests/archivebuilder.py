@@ -14,6 +14,8 @@ import zlib
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
+
 HEADER = struct.Struct("<4sii")
 ENTRY = struct.Struct("<56sii")
 
@@ -180,3 +182,17 @@ def raw_zip(entries: Sequence[tuple[str, bytes, int, int, int, int]]) -> bytes:
     n = len(entries)
     end = ZIP_END.pack(b"PK\5\6", 0, 0, n, n, len(central), len(out), 0)
     return bytes(out + central + end)
+
+
+def big_pak_bytes(count: int, tiny: bytes = b"IDP2") -> bytes:
+    """A pak of ``count`` entries built with numpy: one ``tiny`` file (``data/f0000000.dat``)
+    and ``count - 1`` empty ones (``data/fNNNNNNN.dat``), the directory at the end."""
+    names = np.char.add(b"data/f", np.char.zfill(np.arange(count).astype("S7"), 7))
+    names = np.char.add(names, b".dat")
+    d = np.zeros(count, dtype=[("name", "S56"), ("ofs", "<i4"), ("size", "<i4")])
+    d["name"] = names
+    d["ofs"] = 12
+    d["size"][0] = len(tiny)
+    d["ofs"][1:] = 12 + len(tiny)
+    header = struct.pack("<4sii", b"PACK", 12 + len(tiny), 64 * count)
+    return header + tiny + d.tobytes()

@@ -19,6 +19,7 @@ inflating past the declared size stops at once with an error naming the entry.
 
 from __future__ import annotations
 
+import array
 import io
 import itertools
 import os
@@ -29,9 +30,12 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
+
+import numpy as np
 
 from ..errors import ArchiveError
-from .base import Archive, Entry
+from .base import Archive, Entry, EntryTable
 from .names import Engine
 
 # Deflate's best ratio is 1032:1 (258-byte matches coded in about 2 bits); allow some slack.
@@ -73,16 +77,39 @@ class Pk3Archive(Archive):
         name: str | None = None,
     ):
         self.max_entry_size = max_entry_size
-        self._zip: zipfile.ZipFile | None = None
+        self._zipfile: zipfile.ZipFile | None = None
+        self._closed = False
+        self._zip_source: str | os.PathLike[str] | io.BytesIO
+        if isinstance(source, bytes):
+            self.path = Path(name or "<bytes>")
+            self._zip_source = io.BytesIO(source)
+        else:
+            self.path = Path(source)
+            self._zip_source = self.path
+        # The central directory read with struct and numpy (no ZipInfo per entry); zipfile
+        # opens only when an entry is read. Anything unusual (zip64, a bad record, a failed
+        # check) goes through zipfile and the per-entry checks, which name the problem.
+        table = self._fast_table(source)
+        if table is not None:
+            super().__init__(self.path, table, engine)
+            return
+        zf = self._open_zip()
+        self._zipfile = zf
         try:
-            if isinstance(source, bytes):
-                self.path = Path(name or "<bytes>")
-                self.file_size = len(source)
-                zf = zipfile.ZipFile(io.BytesIO(source))
+            entries = self._check(zf)
+            super().__init__(self.path, entries, engine)
+        except BaseException:
+            zf.close()
+            self._zipfile = None
+            raise
+
+    def _open_zip(self) -> zipfile.ZipFile:
+        try:
+            if isinstance(self._zip_source, io.BytesIO):
+                self.file_size = len(self._zip_source.getbuffer())
             else:
-                self.path = Path(source)
                 self.file_size = os.stat(self.path).st_size
-                zf = zipfile.ZipFile(self.path)
+            return zipfile.ZipFile(self._zip_source)
         except OSError as e:
             raise ArchiveError(
                 f"{self.path}: cannot open: {e.strerror or e}", archive=str(self.path)
@@ -98,14 +125,66 @@ class Pk3Archive(Archive):
             raise ArchiveError(
                 f"{self.path}: not a readable zip/pk3 file: {e}", archive=str(self.path)
             ) from e
-        self._zip = zf
+
+    @property
+    def _zip(self) -> zipfile.ZipFile | None:
+        """The zipfile reader, opened on first use (None once closed)."""
+        if self._zipfile is None and not self._closed:
+            self._zipfile = self._open_zip()
+        return self._zipfile
+
+    @_zip.setter
+    def _zip(self, value: zipfile.ZipFile | None) -> None:
+        self._zipfile = value
+        self._closed = value is None
+
+    def _fast_table(self, source: str | os.PathLike[str] | bytes) -> EntryTable | None:
+        """The entries from a central directory walked with struct, checked with numpy; None
+        when the zip needs zipfile (zip64, odd records) or some check fails."""
         try:
-            entries = self._check(zf)
-            super().__init__(self.path, entries, engine)
-        except BaseException:
-            zf.close()
-            self._zip = None
-            raise
+            if isinstance(source, bytes):
+                cd = _central_directory(io.BytesIO(source))
+            else:
+                with open(self.path, "rb") as f:
+                    cd = _central_directory(f)
+        except OSError:
+            return None  # zipfile's open reports it
+        if cd is None:
+            return None
+        self.file_size = cd.file_size
+        at, csize, size = cd.header_offset, cd.compress_size, cd.file_size_
+        data_end = at + LOCAL_HEADER_SIZE + cd.name_length + csize
+        files = ~cd.folder
+        if (
+            cd.has_nul.any()
+            or (at < 0).any()
+            or (data_end > cd.start_dir).any()
+            or (cd.folder & (size != 0)).any()
+            or (files & ((cd.flags & 1) != 0)).any()
+            or (files & (cd.method != STORED) & (cd.method != DEFLATED)).any()
+            or (files & (size > self.max_entry_size)).any()
+            or (files & (cd.method == STORED) & (size != csize)).any()
+            or (
+                files & (cd.method == DEFLATED) & (size > MAX_DEFLATE_RATIO * np.maximum(csize, 1))
+            ).any()
+        ):
+            return None
+        order = np.lexsort((data_end, at))
+        if (at[order][1:] < data_end[order][:-1]).any():
+            return None  # overlapping entries
+        keep = np.flatnonzero(files)
+        starts = np.zeros(len(keep) + 1, np.int64)
+        lengths = np.array([len(cd.names[i]) + 1 for i in keep.tolist()], np.int64)
+        np.cumsum(lengths, out=starts[1:])
+        return EntryTable(
+            b"".join(cd.names[i] + b"\0" for i in keep.tolist()),
+            starts,
+            index=keep,
+            offset=at[keep],
+            size=size[keep],
+            compressed_size=csize[keep],
+            method=cd.method[keep],
+        )
 
     def _check(self, zf: zipfile.ZipFile) -> list[Entry]:
         infos = zf.infolist()
@@ -337,9 +416,9 @@ class Pk3Archive(Archive):
         return start
 
     def close(self) -> None:
-        if self._zip is not None:
-            self._zip.close()
-            self._zip = None
+        if self._zipfile is not None:
+            self._zipfile.close()
+        self._zip = None
 
 
 def _raw_name(info: zipfile.ZipInfo) -> bytes:
@@ -349,3 +428,130 @@ def _raw_name(info: zipfile.ZipInfo) -> bytes:
         return info.orig_filename.encode(encoding)
     except UnicodeEncodeError:
         return info.orig_filename.encode("utf-8", "surrogateescape")
+
+
+# The records' layouts are zipfile's own (module constants typeshed leaves out): a container,
+# no format string of ours.
+_EOCD = struct.Struct(zipfile.structEndArchive)  # type: ignore[attr-defined]  # 22 bytes
+_CENTRAL = struct.Struct(zipfile.structCentralDir)  # type: ignore[attr-defined]  # 46 bytes
+_ZIP64_LOCATOR = b"PK\x06\x07"
+_ZIP64_LOCATOR_REC = struct.Struct(zipfile.structEndArchive64Locator)  # type: ignore[attr-defined]
+_EOCD64 = struct.Struct(zipfile.structEndArchive64)  # type: ignore[attr-defined]  # 56 bytes
+# zipfile refuses records needing a newer version to extract (its MAX_EXTRACT_VERSION)
+_MAX_EXTRACT_VERSION = 63
+
+
+class _CentralDirectory:
+    """The central directory as arrays (n records, folders included): ``names`` the stored
+    names as UTF-8 bytes (a list: built once, joined into the table's blob); ``name_length``
+    the stored name's length; int64 arrays for the rest."""
+
+    def __init__(self, file_size: int, start_dir: int, rows: array.array[int], names: list[bytes]):
+        self.file_size = file_size
+        self.start_dir = start_dir
+        self.names = names
+        cols = (
+            np.frombuffer(rows, np.int64).reshape(-1, 7)
+            if len(rows)
+            else np.zeros((0, 7), np.int64)
+        )
+        (
+            self.flags,
+            self.method,
+            self.compress_size,
+            self.file_size_,
+            self.header_offset,
+            self.name_length,
+            nul,
+        ) = cols.T
+        self.has_nul = nul != 0
+        self.folder = np.array([n.endswith(b"/") for n in names], bool)
+
+
+def _central_directory(f: BinaryIO) -> _CentralDirectory | None:
+    """The plain (no zip64) central directory as zipfile reads it (its end record found the
+    same way, a prefix before the zip allowed); None when zipfile must decide."""
+    size = f.seek(0, os.SEEK_END)
+    if size < _EOCD.size:
+        return None
+    tail_start = max(size - (1 << 16) - _EOCD.size, 0)
+    f.seek(tail_start)
+    tail = f.read()
+    at = (
+        tail.rfind(b"PK\x05\x06")
+        if tail[-22:-18] != b"PK\x05\x06" or tail[-2:] != b"\0\0"
+        else len(tail) - 22
+    )
+    if at < 0 or len(tail) - at < _EOCD.size:
+        return None
+    _, disk, disk_cd, _, count, size_cd, offset_cd, _ = _EOCD.unpack_from(tail, at)
+    location = tail_start + at
+    if disk or disk_cd:
+        return None
+    extra = 0
+    f.seek(max(location - 20, 0))
+    locator = f.read(20) if location >= 20 else b""
+    if locator[:4] == _ZIP64_LOCATOR:
+        # zip64 (over 65,535 entries or 4 GB): the zip64 end record lies right before its
+        # locator, as zipfile expects it; its counts and offsets replace the 16/32-bit ones
+        _, disk64, _, disks = _ZIP64_LOCATOR_REC.unpack(locator)
+        if disk64 or disks > 1 or location < 20 + _EOCD64.size:
+            return None
+        f.seek(location - 20 - _EOCD64.size)
+        rec = _EOCD64.unpack(f.read(_EOCD64.size))
+        if rec[0] != b"PK\x06\x06" or rec[4] or rec[5]:
+            return None
+        count, size_cd, offset_cd = rec[7], rec[8], rec[9]
+        extra = 20 + _EOCD64.size
+    elif count == 0xFFFF or offset_cd == 0xFFFFFFFF:
+        return None
+    concat = location - size_cd - offset_cd - extra
+    start_dir = offset_cd + concat
+    if start_dir < 0:
+        return None
+    f.seek(start_dir)
+    data = f.read(size_cd)
+    rows = array.array("q")
+    names: list[bytes] = []
+    p = 0
+    unpack = _CENTRAL.unpack_from
+    while p < size_cd:
+        if size_cd - p < _CENTRAL.size:
+            return None
+        rec = unpack(data, p)
+        if rec[0] != b"PK\x01\x02" or rec[3] > _MAX_EXTRACT_VERSION:
+            return None
+        flags, method, csize, usize = rec[5], rec[6], rec[10], rec[11]
+        n, m, k = rec[12], rec[13], rec[14]
+        offset = rec[18]
+        p += _CENTRAL.size
+        raw = data[p : p + n]
+        if len(raw) != n or 0xFFFFFFFF in (csize, usize, offset):
+            return None
+        if m and not _plain_extra(data[p + n : p + n + m]):
+            return None
+        p += n + m + k
+        if not raw.isascii():
+            try:
+                text = raw.decode("utf-8" if flags & 0x800 else "cp437")
+            except UnicodeDecodeError:
+                return None
+            name = text.encode("utf-8", "surrogateescape")
+        else:
+            name = raw
+        names.append(name)
+        rows.extend((flags, method, csize, usize, offset + concat, n, b"\0" in raw))
+    if p > size_cd:
+        return None  # zipfile reads past the directory's end here; let it say so
+    return _CentralDirectory(size, start_dir, rows, names)
+
+
+def _plain_extra(extra: bytes) -> bool:
+    """True when the extra field is well formed and has no zip64 block (zipfile's rules)."""
+    while len(extra) >= 4:
+        # each record: a 2-byte id and a 2-byte body length (little-endian), then the body
+        tp, ln = int.from_bytes(extra[0:2], "little"), int.from_bytes(extra[2:4], "little")
+        if ln + 4 > len(extra) or tp == 0x0001:
+            return False
+        extra = extra[ln + 4 :]
+    return True

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
+from ..archive.names import name_key
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
 from ..errors import ModelFormatError, QuakeModelsWarning
 from ..registry import FORMATS, is_game_path, is_player_folder
@@ -144,14 +145,27 @@ def named_game_models(item: str, under: str = "") -> list[tuple[str, str]]:
     folder's ``models/players/sarge``), ``/``-separated as the archive or folder stores it."""
     out: list[tuple[str, str]] = []
     # the archive readers and the player's files, only for a game folder
-    from ..archive import GameFS
+    from ..archive import Found, GameFS
     from ..formats.q3player.files import player_folders
 
     prefix = under.replace("\\", "/").strip("/").lower() + "/" if under else ""
     with GameFS(item) as fs:
-        listing = [
-            f for f in fs.listing() if f[0].name.replace("\\", "/").lower().startswith(prefix)
-        ]
+        single = fs.sources[0].archive if len(fs.sources) == 1 else None
+        if single is not None:
+            # one archive: only the names that can matter (models, player cfgs) become str,
+            # found with one scan of the names' bytes
+            table = single.entries
+            wanted = table.ending_with([*MODEL_SUFFIXES, "animation.cfg"])
+            keys = {i: name_key(table.name(i), "quake3") for i in wanted.tolist()}
+            listing: list[tuple[Found, list[Any]]] = []
+            for i in sorted(keys, key=keys.__getitem__):  # stable: directory order on ties
+                entry = table[i]
+                if entry.name.replace("\\", "/").lower().startswith(prefix):
+                    listing.append((Found(entry.name, fs.sources[0], entry.size, entry=entry), []))
+        else:
+            listing = [
+                f for f in fs.listing() if f[0].name.replace("\\", "/").lower().startswith(prefix)
+            ]
         names = [found.name for found, _ in listing]
         # a player folder is one input (its parts are not inputs of their own)
         players = player_folders(names)

@@ -6,7 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..archive import GameFS
+import numpy as np
+
+from ..archive import Archive, GameFS
 from ..archive.names import type_by_magic
 from ..core.names import plural
 from ..errors import ModelFormatError
@@ -15,6 +17,9 @@ from ..registry import by_magic
 from .output import reported_warnings
 
 HELP = "list a .pak/.pk3 or a game folder: size, type by magic, and which archive wins"
+# Lines written per block when listing one archive from its arrays.
+_BLOCK = 1 << 14
+
 EXAMPLES = """\
   quakemodels ls baseq2/pak0.pak
   quakemodels ls baseq2/ --models        # models in pak0..pak9 and loose files
@@ -42,6 +47,15 @@ def run(args: argparse.Namespace) -> int:
         return 1
     base = Path(args.source)
     with fs:
+        single = fs.sources[0].archive if len(fs.sources) == 1 else None
+        if single is not None:
+            try:
+                rows, models, n_players = _list_archive(single, _label(single.path, base), args)
+            except ModelFormatError as e:
+                print(f"quakemodels ls: error: {e}", file=sys.stderr)
+                return 1
+            _summary(rows, models, n_players, len(fs.sources), fs.engine, args.models)
+            return 0
         rows = 0
         models = 0
         everything = fs.listing()
@@ -75,18 +89,91 @@ def run(args: argparse.Namespace) -> int:
             size = sum(listing[name].size for name in parts.values())
             wheres = sorted({_label(listing[name].source.path, base) for name in parts.values()})
             print(f"{size:>10}  {'player':<5} {folder}/  [{', '.join(wheres)}]")
-        # `18 files (6 models, 2 players)`; with --models every row is a model: `6 models`
-        counts = [plural(models, "model")] if not args.models else []
-        if players:
-            counts.append(plural(len(players), "player"))
-        what = plural(rows, "model" if args.models else "file")
-        if counts:
-            what += f" ({', '.join(counts)})"
-        print(
-            f"{what} from {plural(len(fs.sources), 'source')}, {fs.engine} order",
-            file=sys.stderr,
-        )
+        _summary(rows, models, len(players), len(fs.sources), fs.engine, args.models)
     return 0
+
+
+def _summary(rows: int, models: int, players: int, sources: int, engine: str, only: bool) -> None:
+    """`18 files (6 models, 2 players)`; with --models every row is a model: `6 models`."""
+    counts = [plural(models, "model")] if not only else []
+    if players:
+        counts.append(plural(players, "player"))
+    what = plural(rows, "model" if only else "file")
+    if counts:
+        what += f" ({', '.join(counts)})"
+    print(f"{what} from {plural(sources, 'source')}, {engine} order", file=sys.stderr)
+
+
+def _kinds(archive: Archive) -> tuple[np.ndarray, list[str | None], np.ndarray]:
+    """Each entry's type by its first 16 bytes, decided once per distinct head: (int64 code
+    per entry, the code's type, None where the name's extension decides; bool per code: a
+    model). Heads are taken a block at a time, so only the codes stay."""
+    count = len(archive.entries)
+    codes = np.empty(count, np.int64)
+    seen: dict[bytes, int] = {}
+    for a in range(0, count, _BLOCK * 4):
+        heads, lengths = archive.heads(16, a, a + _BLOCK * 4)
+        keyed = np.zeros((len(heads), 17), np.uint8)
+        keyed[:, :16] = heads
+        keyed[:, 16] = lengths
+        distinct, inverse = np.unique(keyed.view("V17").ravel(), return_inverse=True)
+        local = np.array([seen.setdefault(bytes(v), len(seen)) for v in distinct], np.int64)
+        codes[a : a + len(heads)] = local[inverse.reshape(-1)]
+    names: list[str | None] = []
+    model = np.zeros(len(seen), bool)
+    for c, raw in enumerate(seen):  # dicts keep insertion order: raw's code is c
+        head = raw[: raw[16]]
+        fmt = by_magic(head)
+        model[c] = fmt is not None
+        kind = fmt.name if fmt is not None else type_by_magic(head)
+        names.append(None if kind == "data" else kind)  # no magic: by extension, per name
+    return codes, names, model
+
+
+def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tuple[int, int, int]:
+    """``ls`` of one archive from its entry arrays: (rows, models, players). Lines go out
+    in blocks of a few thousand, never one Python object per entry kept."""
+    table = archive.entries
+    codes, kinds, model_code = _kinds(archive)
+    is_model = model_code[codes]
+    order = archive.sort_order()
+    out = sys.stdout
+    rows = 0
+    md3: dict[str, int] = {}  # player part candidates, in listing order: name -> size
+    blob, starts = table.blob, table.starts
+    by_ext: dict[str, str] = {}
+    for a in range(0, len(order), _BLOCK):
+        block = order[a : a + _BLOCK]
+        lines = []
+        for size, code, model, lo, hi in zip(
+            table.size[block].tolist(),
+            codes[block].tolist(),
+            is_model[block].tolist(),
+            starts[block].tolist(),
+            starts[block + 1].tolist(),
+            strict=True,
+        ):
+            name = blob[lo : hi - 1].decode("utf-8", "surrogateescape")
+            if name[-4:].lower() == ".md3":
+                md3[name] = size
+            if args.models and not model:
+                continue
+            kind = kinds[code]
+            if kind is None:  # no magic: by extension (inline: this runs per entry)
+                dot = name.rfind(".")
+                ext = name[dot + 1 :]
+                if dot > 0 and name[dot - 1] not in "./" and "/" not in ext:
+                    kind = by_ext.get(ext) or by_ext.setdefault(ext, ext.lower() or "data")
+                else:
+                    kind = type_by_magic(b"", name)
+            lines.append(f"{size:>10}  {kind:<5} {name}  [{where}]\n")
+        rows += len(lines)
+        out.write("".join(lines))
+    players = player_folders(md3)
+    for folder, parts in players.items():
+        size = sum(md3[name] for name in parts.values())
+        out.write(f"{size:>10}  {'player':<5} {folder}/  [{where}]\n")
+    return rows, int(is_model.sum()), len(players)
 
 
 def _label(path: Path, base: Path) -> str:
