@@ -284,3 +284,23 @@ def drive(
             traceback.print_exc()
     print(f"{what}: {runs} inputs, {failures} failures")
     return 1 if failures else 0
+
+
+def drive_cases(
+    what: str,
+    description: str | None,
+    cases: Callable[[int, int], Iterable[tuple[str, bytes]]],
+    run_case: Callable[[str, bytes], Any],
+    argv: list[str] | None = None,
+) -> int:
+    """:func:`drive` over a generator of ``(label, data)`` inputs: ``run_case(label, data)``
+    for each of ``cases(seed, count)``, labelled with the input's size."""
+    return drive(
+        what,
+        description,
+        lambda seed: (
+            (f"{label} ({len(data)} bytes)", lambda label=label, data=data: run_case(label, data))
+            for label, data in cases(seed, 10**9)
+        ),
+        argv,
+    )

@@ -287,15 +287,7 @@ def run_case(label: str, data: bytes, *, budgets: bool = True) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return harness.drive(
-        "structured",
-        __doc__,
-        lambda seed: (
-            (f"{label} ({len(data)} bytes)", lambda label=label, data=data: run_case(label, data))
-            for label, data in cases(seed, 10**9)
-        ),
-        argv,
-    )
+    return harness.drive_cases("structured", __doc__, cases, run_case, argv)
 
 
 if __name__ == "__main__":
