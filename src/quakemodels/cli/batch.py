@@ -107,7 +107,7 @@ def _search(folder: Path) -> list[str]:
         if player:
             found.append(str(here))
         for name in filenames:
-            if player and name.lower() in ("lower.md3", "upper.md3", "head.md3"):
+            if player and name.lower() in PLAYER_PARTS:
                 continue
             if Path(name).suffix.lower() in MODEL_SUFFIXES and (here / name).is_file():
                 found.append(str(here / name))

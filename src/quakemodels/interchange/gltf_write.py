@@ -652,14 +652,6 @@ def _hemisphere_flips(quats: npt.NDArray[np.float64]) -> list[bool]:
     return flips
 
 
-def _require_finite(model: ExportModel) -> None:
-    """glTF's JSON cannot hold NaN or infinity (bounds, tag transforms): refuse such models.
-
-    Found by fuzzing (a frame scale of NaN made ``json.dumps`` raise ValueError).
-    """
-    require_finite(model, "glTF")
-
-
 def target_names(model: ExportModel) -> list[str]:
     """Morph target names: the frame names, or ``frame0``, ``frame1``... when they are not
     unique (three.js keys ``morphTargetDictionary`` by name; MD3 frame names are usually the
@@ -685,7 +677,9 @@ def build_gltf_pieces(model: ExportModel) -> tuple[Doc, list[Piece]]:
 
 def _build(model: ExportModel) -> tuple[Doc, list[Piece], GltfBuilder]:
     """:func:`build_gltf_pieces`, and the builder (whose ``json_bytes`` writes the JSON)."""
-    _require_finite(model)
+    # glTF's JSON cannot hold NaN or infinity (bounds, tag transforms); found by fuzzing: a
+    # frame scale of NaN made json.dumps raise ValueError
+    require_finite(model, "glTF")
     b = GltfBuilder()
     num_frames = model.num_frames
     names = target_names(model)
