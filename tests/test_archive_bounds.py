@@ -117,12 +117,74 @@ def test_extract_refuses_the_zip_bomb_before_writing(bomb: Path, tmp_path: Path)
 
 
 def test_info_on_the_bomb_named_as_a_model_refuses_cleanly(bomb: Path) -> None:
+    """Its first bytes are no model's magic: refused from them, before it is inflated."""
     rc, grew, _, stderr = measured("info", f"{bomb}/{BOMB}")
     assert rc == 1
-    assert f"entry {BOMB!r}: declares 1000000000 bytes" in stderr
-    assert "over the limit of 1000:1" in stderr
+    assert "magic=b'\\x00\\x00\\x00\\x00' at offset 0 is not a known model format" in stderr
     assert "MemoryError" not in stderr
     assert grew < BUDGET
+
+
+def _low_ratio_bomb(folder: Path, head: bytes) -> Path:
+    """A pk3 whose model entry is ``head`` then zeros, 10**9 bytes deflated at level 1: about
+    230:1, which the archive's ratio guard lets through (real data reaches 20:1)."""
+    data, crc = deflated_zeros(10**9, level=1, head=head)
+    assert 200 < 10**9 // len(data) < 1000
+    path = folder / "low.pk3"
+    path.write_bytes(raw_zip([(BOMB, data, 10**9, crc, 8, REG)]))
+    return path
+
+
+# An MD3 header's first fields: magic, version 15, then zeros (a name, counts).
+MD3_HEAD = b"IDP3" + (15).to_bytes(4, "little")
+
+
+@pytest.mark.parametrize("verb", ["info", "check", "export"])
+def test_a_low_ratio_bomb_without_magic_is_refused_from_its_head(
+    verb: str, tmp_path: Path
+) -> None:
+    bomb = _low_ratio_bomb(tmp_path, b"")
+    extra = ["-o", str(tmp_path / "x.glb")] if verb == "export" else []
+    rc, grew, stdout, stderr = measured(verb, f"{bomb}/{BOMB}", *extra)
+    assert rc == 1
+    assert "is not a known model format" in stdout + stderr  # check reports on stdout
+    assert grew < BUDGET
+    assert not (tmp_path / "x.glb").exists()
+
+
+@pytest.mark.parametrize("verb", ["info", "check", "dump"])
+def test_a_model_entry_over_its_formats_limit_is_refused_before_it_is_read(
+    verb: str, tmp_path: Path
+) -> None:
+    """An MD3 head and 10**9 bytes: over the largest MD3 read (Q2PRO's MAX_LOADFILE)."""
+    bomb = _low_ratio_bomb(tmp_path, MD3_HEAD)
+    rc, grew, stdout, stderr = measured(verb, f"{bomb}/{BOMB}")
+    stderr += stdout  # check reports on stdout
+    assert rc == 1
+    assert (
+        f"entry {BOMB!r}: declares 1000000000 bytes, over the limit of 67112960 bytes" in stderr
+    )
+    assert grew < BUDGET
+
+
+def test_a_model_file_over_its_formats_limit_is_refused(tmp_path: Path) -> None:
+    from quakemodels import load
+    from quakemodels.errors import BadValueError
+
+    big = tmp_path / "big.md3"
+    with open(big, "wb") as f:
+        f.write(MD3_HEAD)
+        f.truncate(0x4001001)  # one byte over Q2PRO's MAX_LOADFILE, sparse
+    with pytest.raises(BadValueError) as e:
+        load(big)
+    assert e.value.field == "file_size"
+    assert str(e.value) == (
+        f"{big} is 67112961 bytes, over the largest Quake III MD3 file quakemodels reads"
+        " (67112960 bytes)"
+    )
+    rc, _, _, stderr = measured("info", big)
+    assert rc == 1
+    assert "over the largest Quake III MD3 file" in stderr
 
 
 def test_a_large_entry_extracts_in_bounded_memory(bomb: Path, tmp_path: Path) -> None:

@@ -10,11 +10,13 @@ serve too.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeGuard
 
+from .archive.base import SizeLimit
 from .archive.vpath import game_context, game_roots, read_path, shared_gamefs, split_archive_path
 from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
@@ -22,11 +24,12 @@ from .core.format import Format
 from .core.scene import ExportModel
 from .core.shaders import game_shaders
 from .core.skins import game_images
-from .errors import BadMagicError, ModelFormatError, PlayerFolderError
+from .errors import BadMagicError, BadValueError, ModelFormatError, PlayerFolderError
 from .formats import FORMATS
 from .interchange.export import select_frames
 
 if TYPE_CHECKING:
+    from .archive.gamefs import Found, GameFS
     from .formats.q3player import Player
 
 __all__ = [
@@ -162,6 +165,41 @@ def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> A
     return fmt.open(data, name)
 
 
+def max_file_size(fmt: Format) -> int:
+    """The largest file ``fmt`` reads, in bytes (its ``limits.MAX_FILE_SIZE``)."""
+    limits = importlib.import_module(fmt.model_module.rpartition(".")[0] + ".limits")
+    return int(limits.MAX_FILE_SIZE)
+
+
+def model_size_limit(head: bytes) -> int:
+    """The most bytes a model starting with ``head`` may hold (its format's
+    :func:`max_file_size`); the unknown-magic error when no format starts so, raised before
+    the rest of an archive entry is read."""
+    fmt = by_magic(head)
+    if fmt is None:
+        raise unknown_magic(head)
+    return max_file_size(fmt)
+
+
+def known_size_limit(head: bytes) -> int | None:
+    """:func:`model_size_limit` for data that may be no model (``dump`` of a .pak): None
+    when no format starts with ``head``."""
+    fmt = by_magic(head)
+    return None if fmt is None else max_file_size(fmt)
+
+
+def _refuse_oversized(data: bytes, name: str | None) -> None:
+    """A file larger than its format's limit: the same refusal as for an archive entry."""
+    fmt = by_magic(data)
+    if fmt is not None and len(data) > (limit := max_file_size(fmt)):
+        raise BadValueError(
+            f"{name or 'the data'} is {len(data)} bytes, over the largest {fmt.title} file"
+            f" quakemodels reads ({limit} bytes)",
+            field="file_size",
+            offset=0,
+        )
+
+
 def _game_player(
     path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None
 ) -> Player | None:
@@ -177,10 +215,10 @@ def _game_player(
         raise
 
 
-def _game_file(path: str | os.PathLike[str]) -> bytes | None:
-    """The bytes of a file named by its place in a game folder (``baseq3/models/x/y.md3``
-    held by ``baseq3/pak0.pk3``), as the engine finds it; None when the path is on disk,
-    runs through an archive, or no game folder above has it."""
+def _game_found(path: str | os.PathLike[str]) -> tuple[GameFS, Found] | None:
+    """Where a file named by its place in a game folder (``baseq3/models/x/y.md3`` held by
+    ``baseq3/pak0.pk3``) is, as the engine finds it; None when the path is on disk, runs
+    through an archive, or no game folder above has it."""
     if os.path.lexists(path) or split_archive_path(path) is not None:
         return None
     found = game_roots(path)
@@ -189,18 +227,24 @@ def _game_file(path: str | os.PathLike[str]) -> bytes | None:
     roots, inner = found
     fs = shared_gamefs(tuple(roots))
     hit = fs.find(inner)
-    return None if hit is None else fs.read_found(hit)
+    return None if hit is None else (fs, hit)
+
+
+def _game_file(path: str | os.PathLike[str], limit: SizeLimit | None) -> bytes | None:
+    """The bytes of the file :func:`_game_found` finds (its head judged by ``limit``)."""
+    found = _game_found(path)
+    return None if found is None else found[0].read_found(found[1], limit)
 
 
 def is_game_path(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` is no file on disk but names a player folder or a file through an
-    archive or in a game folder's search path; never raises."""
+    archive or in a game folder's search path; never raises (and reads no file)."""
     if os.path.lexists(path):
         return False
     if split_archive_path(path) is not None or is_player(path):
         return True
     try:
-        return _game_file(path) is not None
+        return _game_found(path) is not None
     except (ModelFormatError, OSError):
         return False
 
@@ -211,20 +255,30 @@ def is_player(path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | N
     return is_player_folder(path, game_dir)
 
 
-def read_any(source: Source) -> tuple[bytes, str | None]:
+def read_any(source: Source, *, models: bool = True) -> tuple[bytes, str | None]:
     """``read_source``, and a path that runs through a .pak/.pk3 (``x.pak/models/a/tris.md2``)
     read from inside the archive, or that names a file by its place in a game folder whose
-    archives hold it (``baseq3/models/a/b.md3``); the name stays the whole path."""
+    archives hold it (``baseq3/models/a/b.md3``); the name stays the whole path.
+
+    With ``models`` (the default) the bytes must be a model: an archive entry without a
+    model's magic is refused from its first bytes, before it is inflated (a zip bomb named
+    ``x.md3``). Either way an entry with a model's magic that declares more than its format's
+    :func:`max_file_size` is refused before it is read, and so is a larger file afterwards."""
+    limit = model_size_limit if models else known_size_limit
+    name: str | None
     if isinstance(source, (str, os.PathLike)) and split_archive_path(source) is not None:
-        return read_path(source), os.fspath(source)
-    try:
-        return read_source(source)
-    except FileNotFoundError:
-        assert isinstance(source, (str, os.PathLike))
-        data = _game_file(source)
-        if data is None:
-            raise
-        return data, os.fspath(source)
+        data, name = read_path(source, limit), os.fspath(source)
+    else:
+        try:
+            data, name = read_source(source)
+        except FileNotFoundError:
+            assert isinstance(source, (str, os.PathLike))
+            found = _game_file(source, limit)
+            if found is None:
+                raise
+            data, name = found, os.fspath(source)
+    _refuse_oversized(data, name)
+    return data, name
 
 
 def check(

@@ -38,7 +38,7 @@ from typing import Literal
 
 from ..core.skins import Listings, _find_ci, _where, strip_leading_slash
 from ..errors import ArchiveError, QuakeModelsWarning
-from .base import Archive, Closing, Entry
+from .base import HEAD, Archive, Closing, Entry, SizeLimit
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 from .pak import PakArchive
 from .pk3 import Pk3Archive
@@ -291,10 +291,14 @@ class GameFS(Closing):
         return self.read_found(found)
 
     @staticmethod
-    def read_found(found: Found) -> bytes:
+    def read_found(found: Found, limit: SizeLimit | None = None) -> bytes:
+        """The bytes of a found file; an archive entry is first judged by ``limit`` on its
+        head (see :data:`~quakemodels.archive.base.SizeLimit`)."""
         if found.entry is not None:
-            assert found.source.archive is not None
-            return found.source.archive.read(found.entry)
+            archive = found.source.archive
+            assert archive is not None
+            max_size = None if limit is None else limit(archive.read_head(found.entry, HEAD))
+            return archive.read(found.entry, max_size=max_size)
         assert found.file is not None
         return found.file.read_bytes()
 

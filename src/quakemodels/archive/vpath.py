@@ -14,10 +14,12 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .base import HEAD, SizeLimit
 from .names import Engine
 
 if TYPE_CHECKING:
     from .gamefs import GameFS
+
 
 # The archive readers (zipfile, the generated pak parser) are imported by the functions that
 # open an archive: loading a plain model file never needs them, and start-up stays short.
@@ -47,10 +49,11 @@ def split_archive_path(path: str | os.PathLike[str]) -> tuple[Path, str] | None:
     return None
 
 
-def read_path(path: str | os.PathLike[str]) -> bytes:
+def read_path(path: str | os.PathLike[str], limit: SizeLimit | None = None) -> bytes:
     """The bytes of a file, or of an archive entry named through its archive (see above).
 
-    FileNotFoundError when neither exists; ArchiveError when the archive is broken.
+    An entry is first judged by ``limit`` on its head, so that a huge one is refused before it
+    is inflated. FileNotFoundError when neither exists; ArchiveError when the archive is broken.
     """
     split = split_archive_path(path)
     if split is None:
@@ -62,7 +65,8 @@ def read_path(path: str | os.PathLike[str]) -> bytes:
         entry = a.find(inner)
         if entry is None:
             raise FileNotFoundError(f"{archive_path} has no entry {inner!r}")
-        return a.read(entry)
+        max_size = None if limit is None else limit(a.read_head(entry, HEAD))
+        return a.read(entry, max_size=max_size)
 
 
 def is_game_folder(folder: Path) -> bool:
@@ -179,6 +183,8 @@ def game_context(
 
 
 __all__ = [
+    "HEAD",
+    "SizeLimit",
     "clear_gamefs_cache",
     "game_context",
     "game_folder_above",

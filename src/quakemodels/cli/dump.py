@@ -63,7 +63,7 @@ def _read(name: str) -> bytes:
     file named by its place in a game folder (``baseq3/models/a/b.md3``)."""
     if name == "-":
         return sys.stdin.buffer.read()
-    return read_any(name)[0]
+    return read_any(name, models=False)[0]
 
 
 def _better(error: ModelFormatError, data: bytes) -> ModelFormatError:

@@ -14,6 +14,12 @@ from typing import BinaryIO
 
 from ..errors import BadValueError
 
+MAX_LOADFILE = 0x4001000
+"""The largest model file quakemodels reads (64 MiB + 4 KiB): Q2PRO's ``MAX_LOADFILE``, the cap
+its ``FS_LoadFile`` puts on any file "as a protection from malicious paks causing memory
+exhaustion". Q2PRO carries the largest model limits of the engines here, so no model an engine
+draws is larger; a bigger entry in an archive is refused before a byte of it is read."""
+
 _KINDS = (
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO"),

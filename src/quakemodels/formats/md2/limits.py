@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.files import MAX_LOADFILE
+
 # Hard limits of the format itself: indices are signed 16-bit, compressed coordinates 8-bit.
 FORMAT_MAX_INDEX = 32767
 
@@ -34,3 +36,7 @@ FORMAT_LIMITS = Limits(
     max_skin_height=2**31 - 1,
 )
 """Only what the file format can express (16-bit indices); for engines without limits."""
+
+MAX_FILE_SIZE = MAX_LOADFILE
+"""The largest MD2 file read (bytes, :data:`quakemodels.core.files.MAX_LOADFILE`): a larger
+file, or archive entry, is refused by its size before it is read."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.files import MAX_LOADFILE
+
 # What the reader refuses (Q2PRO's MD3 loader and qfiles.h, see the reader's docstring).
 MAX_FRAMES = 1024
 MAX_SURFACES = 32
@@ -53,3 +55,7 @@ FORMAT_LIMITS = Limits(
     max_tags=2**31 - 1,
 )
 """What :class:`~quakemodels.Md3` loads (Q2PRO's limits); more tags than 16 only warn."""
+
+MAX_FILE_SIZE = MAX_LOADFILE
+"""The largest MD3 file read (bytes, :data:`quakemodels.core.files.MAX_LOADFILE`): a larger
+file, or archive entry, is refused by its size before it is read."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.files import MAX_LOADFILE
 from .layout import LIMITS, MAX_SKIN_HEIGHT, MAX_SKINS, SKIN_WIDTH_MULTIPLE
 
 
@@ -41,3 +42,7 @@ FORMAT_LIMITS = Limits(
     skin_width_multiple=1,
 )
 """Only what the file format can express; for engines without limits."""
+
+MAX_FILE_SIZE = MAX_LOADFILE
+"""The largest MDL file read (bytes, :data:`quakemodels.core.files.MAX_LOADFILE`): a larger
+file, or archive entry, is refused by its size before it is read."""
