@@ -140,9 +140,7 @@ MD3_HEAD = b"IDP3" + (15).to_bytes(4, "little")
 
 
 @pytest.mark.parametrize("verb", ["info", "check", "export"])
-def test_a_low_ratio_bomb_without_magic_is_refused_from_its_head(
-    verb: str, tmp_path: Path
-) -> None:
+def test_a_low_ratio_bomb_without_magic_is_refused_from_its_head(verb: str, tmp_path: Path) -> None:
     bomb = _low_ratio_bomb(tmp_path, b"")
     extra = ["-o", str(tmp_path / "x.glb")] if verb == "export" else []
     rc, grew, stdout, stderr = measured(verb, f"{bomb}/{BOMB}", *extra)
@@ -161,9 +159,7 @@ def test_a_model_entry_over_its_formats_limit_is_refused_before_it_is_read(
     rc, grew, stdout, stderr = measured(verb, f"{bomb}/{BOMB}")
     stderr += stdout  # check reports on stdout
     assert rc == 1
-    assert (
-        f"entry {BOMB!r}: declares 1000000000 bytes, over the limit of 67112960 bytes" in stderr
-    )
+    assert f"entry {BOMB!r}: declares 1000000000 bytes, over the limit of 67112960 bytes" in stderr
     assert grew < BUDGET
 
 
