@@ -396,3 +396,76 @@ def test_reading_a_large_entry_whole_holds_it_about_once() -> None:
             tracemalloc.stop()
     assert len(data) == size and data[-4096:] == bytes(4096)
     assert peak < 1.1 * size + (8 << 20)
+
+
+_KILLED = """
+import os, signal, sys
+from quakemodels.archive.extract import extract
+from quakemodels.archive.pak import PakArchive
+
+stop, calls, real = int(sys.argv[3]), [0], os.replace
+
+
+def replace(src, dst):  # the process dies at its stop-th rename, as a SIGKILL would strike
+    calls[0] += 1
+    if calls[0] == stop:
+        os.kill(os.getpid(), signal.SIGKILL)
+    real(src, dst)
+
+
+os.replace = replace
+with PakArchive(sys.argv[1]) as a:
+    extract(a, sys.argv[2])
+"""
+
+KILL_FILES = [("readme.txt", b"new\n"), ("models/a/x.txt", b"x"), ("mine/extra.txt", b"e")]
+"""Four renames: the user's readme.txt out and the new one in, then two new files."""
+
+
+@pytest.mark.parametrize("stop", [1, 2, 3, 4])
+def test_an_extraction_killed_half_way_is_undone_by_the_next(stop: int, tmp_path: Path) -> None:
+    """SIGKILL at each rename of the moves: the staging folder and journal survive it, and
+    the next extraction into the folder puts it back as it was (the user's readme.txt too)
+    before doing its own work."""
+    from quakemodels.archive.extract import STAGE_PREFIX, recover
+    from quakemodels.errors import QuakeModelsWarning
+
+    path = tmp_path / "pak0.pak"
+    path.write_bytes(pak_bytes(KILL_FILES))
+    out, before = user_folder(tmp_path)
+    p = subprocess.run(
+        [sys.executable, "-c", _KILLED, str(path), str(out), str(stop)],
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert p.returncode == -9
+    stages = [q.name for q in out.iterdir() if q.name.startswith(STAGE_PREFIX)]
+    assert len(stages) == 1
+    assert contents(out) != before
+    with pytest.warns(QuakeModelsWarning, match="undid an extraction that was killed"):
+        assert recover(out) == 1
+    assert contents(out) == before
+    assert recover(out) == 0
+
+
+def test_extract_undoes_a_killed_extraction_first(tmp_path: Path) -> None:
+    path = tmp_path / "pak0.pak"
+    path.write_bytes(pak_bytes(KILL_FILES))
+    out, before = user_folder(tmp_path)
+    p = subprocess.run(
+        [sys.executable, "-c", _KILLED, str(path), str(out), "3"],
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert p.returncode == -9
+    assert (out / "readme.txt").read_bytes() == b"new\n"  # killed after moving it in
+    rc, _, stdout, stderr = measured("extract", path, "-o", out)
+    assert rc == 0, stderr
+    assert "undid an extraction that was killed half way" in stderr
+    assert "1 file(s) restored, 0 removed" in stderr  # the user's readme.txt, then replaced
+    assert stdout.splitlines() == [str(out / name) for name, _ in KILL_FILES]
+    expected = {**before, "readme.txt": b"new\n", "mine/extra.txt": b"e"}
+    expected |= {"models": None, "models/a": None, "models/a/x.txt": b"x"}
+    assert contents(out) == dict(sorted(expected.items()))
