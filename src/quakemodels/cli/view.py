@@ -15,6 +15,7 @@ link to the viewer of its model. Ctrl-C stops the server: the command ends with 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -43,6 +44,7 @@ GLB = "model/gltf-binary"
 HTML = "text/html; charset=utf-8"
 PNG = "image/png"
 JS = "text/javascript; charset=utf-8"
+JSON = "application/json"
 
 # what a model's page needs: label and bytes of each skin's .glb (made when first asked)
 Variant = tuple[str, Callable[[], bytes]]
@@ -204,11 +206,29 @@ class Site:
             entry["weapon"] = {"name": Path(weapon).name, "url": url}
         return entry
 
-    def model_page(self, path: str) -> bytes:
+    def model_page(self, path: str, prefix: str = "") -> bytes:
+        """The viewer page of the model at ``path``; its entry is served at ``prefix +
+        "entry.json"``, built on the first request (or by :meth:`prebuild`), so the browser
+        loads three.js while the model is read."""
         from ..viewer.page import served_html
 
-        meta = {"mode": "model", "model": self.entry(path), "upload": self.server.base + "open"}
+        url = self.server.add(f"{prefix}entry.json", partial(self._entry_json, path), JSON)
+        meta = {"mode": "model", "model": None, "entry": url, "upload": self.server.base + "open"}
         return served_html(f"{Path(path).name} - quakemodels view", meta, self.server.base)
+
+    def _entry_json(self, path: str) -> bytes:
+        return json.dumps(self.entry(path)).encode()
+
+    def prebuild(self, name: str) -> None:
+        """Build route ``name`` now (a thread's target); a failure is printed, and the page
+        shows it when it asks."""
+        route = self.server.route(name)
+        if route is None:
+            return
+        try:
+            route.get()
+        except Exception as e:  # the page asks again and shows the message
+            print(f"quakemodels view: error: {e}", file=sys.stderr, flush=True)
 
     def gallery(self, title: str, files: list[str], places: dict[str, str]) -> bytes:
         from ..viewer.page import gallery_meta, served_html
@@ -216,7 +236,7 @@ class Site:
         items = []
         for i, f in enumerate(files):
             thumb = self.server.add(f"g{i}/thumb.png", partial(thumbnail, f, self.opts), PNG)
-            href = self.server.add(f"g{i}/", partial(self.model_page, f), HTML)
+            href = self.server.add(f"g{i}/", partial(self.model_page, f, f"g{i}/"), HTML)
             items.append((places.get(f, Path(f).name), thumb, href))
         return served_html(
             f"{title} - quakemodels view", gallery_meta(title, items), self.server.base
@@ -253,8 +273,11 @@ def run(args: argparse.Namespace) -> int:
         "game_dir": args.game_dir,
         "weapon": args.weapon,
     }
+    from ..registry import is_player
+
     with tempfile.TemporaryDirectory(prefix="quakemodels-view-") as drops:
         site = Site(opts, Path(drops))
+        first = None
         if is_gallery(args.path):
             if args.weapon is not None:
                 raise UsageError("--weapon goes with a Quake III player folder")
@@ -264,18 +287,27 @@ def run(args: argparse.Namespace) -> int:
             page = site.gallery(Path(args.path).name or args.path, files, places)
             what = f"a gallery of {len(files)} models"
         else:
+            if args.weapon is not None and not is_player(args.path, args.game_dir):
+                raise UsageError("--weapon goes with a Quake III player folder")
             page = site.model_page(args.path)
+            first = "entry.json"
             what = Path(args.path).name
-        site.server.add("", page, "text/html; charset=utf-8")
+        site.server.add("", page, HTML)
         url = site.server.url
+        serving = threading.Thread(target=site.server.serve_forever, daemon=True)
+        serving.start()
         print(f"quakemodels view: {what} at {url}  (Ctrl-C stops)", flush=True)
         if not args.no_browser:
             webbrowser.open(url)
         try:
-            site.server.serve_forever()
+            if first is not None:
+                site.prebuild(first)  # while the browser starts and loads three.js
+            while serving.is_alive():
+                serving.join(0.5)
         except KeyboardInterrupt:
             print("\nquakemodels view: stopped", file=sys.stderr)
         finally:
+            site.server.shutdown()
             site.server.close()
     return EXIT_OK
 

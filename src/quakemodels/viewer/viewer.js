@@ -2,7 +2,8 @@
 // import map: served files, or data: URLs in a self-contained page), no network access.
 //
 // The page's JSON (<script id="qm-meta" type="application/json">) says what to show:
-//   {mode: "model", model: ENTRY, upload: URL|null}  one model or player
+//   {mode: "model", model: ENTRY, upload: URL|null}  one model or player (model null: the
+//                                                   ENTRY is fetched from the URL `entry`)
 //   {mode: "gallery", items: [{name, thumb, href}]}  a folder or archive: click opens
 // ENTRY = {name, kind: "model"|"player", format, skins: [{name, url}], weapon: {name, url}|null,
 //          clips: [{name, part, frames, times, fps, loop, group}], tags: [name], info}
@@ -559,6 +560,12 @@ async function viewer(meta) {
     return qm.state();
   };
   qm.step = (track, k) => step(track, k);
+  // what a drop does, for tests: a file `name` of base64 bytes `data`
+  qm.drop = async (name, data) => {
+    const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+    await openFile(new File([bytes], name));
+    return qm.state();
+  };
   qm.play = (on) => setPlaying(on);
   qm.setSkin = (i) => setSkin(i);
   qm.toggle = (name, on) => {
@@ -620,7 +627,14 @@ async function viewer(meta) {
   };
 
   resize();
-  await show(meta.model);
+  let entry = meta.model;
+  if (!entry) {
+    // served: the model is read while three.js loads; its entry comes when it is ready
+    const reply = await fetch(meta.entry);
+    if (!reply.ok) throw new Error(await reply.text());
+    entry = await reply.json();
+  }
+  await show(entry);
   renderer.setAnimationLoop(tick);
   tick();
   readyResolve(qm.state());
