@@ -81,7 +81,7 @@ def model_parts(path: str, opts: dict[str, Any]) -> tuple[dict[str, Any], list[V
     skin variants: (label, producer of the .glb) each, the first the default skin."""
     from ..interchange.gltf_write import build_gltf, glb_bytes
     from ..registry import describe, is_player_model, load, scene
-    from ..viewer.page import clip_entries, model_entry, player_clip_entries
+    from ..viewer.page import bounds, clip_entries, model_entry, player_clip_entries
 
     model = load(path, game_dir=opts.get("game_dir"))
     name = Path(path).name or path
@@ -104,7 +104,8 @@ def model_parts(path: str, opts: dict[str, Any]) -> tuple[dict[str, Any], list[V
     variants = [(label, lambda: first)]
     variants += _other_skins(model, em, label, opts)
     tags = [t.name for t in em.tags]
-    return model_entry(name, "model", info, [], clip_entries(em), tags), variants
+    entry = model_entry(name, "model", info, [], clip_entries(em), tags, box=bounds(em))
+    return entry, variants
 
 
 def _player_glb(player: Any, skin: str) -> bytes:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.scene import ExportModel
+from ..core.scene import ExportModel, to_y_up
 
 # bare module specifier → vendored file (tools/vendor_three.py rewrote the relative imports)
 VENDOR: dict[str, str] = {
@@ -70,6 +70,16 @@ def clip_entries(model: ExportModel) -> list[Meta]:
     return out
 
 
+def bounds(model: ExportModel) -> list[list[float]] | None:
+    """[min, max] of every frame's positions in glTF axes (Y up), or None without any."""
+    found = [s.positions.reshape(-1, 3) for s in model.surfaces if s.positions.size]
+    if not found:
+        return None
+    lo = np.min([p.min(axis=0) for p in found], axis=0)
+    hi = np.max([p.max(axis=0) for p in found], axis=0)
+    return [to_y_up(lo).tolist(), to_y_up(hi).tolist()]
+
+
 def _durations(times: Any) -> list[float]:
     t = np.asarray(times, dtype=np.float64)
     if len(t) < 2:
@@ -110,10 +120,12 @@ def model_entry(
     clips: list[Meta],
     tags: Sequence[str],
     weapon: tuple[str, str] | None = None,
+    box: list[list[float]] | None = None,
 ) -> Meta:
     """What the page shows of one model: ``skins`` (label, glb URL) with the first shown,
     ``clips`` (:func:`clip_entries`), ``tags`` names, a ``weapon`` (name, glb URL) for a
-    player's ``tag_weapon``."""
+    player's ``tag_weapon``, the ``box`` of every frame (:func:`bounds`; the page finds a
+    player's)."""
     return {
         "name": name,
         "kind": kind,
@@ -122,6 +134,7 @@ def model_entry(
         "clips": clips,
         "tags": list(tags),
         "weapon": None if weapon is None else {"name": weapon[0], "url": weapon[1]},
+        "bounds": box,
     }
 
 
@@ -161,7 +174,15 @@ def served_html(title: str, meta: Meta, base: str) -> bytes:
     """The page as ``quakemodels view`` serves it: scripts from ``base`` (``/<token>/``:
     ``base + "viewer.js"``, ``base + "vendor/<file>"``)."""
     imports = {spec: f"{base}vendor/{name}" for spec, name in VENDOR.items()}
-    script = f'<script type="module" src="{base}viewer.js"></script>'
+    # every module fetched at once (not as each import is found), and the model's entry
+    # asked for before the scripts run
+    preload = "".join(
+        f'<link rel="modulepreload" href="{url}">'
+        for url in [f"{base}viewer.js", *imports.values()]
+    )
+    entry = meta.get("entry")
+    early = f"<script>window.qmEntry = fetch({_json_in_html(entry)});</script>" if entry else ""
+    script = f'{preload}{early}<script type="module" src="{base}viewer.js"></script>'
     return _html(title, meta, imports, script)
 
 

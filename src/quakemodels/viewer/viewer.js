@@ -78,6 +78,7 @@ function gallery(meta) {
 }
 
 async function viewer(meta) {
+  performance.mark("qm-scripts");
   document.body.classList.add("model");
   const canvas = $("view");
   const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
@@ -418,6 +419,7 @@ async function viewer(meta) {
     const started = performance.now();
     status(`loading ${entry.name}...`);
     const gltf = await loadGltf(entry.skins[0].url);
+    performance.mark("qm-gltf");
     if (state.root) scene.remove(state.root);
     state.entry = entry;
     state.root = gltf.scene;
@@ -432,7 +434,10 @@ async function viewer(meta) {
       state.weapon = weapon;
     }
     state.mixer = new THREE.AnimationMixer(state.root);
-    state.box = frameBounds(state.root);
+    // a single model's bounds come with it (every frame); a player's parts move on their tags
+    state.box = entry.bounds
+      ? new THREE.Box3(new THREE.Vector3(...entry.bounds[0]), new THREE.Vector3(...entry.bounds[1]))
+      : frameBounds(state.root);
     frameCamera();
     $("title").textContent = entry.name;
     $("info").textContent = entry.info || "";
@@ -553,6 +558,9 @@ async function viewer(meta) {
       labels: Object.fromEntries(Object.entries(state.tracks).map(([k, t]) => [k, t.label.textContent])),
     };
   };
+  // when the scripts ran, the entry came, the glTF was loaded, the first frame drawn (ms)
+  qm.timings = () =>
+    Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime]));
   qm.debug = () => ({ box: [state.box.min.toArray(), state.box.max.toArray()], radius: state.radius,
     cam: camera.position.toArray() });
   qm.select = (track, name) => {
@@ -630,12 +638,14 @@ async function viewer(meta) {
   let entry = meta.model;
   if (!entry) {
     // served: the model is read while three.js loads; its entry comes when it is ready
-    const reply = await fetch(meta.entry);
+    const reply = await (window.qmEntry || fetch(meta.entry));
     if (!reply.ok) throw new Error(await reply.text());
     entry = await reply.json();
   }
+  performance.mark("qm-entry");
   await show(entry);
   renderer.setAnimationLoop(tick);
   tick();
+  performance.mark("qm-ready");
   readyResolve(qm.state());
 }
