@@ -18,9 +18,7 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import threading
-import webbrowser
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -85,7 +83,8 @@ def model_parts(path: str, opts: dict[str, Any]) -> tuple[dict[str, Any], list[V
 
     model = load(path, game_dir=opts.get("game_dir"))
     name = Path(path).name or path
-    info = describe(model).splitlines()[0]  # the kind and size; `info` has the rest
+    # the kind and size (`info` has the rest), named by the file's name, not the whole path
+    info = describe(model).splitlines()[0].replace(str(path), name, 1)
     if is_player_model(model):
         from ..formats.q3player.gltf import build_player_gltf
 
@@ -274,6 +273,9 @@ def run(args: argparse.Namespace) -> int:
         "game_dir": args.game_dir,
         "weapon": args.weapon,
     }
+    import tempfile  # here: a command that does not view needs neither
+    import webbrowser
+
     from ..registry import is_player
 
     with tempfile.TemporaryDirectory(prefix="quakemodels-view-") as drops:

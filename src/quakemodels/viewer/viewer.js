@@ -60,7 +60,8 @@ function gallery(meta) {
     img.width = meta.thumbSize;
     img.height = meta.thumbSize;
     const label = document.createElement("span");
-    label.textContent = item.name;
+    label.textContent = item.name.split("/").pop();
+    a.title = item.name;
     a.append(img, label);
     grid.appendChild(a);
   }
@@ -561,8 +562,6 @@ async function viewer(meta) {
   // when the scripts ran, the entry came, the glTF was loaded, the first frame drawn (ms)
   qm.timings = () =>
     Object.fromEntries(performance.getEntriesByType("mark").map((m) => [m.name, m.startTime]));
-  qm.debug = () => ({ box: [state.box.min.toArray(), state.box.max.toArray()], radius: state.radius,
-    cam: camera.position.toArray() });
   qm.select = (track, name) => {
     select(track, name);
     return qm.state();
