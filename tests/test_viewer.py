@@ -149,9 +149,11 @@ def test_view_serves_only_its_own_pages_and_stops_on_ctrl_c() -> None:
         pass
 
 
-def test_view_refuses_a_weapon_without_a_player() -> None:
+def test_view_refuses_a_weapon_without_a_player(capsys: pytest.CaptureFixture[str]) -> None:
     code = cli(["view", str(SAMPLE), "--no-browser", "--weapon", str(SAMPLE)])
     assert code == 2
+    err = capsys.readouterr().err
+    assert err == "quakemodels view: error: --weapon goes with a Quake III player folder\n"
 
 
 def test_export_html_is_one_file_with_no_outside_url(tmp_path: Path) -> None:
@@ -198,8 +200,9 @@ def test_vendored_three_is_node_modules_three() -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    why = br.missing()
-    if why is not None:
+    # three.js comes from the package (vendor/), not node_modules: only chromium is needed
+    if br.find_chromium() is None:
+        why = f"chromium is not installed ({br.INSTALL}, or make browser-deps)"
         if IN_CI:
             pytest.fail(f"CI=true but {why}")
         pytest.skip(why)

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from benchutil import CORPUS, REPO
-from browser_render import missing
+from browser_render import INSTALL, find_chromium
 from cdp import Browser
 
 DRFREAK = CORPUS / "md2" / "ppm_drfreak.md2"
@@ -66,9 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("model", nargs="?", type=Path, default=DRFREAK)
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args(argv)
-    why = missing()
-    if why is not None:
-        print(f"bench_viewer: skipped: {why}")
+    if find_chromium() is None:
+        print(f"bench_viewer: skipped: chromium is not installed ({INSTALL})")
         return 0
     if not args.model.exists():
         print(f"bench_viewer: skipped: {args.model} not found")
