@@ -184,7 +184,8 @@ class Site:
         self.server.add("viewer.js", page.asset("viewer.js"), JS)
         for name, data in page.vendor_files().items():
             self.server.add(f"vendor/{name}", data, JS)
-        self._count = 0
+        self._count = 0  # models registered (their routes' keys)
+        self._drops = 0  # files dropped on the page (their folders)
         self._lock = threading.Lock()
 
     def entry(self, path: str) -> dict[str, Any]:
@@ -249,7 +250,8 @@ class Site:
         stem, dot, suffix = Path(filename).name.rpartition(".")
         name = f"{safe_name(stem)}.{safe_name(suffix)}" if dot else safe_name(filename)
         with self._lock:
-            folder = self.drops / str(self._count)
+            self._drops += 1
+            folder = self.drops / str(self._drops)
         folder.mkdir(parents=True)
         target = folder / name
         target.write_bytes(data)
