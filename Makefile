@@ -10,7 +10,7 @@ GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
 .PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean spec-impact spec-lint spec-compile upstream-pr blender-check \
-	blender-deps browser-deps browser-shots
+	blender-deps browser-deps browser-shots viewer-image
 
 all: test
 
@@ -94,6 +94,7 @@ images: venv
 bench: setup
 	$(PY) tools/bench.py
 	$(PY) tools/bench_archive.py
+	$(PY) tools/bench_viewer.py
 
 # What start-up imports, slowest first (tests/test_startup.py keeps pygltflib, PIL and the
 # process pool out of it), then what a one-file MD2 export adds (only MD2's modules and parser).
@@ -176,6 +177,13 @@ browser-deps:
 	  $$sudo apt-get update -q && \
 	  $$sudo apt-get install -y -q --no-install-recommends chromium; \
 	fi
+
+# The README's picture of `quakemodels view`: the screenshot tests/test_viewer.py takes of a
+# Quake III player with a weapon (out/viewer/viewer.png), copied to docs/images/viewer.png.
+viewer-image: setup browser-deps
+	$(PY) -m pytest -q tests/test_viewer.py -k player_with_a_weapon
+	mkdir -p docs/images
+	cp out/viewer/viewer.png docs/images/viewer.png
 
 # drfreak and a Quake III player as three.js draws them in chromium, one sheet each (rows: as
 # loaded, double-sided, front green / back red; columns: six views): out/browser/<name>.png.

@@ -16,7 +16,7 @@ PACKAGE = REPO / "src" / "quakemodels"
 LAYERS = [
     ("errors", "kaitai"),
     ("core",),
-    ("interchange",),
+    ("interchange", "viewer"),
     ("archive",),
     ("formats",),
     ("registry",),

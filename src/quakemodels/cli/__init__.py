@@ -40,6 +40,7 @@ VERBS: dict[str, str] = {
     "ls": "ls",
     "extract": "extract",
     "formats": "formats",
+    "view": "view",
 }
 
 __all__ = [

@@ -47,9 +47,10 @@ EXAMPLES = """\
   quakemodels export baseq2/ -o out/             # every model in pak0..pak9 and loose files
   quakemodels export baseq3/models/players/sarge -o sarge.glb --skin blue   # a whole player
   quakemodels export baseq3/models/players/ -o players/     # one .glb per player folder
+  quakemodels export tris.md2 -o tris.html       # the viewer and the model in one page
 """
 
-FORMATS = ("glb", "gltf", "obj")
+FORMATS = ("glb", "gltf", "obj", "html")
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +60,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         "--output",
         required=True,
         metavar="OUT",
-        help="output folder (created when missing), an output file (.glb/.gltf/.obj) when"
+        help="output folder (created when missing), an output file (.glb/.gltf/.obj/.html) when"
         " exporting one model, or - for stdout (.glb/.gltf)",
     )
     parser.add_argument(
@@ -84,6 +85,8 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
     from ..registry import is_player_model, load
 
+    if fmt_of(opts) == "html":
+        return _export_html(path, opts)
     model = load(path, game_dir=opts.get("game_dir"))
     if is_player_model(model) and fmt_of(opts) != "obj":
         return _export_player(path, model, opts)
@@ -121,6 +124,23 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
         export_gltf(em, out, binary=fmt == "glb")
     targets = plural(em.num_frames, "morph target")
     return [f"{path} -> {out} ({targets}, {plural(len(em.clips), 'clip')}, skin: {skin})"]
+
+
+def _export_html(path: str, opts: dict[str, Any]) -> list[str]:
+    """The viewer page with the model in it, one file that opens offline (cli/view.py)."""
+    from ..core.atomic import write_bytes_atomic
+    from .view import standalone_page
+
+    if opts["clip"] is not None or opts["frame"] is not None:
+        raise ValueError("an HTML page holds every clip; --clip and --frame apply to OBJ/glTF")
+    target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
+    out = target if opts["file"] else target.with_suffix(".html")
+    refuse_existing([out], opts["no_clobber"])
+    html, entry = standalone_page(path, opts)
+    with writing(out):
+        write_bytes_atomic(out, html)
+    skins = ", ".join(s["name"] for s in entry["skins"])
+    return [f"{path} -> {out} (viewer page, {plural(len(entry['clips']), 'clip')}, skins: {skins})"]
 
 
 def fmt_of(opts: dict[str, Any]) -> str:
@@ -230,6 +250,8 @@ def run(args: argparse.Namespace) -> int:
     if target.kind == "stdout":
         if fmt == "obj":
             raise UsageError("-o -: OBJ needs its .mtl beside it; write .glb or .gltf to stdout")
+        if fmt == "html":
+            raise UsageError("-o -: write the HTML page to a file")
         if not files:
             return run_batch(
                 args.files, export_one, opts, args.jobs, args.quiet, expanded=(files, unmatched)
