@@ -180,3 +180,15 @@ def test_load_of_a_plain_file_runs_no_folder_or_game_probe(
     assert type(model).__name__ == "Md2" and model.num_frames > 0
     assert model.name == str(copy)
     assert quakemodels.load(str(copy)).num_vertices == model.num_vertices
+
+
+def test_public_api_serves_every_formats_exports() -> None:
+    """quakemodels.__all__ and its names come from the formats' exports (no per-format edit
+    of the package root), each the format's model class."""
+    exported = {name: fmt for fmt in FORMATS for name in fmt.exports}
+    assert {"Md2", "Md3", "Mdl", "Player"} <= set(exported) <= set(quakemodels.__all__)
+    for name, fmt in exported.items():
+        assert getattr(quakemodels, name) is fmt.model
+    assert set(quakemodels.Model.__args__) == {fmt.model for fmt in FORMATS}
+    with pytest.raises(AttributeError, match="no attribute 'Md4'"):
+        quakemodels.Md4  # noqa: B018

@@ -41,6 +41,7 @@ FORMAT = Format(
         "facts": "folder:facts",
         "clip_lines": "folder:clip_lines",
     },
+    exports=("Player",),
 )
 
 __getattr__ = lazy_names(
