@@ -83,13 +83,14 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from ..registry import is_player_model, load
+    from ..registry import for_model, load
 
     if fmt_of(opts) == "html":
         return _export_html(path, opts)
     model = load(path, game_dir=opts.get("game_dir"))
-    if is_player_model(model) and fmt_of(opts) != "obj":
-        return _export_player(path, model, opts)
+    own_gltf = for_model(model).service("gltf") if for_model(model).has("gltf") else None
+    if own_gltf is not None and fmt_of(opts) != "obj":  # a player's own glTF (parts on tags)
+        return _export_player(path, model, own_gltf, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
@@ -148,10 +149,11 @@ def fmt_of(opts: dict[str, Any]) -> str:
     return fmt
 
 
-def _export_player(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
-    """A player folder's glTF: the three parts on their tags, every cfg clip."""
-    from ..formats.q3player.gltf import export_player_gltf
-
+def _export_player(
+    path: str, model: Any, export_player_gltf: Any, opts: dict[str, Any]
+) -> list[str]:
+    """A player folder's glTF (its format's ``gltf`` service): the three parts on their
+    tags, every cfg clip."""
     fmt = fmt_of(opts)
     if opts["clip"] is not None or opts["frame"] is not None:
         raise ValueError(

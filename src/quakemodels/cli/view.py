@@ -25,6 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..core.format import Kind
 from .batch import add_game_dir_arg, expand_tree, is_game_input
 from .options import folder
 from .output import EXIT_OK, UsageError
@@ -78,16 +79,16 @@ def model_parts(path: str, opts: dict[str, Any]) -> tuple[dict[str, Any], list[V
     """The page entry of the model at ``path`` (its ``skins`` URLs left to the caller) and its
     skin variants: (label, producer of the .glb) each, the first the default skin."""
     from ..interchange.gltf_write import build_gltf, glb_bytes
-    from ..registry import describe, is_player_model, load, scene
+    from ..registry import describe, for_model, load, scene
     from ..viewer.page import bounds, clip_entries, model_entry, player_clip_entries
 
     model = load(path, game_dir=opts.get("game_dir"))
     name = Path(path).name or path
     # the kind and size (`info` has the rest), named by the file's name, not the whole path
     info = describe(model).splitlines()[0].replace(str(path), name, 1)
-    if is_player_model(model):
-        from ..formats.q3player.gltf import build_player_gltf
-
+    fmt = for_model(model)
+    if fmt.kind is Kind.FOLDER:
+        build_player_gltf = fmt.service("gltf_doc")
         player = model if opts.get("game_dir") is None else model.with_game_dir(opts["game_dir"])
         skins = player.skins or ["default"]
         doc, blob = build_player_gltf(player, skins[0])
@@ -109,10 +110,10 @@ def model_parts(path: str, opts: dict[str, Any]) -> tuple[dict[str, Any], list[V
 
 def _player_glb(player: Any, skin: str) -> bytes:
     """The .glb of ``player`` with its ``.skin`` set ``skin``."""
-    from ..formats.q3player.gltf import build_player_gltf
     from ..interchange.gltf_write import glb_bytes
+    from ..registry import for_model
 
-    return glb_bytes(*build_player_gltf(player, skin))
+    return glb_bytes(*for_model(player).service("gltf_doc")(player, skin))
 
 
 def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[Variant]:
@@ -120,6 +121,7 @@ def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[
     found (beside the model, under ``--skin-dir``)."""
     from ..core.skins import find_skin
     from ..interchange.gltf_write import build_gltf, glb_bytes
+    from ..registry import for_model
 
     def with_skin(skin: Any) -> Callable[[], bytes]:
         return lambda: glb_bytes(
@@ -128,9 +130,9 @@ def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[
 
     out: list[Variant] = []
     count = int(getattr(model, "num_skin_images", 0) or 0)
-    if count > 1:
-        from ..formats.mdl.scene import skin_image
-
+    fmt = for_model(model)
+    if count > 1 and fmt.has("skin_image"):
+        skin_image = fmt.service("skin_image")
         for k in range(1, count):
             skin = skin_image(model, k)
             if skin is not None:
@@ -149,10 +151,10 @@ def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[
 def weapon_glb(path: str, opts: dict[str, Any]) -> bytes:
     """The .glb of the weapon model at ``path`` (its first frame: a weapon on a tag is still)."""
     from ..interchange.gltf_write import build_gltf, glb_bytes
-    from ..registry import is_player_model, load, scene
+    from ..registry import for_model, load, scene
 
     model = load(path, game_dir=opts.get("game_dir"))
-    if is_player_model(model):
+    if for_model(model).kind is Kind.FOLDER:
         raise ValueError(f"--weapon {path}: a player folder, not a weapon model")
     return glb_bytes(*build_gltf(scene(model, frame=0, game_dir=opts.get("game_dir"))))
 
@@ -262,10 +264,10 @@ class Site:
 
 def is_gallery(path: str) -> bool:
     """A folder that is not a player, an archive or a game folder: many models."""
-    from ..registry import is_player
+    from ..registry import is_folder_set
 
     if os.path.isdir(path):
-        return not is_player(path)
+        return not is_folder_set(path)
     return os.path.isfile(path) and is_game_input(path)
 
 
@@ -278,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
     import tempfile  # here: a command that does not view needs neither
     import webbrowser
 
-    from ..registry import is_player
+    from ..registry import is_folder_set
 
     with tempfile.TemporaryDirectory(prefix="quakemodels-view-") as drops:
         site = Site(opts, Path(drops))
@@ -292,7 +294,7 @@ def run(args: argparse.Namespace) -> int:
             page = site.gallery(Path(args.path).name or args.path, files, places)
             what = f"a gallery of {len(files)} models"
         else:
-            if args.weapon is not None and not is_player(args.path, args.game_dir):
+            if args.weapon is not None and not is_folder_set(args.path, args.game_dir):
                 raise UsageError("--weapon goes with a Quake III player folder")
             page = site.model_page(args.path)
             first = "entry.json"

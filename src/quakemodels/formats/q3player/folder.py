@@ -1,0 +1,107 @@
+"""The Quake III player's services to the registry, in the shapes every folder format offers
+(see :mod:`quakemodels.core.format`; ``detect`` is :func:`.files.is_player_folder`):
+``open``, ``check``, ``scene`` and ``clips``,
+and what ``info --json`` and ``info --clips`` print of a player (``facts``, ``clip_lines``)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...core.findings import Finding
+from ...core.names import plural
+from ...core.scene import ExportModel
+from ...errors import PlayerFolderError
+from .check import check_player, check_player_model
+from .player import Player
+from .scene import player_clips
+from .scene import scene as player_scene
+
+
+def open_folder(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
+) -> Player | None:
+    """The player at ``path``; None when nothing there is a folder (on disk, in an archive or a
+    game's search path). PlayerFolderError when a folder lacks a part, ModelFormatError for a
+    broken part."""
+    try:
+        return Player.from_folder(path, game_dir=game_dir)
+    except PlayerFolderError as e:
+        if e.reason == "no-folder":
+            return None
+        raise
+
+
+def check(
+    source: object,
+    engine: str = "any",
+    *,
+    name: str | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+) -> list[Finding]:
+    """Findings for a loaded :class:`Player` or a player folder's path; never raises."""
+    if isinstance(source, Player):
+        return check_player_model(source, engine)
+    if isinstance(source, (str, os.PathLike)):
+        return check_player(source, engine, game_dir)
+    return [Finding("error", None, None, f"not a player folder: {source!r}", "io")]
+
+
+def scene(
+    player: Player,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    frames: Sequence[int] | None = None,
+    skin: str = "default",
+    game_dir: str | os.PathLike[str] | None = None,
+) -> ExportModel:
+    """The player's scene (:func:`.scene.scene`) with its skins and images found through
+    ``game_dir`` when given; a player's textures come from its ``.skin`` set ``skin``, so
+    ``skin_dir`` (a single model's skin folder) is not used."""
+    del skin_dir
+    if game_dir is not None:
+        player = player.with_game_dir(game_dir)
+    return player_scene(player, skin=skin, frames=frames)
+
+
+def clips(player: Player) -> tuple[dict[str, range], int]:
+    """The clip table and frame count of the player's scene, without decoding a frame."""
+    return player_clips(player)
+
+
+def facts(
+    player: Player, name: str, part_facts: Callable[[Any, str], dict[str, Any]]
+) -> dict[str, Any]:
+    """``info --json`` of a player: each part's facts (``part_facts(part, name)``, the single
+    models' JSON), its cfg clips and its skin sets."""
+    return {
+        "file": name,
+        "format": "q3player",
+        "parts": {part: part_facts(m, str(m.name)) for part, m in player},
+        "clips": {
+            c.name: {
+                "part": c.kind,
+                "first_frame": c.first_frame,
+                "num_frames": c.num_frames,
+                "loop_frames": c.loop_frames,
+                "fps": c.fps,
+            }
+            for c in player.animations
+        },
+        "skins": list(player.skins),
+    }
+
+
+def clip_lines(player: Player, name: str) -> list[str]:
+    """``info --clips`` of a player: one line per cfg clip with its part and fps."""
+    lines = [f"{name}: {plural(len(player.animations), 'clip')}"]
+    # padded to 14 or the longest name (Team Arena names run to 21), as for single models
+    width = max([14, *(len(c.name) for c in player.animations)])
+    for c in player.animations:
+        span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
+        lines.append(
+            f"  {c.name:<{width}} {c.kind:<5} frames {span:<9}"
+            f" ({plural(c.num_frames, 'frame')}, {c.fps:g} fps)"
+        )
+    return lines
