@@ -14,9 +14,16 @@ from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .archive.base import SizeLimit
-from .archive.vpath import game_context, game_roots, read_path, shared_gamefs, split_archive_path
+from .archive.vpath import (
+    SizeLimit,
+    game_context,
+    game_roots,
+    read_path,
+    shared_gamefs,
+    split_archive_path,
+)
 from .core.facade import Source, read_source
+from .core.files import MAX_LOADFILE
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format, Kind
 from .core.scene import ExportModel
@@ -187,8 +194,10 @@ def _open_bytes(data: bytes, name: str | None) -> Any:
 
 
 def max_file_size(fmt: Format) -> int:
-    """The largest file ``fmt`` reads, in bytes (its ``limits.MAX_FILE_SIZE``)."""
-    return int(fmt.service("limits").MAX_FILE_SIZE)
+    """The largest file ``fmt`` reads, in bytes: its ``limits.MAX_FILE_SIZE``, else the cap
+    engines put on any file (:data:`~quakemodels.core.files.MAX_LOADFILE`)."""
+    limits = fmt.service("limits") if fmt.has("limits") else None
+    return int(getattr(limits, "MAX_FILE_SIZE", MAX_LOADFILE))
 
 
 def model_size_limit(head: bytes) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -16,14 +16,6 @@ from ..errors import ArchiveError
 from .names import Engine, query_key, unsafe_reason
 
 Kind = Literal["pak", "pk3"]
-
-SizeLimit = Callable[[bytes], "int | None"]
-"""``limit(head) -> max bytes or None``: given an entry's first :data:`HEAD` bytes, the most it
-may hold (or None for no limit beyond the archive's own); it may raise to refuse the entry from
-its head alone (a model path whose entry has no model magic). Called before the entry is read."""
-
-HEAD = 64
-"""How many first bytes of an entry a :data:`SizeLimit` is given."""
 
 # Entries are read and written in chunks of this many bytes: whatever an entry's size, reading
 # it costs at most a few chunks of memory (a whole-entry read happens only in ``read``, which a
