@@ -118,6 +118,7 @@ from .layout import (
     TRIANGLE,
     VERSION,
     VERTEX,
+    VERTEX_WORD,
     VERTEX_WORDS,
     XYZ_SCALE,
 )
@@ -395,7 +396,7 @@ class Md3Surface(PerFrame):
         z, and the packed normal at the word offsets layout.py derives from it)."""
         return np.frombuffer(
             self._data,
-            "<i2",
+            VERTEX_WORD,
             VERTEX_WORDS * self.num_frames * self.num_vertices,
             self.offset + self.ofs_vertices,
         ).reshape(self.num_frames, self.num_vertices, VERTEX_WORDS)
@@ -443,7 +444,7 @@ class Md3Surface(PerFrame):
     @decoded
     def normal_angles(self) -> npt.NDArray[np.uint8]:
         """(F,N,2) uint8 normal angle bytes as stored: (lng, lat)."""
-        packed = self._vertex_words[:, :, NORMAL_WORD].astype("<u2")
+        packed = self._vertex_words[:, :, NORMAL_WORD].view(np.uint16)  # the code's bits
         return np.stack([packed & 0xFF, packed >> 8], axis=-1).astype(np.uint8)
 
     @decoded
