@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .archive.vpath import game_context, game_roots, read_path, shared_gamefs, split_archive_path
 from .core.facade import Source, read_source
+from .core.files import read_regular
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format
 from .core.scene import ExportModel
@@ -146,6 +147,18 @@ def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> A
     the three parts), OSError when a path cannot be read and TypeError for anything that is
     not a path, bytes or a binary file.
     """
+    if isinstance(source, (str, os.PathLike)):
+        # A plain file costs its read: the folder, archive and game-folder probes below run
+        # only when the path opens as no regular file (a folder, a FIFO, nothing there).
+        try:
+            data = read_regular(source)
+        except (OSError, ModelFormatError):
+            pass
+        else:
+            fmt = by_magic(data)
+            if fmt is None:
+                raise unknown_magic(data)
+            return fmt.open(data, os.fspath(source))
     if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
         return _player_from_folder(source, game_dir)
     try:
