@@ -5,6 +5,10 @@ that every section the header describes lies inside the data. Each array is then
 first use with numpy, at the offsets that header gives, validated, and cached. ``m.spec`` is the
 generated object for spec-driven access (its per-vertex objects are slow; the arrays are not).
 
+This module is the plain decode, read top to bottom; the fast paths of ``mesh`` and
+``export_frames`` (straight from the bytes of one frame, or of the used vertices) live beside
+it in ``fast.py``, each proven equal to the plain path by ``tests/test_md2_fast.py``.
+
 Conventions:
 
 * Positions are Quake's model space (Z up), ``float32`` of the spec's value

@@ -6,6 +6,9 @@ checks every count, offset and size with Python integers, so no header value can
 point outside the data. Arrays are decoded with numpy on first use, validated and cached; a
 decode that fails raises and caches nothing. ``m.spec`` is the generated object.
 
+This module is the plain decode; the fast path of a fresh surface's ``mesh`` (one frame read
+in place) lives beside it in ``fast.py``, proven equal by ``tests/test_md3_fast.py``.
+
 Conventions:
 
 * Positions are Quake's model space (Z up), ``float32`` of the spec's ``x_compressed / 64.0``
