@@ -4,6 +4,7 @@ and the encoders left MD2's writer."""
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import subprocess
 import sys
@@ -256,3 +257,21 @@ def test_mdl_reads_normals_without_md2(tmp_path: Path) -> None:
     assert md2 <= {"quakemodels.formats.md2", "quakemodels.formats.md2.layout"}
     assert "quakemodels.kaitai.quake2_md2" not in modules
     assert "quakemodels.kaitai.quake2_md2_layout" in modules  # where the table is generated
+
+
+def test_mdl_imports_nothing_of_md2_but_its_model_class() -> None:
+    """MDL's modules import from MD2 only ``Md2`` (its to_md2 conversion): the normal table,
+    the encoders and the welding of a mesh or scene come from core (before: anorms, quantize,
+    anorm_indices, weld, scene_arrays and scene_skin_size came from md2)."""
+    folder = Path(quakemodels.__file__).parent / "formats" / "mdl"
+    names: set[str] = set()
+    for path in folder.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "md2":
+                names.update(alias.name for alias in node.names)
+    assert names == {"Md2"}
+    from quakemodels.core import trivertx_write
+    from quakemodels.formats.md2 import write as md2_write
+
+    for name in ("weld", "scene_arrays", "scene_skin_size", "SingleSurface"):
+        assert getattr(md2_write, name) is getattr(trivertx_write, name)

@@ -35,15 +35,16 @@ from ...core.build import (
     gaps,
     mesh_arrays,
     require_fields,
-    scene_frame_names,
     skin_dimensions,
 )
-from ...core.mesh import flip_winding
-from ...core.scene import ExportModel, Surface
-from ...core.sections import first_bad_index
+from ...core.scene import ExportModel
+from ...core.trivertx_write import SingleSurface as SingleSurface
 from ...core.trivertx_write import anorm_indices as anorm_indices
 from ...core.trivertx_write import nearest_anorms as nearest_anorms
 from ...core.trivertx_write import quantize as quantize
+from ...core.trivertx_write import scene_arrays as scene_arrays
+from ...core.trivertx_write import scene_skin_size as scene_skin_size
+from ...core.trivertx_write import weld as weld
 from ...errors import BadValueError, ModelFormatError
 from ...interchange.imported import ImportedMesh
 from .layout import (
@@ -599,70 +600,6 @@ def build(
 # -- from glTF / OBJ -----------------------------------------------------------------------------
 
 
-def weld(
-    mesh: ImportedMesh, skin_size: tuple[int, int]
-) -> tuple[
-    npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]
-]:
-    """MD2 vertices and texcoords from corners.
-
-    Corners whose positions are equal in every frame become one MD2 vertex, corners whose UVs
-    round to the same skin pixel one texcoord. Returns positions (F,V,3), triangles (T,3),
-    texcoords_px (S,2) and triangle_texcoords (T,3).
-    """
-    mesh_positions, uvs, indices = _corners("mesh", mesh.positions, mesh.uvs, mesh.indices)
-    f, n, _ = mesh_positions.shape
-    track = np.ascontiguousarray(mesh_positions.transpose(1, 0, 2)).reshape(n, f * 3)
-    # numbered in first-use order, so a file we exported keeps its vertex order
-    first, vertex_of = _first_use_unique(track)
-    positions = mesh_positions[:, first]
-    px = np.zeros((n, 2), np.int64) if uvs is None else _pixels(uvs, skin_size)
-    st_first, st_of = _first_use_unique(px)
-    texcoords_px = px[st_first]
-    return positions, vertex_of[indices], texcoords_px, st_of[indices]
-
-
-def _pixels(uvs: npt.NDArray[np.float64], skin_size: tuple[int, int]) -> npt.NDArray[np.int64]:
-    """(N,2) int64 skin pixels of finite (N,2) uvs on a (w, h) grid, held to 32 bits (past
-    them, the formats' own range checks refuse them; unclipped, the cast would wrap)."""
-    px = np.rint(uvs * np.array(skin_size, np.float64))
-    return px.clip(-(1 << 31), 1 << 31).astype(np.int64)
-
-
-def _corners(
-    where: str, positions: Any, uvs: Any, indices: Any
-) -> tuple[npt.NDArray[Any], npt.NDArray[np.float64] | None, npt.NDArray[np.int64]]:
-    """A surface's or an imported mesh's per-vertex arrays checked (BadValueError naming
-    ``where`` and the array): ``positions`` (F,N,3) finite numbers, as given; ``uvs`` (N,2)
-    finite float64, or None; ``indices`` (T,3) int64 in 0..N-1, given counter-clockwise (a
-    scene's, glTF's and OBJ's order) and returned in Quake's clockwise order."""
-    pos = as_array(positions, f"{where}.positions", None, 3)
-    if pos.shape[2] != 3:
-        raise BadValueError(
-            f"{where}.positions must be (F,N,3), got {pos.shape}", field="positions"
-        )
-    if not np.isfinite(pos).all():
-        raise BadValueError(f"{where}.positions contain NaN or infinity", field="positions")
-    n = pos.shape[1]
-    uv = None if uvs is None else as_array(uvs, f"{where}.uvs", np.float64, 2)
-    if uv is not None and uv.shape != (n, 2):
-        raise BadValueError(
-            f"{where}.uvs must be (N,2) = ({n},2), got {uv.shape}", field="texcoords"
-        )
-    if uv is not None and not np.isfinite(uv).all():
-        raise BadValueError("texcoords contain NaN or infinity", field="texcoords")
-    idx = as_array(indices, f"{where}.indices", np.int64, 2)
-    if idx.shape[1:] != (3,):
-        raise BadValueError(f"{where}.indices must be (T,3), got {idx.shape}", field="triangles")
-    bad = first_bad_index(idx, n)
-    if bad is not None:
-        raise BadValueError(
-            f"{where}.indices[{bad.row}][{bad.column}]={bad.value} is outside 0..{n - 1}",
-            field="triangles",
-        )
-    return pos, uv, flip_winding(idx)
-
-
 def from_imported(
     mesh: ImportedMesh,
     *,
@@ -689,125 +626,6 @@ def from_imported(
 
 
 # -- from any model's scene (MD3 → MD2, MD3 → MDL) -----------------------------------------------
-
-
-class SingleSurface(NamedTuple):
-    """A scene as one mesh in the arrays ``build`` takes (F frames, V vertices, T triangles, S
-    texcoords): ``positions`` (F,V,3) float32, ``triangles`` (T,3) int64, ``texcoords_px``
-    (S,2) int64 pixels, ``triangle_texcoords`` (T,3) int64, ``normals`` (F,V) uint8 anorm
-    indices and F ``frame_names`` (bytes, at most 15)."""
-
-    positions: npt.NDArray[np.float32]
-    triangles: npt.NDArray[np.int64]
-    texcoords_px: npt.NDArray[np.int64]
-    triangle_texcoords: npt.NDArray[np.int64]
-    normals: npt.NDArray[np.uint8]
-    frame_names: list[bytes]
-
-
-def _first_use_unique(rows: npt.NDArray[Any]) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
-    """(first (U,), inverse (N,)) of the distinct ``rows``, numbered in first-use order."""
-    _, first, inverse = np.unique(rows, axis=0, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(order.size)
-    return first[order], rank[inverse.reshape(-1)]
-
-
-def _one_tile(uvs: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """(N,2) texcoords moved by whole tiles into 0..1 when they all lie in one tile outside it
-    (Quake III repeats textures, so the picture is the same; MD2's software renderer and MDL
-    read only the skin's own pixels). Raises :class:`BadValueError` for NaN or infinity."""
-    uv = np.asarray(uvs, np.float64)
-    if not np.isfinite(uv).all():
-        raise BadValueError("texcoords contain NaN or infinity", field="texcoords")
-    if not uv.size:
-        return uv
-    lo, hi = np.floor(uv.min(axis=0)), uv.max(axis=0)
-    inside = hi <= lo + 1  # one tile: [k, k + 1] on that axis
-    return uv - np.where(inside, lo, 0.0)
-
-
-def _surface_arrays(
-    i: int, s: Surface
-) -> tuple[npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[np.float64], npt.NDArray[np.int64]]:
-    """Scene surface ``i``'s (F,N,3) positions and normals (finite, as given), (N,2) float64
-    uvs and (T,3) int64 indices into its vertices; BadValueError naming the array."""
-    positions, uvs, indices = _corners(f"surfaces[{i}]", s.positions, s.uvs, s.indices)
-    normals = as_array(s.normals, f"surfaces[{i}].normals", None, 3)
-    if normals.shape != positions.shape:
-        raise BadValueError(
-            f"surfaces[{i}].normals must be (F,N,3) = {positions.shape}, got {normals.shape}",
-            field="normals",
-        )
-    if not np.isfinite(normals).all():  # the nearest anorm of NaN would be a random one
-        raise BadValueError(f"surfaces[{i}].normals contain NaN or infinity", field="normals")
-    if uvs is None:
-        raise BadValueError(f"surfaces[{i}].uvs are missing", field="texcoords")
-    return positions, normals, uvs, indices
-
-
-def scene_arrays(scene: ExportModel, skin_size: tuple[int, int]) -> SingleSurface:
-    """Every surface of ``scene`` merged into one mesh, in surface order (one skin: each
-    surface's texcoords are kept, on the ``skin_size`` (w, h) pixel grid; a surface whose
-    texcoords lie in one tile outside 0..1 is moved into 0..1, the same picture in Quake III).
-
-    Normals are snapped to the nearest anorm; vertices whose positions and anorms are equal in
-    every frame become one vertex (an MD3 splits its vertices where texcoords differ, MD2 and
-    MDL do not need to), texcoords that round to the same pixel one texcoord. Frame names are
-    cut to 15 bytes (``frame0``, ``frame1``... when the scene has none). Tags are not part of
-    it. Raises :class:`BadValueError` for a scene without surfaces or with non-finite
-    texcoords.
-    """
-    if not scene.surfaces:
-        raise BadValueError("the model has no surfaces", field="surfaces")
-    checked = [_surface_arrays(i, s) for i, s in enumerate(scene.surfaces)]
-    frames = {c[0].shape[0] for c in checked}
-    if len(frames) > 1:
-        raise BadValueError(
-            f"the surfaces have {sorted(frames)} frames; every surface needs the same",
-            field="num_frames",
-        )
-    positions = np.concatenate([c[0] for c in checked], axis=1)
-    normals = nearest_anorms(np.concatenate([c[1] for c in checked], axis=1))
-    uvs = np.concatenate([_one_tile(c[2]) for c in checked])
-    starts = np.cumsum([0] + [c[0].shape[1] for c in checked])[:-1]
-    corners = np.concatenate([c[3] + start for c, start in zip(checked, starts, strict=True)])
-    f, n, _ = positions.shape
-    track = np.concatenate(
-        [
-            np.ascontiguousarray(positions.transpose(1, 0, 2)).reshape(n, f * 3),
-            normals.T.astype(np.float32),
-        ],
-        axis=1,
-    )
-    first, vertex_of = _first_use_unique(track)
-    px = _pixels(uvs, skin_size)
-    st_first, st_of = _first_use_unique(px)
-    names = scene_frame_names(scene.frame_names)
-    if len(names) != f:
-        names = [f"frame{k}".encode() for k in range(f)]
-    return SingleSurface(
-        positions=np.ascontiguousarray(positions[:, first]),
-        triangles=vertex_of[corners].astype(np.int64),
-        texcoords_px=px[st_first],
-        triangle_texcoords=st_of[corners].astype(np.int64),
-        normals=np.ascontiguousarray(normals[:, first]),
-        frame_names=names,
-    )
-
-
-def scene_skin_size(scene: ExportModel) -> tuple[int, int] | None:
-    """(w, h) of the skin image found for the scene's first surface, None without one."""
-    skin = scene.surfaces[0].skin if scene.surfaces else None
-    if skin is None:
-        return None
-    if skin.pixels.ndim < 2:
-        raise BadValueError(
-            f"surfaces[0].skin is no image: its pixels are {skin.pixels.shape}", field="skins"
-        )
-    h, w = skin.pixels.shape[:2]
-    return int(w), int(h)
 
 
 def from_scene(
