@@ -22,13 +22,15 @@ LAYERS = [
     ("registry",),
     ("__init__", "__main__", "cli"),
 ]
-# Inside a format package: layout ← limits ← reader ← write, check, describe, scene ← model ←
-# __init__. (palette: MDL's bundled colour table, data like the layout's constants; limits: what
-# the reader refuses and the engine limits the writer enforces and the model's build methods
-# default to, plain values that may come from the layout)
+# Inside a format package: layout ← limits ← fast ← reader ← write, check, describe, scene ←
+# model ← __init__. (fast: the reader's fast paths, beside its plain decode; palette: MDL's
+# bundled colour table, data like the layout's constants; limits: what the reader refuses and
+# the engine limits the writer enforces and the model's build methods default to, plain values
+# that may come from the layout)
 FORMAT_LAYERS = [
     ("layout", "palette"),
     ("limits",),
+    ("fast",),
     ("reader",),
     ("write", "check", "describe", "scene"),
     ("model",),

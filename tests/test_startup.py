@@ -146,12 +146,12 @@ def test_md2_export_with_a_pcx_skin_imports_no_image_library(
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
 
 
-# What a one-file export loads of its format: the reader (and its limits), the scene and the
-# model class; no writer, checker or describer (the model imports those when it writes or
-# checks). An MDL's reader decodes its normals with MD2's anorm table (md2.reader).
+# What a one-file export loads of its format: the reader (its limits, its fast paths), the
+# scene and the model class; no writer, checker or describer (the model imports those when it
+# writes or checks). An MDL's reader decodes its normals with core's anorm table: no MD2 module.
 EXPORT_MODULES = {
-    "md2": {f"quakemodels.formats.md2.{m}" for m in ("limits", "reader", "scene", "model")},
-    "md3": {f"quakemodels.formats.md3.{m}" for m in ("limits", "reader", "scene", "model")},
+    "md2": {f"quakemodels.formats.md2.{m}" for m in ("limits", "fast", "reader", "scene", "model")},
+    "md3": {f"quakemodels.formats.md3.{m}" for m in ("limits", "fast", "reader", "scene", "model")},
     "mdl": {
         f"quakemodels.formats.mdl.{m}" for m in ("limits", "palette", "reader", "scene", "model")
     },
@@ -165,7 +165,7 @@ EXPORT_MODULES = {
         (
             "mdl/lq_player.mdl",
             "quake_mdl",
-            {"md2": {"quakemodels.formats.md2.reader"}, "md3": set()},
+            {"md2": set(), "md3": set()},
         ),
     ],
 )
@@ -186,8 +186,7 @@ def test_md3_and_mdl_exports_load_no_writer_checker_or_describer(
     assert {other: own(modules, other) for other in others} == others
     assert "quakemodels.interchange.imported" not in modules
     assert own(modules, "q3player") == set()
-    extra = {"quakemodels.kaitai.quake2_md2"} if name == "mdl" else set()
-    assert parsers(modules) == {f"quakemodels.kaitai.{parser}"} | extra
+    assert parsers(modules) == {f"quakemodels.kaitai.{parser}"}
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
 
 
@@ -206,7 +205,7 @@ def test_services_load_one_at_a_time() -> None:
     )
     modules = imported_modules(code)
     assert own(modules, "md3") == {
-        f"quakemodels.formats.md3.{m}" for m in ("limits", "reader", "scene")
+        f"quakemodels.formats.md3.{m}" for m in ("limits", "fast", "reader", "scene")
     }
     assert own(modules, "mdl") >= {
         "quakemodels.formats.mdl.check",

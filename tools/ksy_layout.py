@@ -15,6 +15,9 @@ The module it writes holds only data:
   (``field``, ``offset``, ``element``: the dtype of one item or None, and the ``repeat_expr`` /
   ``size`` expressions as the spec writes them). Composing the full record (prefix fields plus
   ``(element, (count,))`` at ``offset``) is the reader's job, once the count is known.
+- ``CONSTANTS``: the value instances whose value is a literal array (numbers and quoted
+  strings only, such as MD2's 162-entry ``anorms_table``), as Python lists, per constant and
+  instance: a table the spec defines, read without parsing a file.
 - ``CONTENTS`` (``contents:`` bytes), ``VALID`` (``valid:`` constraints; a bare value or
   ``{eq: v}`` is given as ``v``, any other form as the spec's mapping), ``ENUMS`` (id -> name)
   and ``FIELD_ENUMS`` (which integer field is read through which enum). ``CONTENTS``, ``VALID``,
@@ -55,7 +58,7 @@ HARMLESS = {"id", "doc", "doc-ref", "type", "size", "repeat", "repeat-expr", "re
 HARMLESS |= {"encoding"}
 HARMLESS |= {"enum", "valid", "contents", "terminator", "consume", "include", "pad-right"}
 HARMLESS |= {"eos-error", "-orig-id", "-webide-representation"}
-RESERVED = {"HEADER", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"}
+RESERVED = {"HEADER", "CONSTANTS", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"}
 
 
 class KsyError(Exception):
@@ -314,6 +317,26 @@ def literal_int(value: Any) -> int | None:
     return None
 
 
+# What is left of a literal array's text once its quoted strings are cut out: brackets,
+# commas, blanks and numbers only (an identifier or an operator makes it an expression).
+_QUOTED = re.compile(r"'[^'\\]*'|\"[^\"\\]*\"")
+_LITERAL_REST = re.compile(r"^[\s\[\],0-9eE.+_-]*$")
+
+
+def literal_array(value: Any) -> list[Any] | None:
+    """A value instance's ``value`` as a Python list when the spec writes a literal array
+    (``[[-0.525731, 0.0, 0.850651], ...]``, ``['stand', 'run']``), else None."""
+    if not isinstance(value, str) or not value.strip().startswith("["):
+        return None
+    if not _LITERAL_REST.match(_QUOTED.sub("0", value)):
+        return None
+    try:
+        parsed = yaml.safe_load(value)
+    except yaml.YAMLError:
+        return None
+    return parsed if isinstance(parsed, list) else None
+
+
 def contents_bytes(value: Any, where: str) -> bytes:
     """The bytes of a ``contents:`` value (a string or a list of strings and byte values)."""
     items = value if isinstance(value, list) else [value]
@@ -448,9 +471,13 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
     field_enums: dict[str, dict[str, str]] = {}
     tails: dict[str, dict[str, Any]] = {}
     instances: dict[str, dict[str, dict[str, Any]]] = {}
+    constants: dict[str, dict[str, list[Any]]] = {}
     for t in order:
         table = t.spec.get("instances", {})
         for iname, inst in table.items() if isinstance(table, dict) else ():
+            array = literal_array(inst.get("value")) if isinstance(inst, dict) else None
+            if array is not None:
+                constants.setdefault(t.const, {})[str(iname)] = array
             if not isinstance(inst, dict) or "value" in inst or "pos" not in inst:
                 continue
             one = {k: v for k, v in inst.items() if k in ("type", "size", "encoding", "terminator")}
@@ -512,6 +539,8 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
             body += ["", "# the file header under a plain name"]
             body.append(f"HEADER = {'ROOT' if root.complete else 'ROOT_PREFIX'}")
 
+    body += ["", "# value instances that are literal arrays: tables the spec defines, per constant"]
+    body += assign("CONSTANTS: dict[str, dict[str, list[object]]]", constants)
     body += ["", "# contents: the fixed bytes a field must hold, per constant and field"]
     body += assign("CONTENTS: dict[str, dict[str, bytes]]", contents)
     body += ["", "# valid: the value a field must equal, or the spec's valid: mapping (min, max)"]
@@ -547,7 +576,7 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
     if skipped:
         body += ["", "# Types with no fixed-size leading fields (no dtype):"]
         body += [f"#   {line}" for line in skipped]
-    exported += ["CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"]
+    exported += ["CONSTANTS", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"]
     out.append("__all__ = [")
     out += [f"    {literal(n)}," for n in sorted(exported)]
     out.append("]")

@@ -15,7 +15,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .archive.vpath import (
-    SizeLimit,
     game_context,
     game_roots,
     read_path,
@@ -23,7 +22,7 @@ from .archive.vpath import (
     split_archive_path,
 )
 from .core.facade import Source, read_source
-from .core.files import MAX_LOADFILE
+from .core.files import MAX_LOADFILE, SizeLimit, read_regular
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format, Kind
 from .core.scene import ExportModel
@@ -165,11 +164,15 @@ def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> A
     TypeError for anything that is not a path, bytes or a binary file.
     """
     if isinstance(source, (str, os.PathLike)):
-        if os.path.isfile(source):
-            # a plain file costs its read: no folder-format or game-root probe before it
-            data, name = read_source(source)
-            _refuse_oversized(data, name)
-            return _open_bytes(data, name)
+        # A plain file costs its read: the folder, archive and game-folder probes below run
+        # only when the path opens as no regular file (a folder, a FIFO, nothing there).
+        try:
+            data = read_regular(source)
+        except (OSError, ModelFormatError):
+            pass
+        else:
+            _refuse_oversized(data, os.fspath(source))
+            return _open_bytes(data, os.fspath(source))
         if os.path.isdir(source):
             model = _open_folder(source, game_dir)
             if model is None:

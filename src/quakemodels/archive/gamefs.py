@@ -36,13 +36,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from ..core.files import HEAD, SizeLimit
 from ..core.skins import Listings, _find_ci, _where, strip_leading_slash
 from ..errors import ArchiveError, QuakeModelsWarning
 from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 from .pak import PakArchive
 from .pk3 import Pk3Archive
-from .vpath import HEAD, SizeLimit
 
 SourceKind = Literal["dir", "pak", "pk3", "pk3dir"]
 # The image types skins and shader textures are looked up as (Quake II: PCX; Quake III: TGA,

@@ -11,10 +11,10 @@ from __future__ import annotations
 import functools
 import os
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.files import HEAD, SizeLimit
 from .names import Engine
 
 if TYPE_CHECKING:
@@ -23,14 +23,6 @@ if TYPE_CHECKING:
 
 # The archive readers (zipfile, the generated pak parser) are imported by the functions that
 # open an archive: loading a plain model file never needs them, and start-up stays short.
-
-SizeLimit = Callable[[bytes], "int | None"]
-"""``limit(head) -> max bytes or None``: given an entry's first :data:`HEAD` bytes, the most it
-may hold (or None for no limit beyond the archive's own); it may raise to refuse the entry from
-its head alone (a model path whose entry has no model magic). Called before the entry is read."""
-
-HEAD = 64
-"""How many first bytes of an entry a :data:`SizeLimit` is given."""
 
 _GAME_ARCHIVE = re.compile(r"(pak\d+\.pak|.+\.pk3)", re.IGNORECASE)
 # How many folders above a model to look for its game folder.
@@ -191,8 +183,6 @@ def game_context(
 
 
 __all__ = [
-    "HEAD",
-    "SizeLimit",
     "clear_gamefs_cache",
     "game_context",
     "game_folder_above",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from typing import BinaryIO
 
 from ..errors import BadValueError
@@ -19,6 +20,15 @@ MAX_LOADFILE = 0x4001000
 its ``FS_LoadFile`` puts on any file "as a protection from malicious paks causing memory
 exhaustion". Q2PRO carries the largest model limits of the engines here, so no model an engine
 draws is larger; a bigger entry in an archive is refused before a byte of it is read."""
+
+SizeLimit = Callable[[bytes], "int | None"]
+"""``limit(head) -> max bytes or None``: given an entry's first :data:`HEAD` bytes, the most it
+may hold (or None for no limit beyond the archive's own); it may raise to refuse the entry from
+its head alone (a model path whose archive entry has no model magic). Called before the
+entry is read."""
+
+HEAD = 64
+"""How many first bytes of an entry a :data:`SizeLimit` is given."""
 
 _KINDS = (
     (stat.S_ISDIR, "a folder"),

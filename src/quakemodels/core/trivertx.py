@@ -6,6 +6,11 @@ Quake 1's ``anorms.h``). What differs is only where a frame's vertices sit in th
 a fixed frame size after ``ofs_frames``; MDL: the offsets its section walk found) and what an
 error calls a frame (MD2's frames, MDL's poses), so :class:`TrivertxNormals` decodes the
 normals for both from those few facts.
+
+The table itself is the one home of that fact: :data:`ANORMS`, read from the value instance
+``anorms_table`` of ``ksy/quake2_md2.ksy`` as ``make generate`` lays it out (the generated
+``CONSTANTS``), without parsing any file. Encoding (positions onto the byte grid, vectors to
+the nearest table entry) is in :mod:`.trivertx_write`, so that reading a model loads none of it.
 """
 
 from __future__ import annotations
@@ -14,10 +19,25 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import BadValueError
-from .facade import decoded
+from ..kaitai.quake2_md2_layout import CONSTANTS
+from .facade import decoded, read_only
 from .frames import rows
 
 FloatArray = npt.NDArray[np.float32]
+
+ANORMS: FloatArray = read_only(
+    np.asarray(CONSTANTS["ROOT"]["anorms_table"], np.float64).astype(np.float32)
+)
+"""(162,3) float32 unit normals (id's ``anorms.h``), read-only: each value the spec's literal
+rounded once to float32, as the generated parser's double value would be."""
+NUM_ANORMS = len(ANORMS)
+if ANORMS.shape != (162, 3):  # pragma: no cover - guards a wrong ksy edit
+    raise RuntimeError(f"the spec's anorms_table has shape {ANORMS.shape}, not (162, 3)")
+
+
+def anorms() -> FloatArray:
+    """The table of 162 vertex normals Quake 1 and II share, (162,3) float32, read-only."""
+    return ANORMS
 
 
 class TrivertxNormals:
@@ -28,7 +48,6 @@ class TrivertxNormals:
     * ``_frame_vertices``: (F,V,4) uint8 view of every frame's stored vertices;
     * ``_NORMAL_INDEX``: the normal index's byte column in a stored vertex (the spec's);
     * ``_FRAMES_FIELD``: what an error message calls the frames (``frames``, ``poses``);
-    * ``_normal_table()``: the (162,3) float32 normal table;
     * ``_normal_index_offset(frame, vertex)``: the file offset of that vertex's normal index.
     """
 
@@ -37,10 +56,6 @@ class TrivertxNormals:
 
     @property
     def _frame_vertices(self) -> npt.NDArray[np.uint8]:
-        raise NotImplementedError  # pragma: no cover - every format defines its own
-
-    @staticmethod
-    def _normal_table() -> FloatArray:
         raise NotImplementedError  # pragma: no cover - every format defines its own
 
     def _normal_index_offset(self, frame: int, vertex: int) -> int:
@@ -71,7 +86,7 @@ class TrivertxNormals:
         """(k,V,3) float32 normals of (k,V) uint8 normal indices, each checked to be in the
         table; ``frames`` the frame of each row (None: row k is frame k), for the error's
         field and offset."""
-        table = self._normal_table()
+        table = ANORMS
         # one reduction in the common case; the search for the first bad one only on error
         if idx.size and idx.max() >= len(table):
             bad = np.flatnonzero(idx >= len(table))

@@ -45,6 +45,7 @@ from ...core.findings import (
 from ...core.sections import more as _more
 from ...core.sections import offset_of, span_error
 from ...core.skins import MAX_NAMES, Listings, skin_exists
+from ...core.trivertx import NUM_ANORMS
 from ...errors import ModelFormatError
 from .layout import (
     FRAME_HEADER_SIZE,
@@ -56,29 +57,14 @@ from .layout import (
     HEADER_SIZE,
     MAGIC,
     NORMAL_INDEX,
-    NUM_ANORMS,
     POSITION,
     SKIN_NAME_SIZE,
     TRIANGLE,
     VERSION,
     VERTEX_SIZE,
 )
+from .limits import Q2PRO, Q2PRO_MAX_TESS_VERTS, Q2PRO_MAX_TEXTURE, VANILLA
 from .reader import Md2Reader, gl_corners, spans, walk_gl_commands
-
-# Quake II (qfiles.h / ref_gl): the GL renderer checks only the first three at load.
-Q2_MAX_VERTS = 2048
-Q2_MAX_SKIN_HEIGHT = 480  # MAX_LBM_HEIGHT
-Q2_MAX_TRIANGLES = 4096
-Q2_MAX_FRAMES = 512
-Q2_MAX_SKINS = 32  # MAX_MD2SKINS: model_t.skins is a fixed array
-# Q2PRO (inc/format/md2.h, src/refresh/gl.h, src/refresh/images.h).
-Q2PRO_MAX_VERTS = 2048
-Q2PRO_MAX_TRIANGLES = 6144  # TESS_MAX_INDICES / 3
-Q2PRO_MAX_TESS_VERTS = 6144  # TESS_MAX_VERTICES, after merging equal (vertex, st) pairs
-Q2PRO_MAX_FRAMES = 512
-Q2PRO_MAX_SKINS = 32
-Q2PRO_MAX_TEXTURE = 8192
-Q2PRO_MAX_FRAMESIZE = FRAME_HEADER_SIZE + VERTEX_SIZE * Q2PRO_MAX_VERTS
 
 # -- header ---------------------------------------------------------------------------------------
 
@@ -86,6 +72,8 @@ Q2PRO_MAX_FRAMESIZE = FRAME_HEADER_SIZE + VERTEX_SIZE * Q2PRO_MAX_VERTS
 def _check_header(r: Report, h: dict[str, int], size: int) -> None:
     """Counts, engine limits, framesize, alignment, section bounds and ofs_end: header only."""
     ofs = HEADER_OFFSETS
+    q2, q2pro = VANILLA, Q2PRO
+    max_framesize = FRAME_HEADER_SIZE + VERTEX_SIZE * q2pro.max_vertices
     for name in HEADER_FIELDS[2:]:
         if h[name] < 0:
             r.error("negative", name, ofs[name], f"{name}={h[name]} is negative")
@@ -95,12 +83,12 @@ def _check_header(r: Report, h: dict[str, int], size: int) -> None:
 
     # Quake II: Mod_LoadAliasModel's ERR_DROPs.
     if r.engine == "quake2":
-        if ht > Q2_MAX_SKIN_HEIGHT:
+        if ht > q2.max_skin_height:
             r.error(
                 "skin-height",
                 "skin_height_px",
                 ofs["skin_height_px"],
-                f"skin_height_px={ht} is taller than the GL renderer's {Q2_MAX_SKIN_HEIGHT}",
+                f"skin_height_px={ht} is taller than the GL renderer's {q2.max_skin_height}",
             )
         for name, value, what in (
             ("vertices_per_frame", v, "no vertices"),
@@ -115,13 +103,13 @@ def _check_header(r: Report, h: dict[str, int], size: int) -> None:
                     ofs[name],
                     f"{name}={value}: Quake II refuses a model with {what}",
                 )
-    elif r.engine == "any" and ht > Q2_MAX_SKIN_HEIGHT:
+    elif r.engine == "any" and ht > q2.max_skin_height:
         r.warning(
             "skin-height",
             "skin_height_px",
             ofs["skin_height_px"],
             f"skin_height_px={ht} is taller than Quake II's GL renderer allows"
-            f" ({Q2_MAX_SKIN_HEIGHT})",
+            f" ({q2.max_skin_height})",
         )
 
     # Q2PRO treats these as an empty model that draws nothing.
@@ -137,39 +125,39 @@ def _check_header(r: Report, h: dict[str, int], size: int) -> None:
     q2pro_validates = r.engine == "q2pro" and not q2pro_empty
     q2pro_names = ("q2pro",) if q2pro_validates else ()
 
-    if v > Q2_MAX_VERTS:
+    if v > q2.max_vertices:
         r.limit(
             "too-many-vertices",
             "vertices_per_frame",
             ofs["vertices_per_frame"],
-            f"vertices_per_frame={v} exceeds {Q2_MAX_VERTS} (Quake II and Q2PRO)",
+            f"vertices_per_frame={v} exceeds {q2.max_vertices} (Quake II and Q2PRO)",
             engines=("quake2", *q2pro_names),
         )
-    if t > Q2_MAX_TRIANGLES:
+    if t > q2.max_triangles:
         r.limit(
             "too-many-triangles",
             "num_triangles",
             ofs["num_triangles"],
-            f"num_triangles={t} exceeds Quake II's MAX_TRIANGLES {Q2_MAX_TRIANGLES}"
-            f" (Q2PRO: {Q2PRO_MAX_TRIANGLES})",
-            engines=q2pro_names if t > Q2PRO_MAX_TRIANGLES else (),
+            f"num_triangles={t} exceeds Quake II's MAX_TRIANGLES {q2.max_triangles}"
+            f" (Q2PRO: {q2pro.max_triangles})",
+            engines=q2pro_names if t > q2pro.max_triangles else (),
             warn_in=("quake2",),
         )
-    if f > Q2_MAX_FRAMES:
+    if f > q2.max_frames:
         r.limit(
             "too-many-frames",
             "num_frames",
             ofs["num_frames"],
-            f"num_frames={f} exceeds MAX_FRAMES {Q2_MAX_FRAMES} (Quake II, Q2PRO)",
+            f"num_frames={f} exceeds MAX_FRAMES {q2.max_frames} (Quake II, Q2PRO)",
             engines=q2pro_names,
             warn_in=("quake2",),
         )
-    if h["num_skins"] > Q2_MAX_SKINS:
+    if h["num_skins"] > q2.max_skins:
         r.limit(
             "too-many-skins",
             "num_skins",
             ofs["num_skins"],
-            f"num_skins={h['num_skins']} exceeds {Q2_MAX_SKINS} (Quake II's fixed skin array"
+            f"num_skins={h['num_skins']} exceeds {q2.max_skins} (Quake II's fixed skin array"
             " would overflow; Q2PRO refuses it)",
             engines=("quake2", *q2pro_names),
         )
@@ -191,13 +179,12 @@ def _check_header(r: Report, h: dict[str, int], size: int) -> None:
             ofs["bytes_per_frame"],
             f"bytes_per_frame={fs} is below 40 + 4 × {v} vertices = {minimum}",
         )
-    if fs > Q2PRO_MAX_FRAMESIZE:
+    if fs > max_framesize:
         r.limit(
             "framesize-large",
             "bytes_per_frame",
             ofs["bytes_per_frame"],
-            f"bytes_per_frame={fs} exceeds Q2PRO's 40 + 4 × {Q2PRO_MAX_VERTS} ="
-            f" {Q2PRO_MAX_FRAMESIZE}",
+            f"bytes_per_frame={fs} exceeds Q2PRO's 40 + 4 × {q2pro.max_vertices} = {max_framesize}",
             engines=q2pro_names,
         )
 

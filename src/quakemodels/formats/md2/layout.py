@@ -7,11 +7,11 @@ them. Only composition at run time lives here (a frame's size depends on the hea
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from ...core.sections import columns, field_type, offset_of
+from ...core.sections import columns, field_type, offset_of, word_columns
 from ...kaitai import quake2_md2_layout as spec
 
 MAGIC: bytes = spec.CONTENTS["ROOT"]["magic"]
@@ -40,7 +40,26 @@ FRAME_HEADER_SIZE = FRAME_PREFIX.itemsize
 FRAME_NAME_OFFSET: int = offset_of(FRAME_PREFIX, "name")
 FRAME_NAME_SIZE: int = field_type(FRAME_PREFIX, "name").itemsize
 SKIN_NAME_SIZE: int = spec.INSTANCES["ROOT"]["skins"]["size"]
-NUM_ANORMS = 162  # entries of the spec's anorms_table
+# Frames' scale and translate as float words (the spec's vec3f), texcoords as int16 words.
+FLOAT: np.dtype[Any] = field_type(spec.VEC3F, "x")
+TEX_POINT_WORD: np.dtype[Any] = field_type(TEX_POINT, "s_px")
+# The GL command section as the spec's dwords: a command's count (cmd_num_vertices), then per
+# corner a gl_vertex of GL_VERTEX_DWORDS dwords: its two float texcoords and its vertex index.
+GL_DWORD: np.dtype[Any] = field_type(spec.GL_CMD_PREFIX, "cmd_num_vertices")
+GL_TEXCOORD: np.dtype[Any] = field_type(spec.GL_VERTEX, "tex_coords_normalized").base
+GL_VERTEX_DWORDS: int = spec.GL_VERTEX.itemsize // GL_DWORD.itemsize
+GL_TEXCOORD_DWORDS = word_columns(spec.GL_VERTEX, "tex_coords_normalized", GL_TEXCOORD)
+GL_VERTEX_INDEX_DWORD: int = offset_of(spec.GL_VERTEX, "vertex_index") // GL_DWORD.itemsize
+if (
+    spec.GL_CMD_PREFIX.itemsize != GL_DWORD.itemsize
+    or GL_TEXCOORD.itemsize != GL_DWORD.itemsize
+    or field_type(spec.GL_VERTEX, "vertex_index") != GL_DWORD
+):  # pragma: no cover - guards a wrong ksy edit
+    raise ImportError("quake2_md2.ksy: GL commands must read as 32-bit words")
+# The player model's clip table: value instances of the spec (its frames' ranges by name).
+ANIM_NAMES = cast("list[str]", spec.CONSTANTS["ROOT"]["anim_names"])
+ANIM_START_INDICES = cast("list[int]", spec.CONSTANTS["ROOT"]["anim_start_indices"])
+ANIM_NUM_FRAMES = cast("list[int]", spec.CONSTANTS["ROOT"]["anim_num_frames"])
 
 
 def frame_dtype(num_vertices: int, framesize: int) -> np.dtype[Any]:

@@ -5,6 +5,10 @@ that every section the header describes lies inside the data. Each array is then
 first use with numpy, at the offsets that header gives, validated, and cached. ``m.spec`` is the
 generated object for spec-driven access (its per-vertex objects are slow; the arrays are not).
 
+This module is the plain decode, read top to bottom; the fast paths of ``mesh`` and
+``export_frames`` (straight from the bytes of one frame, or of the used vertices) live beside
+it in ``fast.py``, each proven equal to the plain path by ``tests/test_md2_fast.py``.
+
 Conventions:
 
 * Positions are Quake's model space (Z up), ``float32`` of the spec's value
@@ -15,7 +19,6 @@ Conventions:
 
 from __future__ import annotations
 
-import functools
 from collections import namedtuple
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,7 +36,6 @@ from ...core.facade import (
     decoded,
     frame_index,
     parse_spec,
-    read_only,
 )
 from ...core.frames import decode_axes, rows
 from ...core.mesh import (
@@ -57,24 +59,37 @@ from ...core.sections import (
     word_columns,
 )
 from ...core.trivertx import TrivertxNormals
+from ...core.trivertx import anorms as anorms
 from ...errors import BadValueError, TruncatedError
 from ...kaitai.quake2_md2 import Quake2Md2
+from .fast import EXACT_FLOAT32 as _EXACT_FLOAT32
+from .fast import corner_frames as fast_corner_frames
+from .fast import first_mesh as fast_first_mesh
 from .layout import (
+    ANIM_NAMES,
+    ANIM_NUM_FRAMES,
+    ANIM_START_INDICES,
+    FLOAT,
     FRAME_HEADER_SIZE,
     FRAME_NAME_OFFSET,
     FRAME_NAME_SIZE,
     FRAME_PREFIX,
+    GL_DWORD,
+    GL_TEXCOORD,
+    GL_TEXCOORD_DWORDS,
+    GL_VERTEX_DWORDS,
+    GL_VERTEX_INDEX_DWORD,
     HEADER,
     HEADER_FIELDS,
     HEADER_OFFSETS,
     HEADER_SIZE,
     MAGIC,
     NORMAL_INDEX,
-    NUM_ANORMS,
     POSITION,
     POSITION_COLUMNS,
     SKIN_NAME_SIZE,
     TEX_POINT,
+    TEX_POINT_WORD,
     TRIANGLE,
     VERSION,
     VERTEX_SIZE,
@@ -199,40 +214,6 @@ class GlCommands(Sequence[GlCommand]):
         return f"<GlCommands: {len(self)} commands>"
 
 
-def _anorms_from_spec(spec: Quake2Md2) -> FloatArray:
-    table = np.asarray(spec.anorms_table, dtype=np.float64)
-    if table.shape != (NUM_ANORMS, 3):  # pragma: no cover - guards a wrong ksy edit
-        raise RuntimeError(f"spec anorms_table has shape {table.shape}")
-    return table.astype(np.float32)
-
-
-_ANORMS: FloatArray | None = None
-
-_EXACT_FLOAT32 = 1 << 24
-"""Every integer up to this is exact in float32."""
-
-_BLOCK_CORNERS = 8192
-"""Frame corners decoded per step by :meth:`Md2Reader.export_frames` (a 192 KiB scratch)."""
-
-
-@functools.lru_cache(maxsize=1)
-def spec_constants() -> Quake2Md2:
-    """A generated object for the spec's value instances that hold constants (the normal
-    table, the player clip table): parsed once from an empty valid header, so that no model
-    needs its own parser object for them."""
-    empty = MAGIC + VERSION.to_bytes(4, "little") + bytes(HEADER_SIZE - 8)
-    return Quake2Md2.from_bytes(empty)
-
-
-def anorms(spec: Quake2Md2 | None = None) -> FloatArray:
-    """The spec's table of 162 vertex normals, (162,3) float32 (a value instance of the
-    spec, the same for every model: read from :func:`spec_constants` unless given)."""
-    global _ANORMS
-    if _ANORMS is None:
-        _ANORMS = read_only(_anorms_from_spec(spec or spec_constants()))
-    return _ANORMS
-
-
 _NAME_ITEM = np.dtype((np.void, FRAME_NAME_SIZE))
 _NAME_TEXT = np.dtype((np.bytes_, FRAME_NAME_SIZE))
 
@@ -275,7 +256,7 @@ def walk_gl_commands(words: npt.NDArray[np.int32]) -> GlWalk:
         count = counts[pos]
         if count == 0:
             return GlWalk(starts, pos, True, None)
-        after = pos + 1 + 3 * (count if count > 0 else -count)
+        after = pos + 1 + GL_VERTEX_DWORDS * (count if count > 0 else -count)
         if after > n:
             return GlWalk(starts, pos, False, pos)
         append(pos)
@@ -298,7 +279,7 @@ def gl_corners(
     corner = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(
         ends - lengths, lengths
     )
-    at = np.repeat(start_at + 1, lengths) + 3 * corner
+    at = np.repeat(start_at + 1, lengths) + GL_VERTEX_DWORDS * corner
     return counts, lengths, ends, at
 
 
@@ -571,7 +552,11 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         if s.num_frames == 0:
             return np.zeros((0, PREFIX_WORDS), np.float32)
         return np.ndarray(
-            (s.num_frames, PREFIX_WORDS), "<f4", self._data, s.ofs_frames, (s.bytes_per_frame, 4)
+            (s.num_frames, PREFIX_WORDS),
+            FLOAT,
+            self._data,
+            s.ofs_frames,
+            (s.bytes_per_frame, FLOAT.itemsize),
         )
 
     @decoded
@@ -617,7 +602,6 @@ class Md2Reader(TrivertxNormals, SingleSurface):
 
     _NORMAL_INDEX = NORMAL_INDEX
     _FRAMES_FIELD = "frames"
-    _normal_table = staticmethod(anorms)
 
     def _normal_index_offset(self, frame: int, vertex: int) -> int:
         """The file offset of ``frame``'s ``vertex``'s normal index (for errors)."""
@@ -670,7 +654,7 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         """(S,2) int16 texcoords in skin pixels (signed, as Quake II's dstvert_t)."""
         h = self._h
         words = read_section(
-            self._data, "<i2", h.num_tex_coords * TEX_POINT_WORDS, h.ofs_tex_coords
+            self._data, TEX_POINT_WORD, h.num_tex_coords * TEX_POINT_WORDS, h.ofs_tex_coords
         )
         return words.reshape(-1, TEX_POINT_WORDS)[:, ST_WORDS].astype(np.int16)
 
@@ -734,7 +718,7 @@ class Md2Reader(TrivertxNormals, SingleSurface):
     @decoded
     def gl_dwords(self) -> npt.NDArray[np.int32]:
         """The GL command section as stored: (num_gl_cmds,) int32."""
-        return read_section(self._data, "<i4", self.num_gl_dwords, self.ofs_gl_commands).astype(
+        return read_section(self._data, GL_DWORD, self.num_gl_dwords, self.ofs_gl_commands).astype(
             np.int32
         )
 
@@ -749,8 +733,8 @@ class Md2Reader(TrivertxNormals, SingleSurface):
             length = abs(words.item(walk.cut))
             raise TruncatedError(
                 f"gl_cmds[{len(walk.starts)}] at offset {base + 4 * walk.cut} has {length}"
-                f" vertices ({3 * length} dwords) but only {n - walk.cut - 1} dwords remain of"
-                f" num_gl_cmds={n}",
+                f" vertices ({GL_VERTEX_DWORDS * length} dwords) but only"
+                f" {n - walk.cut - 1} dwords remain of num_gl_cmds={n}",
                 field="gl_cmds",
                 offset=base + 4 * walk.cut,
             )
@@ -771,28 +755,29 @@ class Md2Reader(TrivertxNormals, SingleSurface):
                 np.zeros((0, 2), np.float32),
             )
         # The counts' dword indices, then the terminator's: command k's count sits after k
-        # counts and 3 dwords per earlier corner, so the corner bounds follow from them.
+        # counts and GL_VERTEX_DWORDS per earlier corner, so the corner bounds follow from them.
         chain = np.array([*walk.starts, walk.end], np.int64)
-        bounds = (chain - np.arange(len(chain))) // 3
+        bounds = (chain - np.arange(len(chain))) // GL_VERTEX_DWORDS
         start_at = chain[:-1]
         # The whole commands fill dwords 0..end: every dword but their counts is a corner's
         # (s, t, vertex index), so one mask gathers them all in order, as (N,3) rows.
         body = np.ones(walk.end, bool)
         body[start_at] = False
-        corners = words[: walk.end][body].reshape(-1, 3)
-        indices = np.ascontiguousarray(corners[:, 2])
+        corners = words[: walk.end][body].reshape(-1, GL_VERTEX_DWORDS)
+        indices = np.ascontiguousarray(corners[:, GL_VERTEX_INDEX_DWORD])
         bad = first_bad_index(indices, self.num_vertices)
         if bad is not None:
             k = int(np.searchsorted(bounds[1:], bad.row, side="right"))
             corner = bad.row - int(bounds[k])
-            offset = base + 4 * (walk.starts[k] + 1 + 3 * corner + 2)
+            dword = walk.starts[k] + 1 + GL_VERTEX_DWORDS * corner + GL_VERTEX_INDEX_DWORD
+            offset = base + GL_DWORD.itemsize * dword
             raise BadValueError(
                 f"gl_cmds[{k}].vertices[{corner}].vertex_index={bad.value} at offset {offset} is"
                 f" outside 0..{self.num_vertices - 1}",
                 field="vertex_index",
                 offset=offset,
             )
-        texcoords = np.ascontiguousarray(corners.view(np.float32)[:, :2])
+        texcoords = np.ascontiguousarray(corners.view(GL_TEXCOORD)[:, GL_TEXCOORD_DWORDS])
         return GlCommands(words, base, start_at, bounds, indices, texcoords)
 
     # -- animation ----------------------------------------------------------------------------
@@ -805,8 +790,7 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         frames, first 16 clips) layout and its names fit; else consecutive frames grouped by
         name with the trailing number removed.
         """
-        s = spec_constants()  # the clip table is a constant of the spec
-        clips = table_clips(self.frame_names, s.anim_names, s.anim_start_indices, s.anim_num_frames)
+        clips = table_clips(self.frame_names, ANIM_NAMES, ANIM_START_INDICES, ANIM_NUM_FRAMES)
         return clips if clips is not None else grouped_clips(self.frame_names)
 
     def _frame_index(self, frame: int) -> int:
@@ -850,50 +834,32 @@ class Md2Reader(TrivertxNormals, SingleSurface):
     def mesh(self, frame: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`); decodes that frame
         only."""
-        h = self._h
-        f = frame_index(frame, h.num_frames)
-        corners = self._mesh_corners
+        f = frame_index(frame, self.num_frames)
         cached = self.__dict__
-        if "positions" in cached or "normals" in cached or "texcoords" in cached:
-            return corner_mesh(
-                self.frame_positions(f), self.frame_normals(f), self.texcoords, corners
+        if not ("positions" in cached or "normals" in cached or "texcoords" in cached):
+            mesh = fast_first_mesh(
+                self._data,
+                self._h,
+                f,
+                self._mesh_corners,
+                PREFIX_WORDS,
+                SCALE_WORDS,
+                TRANSLATE_WORDS,
+                TEX_POINT_WORDS,
+                ST_WORDS,
             )
-        vertex_ids, texcoord_ids, indices = corners
-        at = h.ofs_frames + f * h.bytes_per_frame
-        stored = np.ndarray(
-            (h.vertices_per_frame, VERTEX_SIZE), np.uint8, self._data, at + FRAME_HEADER_SIZE
-        )
-        normal_indices = stored[:, NORMAL_INDEX]
-        if normal_indices.size and normal_indices.max() >= NUM_ANORMS:
-            self._decode_frame_normals(f)  # raises, naming the frame's first bad index
-        self._check_skin_size()
-        # Positions as _positions_of computes them (x * scale, then + translate, in double;
-        # then float32), laid out (3,V) so each operation runs along V, not along 3.
-        prefix = np.frombuffer(self._data, np.float32, PREFIX_WORDS, at).astype(np.float64)
-        positions = np.array(stored[:, POSITION].T, dtype=np.float64, order="C")
-        with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN as decode_axes gives
-            positions *= prefix[SCALE_WORDS, None]
-            positions += prefix[TRANSLATE_WORDS, None]
-            positions32 = positions.astype(np.float32)
-        # Each texcoord once, then gathered. s / width in float32 rounds like the double
-        # quotient rounded to float32 (the double has over 2 x 24 + 2 bits, so rounding twice
-        # is exact for a quotient): the values `texcoords` gives.
-        stored_st = np.frombuffer(
-            self._data, np.int16, h.num_tex_coords * TEX_POINT_WORDS, h.ofs_tex_coords
-        )
-        uvs = stored_st.reshape(-1, TEX_POINT_WORDS)[:, ST_WORDS].astype(np.float32)
-        width, height = h.skin_width_px or 1, h.skin_height_px or 1
-        if width == height:  # a square skin: one scalar divisor runs many times faster
-            uvs /= np.float32(width)
-        else:
-            uvs /= np.array([width, height], dtype=np.float32)
-        return Mesh.of_new_arrays(
-            positions32.T.take(vertex_ids, axis=0),
-            anorms().take(normal_indices.take(vertex_ids), axis=0),
-            uvs.take(texcoord_ids, axis=0),
-            indices,
-            vertex_ids,
-            texcoord_ids,
+            if mesh is not None:
+                return mesh
+        return self._plain_mesh(f)
+
+    def _plain_mesh(self, frame: int) -> Mesh:
+        """:meth:`mesh` by the plain decode: the frame's positions and normals and the
+        texcoords, gathered at the corners (raises for what :func:`.fast.first_mesh` leaves)."""
+        return corner_mesh(
+            self.frame_positions(frame),
+            self.frame_normals(frame),
+            self.texcoords,
+            self._mesh_corners,
         )
 
     def corner_frames(self, frames: Sequence[int] | None = None) -> tuple[FloatArray, FloatArray]:
@@ -911,52 +877,36 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         no copy to interleave them). The normals are C-contiguous (k,N,3)."""
         vertex_ids = self._mesh_corners[0]
         cached = self.__dict__
-        if "positions" in cached or "normals" in cached or self.num_frames == 0:
+        if not ("positions" in cached or "normals" in cached or self.num_frames == 0):
             if frames is None:
-                return (
-                    self.positions.take(vertex_ids, axis=1),
-                    self.normals.take(vertex_ids, axis=1),
-                )
-            return (
-                self.frames_positions(frames).take(vertex_ids, axis=1),
-                self.frames_normals(frames).take(vertex_ids, axis=1),
+                picked = np.arange(self.num_frames, dtype=np.intp)
+                stored = self._frame_vertices
+            else:
+                picked = np.array([self._frame_index(f) for f in frames], dtype=np.intp)
+                stored = rows(self._frame_vertices, picked)
+            prefixes = rows(self._frame_prefixes, picked)
+            found = fast_corner_frames(
+                vertex_ids,
+                stored,
+                unstructured(prefixes["scale"], np.float64),
+                unstructured(prefixes["translate"], np.float64),
             )
+            if found is not None:
+                return found
+        return self._plain_corner_frames(frames)
+
+    def _plain_corner_frames(
+        self, frames: Sequence[int] | None = None
+    ) -> tuple[FloatArray, FloatArray]:
+        """:meth:`corner_frames` by the plain decode: the frames' positions and normals
+        gathered at the mesh's corners."""
+        vertex_ids = self._mesh_corners[0]
         if frames is None:
-            picked = np.arange(self.num_frames, dtype=np.intp)
-            stored = self._frame_vertices
-        else:
-            picked = np.array([self._frame_index(f) for f in frames], dtype=np.intp)
-            stored = rows(self._frame_vertices, picked)
-        normal_indices = stored[:, :, NORMAL_INDEX]
-        if normal_indices.size and normal_indices.max() >= NUM_ANORMS:
-            self._decode_normals(picked)  # raises, naming the first bad index
-        prefixes = rows(self._frame_prefixes, picked)
-        scale = unstructured(prefixes["scale"], np.float64)[:, :, None]
-        translate = unstructured(prefixes["translate"], np.float64)[:, :, None]
-        words = stored.view(np.uint32)[:, :, 0]  # (k,V): each stored vertex's 4 bytes
-        k, n = words.shape[0], len(vertex_ids)
-        positions = np.empty((k, 3, n), np.float32)
-        normals = np.empty((k, n, 3), np.float32)
-        # A few frames at a time: the double-precision scratch and the gathered words stay
-        # small and in cache, instead of whole (k,3,N) temporaries in fresh memory.
-        step = max(1, _BLOCK_CORNERS // max(n, 1))
-        scratch = np.empty((min(step, k), 3, n), np.float64)
-        table = anorms()
-        for start in range(0, k, step):
-            stop = min(start + step, k)
-            # Each used vertex's 4 bytes gathered as one word, then decoded where they landed.
-            used = words[start:stop].take(vertex_ids, axis=1).view(np.uint8)
-            used = used.reshape(stop - start, n, VERTEX_SIZE)
-            # (b,3,N): each operation runs along N (see mesh()), as _positions_of computes
-            block = scratch[: stop - start]
-            np.copyto(block, used[:, :, POSITION].transpose(0, 2, 1))
-            with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN as decode_axes
-                block *= scale[start:stop]
-                block += translate[start:stop]
-                positions[start:stop] = block  # one rounding to float32, as astype
-            # indices checked above: "clip" changes none and lets take write into `out`
-            table.take(used[:, :, NORMAL_INDEX], axis=0, out=normals[start:stop], mode="clip")
-        return positions.transpose(0, 2, 1), normals
+            return self.positions.take(vertex_ids, axis=1), self.normals.take(vertex_ids, axis=1)
+        return (
+            self.frames_positions(frames).take(vertex_ids, axis=1),
+            self.frames_normals(frames).take(vertex_ids, axis=1),
+        )
 
     def __repr__(self) -> str:
         label = f" {self.name!r}" if self.name else ""

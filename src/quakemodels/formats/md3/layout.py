@@ -79,7 +79,8 @@ XYZ_SCALE = 1.0 / 64.0  # the spec's `x_compressed / 64.0` (MD3_XYZ_SCALE)
 
 # A vertex as little-endian 16-bit words: x, y, z, then the normal's two angle bytes, which
 # read together are the 16-bit code ``lng | lat << 8`` (one lookup in a 65,536-entry table).
-VERTEX_WORDS = VERTEX.itemsize // 2
+VERTEX_WORD: np.dtype[Any] = field_type(VERTEX, "x_compressed")  # the spec's s2 coordinate
+VERTEX_WORDS = VERTEX.itemsize // VERTEX_WORD.itemsize
 POSITION_COLUMNS: tuple[int, ...] = tuple(
     offset_of(VERTEX, f) // 2 for f in ("x_compressed", "y_compressed", "z_compressed")
 )
@@ -87,3 +88,7 @@ POSITION_WORDS = columns(list(POSITION_COLUMNS))  # a slice when consecutive (a 
 NORMAL_WORD: int = offset_of(VERTEX, "normal_lng") // 2
 if offset_of(VERTEX, "normal_lat") != offset_of(VERTEX, "normal_lng") + 1:  # pragma: no cover
     raise ImportError("quake3_md3.ksy: normal_lat must follow normal_lng for the packed code")
+if any(field_type(VERTEX, f) != VERTEX_WORD for f in ("y_compressed", "z_compressed")) or any(
+    offset_of(VERTEX, f) % VERTEX_WORD.itemsize for f in ("x_compressed", "normal_lng")
+):  # pragma: no cover
+    raise ImportError("quake3_md3.ksy: a vertex must read as 16-bit words")

@@ -6,6 +6,9 @@ checks every count, offset and size with Python integers, so no header value can
 point outside the data. Arrays are decoded with numpy on first use, validated and cached; a
 decode that fails raises and caches nothing. ``m.spec`` is the generated object.
 
+This module is the plain decode; the fast path of a fresh surface's ``mesh`` (one frame read
+in place) lives beside it in ``fast.py``, proven equal by ``tests/test_md3_fast.py``.
+
 Conventions:
 
 * Positions are Quake's model space (Z up), ``float32`` of the spec's ``x_compressed / 64.0``
@@ -78,6 +81,7 @@ from ...core.sections import (
 )
 from ...errors import BadValueError, TruncatedError
 from ...kaitai.quake3_md3 import Quake3Md3
+from .fast import first_mesh as fast_first_mesh
 from .layout import (
     FLOAT,
     FRAME,
@@ -118,6 +122,7 @@ from .layout import (
     TRIANGLE,
     VERSION,
     VERTEX,
+    VERTEX_WORD,
     VERTEX_WORDS,
     XYZ_SCALE,
 )
@@ -395,7 +400,7 @@ class Md3Surface(PerFrame):
         z, and the packed normal at the word offsets layout.py derives from it)."""
         return np.frombuffer(
             self._data,
-            "<i2",
+            VERTEX_WORD,
             VERTEX_WORDS * self.num_frames * self.num_vertices,
             self.offset + self.ofs_vertices,
         ).reshape(self.num_frames, self.num_vertices, VERTEX_WORDS)
@@ -443,7 +448,7 @@ class Md3Surface(PerFrame):
     @decoded
     def normal_angles(self) -> npt.NDArray[np.uint8]:
         """(F,N,2) uint8 normal angle bytes as stored: (lng, lat)."""
-        packed = self._vertex_words[:, :, NORMAL_WORD].astype("<u2")
+        packed = self._vertex_words[:, :, NORMAL_WORD].view(np.uint16)  # the code's bits
         return np.stack([packed & 0xFF, packed >> 8], axis=-1).astype(np.uint8)
 
     @decoded
@@ -472,39 +477,33 @@ class Md3Surface(PerFrame):
         (``vertex_ids`` and ``texcoord_ids`` are both 0..N-1); the triangles in render order
         (counter-clockwise: :func:`flip_winding` of ``triangles``)."""
         f = frame_index(frame, self.num_frames)
-        n = self.num_vertices
-        ids = np.arange(n, dtype=np.int32)
         cached = self.__dict__
-        if "_vertex_words" in cached or "triangles" in cached or "texcoords" in cached:
-            return Mesh(
-                positions=self.frame_positions(f),
-                normals=self.frame_normals(f),
-                uvs=self.texcoords,
-                indices=flip_winding(self.triangles.astype(np.uint32)),
-                vertex_ids=ids,
-                texcoord_ids=ids.copy(),
+        if not ("_vertex_words" in cached or "triangles" in cached or "texcoords" in cached):
+            mesh = fast_first_mesh(
+                self._data,
+                self.offset,
+                self.ofs_triangles,
+                self.num_triangles,
+                self.ofs_vertices,
+                self.ofs_tex_coords,
+                self.num_vertices,
+                f,
+                normal_table(),
             )
-        # The frame's words, the stored indices and texcoords read in place: the values the
-        # arrays above give, without decoding any other frame or copying what needs no change.
-        base = self.offset
-        indices = np.frombuffer(
-            self._data, np.uint32, 3 * self.num_triangles, base + self.ofs_triangles
-        ).reshape(-1, 3)
-        if indices.size and indices.max() >= n:  # a negative index reads as 2**31 or more
-            self.triangles  # noqa: B018 - raises, naming the first bad index
-        words = np.frombuffer(
-            self._data,
-            np.int16,
-            VERTEX_WORDS * n,
-            base + self.ofs_vertices + f * n * VERTEX.itemsize,
-        ).reshape(n, VERTEX_WORDS)
-        return Mesh.of_new_arrays(
-            self._positions_of(words[None])[0],
-            normal_table().take(words[:, NORMAL_WORD].view(np.uint16), axis=0, mode="clip"),
-            np.frombuffer(self._data, np.float32, 2 * n, base + self.ofs_tex_coords).reshape(-1, 2),
-            flip_winding(indices),
-            ids,
-            ids,
+            if mesh is not None:
+                return mesh
+        return self._plain_mesh(f)
+
+    def _plain_mesh(self, frame: int) -> Mesh:
+        """:meth:`mesh` by the plain decode (raises for what :func:`.fast.first_mesh` leaves)."""
+        ids = np.arange(self.num_vertices, dtype=np.int32)
+        return Mesh(
+            positions=self.frame_positions(frame),
+            normals=self.frame_normals(frame),
+            uvs=self.texcoords,
+            indices=flip_winding(self.triangles.astype(np.uint32)),
+            vertex_ids=ids,
+            texcoord_ids=ids.copy(),
         )
 
     def load_all(self) -> Md3Surface:

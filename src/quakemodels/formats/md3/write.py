@@ -48,6 +48,7 @@ from .layout import (
     FRAME,
     HEADER,
     HEADER_SIZE,
+    INDEX,
     MAGIC,
     NAME_SIZE,
     SHADER,
@@ -55,9 +56,12 @@ from .layout import (
     SURFACE_HEADER_SIZE,
     TAG,
     TEX_COORD,
+    TEX_COORD_ITEM,
     TRIANGLE,
     VERSION,
     VERTEX,
+    VERTEX_WORD,
+    VERTEX_WORDS,
 )
 from .limits import FORMAT_LIMITS as FORMAT_LIMITS
 from .limits import QFILES as QFILES
@@ -197,7 +201,7 @@ class Md3Parts:
 # -- exact serialization of loaded models ---------------------------------------------------------
 
 
-def _raw(data: bytes, dtype: str, count: int, offset: int) -> npt.NDArray[Any]:
+def _raw(data: bytes, dtype: np.dtype[Any], count: int, offset: int) -> npt.NDArray[Any]:
     """``count`` items of ``dtype`` at ``offset``, copied (the parts must not alias ``data``)."""
     return np.frombuffer(data, dtype=dtype, count=count, offset=offset).copy()
 
@@ -213,11 +217,11 @@ def _surface_parts(data: bytes, surf: Any, num_frames: int) -> Md3SurfaceParts:
         name_raw=surf.name_raw,
         shaders_raw=raws,
         shader_indices=indices,
-        triangles=_raw(data, "<i4", 3 * t, base + surf.ofs_triangles).reshape(t, 3),
-        texcoords=_raw(data, "<f4", 2 * n, base + surf.ofs_tex_coords).reshape(n, 2),
-        vertices=_raw(data, "<i2", 4 * n * num_frames, base + surf.ofs_vertices).reshape(
-            num_frames, n, 4
-        ),
+        triangles=_raw(data, INDEX, 3 * t, base + surf.ofs_triangles).reshape(t, 3),
+        texcoords=_raw(data, TEX_COORD_ITEM, 2 * n, base + surf.ofs_tex_coords).reshape(n, 2),
+        vertices=_raw(
+            data, VERTEX_WORD, VERTEX_WORDS * n * num_frames, base + surf.ofs_vertices
+        ).reshape(num_frames, n, VERTEX_WORDS),
         magic=surf.magic,
         flags=surf.flags,
         layout=SurfaceLayout(
@@ -333,7 +337,7 @@ def _surface_bytes(s: Md3SurfaceParts, num_frames: int) -> tuple[dict[str, int],
         "ofs_shaders": shaders.tobytes(),
         "ofs_triangles": triangles.tobytes(),
         "ofs_tex_coords": texcoords.tobytes(),
-        "ofs_vertices": s.vertices.astype("<i2").tobytes(),
+        "ofs_vertices": s.vertices.astype(VERTEX_WORD).tobytes(),
     }
     nshaders, ntris, nverts = s.counts()
     header = np.zeros(1, SURFACE_HEADER)

@@ -29,14 +29,11 @@ import numpy as np
 from ...core.facade import Source, read_source
 from ...core.findings import Finding, Report
 from ...core.sections import offset_of
+from ...core.trivertx import NUM_ANORMS
 from ...errors import ModelFormatError
 from .layout import (
     HEADER_OFFSETS,
-    LIMITS,
-    MAX_SKIN_HEIGHT,
-    MAX_SKINS,
     NORMAL_INDEX,
-    NUM_ANORMS,
     ONSEAM,
     POSE_HEADER_SIZE,
     TEXCOORD,
@@ -44,6 +41,7 @@ from .layout import (
     TYPE_SIZE,
     VERTEX,
 )
+from .limits import ENGINES, VANILLA
 from .reader import MdlReader
 
 OTHER_FORMATS = {
@@ -78,7 +76,8 @@ def _check_header(r: Report, m: MdlReader) -> None:
                 f"{field}={tuple(values.tolist())}: vertices decode to values that are not"
                 " finite in float32",
             )
-    for engine, (max_v, max_t, max_p) in LIMITS.items():
+    for engine, lim in ENGINES.items():
+        max_v, max_t, max_p = lim.max_vertices, lim.max_triangles, lim.max_poses
         if m.num_vertices > max_v:
             _limit(
                 r,
@@ -106,30 +105,32 @@ def _check_header(r: Report, m: MdlReader) -> None:
                 ofs["num_frames"],
                 f"{m.num_poses} poses are above {max_p} (MAXALIASFRAMES)",
             )
-        if m.num_skins > MAX_SKINS:
+        if m.num_skins > lim.max_skins:
             _limit(
                 r,
                 engine,
                 "skins",
                 "num_skins",
                 ofs["num_skins"],
-                f"num_skins={m.num_skins} is above {MAX_SKINS}",
+                f"num_skins={m.num_skins} is above {lim.max_skins}",
             )
-    if m.skin_height > MAX_SKIN_HEIGHT:
+    quake = VANILLA
+    if m.skin_height > quake.max_skin_height:
         r.limit(
             "skin-height",
             "skin_height",
             ofs["skin_height"],
-            f"skin_height={m.skin_height} is taller than {MAX_SKIN_HEIGHT} (quake)",
+            f"skin_height={m.skin_height} is taller than {quake.max_skin_height} (quake)",
             engines=("quake",),
             warn_in=("quakespasm",),
         )
-    if m.skin_width % 4:
+    if m.skin_width % quake.skin_width_multiple:
         r.limit(
             "skin-width",
             "skin_width",
             ofs["skin_width"],
-            f"skin_width={m.skin_width} is not a multiple of 4 (quake, software renderer)",
+            f"skin_width={m.skin_width} is not a multiple of {quake.skin_width_multiple} (quake,"
+            " software renderer)",
             engines=("quake",),
         )
     if m.synctype not in (0, 1):

@@ -33,6 +33,7 @@ FRAME_NAME_OFFSET: int = offset_of(POSE_PREFIX, "name")
 FRAME_NAME_SIZE: int = field_type(POSE_PREFIX, "name").itemsize
 # The type word that starts every skin and frame; a group's count has the same s4 type.
 TYPE_WORD: np.dtype[Any] = field_type(spec.MDL_FRAME_PREFIX, "type")
+TYPE_RECORD: np.dtype[Any] = spec.MDL_FRAME_PREFIX  # that word as a one-field record
 TYPE_SIZE = TYPE_WORD.itemsize
 # daliasgroup_t after the type word: numframes, bboxmin, bboxmax.
 GROUP_HEADER_SIZE = TYPE_SIZE + 2 * VERTEX.itemsize
@@ -40,15 +41,7 @@ GROUP_HEADER_SIZE = TYPE_SIZE + 2 * VERTEX.itemsize
 INTERVAL: np.dtype[Any] = field_type(spec.VEC3, "x")
 ONSEAM = 0x20  # ALIAS_ONSEAM (modelgen.h)
 FACES_FRONT = 0x10  # DT_FACES_FRONT (modelgen.h)
-NUM_ANORMS = 162
 
-# Engine limits, shared by the checker and the writer (not part of the byte layout):
-# WinQuake/gl_model.c, model.c and QuakeSpasm's Quake/gl_model.h.
-MAX_SKIN_HEIGHT = 480  # MAX_LBM_HEIGHT
-MAX_SKINS = 32  # MAX_SKINS
-SKIN_WIDTH_MULTIPLE = 4  # the software renderer refuses other widths
-# (vertices, triangles, poses) per engine: MAXALIASVERTS, MAXALIASTRIS, MAXALIASFRAMES.
-LIMITS = {"quake": (1024, 2048, 256), "quakespasm": (2000, 4096, 256)}
 # Palette rows 224..255 are fullbright: they glow at full intensity in the dark (the
 # software renderer's colormap, QuakeSpasm's fullbright mask); 255 is also the transparent
 # index of MF_HOLEY models in QuakeSpasm.

@@ -1,24 +1,27 @@
-"""Quake's engine limits on MDL models (and the format's own), as :func:`.write.build` enforces
-them: plain values, here so that loading or exporting a model needs no writer."""
+"""Quake's engine limits on MDL models (and the format's own): plain values, the one home of
+them. :func:`.write.build` enforces a :class:`Limits`; ``check`` reports against every engine
+of :data:`ENGINES`. Here so that loading or exporting a model needs no writer.
+
+Sources: WinQuake/gl_model.c and model.c (MAXALIASVERTS, MAXALIASTRIS, MAXALIASFRAMES,
+MAX_SKINS, MAX_LBM_HEIGHT) and QuakeSpasm's Quake/gl_model.h."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ...core.files import MAX_LOADFILE
-from .layout import LIMITS, MAX_SKIN_HEIGHT, MAX_SKINS, SKIN_WIDTH_MULTIPLE
 
 
 @dataclass(frozen=True)
 class Limits:
     """Engine limits ``build`` enforces. :data:`VANILLA` is id's GLQuake (gl_model.c)."""
 
-    max_vertices: int = LIMITS["quake"][0]
-    max_triangles: int = LIMITS["quake"][1]
-    max_poses: int = LIMITS["quake"][2]
-    max_skins: int = MAX_SKINS
-    max_skin_height: int = MAX_SKIN_HEIGHT
-    skin_width_multiple: int = SKIN_WIDTH_MULTIPLE
+    max_vertices: int = 1024  # MAXALIASVERTS
+    max_triangles: int = 2048  # MAXALIASTRIS
+    max_poses: int = 256  # MAXALIASFRAMES
+    max_skins: int = 32  # MAX_SKINS
+    max_skin_height: int = 480  # MAX_LBM_HEIGHT
+    skin_width_multiple: int = 4  # the software renderer refuses other widths
 
 
 VANILLA = Limits()
@@ -26,9 +29,9 @@ VANILLA = Limits()
 widths a multiple of 4 (the software renderer's rule)."""
 
 QUAKESPASM = Limits(
-    max_vertices=LIMITS["quakespasm"][0],
-    max_triangles=LIMITS["quakespasm"][1],
-    max_poses=LIMITS["quakespasm"][2],
+    max_vertices=2000,
+    max_triangles=4096,
+    max_poses=256,
     max_skin_height=2**31 - 1,  # a taller skin is only a developer warning there
 )
 """QuakeSpasm: 2000 vertices, 4096 triangles, 256 poses, 32 skins, any skin height."""
@@ -46,3 +49,6 @@ FORMAT_LIMITS = Limits(
 MAX_FILE_SIZE = MAX_LOADFILE
 """The largest MDL file read (bytes, :data:`quakemodels.core.files.MAX_LOADFILE`): a larger
 file, or archive entry, is refused by its size before it is read."""
+
+ENGINES = {"quake": VANILLA, "quakespasm": QUAKESPASM}
+"""The engines ``check`` reports limits for, by their ``--engine`` name."""

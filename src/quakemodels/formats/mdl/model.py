@@ -204,7 +204,7 @@ class Mdl(MdlReader):
         texcoord pixels), then :meth:`build`. Skin size from the argument, the first skin, the
         file's embedded image, or 256 × 256."""
         from ...core.build import first_size, skin_dimensions
-        from ..md2 import weld
+        from ...core.trivertx_write import weld
 
         size = skin_dimensions(
             first_size(_given_skin_size(skin_size, skins), mesh.skin_size), "skin_width"
@@ -239,7 +239,7 @@ class Mdl(MdlReader):
         nearest anorm, tags dropped, every frame a single pose, then :meth:`build`. Skin size
         from the argument, the first skin, the first surface's skin image, or 256 × 256."""
         from ...core.build import first_size, skin_dimensions
-        from ..md2 import scene_arrays, scene_skin_size
+        from ...core.trivertx_write import scene_arrays, scene_skin_size
 
         size = skin_dimensions(
             first_size(_given_skin_size(skin_size, skins), scene_skin_size(scene)), "skin_width"

@@ -61,11 +61,10 @@ from ...core.mesh import (
     flip_winding,
 )
 from ...core.names import lenient_names
-from ...core.sections import columns, field_type, offset_of, word_columns
-from ...core.trivertx import TrivertxNormals
+from ...core.sections import columns, field_type, offset_of, read_record, word_columns
+from ...core.trivertx import NUM_ANORMS, TrivertxNormals, anorms
 from ...errors import BadValueError, ModelFormatError, TruncatedError
 from ...kaitai.quake_mdl import QuakeMdl
-from ..md2 import anorms
 from .layout import (
     COUNT_FIELDS,
     FRAME_NAME_OFFSET,
@@ -77,10 +76,10 @@ from .layout import (
     INTERVAL,
     MAGIC,
     NORMAL_INDEX,
-    NUM_ANORMS,
     POSE_HEADER_SIZE,
     TEXCOORD,
     TRIANGLE,
+    TYPE_RECORD,
     TYPE_SIZE,
     VERSION,
     VERTEX,
@@ -175,10 +174,11 @@ def _truncated(what: str, field: str, offset: int, need: int, size: int) -> Trun
     )
 
 
-def _read_s4(data: bytes, offset: int, what: str, field: str) -> int:
+def _read_word(data: bytes, offset: int, what: str, field: str) -> int:
     if offset + 4 > len(data):
         raise _truncated(what, field, offset, 4, len(data))
-    return int.from_bytes(data[offset : offset + 4], "little", signed=True)
+    word: int = read_record(data, TYPE_RECORD, offset)[0]  # the spec's s4 type word
+    return word
 
 
 def _walk(data: bytes, header: Any) -> _Layout:
@@ -197,7 +197,7 @@ def _walk(data: bytes, header: Any) -> _Layout:
     skins: list[tuple[int, int, int, int | None, int]] = []
     # Each skin takes at least its 4-byte type word, so the loop ends within size / 4 steps.
     for i in range(header.num_skins):
-        group = _read_s4(data, pos, f"skins[{i}].group", "group")
+        group = _read_word(data, pos, f"skins[{i}].group", "group")
         if group == 0:
             if pos + TYPE_SIZE + skin_size > size:
                 raise _truncated(
@@ -212,7 +212,7 @@ def _walk(data: bytes, header: Any) -> _Layout:
             pos += TYPE_SIZE + skin_size
             continue
         at = pos + TYPE_SIZE  # daliasskingroup_t.numskins
-        n = _read_s4(data, at, f"skins[{i}].num_frames", "num_frames")
+        n = _read_word(data, at, f"skins[{i}].num_frames", "num_frames")
         if n < 0:
             raise BadValueError(
                 f"skins[{i}].num_frames={n} at offset {at} is negative",
@@ -268,7 +268,7 @@ def _walk(data: bytes, header: Any) -> _Layout:
             )
     # Each frame takes at least 4 + 12 bytes (a group of no poses): the loop is bounded.
     for i in range(num_frames):
-        kind = _read_s4(data, pos, f"frames[{i}].type", "type")
+        kind = _read_word(data, pos, f"frames[{i}].type", "type")
         if kind == 0:
             if pos + TYPE_SIZE + pose_size > size:
                 raise _truncated(
@@ -283,7 +283,7 @@ def _walk(data: bytes, header: Any) -> _Layout:
             pos += TYPE_SIZE + pose_size
             continue
         at = pos + TYPE_SIZE  # daliasgroup_t.numframes, the spec's num_time
-        n = _read_s4(data, at, f"frames[{i}].num_time", "num_time")
+        n = _read_word(data, at, f"frames[{i}].num_time", "num_time")
         if n < 0:
             raise BadValueError(
                 f"frames[{i}].num_time={n} at offset {at} is negative",
@@ -625,7 +625,6 @@ class MdlReader(TrivertxNormals, SingleSurface):
 
     _NORMAL_INDEX = NORMAL_INDEX
     _FRAMES_FIELD = "poses"
-    _normal_table = staticmethod(anorms)  # the table Quake shares with Quake II
 
     @cached_property
     def _frame_vertices(self) -> npt.NDArray[np.uint8]:

@@ -48,8 +48,8 @@ from ...core.build import (
     mesh_arrays,
     skin_dimensions,
 )
+from ...core.trivertx_write import anorm_indices, quantize
 from ...errors import BadValueError, LimitExceededError, ModelFormatError
-from ..md2 import anorm_indices, quantize
 from .layout import (
     FACES_FRONT,
     FIRST_FULLBRIGHT,
