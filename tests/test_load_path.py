@@ -21,7 +21,7 @@ def test_a_plain_file_is_read_and_dispatched_first(
 ) -> None:
     path = tmp_path / "x.md2"
     path.write_bytes(build())
-    for probe in ("split_archive_path", "game_roots", "shared_gamefs", "_player_from_folder"):
+    for probe in ("split_archive_path", "game_roots", "shared_gamefs", "_open_folder"):
         monkeypatch.setattr(registry, probe, _refuse)
     model = quakemodels.load(path)
     assert model.name == str(path) and model.num_frames == 2
