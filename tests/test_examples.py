@@ -200,3 +200,19 @@ def test_example_runs_and_leaves_its_inputs_alone(
     after = hashes(folder)
     changed = sorted(name for name, digest in before.items() if after.get(name) != digest)
     assert changed == [], f"{example.path}:{example.line} wrote over its input files {changed}"
+
+
+def test_every_block_is_run_or_says_why_not() -> None:
+    # python and sh blocks run, console blocks are checked; text and javascript are shown only
+    # (transcripts, byte layouts, a browser's code), so a ```bash or an untagged block is an
+    # error: it would silently escape the runs above
+    allowed = {"python", "sh", "console", "text", "javascript"}
+    for path in DOCUMENTS:
+        inside = False
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.startswith("```"):
+                continue
+            if not inside:
+                language = line[3:].strip()
+                assert language in allowed, f"{path.relative_to(REPO)}:{number}: ```{language}"
+            inside = not inside

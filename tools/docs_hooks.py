@@ -26,6 +26,8 @@ import os
 import re
 from typing import Any
 
+from docs_griffe import plain_roles  # tools/ is on sys.path while mkdocs loads a hook
+
 from quakemodels.cli import VERBS, build_parser, output
 from quakemodels.formats import FORMATS
 from quakemodels.formats.q3player import Player
@@ -84,6 +86,8 @@ def _options_table(parser: argparse.ArgumentParser) -> list[str]:
         if isinstance(action, argparse._HelpAction) or action.help == argparse.SUPPRESS:
             continue
         metavar = action.metavar or (action.dest.upper() if action.nargs != 0 else "")
+        if action.choices is not None and action.metavar is None:
+            metavar = "{" + ",".join(map(str, action.choices)) + "}"
         if isinstance(metavar, tuple):
             metavar = " ".join(metavar)
         if action.option_strings:
@@ -92,11 +96,7 @@ def _options_table(parser: argparse.ArgumentParser) -> list[str]:
         else:
             name = str(metavar)
         default = action.default
-        shown = (
-            ""
-            if default in (None, False, argparse.SUPPRESS) or action.nargs == 0
-            else f"`{default}`"
-        )
+        shown = "" if default in (None, False, [], argparse.SUPPRESS) else f"`{default}`"
         help_text = (action.help or "") % {"default": default, "prog": parser.prog}
         rows.append(f"| `{_cell(name)}` | {_cell(shown)} | {_cell(help_text)} |")
     return rows
@@ -193,7 +193,7 @@ def limits_tables() -> str:
             values = [_number(getattr(inst, field)) for inst in instances.values()]
             out.append(f"| `{field}` | " + " | ".join(values) + " |")
         out.append("")
-        out += [f"- `{key}`: {_cell(docs[key])}" for key in instances if key in docs]
+        out += [f"- `{key}`: {_cell(plain_roles(docs[key]))}" for key in instances if key in docs]
         out.append("")
     return "\n".join(out)
 
