@@ -22,10 +22,11 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO
+from conftest import REPO, md2_corpus_files, md3_corpus_files, mdl_corpus_files
 
 import quakemodels
 from quakemodels.cli import VERBS, output
+from quakemodels.core.findings import ENGINES
 
 sys.path.insert(0, str(REPO / "tools"))
 import docs_hooks
@@ -142,3 +143,26 @@ def test_the_readme_is_short_and_its_links_lead_somewhere() -> None:
     assert len(local) >= 15
     missing = [link for link in local if not (REPO / link).exists()]
     assert missing == []
+
+
+def test_every_finding_code_the_checkers_report_is_listed() -> None:
+    # the codes of real checks (the sample, cut and bent; every corpus model) for every engine
+    table = set(re.findall(r"^\| `([^`]+)` \|", docs_hooks.finding_codes(), re.M))
+    sample = (REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2").read_bytes()
+    md2 = quakemodels.load(sample, quakemodels.Md2)
+    inputs: list[object] = [
+        sample,
+        sample[:3000],
+        sample[:200],
+        sample[:12] + b"\xff\xff\x00\x00" + sample[16:],  # a 65535-pixel-tall skin
+        quakemodels.Mdl.from_model(md2).model.to_bytes(),
+        *md2_corpus_files(),
+        *md3_corpus_files(),
+        *mdl_corpus_files(),
+    ]
+    seen: set[str] = set()
+    for source in inputs:
+        for engine in ENGINES:
+            seen.update(f.code for f in quakemodels.check_model(source, engine))
+    assert {"engine-format", "skin-height", "section-past-end"} <= seen
+    assert sorted(seen - table) == []

@@ -230,7 +230,97 @@ def format_class_entries() -> str:
     return "\n".join(out)
 
 
+_SEVERITY = {"error": "error", "warning": "warning", "limit": "error or warning, by engine"}
+
+
+_CODE = re.compile(r"^[a-z][a-z0-9]*(?:-[a-z0-9]+)+$")
+_HELPER = "(set by a shared helper)"
+
+
+def _codes_in(source: str) -> dict[str, tuple[set[str], set[str]]]:
+    """code -> (severities, fields) of every finding a check module's source names with a
+    literal code: ``report.error/warning/limit(code, field, ...)``, ``Finding(severity, field,
+    offset, message, code)``, ``code = "a" if ... else "b"``, and a dashed code handed to a
+    shared helper (``non_ascii_names(r, data, "skin-name-bytes", ...)``)."""
+    found: dict[str, tuple[set[str], set[str]]] = {}
+
+    def literal(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        return None
+
+    def add(code: str | None, severity: str, field: ast.AST | None = None) -> None:
+        if code is None:
+            return
+        severities, fields = found.setdefault(code, (set(), set()))
+        severities.add(severity)
+        name = literal(field) if field is not None else None
+        if name:
+            fields.add(name)
+
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "code" for t in node.targets
+        ):
+            branches = [node.value]
+            while branches:
+                value = branches.pop()
+                if isinstance(value, ast.IfExp):
+                    branches += [value.body, value.orelse]
+                else:
+                    add(literal(value), "error or warning")
+            continue
+        if (
+            isinstance(node, ast.Tuple)
+            and len(node.elts) == 2
+            and isinstance(node.elts[0], ast.Name)
+            and re.match(r"^[a-z][a-z0-9-]*$", literal(node.elts[1]) or "")
+        ):  # (ErrorClass, "code"): a reader's error reported as a finding
+            add(literal(node.elts[1]), "error")
+            continue
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in _SEVERITY and len(node.args) >= 2:
+            add(literal(node.args[0]), _SEVERITY[func.attr], node.args[1])
+        elif isinstance(func, ast.Name) and func.id == "Finding" and len(node.args) == 5:
+            add(literal(node.args[4]), literal(node.args[0]) or "error or warning", node.args[1])
+        elif not (isinstance(func, ast.Attribute) and func.attr in ("decode", "encode")):
+            for arg in node.args:
+                code = literal(arg)
+                if code and _CODE.match(code) and code not in found:
+                    add(code, _HELPER)
+    for severities, _fields in found.values():
+        for vague in (_HELPER, "error or warning"):
+            if len(severities) > 1:
+                severities.discard(vague)
+    return found
+
+
+def finding_codes() -> str:
+    """Markdown: per format with a ``check`` module, every finding code it reports."""
+    packages = {_package(fmt): fmt.title for fmt in _formats()}
+    packages.setdefault(Player.__module__.rsplit(".", 1)[0], "Quake III player")
+    modules = {f"{package}.check": title for package, title in packages.items()}
+    modules["quakemodels.core.findings"] = "Every format (shared checks)"
+    out: list[str] = []
+    for name, title in modules.items():
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            continue
+        codes = _codes_in(spec.loader.get_source(name) or "")  # type: ignore[attr-defined]
+        out += [f"### {title}", "", f"From `{name}`:", ""]
+        out += ["| code | severity | field |", "|---|---|---|"]
+        for code in sorted(codes):
+            severities, fields = codes[code]
+            shown = ", ".join(f"`{f}`" for f in sorted(fields)) or "(varies)"
+            out.append(f"| `{code}` | {' / '.join(sorted(severities))} | {shown} |")
+        out.append("")
+    return "\n".join(out)
+
+
 GENERATORS = {
+    "findings": finding_codes,
     "cli": cli_reference,
     "limits": limits_tables,
     "format-classes": format_class_entries,
