@@ -226,7 +226,8 @@ def format_class_entries() -> str:
     """Markdown: a heading and a mkdocstrings entry per format class."""
     out: list[str] = []
     for path in format_classes():
-        out += [f"::: {path}", ""]
+        # the arrays live on the reader facades the model classes extend: shown here too
+        out += [f"::: {path}", "    options:", "      inherited_members: true", ""]
     return "\n".join(out)
 
 
