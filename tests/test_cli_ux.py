@@ -473,9 +473,13 @@ def test_load_types_and_namespace(model: Path, tmp_path: Path) -> None:
 
 
 def test_readme_python_snippets_pass_mypy_strict(tmp_path: Path) -> None:
-    """Every ```python block of the README, type-checked as a user's script would be."""
-    blocks = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(), re.S)
-    assert len(blocks) >= 3
+    """Every ```python block of the README and of the documentation site (docs/), type-checked
+    as a user's script would be."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    blocks = [
+        b for page in pages for b in re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    ]
+    assert len(blocks) >= 10
     # Names the snippets use without defining them: a user's own arrays.
     prelude = (
         "import numpy as np\nimport quakemodels\n"
