@@ -3,10 +3,12 @@
 // npm kaitai-struct-compiler in debug mode (as the IDE does), parse model files with the pinned
 // npm kaitai-struct runtime, and write the tree as the IDE's "Export to JSON" writes it.
 //
-//   node tools/crosscheck.js [--ksy-dir ksy] [--outdir DIR] FILE...
+//   node tools/crosscheck.js [--ksy-dir ksy] [--outdir DIR] [--spec ID] FILE... [--spec ID FILE...]
 //
-// Each FILE is matched to a spec by its magic (the spec's first seq field with `contents`),
-// else by `meta.file-extension`. With --outdir, DIR/<file name>.webide.json is written per file
+// Each FILE after `--spec ID` is parsed with the spec whose meta/id is ID (the registry's choice:
+// formats sharing a magic, such as IDSP version 1 and 2, are told apart by Python's registry);
+// a FILE before any `--spec` is matched to a spec by its magic (the spec's first seq field with
+// `contents`), else by `meta.file-extension`. With --outdir, DIR/<file name>.webide.json is written per file
 // and one JSON line per file goes to stdout: {"file", "spec", "out"} or {"file", "spec", "error"}.
 // Without --outdir a single FILE's export goes to stdout. Exit status 1 if any file failed.
 //
@@ -30,12 +32,14 @@ function usage() {
 
 function parseArgs(argv) {
   const args = { ksyDir: path.join(__dirname, "..", "ksy"), outdir: null, files: [] };
+  let spec = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--ksy-dir") args.ksyDir = argv[++i];
     else if (a === "--outdir") args.outdir = argv[++i];
+    else if (a === "--spec") spec = argv[++i];
     else if (a.startsWith("--")) usage();
-    else args.files.push(a);
+    else args.files.push({ file: a, spec });
   }
   if (args.files.length === 0 || (!args.outdir && args.files.length > 1)) usage();
   return args;
@@ -82,7 +86,8 @@ function loadSpecs(ksyDir) {
   return specs;
 }
 
-function specFor(specs, file, data) {
+function specFor(specs, file, data, id) {
+  if (id) return specs.find((s) => s.id === id) || null;
   for (const s of specs) {
     if (s.magic && data.length >= s.magic.length && data.subarray(0, s.magic.length).equals(s.magic))
       return s;
@@ -218,9 +223,10 @@ class Exporter {
   }
 }
 
-async function exportFile(specs, file) {
+async function exportFile(specs, { file, spec }) {
   const data = fs.readFileSync(file);
-  const s = specFor(specs, file, data);
+  const s = specFor(specs, file, data, spec);
+  if (!s && spec) return { spec: null, error: `no spec in ksy/ has the id ${spec}` };
   if (!s) return { spec: null, error: "no spec in ksy/ matches this file's magic or extension" };
   const mod = await compiledModule(s);
   const Main = mod[className(s.id)];
@@ -243,15 +249,16 @@ async function main() {
   if (!args.outdir) {
     const r = await exportFile(specs, args.files[0]);
     if (r.error !== undefined) {
-      console.error(`${args.files[0]}: ${r.error}`);
+      console.error(`${args.files[0].file}: ${r.error}`);
       process.exit(1);
     }
     process.stdout.write(r.text);
     return;
   }
   fs.mkdirSync(args.outdir, { recursive: true });
-  for (const file of args.files) {
-    const r = await exportFile(specs, file);
+  for (const arg of args.files) {
+    const r = await exportFile(specs, arg);
+    const file = arg.file;
     const line = { file, spec: r.spec };
     if (r.error !== undefined) {
       line.error = r.error;
