@@ -5,10 +5,11 @@
 
 Generates every target with tools/ksc.js into a temporary folder, then per target:
 
-- python: the reference. Every corpus file of each spec (``spec_impact.CORPUS_MAP``: md2/,
-  md3/ and q3/, mdl/, archives/*.pak) and a few synthetic files from the test builders (valid
-  ones and broken ones) are parsed and digested with ``tools/spec_digest.py``: header fields,
-  counts, and a checksum over every value of every array, value instances included.
+- python: the reference. Every corpus file of each spec (``spec_impact.corpus_map()``: each
+  registered format's folder, q3/ and archives/*.pak) and a few synthetic files from the test
+  builders (valid ones and broken ones) are parsed and digested with ``tools/spec_digest.py``:
+  header fields, counts, and a checksum over every value of every array, value instances
+  included.
 - cpp_stl_98 and cpp_stl_11: each spec's generated .cpp is built with g++ (``-std=c++98`` /
   ``-std=c++11``, ``-Wall -Wextra``; every warning is printed) against our own test runtime
   (tools/runtime/cpp, not the official one: see tools/runtime/README.md) with its digest driver
@@ -80,8 +81,15 @@ KNOWN_BUILD_FAILURES: dict[tuple[str, str], tuple[str, str]] = {
     ),
 }
 
-# The C++ digest driver of each spec (tools/runtime/digest/cpp/<name>.cpp).
-CPP_DRIVERS = {"quake3_md3": "md3", "quake_mdl": "mdl", "quake_pak": "pak"}
+CPP_DRIVERS = RUNTIME / "digest" / "cpp"
+"""Where a spec's C++ digest driver is, by its id: ``<spec id>.cpp`` (a spec without one is
+only built)."""
+
+
+def cpp_driver(spec_id: str) -> Path | None:
+    """The C++ digest driver of ``spec_id`` when there is one."""
+    path = CPP_DRIVERS / f"{spec_id}.cpp"
+    return path if path.is_file() else None
 
 
 def generate(target: str, specs: list[Path], out: Path) -> tuple[bool, str]:
@@ -223,7 +231,7 @@ def run_python(
     notes = []
     for spec in specs:
         sid = spec.stem
-        if sid not in spec_digest.DIGESTS:
+        if spec_digest.digester(sid) is None:
             notes.append(f"{sid}: generated (no digest for this spec yet)")
             continue
         cls = root_class(out, sid)
@@ -284,11 +292,11 @@ def run_cpp(
                 return "FAIL", [f"{sid}: the compiler fails: {err}"]
             notes.append(f"{sid}: known: not generated: {why}")
             continue
-        driver = CPP_DRIVERS.get(sid)
+        driver = cpp_driver(sid)
         exe = tmp / f"{target}_{sid}"
         sources = [str(out / f"{sid}.cpp")]
         if driver:
-            sources.insert(0, str(RUNTIME / "digest" / "cpp" / f"{driver}.cpp"))
+            sources.insert(0, str(driver))
             link = ["-o", str(exe), *sources, str(runtime_obj)]
         else:
             link = ["-c", "-o", str(tmp / f"{target}_{sid}.o"), *sources]
@@ -372,7 +380,7 @@ def run_java(
     status = "ok"
     for spec in specs:
         sid = spec.stem
-        if sid not in spec_digest.DIGESTS:
+        if spec_digest.digester(sid) is None:
             notes.append(f"{sid}: compiled (no digest for this spec yet)")
             continue
         cmd = ["java", "-cp", str(classes), "Digest", sid, *map(str, files[sid].paths)]

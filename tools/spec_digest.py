@@ -18,12 +18,15 @@ The drivers in the other languages follow this file field by field: change them 
 
 from __future__ import annotations
 
+import importlib
 import math
 import struct
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from quakemodels.formats import FORMATS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -87,7 +90,7 @@ def vec(s: Sum, v: Any) -> None:
     s.nums((v.x, v.y, v.z))
 
 
-def md2(r: Any) -> list[str]:
+def quake2_md2(r: Any) -> list[str]:
     out = [f"magic {r.magic.hex()}"]
     for k in MD2_HEADER:
         out.append(f"{k} {getattr(r, k)}")
@@ -130,7 +133,7 @@ def md2(r: Any) -> list[str]:
     return out
 
 
-def md3(r: Any) -> list[str]:
+def quake3_md3(r: Any) -> list[str]:
     out = [f"magic {r.magic.hex()}", f"version {r.version}", f"name {r.name}"]
     for k in MD3_HEADER:
         out.append(f"{k} {getattr(r, k)}")
@@ -187,7 +190,7 @@ def mdl_vertex(s: Sum, v: Any) -> None:
     s.nums((v.x, v.y, v.z))
 
 
-def mdl(r: Any) -> list[str]:
+def quake_mdl(r: Any) -> list[str]:
     h = r.header
     out = [f"ident {h.ident.hex()}"]
     for k in MDL_HEADER:
@@ -241,7 +244,7 @@ def mdl(r: Any) -> list[str]:
     return out
 
 
-def pak(r: Any) -> list[str]:
+def quake_pak(r: Any) -> list[str]:
     out = [f"magic {r.magic.hex()}", f"ofs_index {r.ofs_index}", f"len_index {r.len_index}"]
     out.append(f"num_files {r.num_files}")
     s = Sum()
@@ -254,18 +257,30 @@ def pak(r: Any) -> list[str]:
     return out
 
 
-DIGESTS: dict[str, Callable[[Any], list[str]]] = {
-    "quake2_md2": md2,
-    "quake3_md3": md3,
-    "quake_mdl": mdl,
-    "quake_pak": pak,
-}
+# Specs of no registered format: the archives (ksy/quake_pak.ksy).
+ARCHIVE_SPECS = ("quake_pak",)
+
+
+def spec_ids() -> list[str]:
+    """Every spec to digest: each registered format's ``spec_id`` (quakemodels.formats.FORMATS),
+    then the archive specs."""
+    return [*dict.fromkeys(f.spec_id for f in FORMATS if f.spec_id), *ARCHIVE_SPECS]
+
+
+def digester(spec_id: str) -> Callable[[Any], list[str]] | None:
+    """The digest of ``spec_id``: the function of this module named after it (``quake2_md2``),
+    or None while the spec has none (spec-compile then only builds its code)."""
+    found = globals().get(spec_id)
+    return found if callable(found) and spec_id.isidentifier() and spec_id in spec_ids() else None
 
 
 def digest(root_class: Any, spec_id: str, path: Path, name: str) -> str:
     """The digest block of one file parsed with ``root_class`` (a generated Python parser)."""
+    walk = digester(spec_id)
+    if walk is None:
+        raise KeyError(f"no digest for {spec_id}")
     try:
-        lines = DIGESTS[spec_id](root_class.from_file(str(path)))
+        lines = walk(root_class.from_file(str(path)))
     except Exception:  # any rejection: every target only has to agree that it failed
         lines = ["error"]
     return "".join(f"{x}\n" for x in [f"== {name}", *lines])
@@ -273,10 +288,10 @@ def digest(root_class: Any, spec_id: str, path: Path, name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) < 2 or args[0] not in DIGESTS:
-        print(f"usage: spec_digest.py {{{','.join(DIGESTS)}}} FILE...", file=sys.stderr)
+    if len(args) < 2 or digester(args[0]) is None:
+        known = ",".join(s for s in spec_ids() if digester(s) is not None)
+        print(f"usage: spec_digest.py {{{known}}} FILE...", file=sys.stderr)
         return 2
-    import importlib
 
     module = importlib.import_module(f"quakemodels.kaitai.{args[0]}")
     root = getattr(module, "".join(w.capitalize() for w in args[0].split("_")))
