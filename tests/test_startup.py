@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from conftest import REPO
-
-from quakemodels.formats import FORMATS
 
 HEAVY = ("pygltflib", "PIL", "concurrent", "multiprocessing", "numpy.ma")
 
@@ -51,20 +48,14 @@ def test_no_heavy_module_at_start_up(code: str) -> None:
 
 # Importing the package or dispatching by magic loads each format's light package and its
 # layout (the magic, names and suffixes), never a reader, writer, checker or Kaitai parser.
-# The formats are the registry's (a new format needs no edit here): each one's package, and its
-# layout module where it has one.
-def light_modules() -> set[str]:
-    """``quakemodels.formats`` and every registered format's package (and ``.layout``)."""
-    found = {"quakemodels.formats"}
-    for fmt in FORMATS:
-        package = getattr(fmt, "package", f"quakemodels.formats.{fmt.name}")
-        found.add(package)
-        if importlib.util.find_spec(f"{package}.layout") is not None:
-            found.add(f"{package}.layout")
-    return found
-
-
-LIGHT = light_modules()
+LIGHT = {
+    "quakemodels.formats",
+    *(
+        f"quakemodels.formats.{name}{part}"
+        for name in ("md2", "md3", "mdl")
+        for part in ("", ".layout")
+    ),
+}
 # What a model file's path needs of the archive package: splitting `x.pak/inner` paths and
 # finding the game folder above; the pak/pk3 readers and the search path load for archives only.
 ARCHIVE_PATHS = {"quakemodels.archive", "quakemodels.archive.names", "quakemodels.archive.vpath"}
