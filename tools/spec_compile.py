@@ -466,6 +466,10 @@ def run_construct(specs: list[Path], tmp: Path, files: dict[str, Inputs]) -> tup
             status = "limit"
             notes.append(f"{f.stem}: import fails ({e}; `if: not _io.eof`, as published upstream)")
             continue
+        except Exception as e:  # the backend's other limits (halflife_spr: a Path's len())
+            status = "limit"
+            notes.append(f"{f.stem}: import fails: {type(e).__name__}: {e}")
+            continue
         good = [p for p in files[f.stem].paths if p.name.startswith("sample.")]
         try:
             for p in good:
