@@ -56,9 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     pool = [
-        *seeds.synthetic_md2(),
-        *seeds.synthetic_md3(),
-        *seeds.synthetic_mdl(),
+        *seeds.synthetic_models(),
         *seeds.corpus_files(1 << 30),
     ]
     deadline = time.monotonic() + args.seconds

@@ -1,9 +1,10 @@
 """Write a seed corpus for the fuzzers into a folder (outside the repository).
 
-Synthetic models from tests/md2builder.py and tests/mdlbuilder.py (valid ones and ones with
-each kind of damage the checker reports), MD3s from tests/md3builder.py when it exists, .pak/.pk3
-archives from tests/archivebuilder.py, and — when ../shared/corpus is present — the corpus files
-up to ``--max-size`` bytes, copied into the scratch folder only.
+For every registered format (quakemodels.formats.FORMATS): its synthetic files when this module
+has a ``synthetic_<name>()`` (MD2, MDL and MD3 from the test builders, valid ones and ones with
+each kind of damage the checker reports), and — when ../shared/corpus is present — the files of
+its corpus folder up to ``--max-size`` bytes, copied into the scratch folder only; then .pak/.pk3
+archives from tests/archivebuilder.py and the corpus paks.
 
     python fuzz/seeds.py /tmp/seeds [--max-size 65536]
 """
@@ -21,6 +22,8 @@ sys.path.insert(0, str(REPO / "tests"))
 
 import numpy as np  # noqa: E402
 from md2builder import Md2Spec, build, gl_command, set_header  # noqa: E402
+
+from quakemodels.formats import FORMATS  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 
@@ -92,28 +95,45 @@ def synthetic_archives() -> Iterator[bytes]:
     yield pk3_bytes(files)
 
 
+MAX_SIZE = 64 * 1024
+"""Corpus files up to this size become seeds (a fuzzer mutates small inputs faster)."""
+
+
 def corpus_files(max_size: int) -> Iterator[bytes]:
-    for kind in ("md2", "md3", "mdl", "pak"):
-        folder = CORPUS / ("archives" if kind == "pak" else kind)
-        for p in sorted(folder.glob(f"*.{kind}")):
-            if p.stat().st_size <= max_size:
+    """Every corpus file of every registered format (its folder is its name, its files have
+    its suffixes) and every corpus archive, up to ``max_size`` bytes."""
+    wanted = [(CORPUS / f.name, f.suffixes) for f in FORMATS if f.suffixes]
+    wanted.append((CORPUS / "archives", (".pak",)))
+    for folder, suffixes in wanted:
+        found = sorted(folder.iterdir()) if folder.is_dir() else []
+        for p in found:
+            if p.is_file() and p.suffix.lower() in suffixes and p.stat().st_size <= max_size:
                 yield p.read_bytes()
+
+
+def synthetic_models() -> Iterator[bytes]:
+    """The synthetic models: ``synthetic_<format name>()`` of this module for each registered
+    format that has one (a format without one is seeded by its corpus files)."""
+    for fmt in FORMATS:
+        make = globals().get(f"synthetic_{fmt.name}")
+        if callable(make):
+            yield from make()
+
+
+def all_seeds(max_size: int = MAX_SIZE) -> list[bytes]:
+    """Every seed: the synthetic models and archives, then the corpus files up to
+    ``max_size`` bytes."""
+    return [*synthetic_models(), *synthetic_archives(), *corpus_files(max_size)]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("folder", type=Path)
-    parser.add_argument("--max-size", type=int, default=64 * 1024)
+    parser.add_argument("--max-size", type=int, default=MAX_SIZE)
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
     count = 0
-    for data in [
-        *synthetic_md2(),
-        *synthetic_md3(),
-        *synthetic_mdl(),
-        *synthetic_archives(),
-        *corpus_files(args.max_size),
-    ]:
+    for data in all_seeds(args.max_size):
         name = hashlib.sha1(data).hexdigest()
         (args.folder / name).write_bytes(data)
         count += 1

@@ -8,49 +8,95 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
+
+from quakemodels.core.format import Format
+from quakemodels.formats import FORMATS
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-def _corpus_files(kind: str) -> list[Path]:
-    folder = CORPUS / kind
-    files = sorted(folder.glob(f"*.{kind}")) if folder.is_dir() else []
+# --- the formats, from the registry --------------------------------------------------------------
+# Tests, tools and fuzzers take the formats from ``quakemodels.formats.FORMATS`` (name, spec id,
+# suffixes, kind), never from a list of their own: a new format needs no edit here. A format's
+# corpus folder is its name (md2/, md3/, mdl/, spr/, hlspr/, sp2/).
+
+
+def formats(*, folders: bool = False) -> list[Format]:
+    """Every registered format read from bytes (and the folder kinds too with ``folders``)."""
+    return [f for f in FORMATS if folders or kind_of(f) != "folder set"]
+
+
+def format_named(name: str) -> Format:
+    """The registered format called ``name`` (KeyError naming the known ones)."""
+    for fmt in FORMATS:
+        if fmt.name == name:
+            return fmt
+    raise KeyError(f"no format {name!r} (have: {', '.join(f.name for f in FORMATS)})")
+
+
+def kind_of(fmt: Format) -> str:
+    """The format's kind as text: "animated mesh", "image/sprite" or "folder set"."""
+    # Formats registered before the contract declared kinds were all animated meshes.
+    kind = getattr(fmt, "kind", None)
+    return "animated mesh" if kind is None else str(getattr(kind, "value", kind))
+
+
+# What a Format served before it declared its capabilities: these four, as attributes.
+_FIRST_SERVICES = ("model", "check", "describe", "scene")
+
+
+def has(fmt: Format, capability: str) -> bool:
+    """Whether ``fmt`` offers ``capability`` (``"model"``, ``"check"``, ``"build"``, ...)."""
+    probe = getattr(fmt, "has", None)
+    return bool(probe(capability)) if probe is not None else capability in _FIRST_SERVICES
+
+
+def service(fmt: Format, capability: str) -> Any:
+    """The object serving ``capability`` of ``fmt`` (see :func:`has`)."""
+    getter = getattr(fmt, "service", None)
+    return getter(capability) if getter is not None else getattr(fmt, capability)
+
+
+def accepts(fmt: Format, data: bytes) -> bool:
+    """Whether ``data`` passes ``fmt``'s magic (and version) test."""
+    test = getattr(fmt, "accepts", None)
+    return bool(test(data)) if test is not None else data.startswith(fmt.magic)
+
+
+def corpus_folder(name: str) -> Path:
+    """The corpus folder of the format called ``name`` (its name: ``../shared/corpus/md2``)."""
+    return CORPUS / name
+
+
+def corpus_files(name: str) -> list[Path]:
+    """Every corpus file of the format called ``name``: the files of its folder with one of
+    its suffixes (empty outside CI when the folder is absent; RuntimeError under CI=true)."""
+    suffixes = format_named(name).suffixes
+    folder = corpus_folder(name)
+    found = sorted(folder.iterdir()) if folder.is_dir() else []
+    files = [p for p in found if p.is_file() and p.suffix.lower() in suffixes]
     if IN_CI and not files:
-        raise RuntimeError(f"CI=true but the corpus folder {folder} has no .{kind} files")
+        raise RuntimeError(f"CI=true but the corpus folder {folder} has no {name} files")
     return files
 
 
-def md2_corpus_files() -> list[Path]:
-    """Every corpus MD2 (empty outside CI when the corpus is absent)."""
-    return _corpus_files("md2")
-
-
-def md3_corpus_files() -> list[Path]:
-    """Every corpus MD3 (empty outside CI when the corpus is absent)."""
-    return _corpus_files("md3")
-
-
-def mdl_corpus_files() -> list[Path]:
-    """Every corpus MDL (empty outside CI when the corpus is absent)."""
-    return _corpus_files("mdl")
-
-
-def corpus_params(kind: str) -> list[object]:
-    """pytest parameters for every corpus file of ``kind``, or one skip when it is absent."""
-    files = _corpus_files(kind)
+def corpus_params(name: str) -> list[object]:
+    """pytest parameters for every corpus file of the format ``name``, or one skip when absent."""
+    files = corpus_files(name)
     if not files:
+        folder = corpus_folder(name)
         return [
             pytest.param(
                 None,
                 marks=pytest.mark.skip(
-                    reason=f"corpus not found at {CORPUS / kind} (set CI=true to require it)"
+                    reason=f"corpus not found at {folder} (set CI=true to require it)"
                 ),
-                id=f"no-{kind}-corpus",
+                id=f"no-{name}-corpus",
             )
         ]
     return [pytest.param(p, id=p.name) for p in files]
@@ -77,8 +123,6 @@ def corpus_dir() -> Path:
 def corpus_models(folder: Path = CORPUS) -> list[Path]:
     """Every model file anywhere under ``folder`` whose suffix a registered format claims, in
     the order the batch verbs walk a folder (sorted paths)."""
-    from quakemodels.registry import FORMATS
-
     suffixes = {s for fmt in FORMATS for s in fmt.suffixes}
     found = sorted(
         str(p) for p in folder.rglob("*") if p.suffix.lower() in suffixes and p.is_file()

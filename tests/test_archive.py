@@ -22,7 +22,7 @@ from archivebuilder import (
     set_entry,
     set_header,
 )
-from conftest import CORPUS, IN_CI, REPO, md2_corpus_files, md3_corpus_files
+from conftest import CORPUS, IN_CI, REPO, corpus_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -127,7 +127,7 @@ def test_corpus_paks_have_no_models(corpus_dir: Path) -> None:
 def corpus_model_files() -> list[tuple[str, bytes]]:
     """(inner name, bytes) for every corpus MD2 and MD3 and the skins beside them."""
     files: list[tuple[str, bytes]] = []
-    for p in [*md2_corpus_files(), *md3_corpus_files()]:
+    for p in [*corpus_files("md2"), *corpus_files("md3")]:
         stem = p.stem
         files.append((f"models/{stem}/tris{p.suffix}", p.read_bytes()))
         for skin in sorted(p.parent.glob(f"{stem}__*")):

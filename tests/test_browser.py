@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import CORPUS, IN_CI, REPO, md2_corpus_files, md3_corpus_files, mdl_corpus_files
+from conftest import CORPUS, IN_CI, REPO, corpus_files
 from gltfbuilder import glb
 
 from quakemodels.cli import main as cli
@@ -72,7 +72,7 @@ CLOSED = {
 def corpus_models() -> list[Path]:
     """Every corpus MD2, MD3 and MDL, then the two players (empty without the corpus, outside
     CI)."""
-    files = md2_corpus_files() + md3_corpus_files() + mdl_corpus_files()
+    files = corpus_files("md2") + corpus_files("md3") + corpus_files("mdl")
     if files or IN_CI:
         files += [PLAYERS / name for name in PLAYER_NAMES]
     return files

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import corpus_params, md2_corpus_files
+from conftest import corpus_files, corpus_params
 from md2builder import FIELDS, Md2Spec, build, gl_command, set_header
 
 import quakemodels
@@ -431,15 +431,14 @@ def test_check_model_reads_paths_and_bytes(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", corpus_params("md2"))
-def test_corpus_has_no_errors_for_any_engine(path: Path) -> None:
-    findings = check_md2(path, "any")
-    assert [f for f in findings if f.severity == "error"] == []
+def test_corpus_has_no_internal_findings_for_q2pro(path: Path) -> None:
+    # No errors for engine "any": tests/test_conformance.py
     assert "internal" not in codes(check_md2(path, "q2pro"))
 
 
 def test_corpus_quake2_errors_are_the_tall_skins(corpus_dir: Path) -> None:
     """Under 'quake2' the only errors are skins taller than 480, exactly where the header says."""
-    for path in md2_corpus_files():
+    for path in corpus_files("md2"):
         height = header(path.read_bytes())["skin_height_px"]
         errors = [f for f in check_md2(path, "quake2") if f.severity == "error"]
         expected = [("skin-height", "skin_height_px", 12)] if height > 480 else []
@@ -534,8 +533,8 @@ def test_md3_surface_pitfalls() -> None:
 
 
 @pytest.mark.parametrize("path", corpus_params("md3"))
-def test_md3_corpus_has_no_errors_for_quake3_or_any(path: Path) -> None:
-    for engine in ("any", "quake3", "q2pro"):
+def test_md3_corpus_has_no_errors_for_quake3_or_q2pro(path: Path) -> None:
+    for engine in ("quake3", "q2pro"):  # "any": tests/test_conformance.py
         errors = [f for f in check_model(path, engine) if f.severity == "error"]
         assert errors == [], (engine, errors)
     assert [f.code for f in check_model(path, "quake2")] == ["engine-format"]

@@ -19,10 +19,9 @@ from conftest import (
     CORPUS,
     IN_CI,
     REPO,
+    corpus_files,
     corpus_models,
     corpus_params,
-    md2_corpus_files,
-    md3_corpus_files,
 )
 from md2builder import Md2Spec, build
 from PIL import Image
@@ -79,7 +78,7 @@ def _pcx(path: Path, color: tuple[int, int, int] = (200, 40, 40), size: int = 8)
 def corpus_exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Every corpus MD2 (and MD3) exported to .glb, plus one .gltf; name → path."""
     out = tmp_path_factory.mktemp("glb")
-    files = md2_corpus_files() + md3_corpus_files()
+    files = corpus_files("md2") + corpus_files("md3")
     if not files:
         pytest.skip(f"corpus not found at {CORPUS} (set CI=true to require it)")
     exported: dict[str, Path] = {}
@@ -87,7 +86,7 @@ def corpus_exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         target = out / f"{path.stem}.{path.suffix[1:]}.glb"
         export_gltf(from_model(quakemodels.load(path)), target)
         exported[path.name] = target
-    first = md2_corpus_files()[0]
+    first = corpus_files("md2")[0]
     target = out / f"{first.stem}.gltf"
     export_gltf(from_model(quakemodels.load(first)), target)
     exported[first.name + ".gltf"] = target

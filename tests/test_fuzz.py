@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, corpus_params, md2_corpus_files, md3_corpus_files, mdl_corpus_files
+from conftest import REPO, corpus_files, corpus_params, formats
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from md2builder import FIELDS as MD2_FIELDS
@@ -48,11 +48,9 @@ HEADER = struct.Struct("<4s16i")
 
 @cache
 def seed_files() -> tuple[bytes, ...]:
-    """Synthetic MD2/MD3/MDL seeds plus every corpus file (when present)."""
-    synthetic = [*seeds.synthetic_md2(), *seeds.synthetic_md3(), *seeds.synthetic_mdl()]
-    corpus = [
-        p.read_bytes() for p in (*md2_corpus_files(), *md3_corpus_files(), *mdl_corpus_files())
-    ]
+    """The synthetic seeds of every format plus every corpus file of it (when present)."""
+    synthetic = list(seeds.synthetic_models())
+    corpus = [p.read_bytes() for f in formats() for p in corpus_files(f.name)]
     return tuple(synthetic + corpus)
 
 
@@ -148,7 +146,7 @@ def test_seeds_load() -> None:
     "path",
     [
         pytest.param(p, id=p.name)
-        for p in md2_corpus_files() + md3_corpus_files() + mdl_corpus_files()
+        for p in corpus_files("md2") + corpus_files("md3") + corpus_files("mdl")
     ]
     or corpus_params("md2"),  # one skip that says why
 )

@@ -12,7 +12,7 @@ import md3builder
 import numpy as np
 import pygltflib
 import pytest
-from conftest import CORPUS, corpus_params, mdl_corpus_files, no_corpus
+from conftest import CORPUS, corpus_files, corpus_params, no_corpus
 from mdlbuilder import Group, MdlSpec, Pose, SkinGroup, build, set_header
 from test_export import _errors, _node_json
 from vgio.quake import anorms as vgio_anorms
@@ -112,7 +112,7 @@ def test_corpus_matches_generated_parser(path: Path) -> None:
 
 def test_corpus_facts() -> None:
     """Counts from the corpus README, so a wrong walk cannot agree with itself."""
-    files = {p.name: p for p in mdl_corpus_files()}
+    files = {p.name: p for p in corpus_files("mdl")}
     if not files:
         no_corpus(CORPUS / "mdl")
     flame = Mdl.from_file(files["lq_flame2.mdl"])
@@ -499,12 +499,12 @@ def _codes(findings: list[Finding]) -> list[tuple[str, str]]:
 
 
 def test_check_corpus_files_have_no_errors() -> None:
-    for path in mdl_corpus_files():
+    for path in corpus_files("mdl"):
         for engine in ("any", "quake", "quakespasm"):
             findings = check_mdl(path, engine)
             assert [f for f in findings if f.severity == "error"] == [], (path.name, engine)
-    if mdl_corpus_files():
-        steg = next(f for f in mdl_corpus_files() if f.name == "assimp_steg.mdl")
+    if corpus_files("mdl"):
+        steg = next(f for f in corpus_files("mdl") if f.name == "assimp_steg.mdl")
         assert ("warning", "trailing-data") in _codes(check_mdl(steg))
 
 
@@ -554,7 +554,7 @@ def test_check_seams_groups_and_indices() -> None:
 
 
 def test_export_corpus_to_gltf_validates(tmp_path: Path) -> None:
-    files = mdl_corpus_files()
+    files = corpus_files("mdl")
     if not files:
         no_corpus(CORPUS / "mdl")
     targets = []

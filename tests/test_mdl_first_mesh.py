@@ -10,7 +10,7 @@ from pathlib import Path
 import mdlbuilder
 import numpy as np
 import pytest
-from conftest import CORPUS, corpus_params, mdl_corpus_files, no_corpus
+from conftest import CORPUS, corpus_files, corpus_params, no_corpus
 
 import quakemodels
 from quakemodels.core.mesh import Mesh, corner_table, flip_winding
@@ -62,7 +62,7 @@ def test_fresh_mesh_equals_the_decoded_mesh_for_every_pose(path: Path) -> None:
 def test_corpus_has_seams_and_frame_groups() -> None:
     # What the equality above covers: back-of-seam rows in use and frame groups.
     back_rows = groups = 0
-    files = mdl_corpus_files()
+    files = corpus_files("mdl")
     if not files:
         no_corpus(CORPUS / "mdl")
     for path in files:

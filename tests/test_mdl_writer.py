@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pygltflib
 import pytest
-from conftest import CORPUS, corpus_params, md2_corpus_files, mdl_corpus_files, no_corpus
+from conftest import CORPUS, corpus_files, corpus_params, no_corpus
 from mdlbuilder import Group, MdlSpec, Pose, SkinGroup, build
 from PIL import Image
 from test_export import _errors, _node_json
@@ -56,10 +56,10 @@ def _corner_st(m: Md2 | Mdl) -> np.ndarray:
 
 
 @pytest.mark.parametrize("path", corpus_params("mdl"))
-def test_corpus_to_bytes_is_exact(path: Path, tmp_path: Path) -> None:
+def test_corpus_save_is_exact_and_leaves_one_file(path: Path, tmp_path: Path) -> None:
+    # to_bytes itself: tests/test_conformance.py
     data = path.read_bytes()
     m = Mdl.from_bytes(data)
-    assert m.to_bytes() == data
     out = tmp_path / "copy.mdl"
     m.save(out)
     assert out.read_bytes() == data
@@ -163,7 +163,7 @@ def test_corpus_mdl_to_md2(path: Path) -> None:
 
 
 def test_mdl_to_md2_to_mdl_keeps_seams_and_skins() -> None:
-    files = [p for p in mdl_corpus_files() if p.name == "assimp_steg.mdl"]
+    files = [p for p in corpus_files("mdl") if p.name == "assimp_steg.mdl"]
     if not files:
         no_corpus(CORPUS / "mdl")
     m = Mdl.from_file(files[0])
@@ -221,7 +221,7 @@ def test_corpus_md2_to_mdl(path: Path) -> None:
 
 
 def test_seamed_md2_gets_on_seam_vertices() -> None:
-    files = [p for p in md2_corpus_files() if p.name == "ppm_sentry.md2"]
+    files = [p for p in corpus_files("md2") if p.name == "ppm_sentry.md2"]
     if not files:
         no_corpus(CORPUS / "md2")
     md2 = _load_md2(files[0])
@@ -403,7 +403,7 @@ def test_gltf_with_group_timing_validates_and_loads_in_threejs(tmp_path: Path) -
     built = tmp_path / "grouped.glb"
     export_gltf(mdl_scene(_grouped_model()), built)
     targets.append(built)
-    corpus = [p for p in mdl_corpus_files() if p.name == "nexuiz_gib3.mdl"]
+    corpus = [p for p in corpus_files("mdl") if p.name == "nexuiz_gib3.mdl"]
     for path in corpus:
         target = tmp_path / f"{path.stem}.glb"
         export_gltf(mdl_scene(Mdl.from_file(path)), target)
@@ -429,7 +429,7 @@ def test_gltf_with_group_timing_validates_and_loads_in_threejs(tmp_path: Path) -
 
 
 def test_cli_mdl_to_md2_writes_skins(tmp_path: Path) -> None:
-    files = [p for p in mdl_corpus_files() if p.name == "lq_armor.mdl"]
+    files = [p for p in corpus_files("mdl") if p.name == "lq_armor.mdl"]
     if not files:
         no_corpus(CORPUS / "mdl")
     out = tmp_path / "armor.md2"
@@ -456,7 +456,7 @@ def test_cli_mdl_to_md2_writes_skins(tmp_path: Path) -> None:
 
 
 def test_cli_md2_to_mdl_limits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    files = [p for p in md2_corpus_files() if p.name == "ppm_drfreak.md2"]
+    files = [p for p in corpus_files("md2") if p.name == "ppm_drfreak.md2"]
     if not files:
         no_corpus(CORPUS / "md2")
     out = tmp_path / "drfreak.mdl"
@@ -474,7 +474,7 @@ def test_cli_md2_to_mdl_limits(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_cli_gltf_to_mdl(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    files = [p for p in md2_corpus_files() if p.name == "ppm_drfreak.md2"]
+    files = [p for p in corpus_files("md2") if p.name == "ppm_drfreak.md2"]
     if not files:
         no_corpus(CORPUS / "md2")
     md2 = _load_md2(files[0])

@@ -198,10 +198,10 @@ def cube(n_frames: int = 2) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
 
 
 @pytest.mark.parametrize("path", corpus_params("md2"))
-def test_corpus_round_trip_is_byte_exact(path: Path) -> None:
+def test_corpus_relayout_and_raw_names(path: Path) -> None:
+    # The exact to_bytes round trip itself: tests/test_conformance.py
     data = path.read_bytes()
     m = Md2.from_bytes(data)
-    assert m.to_bytes() == data
     parts = parts_of(m)
     assert parts.layout is not None
     canonical = not parts.layout.fillers and [parts.layout.offsets[s] for s in SECTIONS] == sorted(

@@ -3,10 +3,12 @@
 // npm kaitai-struct-compiler in debug mode (as the IDE does), parse model files with the pinned
 // npm kaitai-struct runtime, and write the tree as the IDE's "Export to JSON" writes it.
 //
-//   node tools/crosscheck.js [--ksy-dir ksy] [--outdir DIR] FILE...
+//   node tools/crosscheck.js [--ksy-dir ksy] [--outdir DIR] [--spec ID] FILE... [--spec ID FILE...]
 //
-// Each FILE is matched to a spec by its magic (the spec's first seq field with `contents`),
-// else by `meta.file-extension`. With --outdir, DIR/<file name>.webide.json is written per file
+// Each FILE after `--spec ID` is parsed with the spec whose meta/id is ID (tools/crosscheck.py
+// passes the registry's choice by magic and version); a FILE before any `--spec` is matched to
+// a spec by its magic (the spec's first seq field with `contents`), else by
+// `meta.file-extension`, the first candidate whose parser accepts it winning. With --outdir, DIR/<file name>.webide.json is written per file
 // and one JSON line per file goes to stdout: {"file", "spec", "out"} or {"file", "spec", "error"}.
 // Without --outdir a single FILE's export goes to stdout. Exit status 1 if any file failed.
 //
@@ -30,12 +32,14 @@ function usage() {
 
 function parseArgs(argv) {
   const args = { ksyDir: path.join(__dirname, "..", "ksy"), outdir: null, files: [] };
+  let spec = null;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--ksy-dir") args.ksyDir = argv[++i];
     else if (a === "--outdir") args.outdir = argv[++i];
+    else if (a === "--spec") spec = argv[++i];
     else if (a.startsWith("--")) usage();
-    else args.files.push(a);
+    else args.files.push({ file: a, spec });
   }
   if (args.files.length === 0 || (!args.outdir && args.files.length > 1)) usage();
   return args;
@@ -82,13 +86,17 @@ function loadSpecs(ksyDir) {
   return specs;
 }
 
-function specFor(specs, file, data) {
-  for (const s of specs) {
-    if (s.magic && data.length >= s.magic.length && data.subarray(0, s.magic.length).equals(s.magic))
-      return s;
-  }
+function specsFor(specs, file, data, id) {
+  if (id) return specs.filter((s) => s.id === id);
+  // By magic, else by extension; several specs may claim a file (Quake's and Half-Life's
+  // .spr share the magic IDSP and the suffix: their version words differ), and the first
+  // whose parser accepts it is the one, as the registry's magic + version test chooses.
+  const byMagic = specs.filter(
+    (s) => s.magic && data.length >= s.magic.length && data.subarray(0, s.magic.length).equals(s.magic)
+  );
+  if (byMagic.length) return byMagic;
   const ext = path.extname(file).slice(1).toLowerCase();
-  return specs.find((s) => s.extensions.includes(ext)) || null;
+  return specs.filter((s) => s.extensions.includes(ext));
 }
 
 // Compile in debug mode (the IDE's mode: `_read` is called by hand and every field gets a
@@ -218,22 +226,27 @@ class Exporter {
   }
 }
 
-async function exportFile(specs, file) {
+async function exportFile(specs, { file, spec }) {
   const data = fs.readFileSync(file);
-  const s = specFor(specs, file, data);
-  if (!s) return { spec: null, error: "no spec in ksy/ matches this file's magic or extension" };
-  const mod = await compiledModule(s);
-  const Main = mod[className(s.id)];
-  const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.length);
-  try {
-    const root = new Main(new KaitaiStream(buffer, 0));
-    root._read();
-    const ex = new Exporter(mod);
-    ex.value(root, { start: 0, end: data.length, ioOffset: 0 }, 0);
-    return { spec: s.id, text: ex.parts.join("") };
-  } catch (e) {
-    return { spec: s.id, error: e && e.message ? e.message : String(e) };
+  const candidates = specsFor(specs, file, data, spec);
+  if (!candidates.length && spec) return { spec: null, error: `no spec in ksy/ has the id ${spec}` };
+  if (!candidates.length) return { spec: null, error: "no spec in ksy/ matches this file's magic or extension" };
+  let first = null;
+  for (const s of candidates) {
+    const mod = await compiledModule(s);
+    const Main = mod[className(s.id)];
+    const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.length);
+    try {
+      const root = new Main(new KaitaiStream(buffer, 0));
+      root._read();
+      const ex = new Exporter(mod);
+      ex.value(root, { start: 0, end: data.length, ioOffset: 0 }, 0);
+      return { spec: s.id, text: ex.parts.join("") };
+    } catch (e) {
+      first = first || { spec: s.id, error: e && e.message ? e.message : String(e) };
+    }
   }
+  return first;
 }
 
 async function main() {
@@ -243,15 +256,16 @@ async function main() {
   if (!args.outdir) {
     const r = await exportFile(specs, args.files[0]);
     if (r.error !== undefined) {
-      console.error(`${args.files[0]}: ${r.error}`);
+      console.error(`${args.files[0].file}: ${r.error}`);
       process.exit(1);
     }
     process.stdout.write(r.text);
     return;
   }
   fs.mkdirSync(args.outdir, { recursive: true });
-  for (const file of args.files) {
-    const r = await exportFile(specs, file);
+  for (const arg of args.files) {
+    const r = await exportFile(specs, arg);
+    const file = arg.file;
     const line = { file, spec: r.spec };
     if (r.error !== undefined) {
       line.error = r.error;

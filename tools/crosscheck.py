@@ -42,6 +42,7 @@ from md2builder import Md2Spec, build, float_bits, gl_command  # type: ignore[im
 from quakemodels import registry  # noqa: E402
 from quakemodels.core.dump import dump  # noqa: E402
 from quakemodels.errors import ModelFormatError  # noqa: E402
+from quakemodels.formats import FORMATS  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 NODE_TOOL = REPO / "tools" / "crosscheck.js"
@@ -170,30 +171,33 @@ def key_order_differs(a: Any, b: Any) -> bool:
 # --- running both sides -------------------------------------------------------------------------
 
 
-def spec_extensions() -> set[str]:
-    """Every ``meta.file-extension`` of ``ksy/*.ksy`` (read by node: no YAML parser here)."""
-    script = (
-        "const fs=require('fs'),yaml=require('js-yaml');const out=[];"
-        "for(const f of fs.readdirSync('ksy'))if(f.endsWith('.ksy')){"
-        "const e=yaml.load(fs.readFileSync('ksy/'+f,'utf8')).meta['file-extension'];"
-        "if(e)out.push(...[].concat(e))}console.log(JSON.stringify(out))"
-    )
-    done = subprocess.run(
-        ["node", "-e", script], cwd=REPO, capture_output=True, text=True, check=True
-    )
-    return {str(e).lower() for e in json.loads(done.stdout)}
+# Archives are no model format of the registry but have a spec of their own (ksy/quake_pak.ksy).
+ARCHIVE_SPECS = {".pak": "quake_pak"}
+
+
+def spec_of(path: Path) -> str | None:
+    """The spec ``path`` is parsed with: the registry's choice by magic and version (so formats
+    sharing a magic, IDSP version 1 and 2, get theirs), else the archive spec of its suffix."""
+    found = registry.spec_id(path.read_bytes())
+    return found if found is not None else ARCHIVE_SPECS.get(path.suffix.lower())
 
 
 def corpus_files(folder: Path) -> list[Path]:
-    """Model files under ``folder`` whose extension some spec claims (skins are skipped)."""
-    exts = spec_extensions()
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix[1:].lower() in exts)
+    """Files under ``folder`` with a suffix of a registered format with a spec, or of an archive
+    spec (skins and images are skipped)."""
+    suffixes = {s for f in FORMATS if f.spec_id for s in f.suffixes} | set(ARCHIVE_SPECS)
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in suffixes)
 
 
 def start_node(files: list[Path], outdir: Path) -> subprocess.Popen[str]:
-    """Start the IDE-engine export of every file (it runs while Python dumps its side)."""
+    """Start the IDE-engine export of every file (it runs while Python dumps its side); each
+    file with the spec :func:`spec_of` names, as Python's dump does."""
+    args: list[str] = []
+    for p in files:
+        spec = spec_of(p)
+        args += (["--spec", spec] if spec else []) + [str(p)]
     return subprocess.Popen(
-        ["node", str(NODE_TOOL), "--outdir", str(outdir), *map(str, files)],
+        ["node", str(NODE_TOOL), "--outdir", str(outdir), *args],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A value digest of a parsed file, the same in every target language (make spec-compile).
 
-    python tools/spec_digest.py SPEC_ID FILE...      (the generated Python parser in quakemodels)
+    python tools/spec_digest.py [--generic] SPEC_ID FILE...   (the generated Python parser)
 
 ``make spec-compile`` runs the C++ and Java parsers the pinned compiler generates for ksy/ on
 every corpus file, each printing this digest through its own driver (tools/runtime/digest/),
@@ -14,16 +14,29 @@ every value in it, in file order. Values are fed to the checksum as IEEE doubles
 that rounds differently shows up), little-endian, with every NaN as one canonical NaN; byte
 strings and text as their length then their bytes. A file the parser rejects is ``error``.
 The drivers in the other languages follow this file field by field: change them together.
+
+A spec with no digest of its own here (a new format's: the specs are the registered formats'
+``spec_id`` and the archive specs) gets the generic digest, which walks the parsed file by
+its ksy; its C++ driver is generated from the ksy and its Java driver walks by reflection, so
+a new spec is digested and compared in every language with no edit here (``--generic`` uses
+it for every spec).
 """
 
 from __future__ import annotations
 
+import enum
+import functools
+import importlib
 import math
 import struct
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+import yaml
+
+from quakemodels.formats import FORMATS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -87,7 +100,7 @@ def vec(s: Sum, v: Any) -> None:
     s.nums((v.x, v.y, v.z))
 
 
-def md2(r: Any) -> list[str]:
+def quake2_md2(r: Any) -> list[str]:
     out = [f"magic {r.magic.hex()}"]
     for k in MD2_HEADER:
         out.append(f"{k} {getattr(r, k)}")
@@ -130,7 +143,7 @@ def md2(r: Any) -> list[str]:
     return out
 
 
-def md3(r: Any) -> list[str]:
+def quake3_md3(r: Any) -> list[str]:
     out = [f"magic {r.magic.hex()}", f"version {r.version}", f"name {r.name}"]
     for k in MD3_HEADER:
         out.append(f"{k} {getattr(r, k)}")
@@ -187,7 +200,7 @@ def mdl_vertex(s: Sum, v: Any) -> None:
     s.nums((v.x, v.y, v.z))
 
 
-def mdl(r: Any) -> list[str]:
+def quake_mdl(r: Any) -> list[str]:
     h = r.header
     out = [f"ident {h.ident.hex()}"]
     for k in MDL_HEADER:
@@ -241,7 +254,7 @@ def mdl(r: Any) -> list[str]:
     return out
 
 
-def pak(r: Any) -> list[str]:
+def quake_pak(r: Any) -> list[str]:
     out = [f"magic {r.magic.hex()}", f"ofs_index {r.ofs_index}", f"len_index {r.len_index}"]
     out.append(f"num_files {r.num_files}")
     s = Sum()
@@ -254,18 +267,174 @@ def pak(r: Any) -> list[str]:
     return out
 
 
-DIGESTS: dict[str, Callable[[Any], list[str]]] = {
-    "quake2_md2": md2,
-    "quake3_md3": md3,
-    "quake_mdl": mdl,
-    "quake_pak": pak,
-}
+# --- the generic digest: any spec, walked by its ksy ---------------------------------------------
+# A spec with no hand-written digest above (a new format's) is digested by walking its ksy: for
+# each type, its seq fields then its instances (value instances included), in ksy order; every
+# value fed as above (numbers and enums as doubles, text as UTF-8, byte strings, lists as their
+# count then their items, structures as their own fields, an absent `if` field as NONE). One
+# line per field of the root type: ``<id> <count> <checksum>``. The C++ driver is generated from
+# the same schema (cpp_generic_driver) and the Java one reads it (java_schema) by reflection.
+
+NONE = b"\xff\xfeNONE"
+"""What an absent field (its `if` false) feeds."""
+
+Fields = list[tuple[str, bool]]
+"""A type's (field id, optional) in walk order: seq fields, then instances."""
 
 
-def digest(root_class: Any, spec_id: str, path: Path, name: str) -> str:
-    """The digest block of one file parsed with ``root_class`` (a generated Python parser)."""
+def type_class(type_id: str) -> str:
+    """The compiler's class name for a ksy id (``quake3_md3`` -> ``Quake3Md3``)."""
+    return "".join(w[:1].upper() + w[1:] for w in type_id.split("_"))
+
+
+def lower_camel(field_id: str) -> str:
+    """The Java accessor of a ksy id (``num_frames`` -> ``numFrames``)."""
+    head, *rest = field_id.split("_")
+    return head + "".join(w[:1].upper() + w[1:] for w in rest)
+
+
+def schema(ksy: Path) -> dict[tuple[str, ...], Fields]:
+    """Every type of the spec in ``ksy``: its path of ksy ids from the root (``("quake3_md3",
+    "surface")``) -> its fields in walk order."""
+    doc = yaml.safe_load(ksy.read_text(encoding="utf-8"))
+    found: dict[tuple[str, ...], Fields] = {}
+
+    def visit(path: tuple[str, ...], body: dict[str, Any]) -> None:
+        fields = [
+            (str(item.get("id", f"_unnamed{i}")), "if" in item)
+            for i, item in enumerate(body.get("seq") or [])
+        ]
+        fields += [(str(k), "if" in (v or {})) for k, v in (body.get("instances") or {}).items()]
+        found[path] = fields
+        for type_id, sub in (body.get("types") or {}).items():
+            visit((*path, str(type_id)), sub or {})
+
+    visit((str(doc["meta"]["id"]),), doc)
+    return found
+
+
+def _feed(s: Sum, value: Any, walk: Callable[[Sum, Any], None]) -> None:
+    if value is None:
+        s.raw(NONE)
+    elif isinstance(value, (bytes, str)):
+        s.data(value)
+    elif isinstance(value, list):
+        s.num(len(value))
+        for item in value:
+            _feed(s, item, walk)
+    elif isinstance(value, enum.Enum):
+        s.num(value.value)
+    elif isinstance(value, (int, float)):  # bool too: 1.0 and 0.0
+        s.num(value)
+    else:
+        walk(s, value)
+
+
+def generic(r: Any, types: dict[tuple[str, ...], Fields]) -> list[str]:
+    """The generic digest lines of a parsed root ``r`` (see above)."""
+    by_class = {tuple(type_class(t) for t in path): f for path, f in types.items()}
+
+    def fields(obj: Any) -> Fields:
+        return by_class[tuple(type(obj).__qualname__.split("."))]
+
+    def walk(s: Sum, obj: Any) -> None:
+        for name, optional in fields(obj):
+            _feed(s, getattr(obj, name, None) if optional else getattr(obj, name), walk)
+
+    out = []
+    for name, optional in fields(r):
+        value = getattr(r, name, None) if optional else getattr(r, name)
+        s = Sum()
+        s.n = 0 if value is None else len(value) if isinstance(value, list) else 1
+        _feed(s, value, walk)
+        out.append(s.line(name))
+    return out
+
+
+def cpp_generic_driver(types: dict[tuple[str, ...], Fields]) -> str:
+    """The C++ driver of the generic digest for the generated parser of ``types``' spec: one
+    ``walk`` per type (tools/runtime/digest/cpp/generic.h feeds the values)."""
+    root = next(iter(types))[0]
+
+    def cls(path: tuple[str, ...]) -> str:
+        return "::".join(f"{t}_t" for t in path)
+
+    lines = [
+        "// Generated by tools/spec_digest.py (cpp_generic_driver): the generic digest.",
+        '#include "generic.h"',
+        f'#include "{root}.h"',
+        "",
+    ]
+    lines += [f"inline void walk(Sum& s, {cls(p)}* r);" for p in types]
+    for path, fields in types.items():
+        lines += ["", f"inline void walk(Sum& s, {cls(path)}* r) {{"]
+        if not fields:  # a type with no fields of its own
+            lines.append("    (void)s;\n    (void)r;")
+        for name, optional in fields:
+            fed = f"feed(s, r->{name}());"
+            lines.append(
+                f"    if (r->_is_null_{name}()) s.raw(NONE); else {fed}"
+                if optional
+                else f"    {fed}"
+            )
+        lines.append("}")
+    lines += ["", "static std::vector<std::string> digest(kaitai::kstream* io) {"]
+    lines += [f"    {cls((root,))} r(io);", "    std::vector<std::string> out;"]
+    for name, optional in types[(root,)]:
+        fed = f"s.n = count(r.{name}()); feed(s, r.{name}());"
+        if optional:
+            fed = f"if (r._is_null_{name}()) s.raw(NONE); else {{ {fed} }}"
+        lines.append(f'    {{ Sum s; {fed} out.push_back(s.line("{name}")); }}')
+    lines += ["    return out;", "}", "", "int main(int argc, char** argv) {"]
+    lines += ["    return run_all(argc, argv, digest);", "}", ""]
+    return "\n".join(lines)
+
+
+def java_schema(types: dict[tuple[str, ...], Fields]) -> str:
+    """The schema GenericDigest.java walks: ``T <class binary name>`` then ``F <accessor>
+    <ksy id>`` lines per type, the root first (an absent field is a null there)."""
+    out = []
+    for path, fields in types.items():
+        out.append("T " + "$".join(type_class(t) for t in path))
+        out += [f"F {lower_camel(n)} {n}" for n, _ in fields]
+    return "".join(f"{line}\n" for line in out)
+
+
+# Specs of no registered format: the archives (ksy/quake_pak.ksy).
+ARCHIVE_SPECS = ("quake_pak",)
+
+
+def spec_ids() -> list[str]:
+    """Every spec to digest: each registered format's ``spec_id`` (quakemodels.formats.FORMATS),
+    then the archive specs."""
+    return [*dict.fromkeys(f.spec_id for f in FORMATS if f.spec_id), *ARCHIVE_SPECS]
+
+
+def digester(spec_id: str) -> Callable[[Any], list[str]] | None:
+    """The digest of ``spec_id``: the function of this module named after it (``quake2_md2``),
+    or None while the spec has none (spec-compile then only builds its code)."""
+    found = globals().get(spec_id)
+    return found if callable(found) and spec_id.isidentifier() and spec_id in spec_ids() else None
+
+
+def digest(
+    root_class: Any,
+    spec_id: str,
+    path: Path,
+    name: str,
+    types: dict[tuple[str, ...], Fields] | None = None,
+) -> str:
+    """The digest block of one file parsed with ``root_class`` (a generated Python parser):
+    the generic one with ``types`` (:func:`schema` of its ksy), else the spec's own."""
+    if types is not None:
+        walk: Callable[[Any], list[str]] = functools.partial(generic, types=types)
+    else:
+        own = digester(spec_id)
+        if own is None:
+            raise KeyError(f"no digest for {spec_id}")
+        walk = own
     try:
-        lines = DIGESTS[spec_id](root_class.from_file(str(path)))
+        lines = walk(root_class.from_file(str(path)))
     except Exception:  # any rejection: every target only has to agree that it failed
         lines = ["error"]
     return "".join(f"{x}\n" for x in [f"== {name}", *lines])
@@ -273,15 +442,18 @@ def digest(root_class: Any, spec_id: str, path: Path, name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) < 2 or args[0] not in DIGESTS:
-        print(f"usage: spec_digest.py {{{','.join(DIGESTS)}}} FILE...", file=sys.stderr)
+    generic_only = bool(args) and args[0] == "--generic"
+    args = args[generic_only:]
+    ksy = REPO / "ksy" / f"{args[0]}.ksy" if args else REPO
+    if len(args) < 2 or not ksy.is_file():
+        print("usage: spec_digest.py [--generic] SPEC_ID FILE...", file=sys.stderr)
         return 2
-    import importlib
-
+    # A spec without a digest of its own (or with --generic) gets the generic one.
+    types = schema(ksy) if generic_only or digester(args[0]) is None else None
     module = importlib.import_module(f"quakemodels.kaitai.{args[0]}")
-    root = getattr(module, "".join(w.capitalize() for w in args[0].split("_")))
+    root = getattr(module, type_class(args[0]))
     for f in args[1:]:
-        sys.stdout.write(digest(root, args[0], Path(f), f))
+        sys.stdout.write(digest(root, args[0], Path(f), f, types))
     return 0
 
 

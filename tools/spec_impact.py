@@ -7,9 +7,10 @@
 
 Both ksy/ folders are compiled with the pinned compiler (tools/ksc.js, Python target) into
 temporary folders and imported as two separate packages. Every corpus file a spec applies to
-(CORPUS_MAP below, or else the spec's own magic and file extension) is parsed with both, every
-seq field and instance is read by reflection over the generated classes (as quakemodels.dump
-does), and the differences are printed grouped by field, ``<ksy type>.<field>``:
+(corpus_map() below: each registered format's folder, or else the spec's own magic and file
+extension) is parsed with both, every seq field and instance is read by reflection over the
+generated classes (as quakemodels.dump does), and the differences are printed grouped by
+field, ``<ksy type>.<field>``:
 
     tex_point.s_px: 1 file, 3 values: 65535 -> -1 (3)
         e.g. broken.md2 tex_coords[17].s_px
@@ -45,18 +46,32 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
 
 from quakemodels.core.dump import _Classes, _construct_root  # noqa: E402  (shared reflection)
+from quakemodels.formats import FORMATS  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus"
 
-# Which corpus files each spec reads: spec id -> (magic at offset 0, folders under the corpus).
-# Adding a spec is one line; a spec without a line is matched by its own first `contents` and
-# `meta.file-extension` anywhere in the corpus.
-CORPUS_MAP: dict[str, tuple[bytes, tuple[str, ...]]] = {
-    "quake2_md2": (b"IDP2", ("md2",)),
-    "quake3_md3": (b"IDP3", ("md3", "q3")),
-    "quake_mdl": (b"IDPO", ("mdl",)),
+# Corpus folders that are no format's own: the archives (their spec is no format's) and the
+# Quake III game tree, whose player MD3s are read by the MD3 spec too.
+OTHER_FOLDERS: dict[str, tuple[bytes, tuple[str, ...]]] = {
     "quake_pak": (b"PACK", ("archives",)),
+    "quake3_md3": (b"IDP3", ("q3",)),
 }
+
+
+def corpus_map() -> dict[str, tuple[bytes, tuple[str, ...]]]:
+    """Which corpus files each spec reads: spec id -> (magic at offset 0, folders under the
+    corpus): each registered format's folder (its name), then :data:`OTHER_FOLDERS`. A spec of
+    neither is matched by its own first `contents` and `meta.file-extension` anywhere in the
+    corpus."""
+    found: dict[str, tuple[bytes, tuple[str, ...]]] = {}
+    for fmt in FORMATS:
+        if fmt.spec_id and fmt.magic:
+            magic, folders = found.get(fmt.spec_id, (fmt.magic, ()))
+            found[fmt.spec_id] = (magic, (*folders, fmt.name))
+    for spec_id, (magic, folders) in OTHER_FOLDERS.items():
+        found[spec_id] = (magic, (*found.get(spec_id, (magic, ()))[1], *folders))
+    return found
+
 
 EXAMPLES = 3  # distinct (old -> new) pairs and locations shown per field
 
@@ -157,8 +172,9 @@ def spec_magic_and_exts(ksy: Path) -> tuple[bytes | None, tuple[str, ...]]:
 
 def corpus_files(spec_id: str, ksy: Path, corpus: Path) -> tuple[list[Path], str]:
     """Corpus files for ``spec_id`` and a short description of where they were looked for."""
-    if spec_id in CORPUS_MAP:
-        magic, folders = CORPUS_MAP[spec_id]
+    known = corpus_map()
+    if spec_id in known:
+        magic, folders = known[spec_id]
         roots = [corpus / f for f in folders]
         where = ", ".join(f + "/" for f in folders)
         exts: tuple[str, ...] = ()
@@ -465,7 +481,7 @@ def run(
         if not ksy.exists():
             ksy = ksy_dirs[0] / f"{spec_id}.ksy"
         if only:
-            magic, _ = CORPUS_MAP.get(spec_id, (spec_magic_and_exts(ksy)[0] or b"", ()))
+            magic, _ = corpus_map().get(spec_id, (spec_magic_and_exts(ksy)[0] or b"", ()))
             files = [p for p in only if not magic or p.read_bytes()[: len(magic)] == magic]
             where = "files given"
         else:

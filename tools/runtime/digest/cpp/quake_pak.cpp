@@ -1,4 +1,4 @@
-// tools/spec_digest.py's pak() for the generated C++ parser of quake_pak.ksy.
+// tools/spec_digest.py's quake_pak() for the generated C++ parser of quake_pak.ksy.
 #include "digest.h"
 #include "quake_pak.h"
 

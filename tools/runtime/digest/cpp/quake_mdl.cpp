@@ -1,4 +1,4 @@
-// tools/spec_digest.py's mdl() for the generated C++ parser of quake_mdl.ksy.
+// tools/spec_digest.py's quake_mdl() for the generated C++ parser of quake_mdl.ksy.
 #include "digest.h"
 #include "quake_mdl.h"
 

@@ -1,4 +1,4 @@
-// tools/spec_digest.py's md3() for the generated C++ parser of quake3_md3.ksy.
+// tools/spec_digest.py's quake3_md3() for the generated C++ parser of quake3_md3.ksy.
 #include "digest.h"
 #include "quake3_md3.h"
 
