@@ -22,7 +22,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import REPO, md2_corpus_files, md3_corpus_files, mdl_corpus_files
+from conftest import REPO, corpus_files, formats
 
 import quakemodels
 from quakemodels.cli import VERBS, output
@@ -156,9 +156,7 @@ def test_every_finding_code_the_checkers_report_is_listed() -> None:
         sample[:200],
         sample[:12] + b"\xff\xff\x00\x00" + sample[16:],  # a 65535-pixel-tall skin
         quakemodels.Mdl.from_model(md2).model.to_bytes(),
-        *md2_corpus_files(),
-        *md3_corpus_files(),
-        *mdl_corpus_files(),
+        *(path for fmt in formats() if fmt.magic for path in corpus_files(fmt.name)),
     ]
     seen: set[str] = set()
     for source in inputs:
