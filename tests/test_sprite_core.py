@@ -19,6 +19,7 @@ from quakemodels.core.sprite import (
     SpriteFrames,
     encode_frames,
     indexed_rgba,
+    read_header,
     records_from_frames,
     transparent_index,
     walk_frames,
@@ -172,3 +173,35 @@ def test_read_frames_from_pngs_and_a_gif(tmp_path: Path) -> None:
     assert [f.interval for f in animated.frames] == [0.1, 0.35, 0.85]
     with pytest.raises(BadValueError, match="cannot read frame picture"):
         pictures.read_frames([tmp_path / "missing.png"])
+
+
+def test_non_increasing_group_intervals_show_as_stored() -> None:
+    # some tools store each picture's own time (slipgate's flame: 14 × 0.05): shown as such
+    rgba = _solid(1, 1, (1, 2, 3, 255))
+    flat = SpriteFrames("t", tuple(SpriteFrame(rgba, (0, 0), 0.05, 0) for _ in range(3)))
+    assert flat.durations() == [0.05, 0.05, 0.05]
+
+
+def test_median_cut_palette_keeps_index_255_free() -> None:
+    red, blue = _solid(2, 2, (200, 0, 0, 255)), _solid(2, 2, (0, 0, 200, 255))
+    blue[0, 0] = (0, 255, 0, 0)  # transparent: not in the palette
+    pal = core_palette.median_cut([red, blue])
+    colours = {tuple(c) for c in pal[:255].tolist()}
+    assert (200, 0, 0) in colours and (0, 0, 200) in colours and (0, 255, 0) not in colours
+    assert pal[255].tolist() == [0, 0, 0]
+
+
+def test_read_header_names_magic_version_and_count() -> None:
+    header = np.dtype([("ident", "V4"), ("version", "<i4"), ("num_frames", "<i4")])
+    good = b"IDS2" + (2).to_bytes(4, "little") + (1).to_bytes(4, "little")
+    assert int(read_header(good, b"IDS2", 2, header)["num_frames"][0]) == 1
+    cases = [
+        (b"IDSP" + good[4:], "ident", 0),
+        (good[:10], "header", 0),
+        (good[:4] + (3).to_bytes(4, "little") + good[8:], "version", 4),
+        (good[:8] + (-1).to_bytes(4, "little", signed=True), "num_frames", 8),
+    ]
+    for data, field, offset in cases:
+        with pytest.raises(ModelFormatError) as e:
+            read_header(data, b"IDS2", 2, header)
+        assert (e.value.field, e.value.offset) == (field, offset)

@@ -9,6 +9,7 @@ it; Half-Life sprites carry their own palette and Quake II's PCX frames theirs.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from typing import Any, Union
@@ -95,3 +96,21 @@ def quantize(
         d = ((chunk[:, None, :] - pal[None, :, :]) ** 2).sum(axis=2)
         best[start : start + len(chunk)] = np.argmin(d, axis=1)
     return best[inverse.reshape(-1)].reshape(rgb.shape[:2])
+
+
+def median_cut(
+    pictures: Sequence[npt.NDArray[np.uint8]], colors: int = 255, alpha_cut: int = 128
+) -> Palette:
+    """A (256,3) uint8 palette whose first ``colors`` entries are Pillow's median cut over
+    the pixels of (H,W,4) uint8 ``pictures`` whose alpha is at least ``alpha_cut`` (the rest
+    black: index 255 stays free for transparency)."""
+    from PIL import Image  # Pillow only when a palette is made: start-up stays light
+
+    opaque = [p[p[..., 3] >= alpha_cut][:, :3] for p in pictures]
+    pixels = np.concatenate([o for o in opaque if len(o)] or [np.zeros((1, 3), np.uint8)])
+    strip = Image.fromarray(pixels.reshape(1, -1, 3).astype(np.uint8), "RGB")
+    quant = strip.quantize(colors=colors, method=Image.Quantize.MEDIANCUT)
+    found = np.array((quant.getpalette() or [])[: colors * 3], np.uint8).reshape(-1, 3)
+    out = np.zeros((256, 3), np.uint8)
+    out[: len(found)] = found
+    return out

@@ -15,14 +15,15 @@ and write them with their own generated layouts and the same code.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import BadValueError, TruncatedError
+from ..errors import BadMagicError, BadValueError, BadVersionError, TruncatedError
 from .sections import offset_of
 
 DEFAULT_INTERVAL = 0.1
@@ -33,7 +34,8 @@ DEFAULT_INTERVAL = 0.1
 class SpriteFrame:
     """One picture: ``rgba`` (H,W,4) uint8, top row first; ``origin`` (x, y) the position of
     its top-left corner relative to the sprite's point, in pixels, y up (as Quake and
-    Half-Life store it; Quake II's origin, the point inside the picture, is (-x, y));
+    Half-Life store it; Quake II's origin_x/origin_y, the point inside the picture from its
+    left and bottom edges, is (-origin_x, height - origin_y) here);
     ``interval`` the cumulative end time in seconds inside its group (None for a single
     frame); ``group`` the index of the file frame it belongs to."""
 
@@ -60,16 +62,27 @@ class SpriteFrames:
 
     def durations(self, default: float = DEFAULT_INTERVAL) -> list[float]:
         """Seconds each picture shows: a group's intervals are cumulative end times, so a
-        picture shows from the previous one's end to its own; single frames ``default``."""
+        picture shows from the previous one's end to its own; single frames ``default``.
+        A group whose intervals do not increase (some tools store each picture's own time:
+        the engine would show its first picture only, and ``check`` warns) shows each
+        picture for its stored interval."""
         out: list[float] = []
+        groups: dict[int, list[float]] = {}
+        for f in self.frames:
+            if f.interval is not None:
+                groups.setdefault(f.group, []).append(f.interval)
+        cumulative = {
+            g: all(b > a for a, b in itertools.pairwise(v)) and v[0] > 0 for g, v in groups.items()
+        }
         previous: dict[int, float] = {}
         for f in self.frames:
             if f.interval is None:
                 out.append(default)
-                continue
-            start = previous.get(f.group, 0.0)
-            out.append(max(f.interval - start, 0.0))
-            previous[f.group] = f.interval
+            elif not cumulative[f.group]:
+                out.append(max(f.interval, 0.0))
+            else:
+                out.append(f.interval - previous.get(f.group, 0.0))
+                previous[f.group] = f.interval
         return out
 
     def bounds(self) -> tuple[int, int, int, int]:
@@ -116,6 +129,36 @@ def transparent_index(index: int = 255) -> npt.NDArray[np.uint8]:
     alpha = np.full(256, 255, np.uint8)
     alpha[index] = 0
     return alpha
+
+
+def read_header(data: bytes, magic: bytes, version: int, header: np.dtype[Any]) -> npt.NDArray[Any]:
+    """A sprite's (1,) ``header`` record (fields ``version`` and ``num_frames`` among them)
+    after the magic, size, version and frame count tests; ModelFormatError naming the
+    field and its offset otherwise."""
+    if data[: len(magic)] != magic:
+        raise BadMagicError(
+            f"ident={data[: len(magic)]!r} at offset 0 is not {magic!r}", field="ident", offset=0
+        )
+    if len(data) < header.itemsize:
+        raise TruncatedError(
+            f"the header needs {header.itemsize} bytes, the file has {len(data)}",
+            field="header",
+            offset=0,
+        )
+    rec = np.frombuffer(data, header, 1, 0).copy()
+    found = int(rec["version"][0])
+    if found != version:
+        at = offset_of(header, "version")
+        raise BadVersionError(
+            f"version={found} at offset {at} is not {version}", field="version", offset=at
+        )
+    count = int(rec["num_frames"][0])
+    if count < 0:
+        at = offset_of(header, "num_frames")
+        raise BadValueError(
+            f"num_frames={count} at offset {at} is negative", field="num_frames", offset=at
+        )
+    return rec
 
 
 # -- the frame walk of id's sprite layouts (Quake 1 and Half-Life .spr) ---------------------
@@ -233,6 +276,20 @@ def walk_frames(
     return frames, at
 
 
+def frame_offsets(records: Sequence[FrameRecord], layout: FrameLayout, start: int) -> list[int]:
+    """The offset of each stored frame's type word when the frames begin at ``start``."""
+    out = []
+    at = start
+    for r in records:
+        out.append(at)
+        at += layout.frame.itemsize + sum(
+            layout.picture.itemsize + p.pixels.size for p in r.pictures
+        )
+        if r.is_group:
+            at += layout.group.itemsize + len(r.pictures) * layout.interval.itemsize
+    return out
+
+
 def encode_frames(frames: Sequence[FrameRecord], layout: FrameLayout) -> bytes:
     """The stored bytes of ``frames`` (the inverse of :func:`walk_frames`)."""
     parts: list[bytes] = []
@@ -293,3 +350,135 @@ def records_from_frames(
             out.append(FrameRecord(1, pictures, ivals.astype(np.float32)))
         k = end
     return out
+
+
+_S = TypeVar("_S", bound="IdspSprite")
+
+
+class IdspSprite:
+    """The shape Quake's and Half-Life's ``.spr`` share: a ``dsprite_t`` header, format
+    data between it and the frames (Half-Life's palette; none in Quake), the frames as
+    stored, and whatever follows them. A format subclasses it with its generated layout
+    (:attr:`MAGIC`, :attr:`VERSION`, :attr:`HEADER`, :attr:`FRAMES`, :attr:`ORIENTATIONS`)
+    and, when it has any, reads and writes the data between (:meth:`_read_between`,
+    :meth:`_between_bytes`).
+
+    ``header`` is the (1,) header record as stored (its floats keep their bits);
+    ``records`` the stored frames (:class:`FrameRecord`); ``trailing`` the bytes after them.
+    Pictures are (H,W) uint8 palette indices.
+    """
+
+    MAGIC: ClassVar[bytes]
+    VERSION: ClassVar[int]
+    HEADER: ClassVar[np.dtype[Any]]
+    FRAMES: ClassVar[FrameLayout]
+    ORIENTATIONS: ClassVar[dict[int, str]]
+
+    def __init__(
+        self,
+        header: npt.NDArray[Any],
+        records: Sequence[FrameRecord],
+        trailing: bytes = b"",
+        name: str | None = None,
+    ) -> None:
+        self.header = header
+        self.records = list(records)
+        self.trailing = trailing
+        self.name = name
+
+    @classmethod
+    def from_bytes(cls: type[_S], data: bytes, name: str | None = None) -> _S:
+        """The sprite in ``data``; ModelFormatError naming the field and offset else."""
+        data = bytes(data)
+        header = read_header(data, cls.MAGIC, cls.VERSION, cls.HEADER)
+        between, at = cls._read_between(data, cls.HEADER.itemsize)
+        records, end = walk_frames(data, at, int(header["num_frames"][0]), cls.FRAMES)
+        sprite = cls(header, records, data[end:], name)
+        sprite._set_between(between)
+        return sprite
+
+    @classmethod
+    def _read_between(cls, data: bytes, at: int) -> tuple[object, int]:
+        """What lies between the header at ``at`` and the frames, and where the frames
+        start; nothing in Quake."""
+        return None, at
+
+    def _set_between(self, between: object) -> None:
+        """Keep what :meth:`_read_between` read."""
+
+    def _between_bytes(self) -> bytes:
+        """The stored bytes between the header and the frames."""
+        return b""
+
+    @property
+    def frames_offset(self) -> int:
+        """Where the frames start."""
+        return self.HEADER.itemsize + len(self._between_bytes())
+
+    def to_bytes(self) -> bytes:
+        """The file's bytes: the header (its frame count from :attr:`records`), the data
+        between, the frames and the trailing bytes, as stored."""
+        header = self.header.copy()
+        header["num_frames"] = len(self.records)
+        return (
+            header.tobytes()
+            + self._between_bytes()
+            + encode_frames(self.records, self.FRAMES)
+            + self.trailing
+        )
+
+    def _value(self, field: str) -> Any:
+        return self.header[field][0].item()
+
+    @property
+    def type(self) -> int:
+        """Orientation, 0..4 (:attr:`orientation` names it)."""
+        return int(self._value("type"))
+
+    @property
+    def orientation(self) -> str:
+        """``vp_parallel_upright``, ``facing_upright``, ``vp_parallel``, ``oriented`` or
+        ``vp_parallel_oriented``; ``unknown(N)`` for another type."""
+        return self.ORIENTATIONS.get(self.type, f"unknown({self.type})")
+
+    @property
+    def radius(self) -> float:
+        """``boundingradius``."""
+        return float(self._value("radius"))
+
+    @property
+    def max_width(self) -> int:
+        return int(self._value("max_width"))
+
+    @property
+    def max_height(self) -> int:
+        return int(self._value("max_height"))
+
+    @property
+    def beam_length(self) -> float:
+        return float(self._value("beam_length"))
+
+    @property
+    def sync_type(self) -> int:
+        """0 ST_SYNC, 1 ST_RAND."""
+        return int(self._value("sync_type"))
+
+    @property
+    def num_frames(self) -> int:
+        """Stored frames (a group counts once)."""
+        return len(self.records)
+
+    @property
+    def pictures(self) -> list[Picture]:
+        """Every picture in file order (a group's one after another)."""
+        return [p for r in self.records for p in r.pictures]
+
+    def header_values(self) -> dict[str, Any]:
+        """The header's fields by the spec's names."""
+        return {name: self._value(name) for name in self.HEADER.names or ()}
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.name or '<bytes>'}: {self.orientation},"
+            f" {self.num_frames} frames, {len(self.pictures)} pictures>"
+        )
