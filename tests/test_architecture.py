@@ -42,6 +42,7 @@ PACKAGE_LAYERS = {
         ("player",),
         ("materials",),
         ("check", "describe", "scene", "gltf", "fromgltf"),
+        ("folder",),  # the registry's services (detect, open, check, scene, clips)
     ],
 }
 

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
+from quakemodels.registry import FORMATS
+
 HEAVY = ("pygltflib", "PIL", "concurrent", "multiprocessing", "numpy.ma")
 
 
@@ -46,15 +48,13 @@ def test_no_heavy_module_at_start_up(code: str) -> None:
     assert heavy == [], f"{code!r} imports {heavy}"
 
 
-# Importing the package or dispatching by magic loads each format's light package and its
-# layout (the magic, names and suffixes), never a reader, writer, checker or Kaitai parser.
+# Importing the package or dispatching by magic loads each registered format's light package
+# and, for a format read from bytes, its layout (the magic, names and suffixes), never a
+# reader, writer, checker or Kaitai parser.
 LIGHT = {
     "quakemodels.formats",
-    *(
-        f"quakemodels.formats.{name}{part}"
-        for name in ("md2", "md3", "mdl")
-        for part in ("", ".layout")
-    ),
+    *(fmt.package for fmt in FORMATS),
+    *(f"{fmt.package}.layout" for fmt in FORMATS if fmt.magic),
 }
 # What a model file's path needs of the archive package: splitting `x.pak/inner` paths and
 # finding the game folder above; the pak/pk3 readers and the search path load for archives only.
@@ -140,7 +140,7 @@ def test_md2_export_with_a_pcx_skin_imports_no_image_library(
     assert own(modules, "md2") == EXPORT_MODULES["md2"]
     assert "quakemodels.interchange.imported" not in modules
     assert own(modules, "md3") == own(modules, "mdl") == set()
-    assert loaded(modules, "quakemodels.formats.q3player") == set()
+    assert own(modules, "q3player") == set()
     assert parsers(modules) == {"quakemodels.kaitai.quake2_md2"}
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
 
@@ -184,7 +184,7 @@ def test_md3_and_mdl_exports_load_no_writer_checker_or_describer(
     assert own(modules, name) == EXPORT_MODULES[name]
     assert {other: own(modules, other) for other in others} == others
     assert "quakemodels.interchange.imported" not in modules
-    assert loaded(modules, "quakemodels.formats.q3player") == set()
+    assert own(modules, "q3player") == set()
     extra = {"quakemodels.kaitai.quake2_md2"} if name == "mdl" else set()
     assert parsers(modules) == {f"quakemodels.kaitai.{parser}"} | extra
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
@@ -224,7 +224,7 @@ def test_md3_info_loads_only_md3(corpus_dir: Path) -> None:
         and "quakemodels.formats.md3.describe" in modules
     )
     assert own(modules, "md2") == own(modules, "mdl") == set()
-    assert loaded(modules, "quakemodels.formats.q3player") == set()
+    assert own(modules, "q3player") == set()
     assert parsers(modules) == {"quakemodels.kaitai.quake3_md3"}
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
     assert "zipfile" not in modules

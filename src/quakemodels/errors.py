@@ -96,4 +96,23 @@ class AnimationConfigError(ModelFormatError):
 
 
 class PlayerFolderError(ModelFormatError):
-    """A folder that is not a Quake III player: a part (``lower.md3``...) is missing."""
+    """A folder that is not a Quake III player. ``reason`` says which way, for code to steer
+    by (never the message's text): ``"no-folder"`` when nothing is a folder at the path,
+    ``"missing-part"`` when a part (``lower.md3``...) is missing."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str = "missing-part",
+        field: str | None = None,
+        offset: int | None = None,
+    ):
+        super().__init__(message, field=field, offset=offset)
+        self.reason = reason
+
+
+class UnsupportedError(Exception):
+    """A format cannot serve what was asked of it (``sp2 cannot be built from a scene``): not
+    a fault of the bytes, so not a :class:`ModelFormatError`; the CLI prints the message as
+    one line and exits 2."""

@@ -93,7 +93,7 @@ def is_player_folder(
 def by_magic(data: bytes) -> Format | None:
     """The format whose magic ``data`` starts with, or None."""
     for fmt in FORMATS:
-        if data[: len(fmt.magic)] == fmt.magic:
+        if fmt.accepts(data):
             return fmt
     return None
 
@@ -117,16 +117,16 @@ def for_model(model: object) -> Format:
 def for_class(cls: type[Any]) -> Format:
     """The format whose model class is ``cls`` (or a base of it); TypeError for others."""
     for fmt in FORMATS:
-        # a class of a format whose model module was never imported cannot be a model class
-        loaded = fmt.model_module in sys.modules
-        if loaded and isinstance(cls, type) and issubclass(cls, fmt.model):
+        if fmt.holds_class(cls):
             return fmt
     raise TypeError(f"not a model class: {cls!r}; formats: {', '.join(f.name for f in FORMATS)}")
 
 
 def unknown_magic(data: bytes) -> BadMagicError:
     """The error for data no format recognises, listing the magics there are."""
-    known = ", ".join(f"{f.magic.decode('latin-1')} = {f.name.upper()}" for f in FORMATS)
+    known = ", ".join(
+        f"{f.magic.decode('latin-1')} = {f.name.upper()}" for f in FORMATS if f.magic
+    )
     return BadMagicError(
         f"magic={data[:4]!r} at offset 0 is not a known model format ({known})",
         field="magic",
@@ -172,7 +172,7 @@ def _game_player(
     try:
         return _player_from_folder(path, game_dir)
     except PlayerFolderError as e:
-        if str(e).endswith("is not a folder"):
+        if e.reason == "no-folder":
             return None
         raise
 

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
             "suffixes": list(f.suffixes),
         }
         for f in FORMATS
+        if f.magic  # folder sets (a Quake III player) are named below
     ]
     if args.json:
         json.dump({"read": formats, "write": {k: list(v) for k, v in WRITES.items()}}, sys.stdout)

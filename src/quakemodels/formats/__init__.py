@@ -1,13 +1,14 @@
-"""Every model format quakemodels reads: one line each. A new format adds its folder, its ksy
-and one line here."""
+"""Every format quakemodels reads: one line each. A new format adds its folder, its ksy and
+one line here."""
 
 from __future__ import annotations
 
 from ..core.format import Format
-from . import md2, md3, mdl
+from . import md2, md3, mdl, q3player
 
 FORMATS: tuple[Format, ...] = (
     md2.FORMAT,
     md3.FORMAT,
     mdl.FORMAT,
+    q3player.FORMAT,
 )

@@ -1,15 +1,14 @@
 """Quake II MD2 (``IDP2`` version 8): reader, writer, checks, description and export scene.
 
-Importing this package is light (the magic and names the registry dispatches on); the reader,
-writer, checker and generated parser load the first time a model, a service or one of the
-names below is used.
+Declarative: :data:`FORMAT` names the services (each imported on first use, see
+:mod:`quakemodels.core.format`) and the public names below load their module the same way.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from ...core.format import Format
+from ...core.format import Format, Kind, lazy_names
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -17,55 +16,33 @@ if TYPE_CHECKING:
     from .reader import anorms
     from .write import anorm_indices, quantize, scene_arrays, scene_skin_size, weld
 
-
-def _services(name: str) -> Any:
-    # Each imported here on its first use, not at the top: start-up and files of other formats
-    # never load MD2's reader, writer, checker or Kaitai parser, and an export needs
-    # only the model and its scene, not the checker or describer.
-    if name == "model":
-        from .model import Md2
-
-        return Md2
-    if name == "check":
-        from .check import check_md2
-
-        return check_md2
-    if name == "describe":
-        from .describe import describe
-
-        return describe
-    from .scene import scene
-
-    return scene
-
-
 FORMAT = Format(
     name="md2",
     title="Quake II MD2",
+    kind=Kind.MESH,
+    package=__name__,
     magic=MAGIC,
     suffixes=(".md2",),
     spec_id="quake2_md2",
-    model_module=f"{__name__}.model",
-    services=_services,
+    services={
+        "model": "model:Md2",
+        "check": "check:check_md2",
+        "describe": "describe:describe",
+        "scene": "scene:scene",
+        "limits": "limits",
+    },
 )
 
-
-def __getattr__(name: str) -> Any:
-    # The public names load their module on first use (see the module docstring).
-    if name == "Md2":
-        from .model import Md2
-
-        return Md2
-    if name == "anorms":
-        from .reader import anorms
-
-        return anorms
-    if name in ("anorm_indices", "quantize", "scene_arrays", "scene_skin_size", "weld"):
-        from . import write
-
-        return getattr(write, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "Md2": "model",
+        "anorms": "reader",
+        **dict.fromkeys(
+            ("anorm_indices", "quantize", "scene_arrays", "scene_skin_size", "weld"), "write"
+        ),
+    },
+)
 
 __all__ = [
     "FORMAT",

@@ -1,41 +1,57 @@
 """Quake III player folders: three MD3 parts, their tags, animation.cfg and .skin files.
 
-Importing this package is light: whether a folder is a player folder (which every folder a
-batch searches is asked) needs only :mod:`.files`; the Player class, and MD3's reader,
-writer and checker behind it, load the first time one of the names below is used.
+A folder format (:attr:`~quakemodels.core.format.Kind.FOLDER`): opened from a folder, not from
+bytes. Declarative: :data:`FORMAT` names the services (each imported on first use, see
+:mod:`quakemodels.core.format`), and the public names below load their module the same way, so
+asking whether a folder is a player's needs only :mod:`.files`, not the Player class or MD3's
+reader, writer and checker.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ...core.format import Format, Kind, lazy_names
 from ...errors import AnimationConfigError, PlayerFolderError
-from .files import is_player_folder
 
 if TYPE_CHECKING:
     from .animcfg import AnimationConfig, Clip
+    from .files import is_player_folder
     from .player import Placement, Player, PlayerPose
     from .skinfile import SkinFile, parse_skin
 
+FORMAT = Format(
+    name="q3player",
+    title="Quake III player",
+    kind=Kind.FOLDER,
+    package=__name__,
+    services={
+        "model": "player:Player",
+        "detect": "folder:detect",
+        "open": "folder:open_folder",
+        "check": "folder:check",
+        "describe": "describe:describe_player",
+        "scene": "folder:scene",
+        "clips": "folder:clips",
+    },
+)
 
-def __getattr__(name: str) -> Any:
-    # The public names load their module on first use (see the module docstring).
-    if name in ("AnimationConfig", "Clip"):
-        from . import animcfg
-
-        return getattr(animcfg, name)
-    if name in ("Placement", "Player", "PlayerPose"):
-        from . import player
-
-        return getattr(player, name)
-    if name in ("SkinFile", "parse_skin"):
-        from . import skinfile
-
-        return getattr(skinfile, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
+__getattr__ = lazy_names(
+    __name__,
+    {
+        "AnimationConfig": "animcfg",
+        "Clip": "animcfg",
+        "is_player_folder": "files",
+        "Placement": "player",
+        "Player": "player",
+        "PlayerPose": "player",
+        "SkinFile": "skinfile",
+        "parse_skin": "skinfile",
+    },
+)
 
 __all__ = [
+    "FORMAT",
     "AnimationConfig",
     "AnimationConfigError",
     "Clip",

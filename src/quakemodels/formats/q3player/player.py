@@ -181,11 +181,11 @@ class Player:
         where = Path(folder)
         files = player_files(where, game_dir)
         if files is None:
-            raise PlayerFolderError(f"{where} is not a folder")
+            raise PlayerFolderError(f"{where} is not a folder", reason="no-folder")
         paths = _parts_in(files)
         if paths is None:
             if not os.path.isdir(where) and not files.entries():
-                raise PlayerFolderError(f"{where} is not a folder")
+                raise PlayerFolderError(f"{where} is not a folder", reason="no-folder")
             missing = [f"{p}.md3" for p in PARTS if files.find(f"{p}.md3") is None]
             raise PlayerFolderError(f"{where} is not a player folder: {', '.join(missing)} missing")
         parts = {}

@@ -1,0 +1,104 @@
+"""The format contract (core/format.py): a Format is data, its services resolve on first use,
+a missing capability is one UnsupportedError line, and the registry lists every kind."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from quakemodels.core.format import Format, Kind, lazy_names
+from quakemodels.errors import ModelFormatError, PlayerFolderError, UnsupportedError
+from quakemodels.registry import FORMATS, by_magic, by_name
+
+# Two formats sharing a magic, told apart by the version int (as Quake's and Half-Life's IDSP).
+V1 = Format(
+    name="v1",
+    title="Test v1",
+    kind=Kind.IMAGE,
+    package="quakemodels.core",
+    magic=b"IDSP",
+    version=(4, 4, 1),
+    services={"describe": "names:plural"},
+)
+V2 = Format(
+    name="v2", title="Test v2", kind=Kind.IMAGE, package="x", magic=b"IDSP", version=(4, 4, 2)
+)
+
+
+def test_accepts_tests_magic_and_version() -> None:
+    one = b"IDSP" + (1).to_bytes(4, "little") + b"rest"
+    two = b"IDSP" + (2).to_bytes(4, "little")
+    assert V1.accepts(one) and not V2.accepts(one)
+    assert V2.accepts(two) and not V1.accepts(two)
+    assert not V1.accepts(b"IDSP\x01\x00")  # the version field cut short
+    assert not V1.accepts(b"IDPO" + (1).to_bytes(4, "little"))
+    folder = by_name("q3player")
+    assert folder.kind is Kind.FOLDER and not folder.accepts(b"") and not folder.accepts(b"IDP3")
+
+
+def test_service_resolves_once_and_missing_ones_say_so() -> None:
+    from quakemodels.core import names
+
+    assert V1.has("describe") and not V1.has("build")
+    assert V1.service("describe") is names.plural is V1.service("describe")
+    with pytest.raises(UnsupportedError, match=r"^v1 \(Test v1\) cannot be built from a scene$"):
+        V1.service("build")
+    assert not issubclass(UnsupportedError, ModelFormatError)
+    # a format without a model class holds nothing and is no class's format
+    assert V1.model_module is None and not V1.holds(object()) and not V1.holds_class(object)
+
+
+def test_registry_lists_every_kind_and_dispatches_bytes_only_to_byte_formats() -> None:
+    assert [(f.name, f.kind) for f in FORMATS][:4] == [
+        ("md2", Kind.MESH),
+        ("md3", Kind.MESH),
+        ("mdl", Kind.MESH),
+        ("q3player", Kind.FOLDER),
+    ]
+    assert by_magic(b"IDP3" + bytes(8)) is by_name("md3")
+    assert by_magic(b"") is None
+    for fmt in FORMATS:
+        assert fmt.package.startswith("quakemodels.formats.")
+        assert fmt.has("model") and fmt.has("check") and fmt.has("describe")
+        assert fmt.has("scene") or fmt.has("frames")
+        if fmt.kind is Kind.FOLDER:
+            assert fmt.has("detect") and fmt.has("open") and fmt.magic == b""
+
+
+def test_lazy_names_serve_declared_names_only() -> None:
+    getattr_ = lazy_names("quakemodels.core", {"plural": "names", "Renamed": "names:plural"})
+    from quakemodels.core.names import plural
+
+    assert getattr_("plural") is plural is getattr_("Renamed")
+    with pytest.raises(AttributeError, match="has no attribute 'other'"):
+        getattr_("other")
+
+
+def test_format_packages_import_no_service_module() -> None:
+    """A format package is declarative: importing it loads its layout, not a service."""
+    code = (
+        "import json, sys, quakemodels.formats as f;"
+        "mods = [m for m in sys.modules if m.startswith('quakemodels.formats.')];"
+        "print(json.dumps(sorted(mods)))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    names = json.loads(done.stdout)
+    assert [n for n in names if n.count(".") == 3 and not n.endswith(".layout")] == []
+
+
+def test_player_folder_error_says_why_by_reason(tmp_path: Path) -> None:
+    """The registry steers by ``reason``, not by the message's text."""
+    from quakemodels.formats.q3player import Player
+
+    with pytest.raises(PlayerFolderError) as nothing:
+        Player.from_folder(tmp_path / "absent")
+    assert nothing.value.reason == "no-folder"
+    with pytest.raises(PlayerFolderError) as empty:
+        Player.from_folder(tmp_path)
+    assert empty.value.reason == "missing-part"
+    assert by_name("q3player").service("open")(tmp_path / "absent", None) is None
+    assert by_name("q3player").service("detect")(tmp_path, None) is False
