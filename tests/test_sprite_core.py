@@ -153,8 +153,9 @@ def test_gif_shows_each_frame_for_its_interval_and_keeps_transparency() -> None:
 def test_sheet_and_png_frames(tmp_path: Path) -> None:
     frames = _group_frames()
     sheet = pictures.contact_sheet(frames, scale=2)
-    # 2 x 2 cells of the 16-pixel minimum picture x 2, a margin of 8 and a 14-pixel label
-    assert sheet.size == (2 * (16 * 2 + 8), 2 * (16 * 2 + 8 + 14))
+    # 2 x 2 cells: at least 64 wide for the labels, 16 pixels of picture x 2 + 8 tall and a
+    # 14-pixel label
+    assert sheet.size == (2 * pictures.MIN_CELL_WIDTH, 2 * (16 * 2 + 8 + 14))
     written = pictures.save_png_frames(frames, tmp_path, "t")
     assert [p.name for p in written] == ["t_0.png", "t_1.png", "t_2.png"]
     assert written[0].read_bytes() == encode_png(frames.frames[0].rgba)

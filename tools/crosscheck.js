@@ -82,13 +82,16 @@ function loadSpecs(ksyDir) {
   return specs;
 }
 
-function specFor(specs, file, data) {
-  for (const s of specs) {
-    if (s.magic && data.length >= s.magic.length && data.subarray(0, s.magic.length).equals(s.magic))
-      return s;
-  }
+function specsFor(specs, file, data) {
+  // By magic, else by extension; several specs may claim a file (Quake's and Half-Life's
+  // .spr share the magic IDSP and the suffix: their version words differ), and the first
+  // whose parser accepts it is the one, as the registry's magic + version test chooses.
+  const byMagic = specs.filter(
+    (s) => s.magic && data.length >= s.magic.length && data.subarray(0, s.magic.length).equals(s.magic)
+  );
+  if (byMagic.length) return byMagic;
   const ext = path.extname(file).slice(1).toLowerCase();
-  return specs.find((s) => s.extensions.includes(ext)) || null;
+  return specs.filter((s) => s.extensions.includes(ext));
 }
 
 // Compile in debug mode (the IDE's mode: `_read` is called by hand and every field gets a
@@ -220,20 +223,24 @@ class Exporter {
 
 async function exportFile(specs, file) {
   const data = fs.readFileSync(file);
-  const s = specFor(specs, file, data);
-  if (!s) return { spec: null, error: "no spec in ksy/ matches this file's magic or extension" };
-  const mod = await compiledModule(s);
-  const Main = mod[className(s.id)];
-  const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.length);
-  try {
-    const root = new Main(new KaitaiStream(buffer, 0));
-    root._read();
-    const ex = new Exporter(mod);
-    ex.value(root, { start: 0, end: data.length, ioOffset: 0 }, 0);
-    return { spec: s.id, text: ex.parts.join("") };
-  } catch (e) {
-    return { spec: s.id, error: e && e.message ? e.message : String(e) };
+  const candidates = specsFor(specs, file, data);
+  if (!candidates.length) return { spec: null, error: "no spec in ksy/ matches this file's magic or extension" };
+  let first = null;
+  for (const s of candidates) {
+    const mod = await compiledModule(s);
+    const Main = mod[className(s.id)];
+    const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.length);
+    try {
+      const root = new Main(new KaitaiStream(buffer, 0));
+      root._read();
+      const ex = new Exporter(mod);
+      ex.value(root, { start: 0, end: data.length, ioOffset: 0 }, 0);
+      return { spec: s.id, text: ex.parts.join("") };
+    } catch (e) {
+      first = first || { spec: s.id, error: e && e.message ? e.message : String(e) };
+    }
   }
+  return first;
 }
 
 async function main() {

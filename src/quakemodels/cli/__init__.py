@@ -34,6 +34,7 @@ VERBS: dict[str, str] = {
     "info": "info",
     "check": "check",
     "convert": "convert",
+    "build": "build",
     "export": "export",
     "render": "render",
     "dump": "dump",

@@ -47,6 +47,7 @@ EXAMPLES = """\
   quakemodels export baseq2/ -o out/             # every model in pak0..pak9 and loose files
   quakemodels export baseq3/models/players/sarge -o sarge.glb --skin blue   # a whole player
   quakemodels export baseq3/models/players/ -o players/     # one .glb per player folder
+  quakemodels export s_explod.spr -o explod.gif     # a sprite: GIF (or .png: one per frame)
 """
 
 FORMATS = ("glb", "gltf", "obj")
@@ -83,8 +84,17 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
     from ..registry import is_player_model, load
+    from .sprites import SPRITE_OUTPUTS, export_sprite, image_format
 
     model = load(path, game_dir=opts.get("game_dir"))
+    sprite = image_format(model)
+    if sprite is not None:
+        return export_sprite(path, model, sprite, opts)
+    if f".{opts['format']}" in SPRITE_OUTPUTS:
+        raise UsageError(
+            f"-o {opts['file']}: PNG and GIF are what a sprite exports; a model"
+            f" exports to {', '.join(FORMATS)}"
+        )
     if is_player_model(model) and fmt_of(opts) != "obj":
         return _export_player(path, model, opts)
     fmt: str = opts["format"]
@@ -205,7 +215,7 @@ def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     files, unmatched, places = expand_tree(args.files)
-    suffixes = tuple(f".{f}" for f in FORMATS)
+    suffixes = (*(f".{f}" for f in FORMATS), ".png", ".gif")  # a sprite's frames, animation
     target = resolve(
         "export",
         args.output,

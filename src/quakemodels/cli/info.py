@@ -57,6 +57,7 @@ def _jsonable(value: Any) -> Any:
 def facts(model: Any, name: str) -> dict[str, Any]:
     """What ``--json`` prints for one loaded model (every format: the shared protocol); a
     player folder gives its parts' facts, its cfg clips and skin sets."""
+    from ..core.format import Kind
     from ..registry import for_model, is_player_model
 
     if is_player_model(model):
@@ -77,6 +78,8 @@ def facts(model: Any, name: str) -> dict[str, Any]:
             "skins": list(model.skins),
         }
     fmt = for_model(model)
+    if fmt.kind is Kind.IMAGE:  # a sprite: pictures, not a mesh's bounds
+        return {"file": name, "format": fmt.name, **model.summary()}
     lo, hi = model.bounds
     out: dict[str, Any] = {
         "file": name,

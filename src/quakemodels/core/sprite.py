@@ -474,8 +474,46 @@ class IdspSprite:
         return [p for r in self.records for p in r.pictures]
 
     def header_values(self) -> dict[str, Any]:
-        """The header's fields by the spec's names."""
-        return {name: self._value(name) for name in self.HEADER.names or ()}
+        """The header's fields by the spec's names (``ident`` as text)."""
+        out = {name: self._value(name) for name in self.HEADER.names or ()}
+        out["ident"] = self.MAGIC.decode("latin-1")
+        return out
+
+    @property
+    def animations(self) -> dict[str, range]:
+        """Picture ranges by clip name: ``all``, and ``frame<N>`` for each group (stored
+        frame N), as ``render --clip`` names them."""
+        out = {"all": range(len(self.pictures))}
+        first = 0
+        for i, r in enumerate(self.records):
+            if r.is_group:
+                out[f"frame{i}"] = range(first, first + len(r.pictures))
+            first += len(r.pictures)
+        return out
+
+    def load_all(self) -> None:
+        """Nothing to do: a sprite is decoded whole when it is read."""
+
+    def summary(self) -> dict[str, Any]:
+        """What ``info --json`` prints: sizes, header, pictures (size, origin, interval)."""
+        return {
+            "bytes": len(self.to_bytes()),
+            "header": self.header_values(),
+            "frames": self.num_frames,
+            "pictures": [
+                {
+                    "frame": i,
+                    "width": p.width,
+                    "height": p.height,
+                    "origin": [p.origin_x, p.origin_y],
+                    "interval": None if r.intervals is None else float(r.intervals[k]),
+                }
+                for i, r in enumerate(self.records)
+                for k, p in enumerate(r.pictures)
+            ],
+            "clips": {c: [v.start, len(v)] for c, v in self.animations.items()},
+            "trailing": len(self.trailing),
+        }
 
     def __repr__(self) -> str:
         return (

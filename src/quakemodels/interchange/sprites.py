@@ -29,6 +29,8 @@ from . import render
 BACKGROUND = (0, 0, 0)
 """What additive and index-alpha sprites are drawn over in previews: black, where an
 additive picture shows exactly its own colours."""
+MIN_CELL_WIDTH = 64
+"""A contact sheet's cells are at least this wide, so labels do not run into each other."""
 GIF_TICK = 0.01
 """A GIF frame's delay is stored in hundredths of a second."""
 
@@ -87,11 +89,13 @@ def contact_sheet(
     background: tuple[int, int, int] = BACKGROUND,
 ) -> Image.Image:
     """Every picture on one sheet, in a grid of equal cells (the largest picture's size ×
-    ``scale``), each labelled with its index and, in a group, its interval."""
+    ``scale``, at least :data:`MIN_CELL_WIDTH` wide), each labelled with its index and, in a
+    group, its interval."""
     count = max(1, len(frames.frames))
     cols = max(1, math.ceil(math.sqrt(count)))
     rows = math.ceil(count / cols)
-    cell_w = max([f.size[0] for f in frames.frames] + [16]) * scale + 8
+    # cells fit the largest picture and a label ("14 0.05s"): at least 16 pixels of picture
+    cell_w = max(max([f.size[0] for f in frames.frames] + [16]) * scale + 8, MIN_CELL_WIDTH)
     cell_h = max([f.size[1] for f in frames.frames] + [16]) * scale + 8
     label_h = 14
     sheet = Image.new("RGB", (cols * cell_w, rows * (cell_h + label_h)), (40, 40, 48))
@@ -100,7 +104,7 @@ def contact_sheet(
         x, y = (k % cols) * cell_w, (k // cols) * (cell_h + label_h)
         img = _scaled(composite(f.rgba, background), scale)
         sheet.paste(img, (x + (cell_w - img.width) // 2, y + (cell_h - img.height) // 2))
-        label = f"{k}" if f.interval is None else f"{k} g{f.group} {f.interval:g}s"
+        label = f"{k}" if f.interval is None else f"{k} {f.interval:.3g}s"
         draw.text((x + 4, y + cell_h), label, fill=(230, 230, 230))
     return sheet
 
