@@ -4,7 +4,7 @@ one line here."""
 from __future__ import annotations
 
 from ..core.format import Format
-from . import md2, md3, mdl, q3player, spr
+from . import hlspr, md2, md3, mdl, q3player, spr
 
 FORMATS: tuple[Format, ...] = (
     md2.FORMAT,
@@ -12,4 +12,5 @@ FORMATS: tuple[Format, ...] = (
     mdl.FORMAT,
     q3player.FORMAT,
     spr.FORMAT,
+    hlspr.FORMAT,
 )
