@@ -4,7 +4,7 @@ one line here."""
 from __future__ import annotations
 
 from ..core.format import Format
-from . import hlspr, md2, md3, mdl, q3player, spr
+from . import hlspr, md2, md3, mdl, q3player, sp2, spr
 
 FORMATS: tuple[Format, ...] = (
     md2.FORMAT,
@@ -13,4 +13,5 @@ FORMATS: tuple[Format, ...] = (
     q3player.FORMAT,
     spr.FORMAT,
     hlspr.FORMAT,
+    sp2.FORMAT,
 )
