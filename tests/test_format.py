@@ -4,15 +4,23 @@ a missing capability is one UnsupportedError line, and the registry lists every 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import REPO
 
+import quakemodels
+from quakemodels import registry
+from quakemodels.cli import main
 from quakemodels.core.format import Format, Kind, lazy_names
 from quakemodels.errors import ModelFormatError, PlayerFolderError, UnsupportedError
 from quakemodels.registry import FORMATS, by_magic, by_name
+
+PACKAGE = REPO / "src" / "quakemodels"
+SAMPLE = PACKAGE / "samples" / "quakeguy.md2"
 
 # Two formats sharing a magic, told apart by the version int (as Quake's and Half-Life's IDSP).
 V1 = Format(
@@ -102,3 +110,85 @@ def test_player_folder_error_says_why_by_reason(tmp_path: Path) -> None:
     assert empty.value.reason == "missing-part"
     assert by_name("q3player").service("open")(tmp_path / "absent", None) is None
     assert by_name("q3player").service("detect")(tmp_path, None) is False
+
+
+# -- the registry asks for capabilities --------------------------------------------------------
+
+REGISTRY_FILES = ["registry.py", *(f"cli/{p.name}" for p in (PACKAGE / "cli").glob("*.py"))]
+
+
+@pytest.mark.parametrize("rel", REGISTRY_FILES)
+def test_registry_and_cli_name_no_format_module(rel: str) -> None:
+    """Verbs ask the registry for a capability; no format package is imported by name."""
+    text = (PACKAGE / rel).read_text(encoding="utf-8")
+    if rel == "cli/convert.py":
+        pytest.skip("convert still imports the writers (issue 28 step 3, not done here)")
+    assert not re.search(r"formats\.(md2|md3|mdl|q3player)", text), rel
+    if rel == "registry.py":  # no player branch, no steering by an error's text
+        assert "is not a folder" not in text and not re.search(r"\bPlayer\b|player_", text)
+
+
+def image_only(monkeypatch: pytest.MonkeyPatch) -> Format:
+    """An IMAGE format that takes MD2 bytes but offers no scene, listed first in FORMATS."""
+    fake = Format(
+        name="flat",
+        title="Flat test image",
+        kind=Kind.IMAGE,
+        package="quakemodels.formats.md2",
+        magic=b"IDP2",
+        suffixes=(".md2",),
+        services={"model": "model:Md2", "describe": "describe:describe"},
+    )
+    monkeypatch.setattr(registry, "FORMATS", (fake, *FORMATS))
+    return fake
+
+
+def test_a_verb_the_format_cannot_serve_exits_2_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image_only(monkeypatch)
+    out = tmp_path / "x.glb"
+    assert main(["export", str(SAMPLE), "-o", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"{SAMPLE}: error: flat (Flat test image) cannot give a mesh scene"]
+    assert not out.exists()
+    assert main(["render", str(SAMPLE), "-o", str(tmp_path / "x.png"), "--quiet"]) == 2
+    assert "cannot give a mesh scene" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+    # what it serves still works: info describes it
+    assert main(["info", str(SAMPLE)]) == 0
+
+
+def test_load_of_a_plain_file_runs_no_folder_or_game_probe(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 28 item 6: a plain file costs its read, dispatched by magic before any
+    folder-format detect or game-root search."""
+
+    def probe(*args: object, **kwargs: object) -> None:
+        raise AssertionError(f"probed {args}")
+
+    for name in ("folder_format", "_open_folder", "_game_file", "split_archive_path", "game_roots"):
+        monkeypatch.setattr(registry, name, probe)
+    for fmt in FORMATS:
+        if fmt.kind is Kind.FOLDER:
+            monkeypatch.setitem(fmt._loaded, "detect", probe)
+            monkeypatch.setitem(fmt._loaded, "open", probe)
+    copy = tmp_path / "a.md2"
+    copy.write_bytes(SAMPLE.read_bytes())
+    model = registry.load(copy)
+    assert type(model).__name__ == "Md2" and model.num_frames > 0
+    assert model.name == str(copy)
+    assert quakemodels.load(str(copy)).num_vertices == model.num_vertices
+
+
+def test_public_api_serves_every_formats_exports() -> None:
+    """quakemodels.__all__ and its names come from the formats' exports (no per-format edit
+    of the package root), each the format's model class."""
+    exported = {name: fmt for fmt in FORMATS for name in fmt.exports}
+    assert {"Md2", "Md3", "Mdl", "Player"} <= set(exported) <= set(quakemodels.__all__)
+    for name, fmt in exported.items():
+        assert getattr(quakemodels, name) is fmt.model
+    assert set(quakemodels.Model.__args__) == {fmt.model for fmt in FORMATS}
+    with pytest.raises(AttributeError, match="no attribute 'Md4'"):
+        quakemodels.Md4  # noqa: B018

@@ -205,9 +205,9 @@ def test_missing_players_and_folders_that_are_not_players(baseq3: Path, tmp_path
         PlayerFolderError, match=r"half is not a player folder: upper\.md3, head\.md3"
     ):
         quakemodels.load(baseq3 / "models" / "players" / "half")
-    assert not quakemodels.registry.is_player(baseq3 / "models" / "players" / "half")
-    assert quakemodels.registry.is_player(baseq3 / "models" / "players" / "human_base")
-    assert not quakemodels.registry.is_player(baseq3 / "pak0.pk3")
+    assert not quakemodels.registry.is_folder_set(baseq3 / "models" / "players" / "half")
+    assert quakemodels.registry.is_folder_set(baseq3 / "models" / "players" / "human_base")
+    assert not quakemodels.registry.is_folder_set(baseq3 / "pak0.pk3")
     # a single model through the archive still loads as itself
     head = quakemodels.load(baseq3 / "pak0.pk3/models/players/human_base/head.md3", quakemodels.Md3)
     assert head.data == (_player_dir("human_base") / "head.md3").read_bytes()

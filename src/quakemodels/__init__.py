@@ -6,7 +6,9 @@ wraps them in a numpy facade, and :mod:`quakemodels.registry` dispatches by magi
 ARCHITECTURE.md.
 """
 
+import functools as _functools
 import gc as _gc
+import operator as _operator
 import os as _os
 import sys as _sys
 from typing import TYPE_CHECKING as _TYPE_CHECKING
@@ -22,6 +24,7 @@ _gc.disable()
 try:
     from .core.facade import Source as _Source
     from .core.findings import Finding
+    from .core.format import Kind as _Kind
     from .core.mesh import AnimatedModel, Mesh
     from .errors import (
         ArchiveError,
@@ -32,7 +35,9 @@ try:
         ModelFormatError,
         QuakeModelsWarning,
         TruncatedError,
+        UnsupportedError,
     )
+    from .registry import FORMATS as _FORMATS
     from .registry import by_magic as _by_magic
     from .registry import check as _check
     from .registry import for_class as _for_class
@@ -41,6 +46,10 @@ try:
 finally:
     if _gc_was_enabled:
         _gc.enable()
+
+# The formats' public names (``Md2``, ``Player``...) come from the registry: each format lists
+# them in its ``Format.exports``, and they load on first use (see __getattr__ below).
+_EXPORTS = {name: fmt for fmt in _FORMATS for name in fmt.exports}
 
 __all__ = [
     "AnimatedModel",
@@ -51,26 +60,26 @@ __all__ = [
     "Finding",
     "GameFS",
     "LimitExceededError",
-    "Md2",
-    "Md3",
-    "Mdl",
     "Mesh",
     "Model",
     "ModelFormatError",
-    "Player",
     "QuakeModelsWarning",
     "TruncatedError",
+    "UnsupportedError",
     "check_model",
     "load",
+    *_EXPORTS,
 ]
 __version__ = "0.1.0"
 
 if _TYPE_CHECKING:
-    from .archive import GameFS
-    from .formats.md2 import Md2
-    from .formats.md3 import Md3
-    from .formats.mdl import Mdl
-    from .formats.q3player import Player
+    # for type checkers only (they cannot follow the registry; `X as X` marks the re-export):
+    # at run time the names come from each format's exports
+    from .archive import GameFS as GameFS
+    from .formats.md2 import Md2 as Md2
+    from .formats.md3 import Md3 as Md3
+    from .formats.mdl import Mdl as Mdl
+    from .formats.q3player import Player as Player
 
     Model = Md2 | Md3 | Mdl | Player
     """Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a
@@ -84,26 +93,13 @@ def __getattr__(name: str) -> _Any:
         from .archive import GameFS
 
         return GameFS
-    if name == "Md2":
-        from .formats.md2 import Md2
-
-        return Md2
-    if name == "Md3":
-        from .formats.md3 import Md3
-
-        return Md3
-    if name == "Mdl":
-        from .formats.mdl import Mdl
-
-        return Mdl
-    if name == "Player":
-        from .formats.q3player import Player
-
-        return Player
+    fmt = _EXPORTS.get(name)
+    if fmt is not None:
+        __import__(fmt.package)
+        return getattr(_sys.modules[fmt.package], name)
     if name == "Model":
-        # Any model load returns (every single-file one is an AnimatedModel; a player folder
-        # gives a Player).
-        return __getattr__("Md2") | __getattr__("Md3") | __getattr__("Mdl") | __getattr__("Player")
+        # Any model load returns: the union of every format's model class.
+        return _functools.reduce(_operator.or_, (f.model for f in _FORMATS))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -138,17 +134,12 @@ def load(
     if kind is None:
         model: AnimatedModel = _load(source, game_dir=game_dir)
         return model
-    # (a Player class exists only once its module is imported: no import for the others)
-    if (
-        isinstance(kind, type)
-        and "quakemodels.formats.q3player.player" in _sys.modules
-        and issubclass(kind, __getattr__("Player"))
-    ):
-        player = _load(source, game_dir=game_dir)
-        if not isinstance(player, kind):
-            raise BadMagicError(f"{source!r} is not a Quake III player folder", field="magic")
-        return player
     fmt = _for_class(kind)
+    if fmt.kind is _Kind.FOLDER:  # read from a folder, not by magic
+        folder = _load(source, game_dir=game_dir)
+        if not isinstance(folder, kind):
+            raise BadMagicError(f"{source!r} is not a {fmt.title} folder", field="magic")
+        return folder
     data, name = _read_source(source)
     found = _by_magic(data)
     if found is not fmt:

@@ -1,93 +1,100 @@
 """One dispatch for every format: ``load``, ``check``, ``info``, ``dump``, ``export``, the
-Web IDE cross-check and the fuzzers find a file's format here, by its magic.
+Web IDE cross-check and the fuzzers find a file's format here, by its magic, and a folder's
+through the folder formats' ``detect``/``open`` services.
 
-The formats are listed in :mod:`quakemodels.formats` (one line each); nothing else in the
-package names a format to decide what to do with a file. A folder is not a format: a Quake III
-player folder (``lower.md3``, ``upper.md3``, ``head.md3``) loads as a
-:class:`~quakemodels.formats.q3player.Player`, which ``check``, ``describe`` and ``scene``
-serve too.
+The formats are listed in :mod:`quakemodels.formats` (one line each); nothing here names a
+format. Verbs ask a format for a capability (:meth:`Format.service`), which raises
+:class:`~quakemodels.errors.UnsupportedError` when the format does not serve it.
 """
 
 from __future__ import annotations
 
 import os
-import sys
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import Any
 
 from .archive.vpath import game_context, game_roots, read_path, shared_gamefs, split_archive_path
 from .core.facade import Source, read_source
 from .core.findings import Finding, Report, check_engine, finding_from_error
-from .core.format import Format
+from .core.format import Format, Kind
 from .core.scene import ExportModel
 from .core.shaders import game_shaders
 from .core.skins import game_images
-from .errors import BadMagicError, ModelFormatError, PlayerFolderError
+from .errors import BadMagicError, ModelFormatError
 from .formats import FORMATS
 from .interchange.export import select_frames
-
-if TYPE_CHECKING:
-    from .formats.q3player import Player
 
 __all__ = [
     "FORMATS",
     "Format",
-    "Player",
+    "Kind",
     "by_magic",
     "by_name",
     "check",
     "describe",
     "explain",
+    "folder_format",
+    "folder_formats",
+    "folder_sets",
     "for_class",
     "for_model",
+    "is_folder_set",
     "is_game_path",
-    "is_player",
-    "is_player_folder",
-    "is_player_model",
     "load",
     "scene",
 ]
 
 
-# A Quake III player loads its modules (the MD3 reader, the archive readers) when a folder is
-# met or a Player is asked for, never for a single file: the functions below import them there.
-_PLAYER_MODULE = "quakemodels.formats.q3player.player"
+def folder_formats() -> Iterator[Format]:
+    """The formats opened from a folder (kind FOLDER, with ``detect`` and ``open``)."""
+    return (f for f in FORMATS if f.kind is Kind.FOLDER and f.has("detect") and f.has("open"))
 
 
-def __getattr__(name: str) -> Any:
-    if name == "Player":
-        from .formats.q3player import Player
-
-        return Player
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def is_player_model(obj: object) -> TypeGuard[Player]:
-    """True for a :class:`Player`; imports nothing when no player was ever loaded (then no
-    object can be one)."""
-    if _PLAYER_MODULE not in sys.modules:
-        return False
-    from .formats.q3player import Player
-
-    return isinstance(obj, Player)
+def folder_format(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
+) -> Format | None:
+    """The folder format whose ``detect`` takes ``path`` (on disk, through an archive or in a
+    game's search path), or None; never raises."""
+    return next((f for f in folder_formats() if f.service("detect")(path, game_dir)), None)
 
 
-def _player_from_folder(
-    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None
-) -> Player:
-    from .formats.q3player import Player
-
-    return Player.from_folder(path, game_dir=game_dir)
-
-
-def is_player_folder(
+def is_folder_set(
     path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
 ) -> bool:
-    """True when ``path`` is a Quake III player folder (see
-    :func:`quakemodels.formats.q3player.is_player_folder`); never raises."""
-    from .formats.q3player.files import is_player_folder as is_folder
+    """True when ``path`` names a folder some folder format reads (a Quake III player);
+    never raises."""
+    return folder_format(path, game_dir) is not None
 
-    return is_folder(path, game_dir)
+
+def folder_sets(names: Iterable[str]) -> dict[str, dict[str, str]]:
+    """The folder sets (players) among archive or search-path ``names`` (``/``-separated):
+    folder name -> {part: the part's name as stored}, each folder format's ``folders``."""
+    found: dict[str, dict[str, str]] = {}
+    listed = list(names)
+    for fmt in folder_formats():
+        if fmt.has("folders"):
+            found.update(fmt.service("folders")(listed))
+    return found
+
+
+def _open_folder(
+    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None
+) -> Any | None:
+    """The model a folder format reads at ``path``; None when nothing is a folder there. When
+    every folder format refuses the folder, the first one's ModelFormatError says why."""
+    refused: ModelFormatError | None = None
+    for fmt in folder_formats():
+        try:
+            model = fmt.service("open")(path, game_dir)
+        except ModelFormatError as e:
+            refused = refused or e
+            continue
+        if model is not None:
+            return model
+    if refused is not None:
+        raise refused
+    return None
 
 
 def by_magic(data: bytes) -> Format | None:
@@ -124,9 +131,7 @@ def for_class(cls: type[Any]) -> Format:
 
 def unknown_magic(data: bytes) -> BadMagicError:
     """The error for data no format recognises, listing the magics there are."""
-    known = ", ".join(
-        f"{f.magic.decode('latin-1')} = {f.name.upper()}" for f in FORMATS if f.magic
-    )
+    known = ", ".join(f"{f.magic.decode('latin-1')} = {f.name.upper()}" for f in FORMATS if f.magic)
     return BadMagicError(
         f"magic={data[:4]!r} at offset 0 is not a known model format ({known})",
         field="magic",
@@ -136,45 +141,44 @@ def unknown_magic(data: bytes) -> BadMagicError:
 
 def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> Any:
     """The model in ``source`` (a path, bytes or a binary file object), by its magic; a
-    folder path is read as a Quake III player folder (:class:`Player`), on disk, through an
+    folder path is read by the folder format that takes it (a Quake III player), on disk, through an
     archive (``baseq3/pak0.pk3/models/players/sarge``) or in the search path of the game
     folder above it (``baseq3/models/players/sarge`` with the player in ``baseq3/*.pk3``).
     ``game_dir`` names the game folder whose pk3s and files a player's images and skins are
     found in (inferred when not given).
 
-    Raises ModelFormatError for data no format reads (PlayerFolderError for a folder without
-    the three parts), OSError when a path cannot be read and TypeError for anything that is
-    not a path, bytes or a binary file.
+    A plain file is read and dispatched by magic before any folder or game-folder probe.
+
+    Raises ModelFormatError for data no format reads (the folder format's, PlayerFolderError,
+    for a folder without a player's three parts), OSError when a path cannot be read and
+    TypeError for anything that is not a path, bytes or a binary file.
     """
-    if isinstance(source, (str, os.PathLike)) and os.path.isdir(source):
-        return _player_from_folder(source, game_dir)
+    if isinstance(source, (str, os.PathLike)):
+        if os.path.isfile(source):
+            # a plain file costs its read: no folder-format or game-root probe before it
+            data, name = read_source(source)
+            return _open_bytes(data, name)
+        if os.path.isdir(source):
+            model = _open_folder(source, game_dir)
+            if model is None:
+                raise IsADirectoryError(21, "Is a directory", os.fspath(source))
+            return model
     try:
         data, name = read_any(source)
     except (FileNotFoundError, IsADirectoryError):
         assert isinstance(source, (str, os.PathLike))
-        player = _game_player(source, game_dir)
-        if player is None:
+        found = None if os.path.lexists(source) else _open_folder(source, game_dir)
+        if found is None:
             raise
-        return player
+        return found
+    return _open_bytes(data, name)
+
+
+def _open_bytes(data: bytes, name: str | None) -> Any:
     fmt = by_magic(data)
     if fmt is None:
         raise unknown_magic(data)
     return fmt.open(data, name)
-
-
-def _game_player(
-    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None
-) -> Player | None:
-    """The player at a path that is no file: a folder inside an archive or in a game's search
-    path; None when nothing is there (PlayerFolderError when a folder lacks a part)."""
-    if os.path.lexists(path):
-        return None
-    try:
-        return _player_from_folder(path, game_dir)
-    except PlayerFolderError as e:
-        if e.reason == "no-folder":
-            return None
-        raise
 
 
 def _game_file(path: str | os.PathLike[str]) -> bytes | None:
@@ -193,22 +197,16 @@ def _game_file(path: str | os.PathLike[str]) -> bytes | None:
 
 
 def is_game_path(path: str | os.PathLike[str]) -> bool:
-    """True when ``path`` is no file on disk but names a player folder or a file through an
-    archive or in a game folder's search path; never raises."""
+    """True when ``path`` is no file on disk but names a folder set (a player) or a file
+    through an archive or in a game folder's search path; never raises."""
     if os.path.lexists(path):
         return False
-    if split_archive_path(path) is not None or is_player(path):
+    if split_archive_path(path) is not None or is_folder_set(path):
         return True
     try:
         return _game_file(path) is not None
     except (ModelFormatError, OSError):
         return False
-
-
-def is_player(path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None) -> bool:
-    """True when ``path`` names a Quake III player folder (on disk, through an archive, or
-    in a game's search path); never raises."""
-    return is_player_folder(path, game_dir)
 
 
 def read_any(source: Source) -> tuple[bytes, str | None]:
@@ -234,22 +232,21 @@ def check(
     chosen by magic, or a player folder (``game_dir`` as for :func:`load`); never raises on
     any input (an unknown ``engine`` is a ValueError)."""
     check_engine(engine)
-    if is_player_model(source):
-        from .formats.q3player.check import check_player_model
-
-        return check_player_model(source, engine)
-    if isinstance(source, (str, os.PathLike)) and (
-        os.path.isdir(source) or (not os.path.lexists(source) and is_player(source, game_dir))
-    ):
-        from .formats.q3player.check import check_player
-
-        return check_player(source, engine, game_dir)
     try:
         fmt = for_model(source)
     except TypeError:
         pass
     else:
         return fmt.check(source, engine)
+    if isinstance(source, (str, os.PathLike)) and (
+        os.path.isdir(source) or not os.path.lexists(source)
+    ):
+        folder = folder_format(source, game_dir)
+        if folder is None and os.path.isdir(source):
+            # a folder no format detects: the first folder format says what it lacks
+            folder = next(folder_formats(), None)
+        if folder is not None:
+            return folder.check(source, engine, game_dir=game_dir)
     try:
         data, name = read_any(source)  # type: ignore[arg-type]
     except OSError as e:
@@ -266,11 +263,7 @@ def check(
 
 
 def describe(model: object) -> str:
-    """``quakemodels info``'s text for a loaded model or player."""
-    if is_player_model(model):
-        from .formats.q3player.describe import describe_player
-
-        return describe_player(model)
+    """``quakemodels info``'s text for a loaded model (or folder set)."""
     return for_model(model).describe(model)
 
 
@@ -302,14 +295,11 @@ def scene(
     if frame is not None or clip is not None:
         table, count = scene_frames(model)
         frames, clips = select_frames(table, count, frame, clip)
-    if is_player_model(model):
-        from .formats.q3player.scene import scene as player_scene
-
-        if game_dir is not None:
-            model = model.with_game_dir(game_dir)
-        em = player_scene(model, skin=skin, frames=frames)
+    fmt = for_model(model)
+    if fmt.kind is Kind.FOLDER:
+        # a folder set finds its own files (and skins by .skin set) through its game folder
+        em = fmt.scene(model, skin=skin, game_dir=game_dir, frames=frames)
     else:
-        fmt = for_model(model)
         name = getattr(model, "name", None)
         context = None if skin_dir is not None else game_context(name, game_dir)
         kwargs: dict[str, Any] = {"skin_dir": skin_dir}
@@ -329,10 +319,10 @@ def scene(
 
 def scene_frames(model: object) -> tuple[dict[str, range], int]:
     """The clip table and frame count of ``model``'s scene, without decoding any frame."""
-    if is_player_model(model):
-        from .formats.q3player.scene import player_clips
-
-        return player_clips(model)
+    fmt = for_model(model)
+    if fmt.has("clips"):
+        clips: tuple[dict[str, range], int] = fmt.service("clips")(model)
+        return clips
     animations: dict[str, range] = getattr(model, "animations")  # noqa: B009
     # frame_names has one name per frame of the scene (MDL: per pose)
     return dict(animations), len(getattr(model, "frame_names"))  # noqa: B009

@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
+from ..errors import UnsupportedError
 from .output import (
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
@@ -155,6 +156,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OutputError as e:
         print(f"{verb}: error: {e}", file=sys.stderr)
         return EXIT_OUTPUT
+    except UnsupportedError as e:  # the file's format cannot serve the verb: one line
+        print(f"{verb}: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
     except KeyboardInterrupt:
         print(f"\n{verb}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

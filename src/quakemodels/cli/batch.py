@@ -43,12 +43,13 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..archive.names import name_key
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
-from ..errors import ModelFormatError, QuakeModelsWarning
-from ..registry import FORMATS, is_game_path, is_player_folder
+from ..errors import ModelFormatError, QuakeModelsWarning, UnsupportedError
+from ..registry import FORMATS, folder_sets, is_folder_set, is_game_path
 from .output import (
     EXIT_BAD_INPUT,
     EXIT_OK,
     EXIT_OUTPUT,
+    EXIT_USAGE,
     OutputError,
     missing_dependency,
     reported_warnings,
@@ -75,6 +76,8 @@ class Outcome:
     error: str = ""
     warnings: list[str] = field(default_factory=list)
     output_failed: bool = False
+    unsupported: bool = False
+    """The file's format cannot serve the verb (UnsupportedError)."""
 
 
 def add_batch_args(
@@ -96,14 +99,14 @@ def add_batch_args(
 
 def _search(folder: Path) -> list[str]:
     """Model files and player folders below ``folder`` (itself included), sorted."""
-    if is_player_folder(folder):
+    if is_folder_set(folder):
         return [str(folder)]
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(folder):
         here = Path(dirpath)
         dirnames.sort()
         warn_incomplete_players([f"{here}/{name}" for name in filenames])
-        player = here != folder and is_player_folder(here)
+        player = here != folder and is_folder_set(here)
         if player:
             found.append(str(here))
         for name in filenames:
@@ -146,7 +149,6 @@ def named_game_models(item: str, under: str = "") -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     # the archive readers and the player's files, only for a game folder
     from ..archive import Found, GameFS
-    from ..formats.q3player.files import player_folders
 
     prefix = under.replace("\\", "/").strip("/").lower() + "/" if under else ""
     with GameFS(item) as fs:
@@ -168,7 +170,7 @@ def named_game_models(item: str, under: str = "") -> list[tuple[str, str]]:
             ]
         names = [found.name for found, _ in listing]
         # a player folder is one input (its parts are not inputs of their own)
-        players = player_folders(names)
+        players = folder_sets(names)
         parts = {name.lower() for folder in players.values() for name in folder.values()}
         for folder in players:
             game = Path(item).is_dir() and folder.split("/")[0].lower() == "models"
@@ -190,7 +192,7 @@ def in_game_folder(item: str) -> list[str] | None:
     ``*.pk3``/``pakN.pak``), whether the folder is on disk or only in the game's archives
     (``baseq3/models/players``); None when ``item`` is no such folder or holds none."""
     path = Path(item)
-    if path.is_file() or (path.is_dir() and is_player_folder(path)):
+    if path.is_file() or (path.is_dir() and is_folder_set(path)):
         return None
     game = game_folder_above(path / "-")
     if game is None or game == path:
@@ -275,7 +277,7 @@ def _expand_one(item: str, add: Callable[[str, str], None], missing: list[Outcom
             add(model, name)
         return
     path = Path(item)
-    player = path.is_dir() and is_player_folder(path)
+    player = path.is_dir() and is_folder_set(path)
     game = None if path.is_file() or player else game_folder_above(path / "-")
     named = None if game is None or game == path else _in_game_folder_named(path, game)
     if named:
@@ -298,7 +300,7 @@ def _expand_one(item: str, add: Callable[[str, str], None], missing: list[Outcom
     elif glob.has_magic(item):
         base = _glob_base(item)
         matches = sorted(
-            p for p in glob.glob(item, recursive=True) if os.path.isfile(p) or is_player_folder(p)
+            p for p in glob.glob(item, recursive=True) if os.path.isfile(p) or is_folder_set(p)
         )
         if not matches:
             missing.append(Outcome(item, False, error="no files match this pattern"))
@@ -388,6 +390,8 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
             outcome = Outcome(path, False, error=unprefixed(path, str(e)))
         except OutputError as e:
             outcome = Outcome(path, False, error=str(e), output_failed=True)
+        except UnsupportedError as e:
+            outcome = Outcome(path, False, error=str(e), unsupported=True)
         except ImportError as e:
             outcome = Outcome(path, False, error=missing_dependency(e))
         except OSError as e:
@@ -757,10 +761,13 @@ def summary(outcomes: Sequence[Outcome]) -> str:
 
 
 def exit_code(outcomes: Sequence[Outcome]) -> int:
-    """3 when an output could not be written, else 1 when any file failed (or none was
-    given), else 0."""
+    """3 when an output could not be written, else 2 when every failure is a verb the file's
+    format cannot serve, else 1 when any file failed (or none was given), else 0."""
     if any(o.output_failed for o in outcomes):
         return EXIT_OUTPUT
+    failed = [o for o in outcomes if not o.ok]
+    if failed and all(o.unsupported for o in failed):
+        return EXIT_USAGE
     return EXIT_BAD_INPUT if any(not o.ok for o in outcomes) or not outcomes else EXIT_OK
 
 

@@ -342,7 +342,7 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
     from ..interchange.gltf_read import read_gltf_scene
     from ..interchange.imported import frame_limited
     from ..interchange.obj_read import read_obj_sequence
-    from ..registry import is_player_model, scene
+    from ..registry import scene
 
     limits = md3_write.FORMAT_LIMITS if args.no_limits else md3_write.VANILLA
     read_limits = frame_limited(limits.max_frames)
@@ -367,7 +367,7 @@ def _to_md3(args: argparse.Namespace, inputs: list[Path], out: Path) -> int:
         view = ExportModel(out.stem, [surface], {}, frame_names=list(mesh.frame_names))
     elif len(inputs) == 1:
         model = _load_model(inputs[0])
-        if is_player_model(model):
+        if _is_folder_set(model):
             raise UsageError(_player_refusal(inputs[0], ".md3", out))
         view = scene(model)
         # names carried over from the model are untrusted: only game paths go into the MD3
@@ -458,6 +458,14 @@ def _load_model(source: Path) -> Any:
     return load(source)
 
 
+def _is_folder_set(model: object) -> bool:
+    """True for a model read from a folder (a Quake III player), not from one file."""
+    from ..core.format import Kind
+    from ..registry import for_model
+
+    return for_model(model).kind is Kind.FOLDER
+
+
 def _player_refusal(source: Path, suffix: str, out: Path) -> str:
     """Why a player folder does not convert to one model file of ``suffix`` (a usage error)."""
     target = suffix[1:].upper()
@@ -475,11 +483,10 @@ def _model_to_one_mesh(args: argparse.Namespace, source: Path, out: Path, suffix
     --merge-surfaces when it has several), its tags dropped. A player is a usage error."""
     from ..formats.md2 import Md2
     from ..formats.md3 import Md3
-    from ..registry import Player
 
     target = suffix[1:].upper()
     model = _load_model(source)
-    if isinstance(model, Player):
+    if _is_folder_set(model):
         raise UsageError(_player_refusal(source, suffix, out))
     if isinstance(model, Md2) and suffix == ".md2":  # the same format: an exact copy
         refuse_existing([out], args.no_clobber)
@@ -750,7 +757,6 @@ def _player_gltf(args: argparse.Namespace, player: Player, out: Path) -> int:
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     """MD2 or MD3 (any format the registry reads) → glTF, OBJ, or a folder of OBJ frames."""
     from ..interchange.export import check_frame
-    from ..registry import Player
 
     model = _load_model(source)
     opts = {
@@ -760,7 +766,7 @@ def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
         "fps": FPS,
     }
     suffix = out.suffix.lower()
-    if isinstance(model, Player) and suffix in _GLTF and args.clip is None:
+    if _is_folder_set(model) and suffix in _GLTF and args.clip is None:
         return _player_gltf(args, model, out)
     view = load_scene(source, opts, model)
     if args.clip is not None:

@@ -83,7 +83,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from ..registry import is_player_model, load
+    from ..registry import for_model, load
     from .sprites import SPRITE_OUTPUTS, export_sprite, image_format
 
     model = load(path, game_dir=opts.get("game_dir"))
@@ -95,8 +95,9 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
             f"-o {opts['file']}: PNG and GIF are what a sprite exports; a model"
             f" exports to {', '.join(FORMATS)}"
         )
-    if is_player_model(model) and fmt_of(opts) != "obj":
-        return _export_player(path, model, opts)
+    own_gltf = for_model(model).service("gltf") if for_model(model).has("gltf") else None
+    if own_gltf is not None and fmt_of(opts) != "obj":  # a player's own glTF (parts on tags)
+        return _export_player(path, model, own_gltf, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
@@ -138,10 +139,11 @@ def fmt_of(opts: dict[str, Any]) -> str:
     return fmt
 
 
-def _export_player(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
-    """A player folder's glTF: the three parts on their tags, every cfg clip."""
-    from ..formats.q3player.gltf import export_player_gltf
-
+def _export_player(
+    path: str, model: Any, export_player_gltf: Any, opts: dict[str, Any]
+) -> list[str]:
+    """A player folder's glTF (its format's ``gltf`` service): the three parts on their
+    tags, every cfg clip."""
     fmt = fmt_of(opts)
     if opts["clip"] is not None or opts["frame"] is not None:
         raise ValueError(

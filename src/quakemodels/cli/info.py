@@ -58,26 +58,12 @@ def facts(model: Any, name: str) -> dict[str, Any]:
     """What ``--json`` prints for one loaded model (every format: the shared protocol); a
     player folder gives its parts' facts, its cfg clips and skin sets."""
     from ..core.format import Kind
-    from ..registry import for_model, is_player_model
+    from ..registry import for_model
 
-    if is_player_model(model):
-        return {
-            "file": name,
-            "format": "q3player",
-            "parts": {part: facts(m, str(m.name)) for part, m in model},
-            "clips": {
-                c.name: {
-                    "part": c.kind,
-                    "first_frame": c.first_frame,
-                    "num_frames": c.num_frames,
-                    "loop_frames": c.loop_frames,
-                    "fps": c.fps,
-                }
-                for c in model.animations
-            },
-            "skins": list(model.skins),
-        }
     fmt = for_model(model)
+    if fmt.has("facts"):  # a folder set: its parts' facts and its own
+        folder_facts: dict[str, Any] = fmt.service("facts")(model, name, facts)
+        return folder_facts
     if fmt.kind is Kind.IMAGE:  # a sprite: pictures, not a mesh's bounds
         return {"file": name, "format": fmt.name, **model.summary()}
     lo, hi = model.bounds
@@ -98,19 +84,14 @@ def facts(model: Any, name: str) -> dict[str, Any]:
 def clip_lines(model: Any, name: str) -> list[str]:
     """``--clips``: one line per clip."""
     from ..core.names import plural
-    from ..registry import is_player_model
+    from ..registry import for_model
 
+    fmt = for_model(model)
+    if fmt.has("clip_lines"):  # a folder set's clips (a player's name their part and fps)
+        lines: list[str] = fmt.service("clip_lines")(model, name)
+        return lines
     lines = [f"{name}: {plural(len(model.animations), 'clip')}"]
     # Names are padded to 14 or the longest so the columns line up (Team Arena names run to 21).
-    if is_player_model(model):
-        width = max([14, *(len(c.name) for c in model.animations)])
-        for c in model.animations:
-            span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
-            lines.append(
-                f"  {c.name:<{width}} {c.kind:<5} frames {span:<9}"
-                f" ({plural(c.num_frames, 'frame')}, {c.fps:g} fps)"
-            )
-        return lines
     width = max([14, *(len(c) for c in model.animations)])
     for clip, frames in model.animations.items():
         span = f"{frames.start}-{frames.stop - 1}" if len(frames) else "-"

@@ -12,8 +12,7 @@ from ..archive import Archive, GameFS
 from ..archive.names import type_by_magic
 from ..core.names import plural
 from ..errors import ModelFormatError
-from ..formats.q3player.files import player_folders
-from ..registry import by_magic
+from ..registry import by_magic, folder_sets
 from .output import reported_warnings
 
 HELP = "list a .pak/.pk3 or a game folder: size, type by magic, and which archive wins"
@@ -84,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{found.size:>10}  {kind:<5} {found.name}  [{where}]{over}")
         # Quake III player folders: one line each, naming where each part comes from
         listing = {found.name: found for found, _ in everything}
-        players = player_folders(listing)
+        players = folder_sets(listing)
         for folder, parts in players.items():
             size = sum(listing[name].size for name in parts.values())
             wheres = sorted({_label(listing[name].source.path, base) for name in parts.values()})
@@ -169,7 +168,7 @@ def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tup
             lines.append(f"{size:>10}  {kind:<5} {name}  [{where}]\n")
         rows += len(lines)
         out.write("".join(lines))
-    players = player_folders(md3)
+    players = folder_sets(md3)
     for folder, parts in players.items():
         size = sum(md3[name] for name in parts.values())
         out.write(f"{size:>10}  {'player':<5} {folder}/  [{where}]\n")

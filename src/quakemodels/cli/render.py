@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..core.format import Format
 from .batch import add_batch_args, add_game_dir_arg, expand_tree, parse_size, run_batch
 from .export import output_names
 from .options import add_scene_args, frame_number, load_scene, plural, scene_options
@@ -68,11 +69,13 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     add_batch_args(parser)
 
 
-def _render_pair(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
+def _render_pair(path: str, model: Any, fmt: Format, opts: dict[str, Any]) -> list[str]:
     """A player's legs and torso clips together: a PNG at ``--time``, else a GIF."""
     from ..core.scene import safe_name
-    from ..formats.q3player.scene import clip_pair_poses, player_scene
     from ..interchange import render as r
+
+    player_scene = fmt.service("pose_scene")
+    clip_pair_poses = fmt.service("pair_poses")
 
     legs, torso = model.clip_pair(opts["legs"], opts["torso"])
     skin = opts["skin"] or "default"
@@ -104,14 +107,15 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Render one model file as ``opts`` say; returns the lines to print."""
     from ..core.scene import safe_name
     from ..interchange import render as r
-    from ..registry import Player, load
+    from ..registry import for_model, load
 
     pair = opts["legs"] is not None or opts["torso"] is not None
     if pair or opts["time"] is not None:
         model = load(path, game_dir=opts.get("game_dir"))
-        if not isinstance(model, Player):
+        fmt = for_model(model)
+        if not (fmt.has("pair_poses") and fmt.has("pose_scene")):
             raise ValueError("--legs, --torso and --time apply to Quake III player folders")
-        return _render_pair(path, model, opts)
+        return _render_pair(path, model, fmt, opts)
     from .sprites import image_format, render_sprite
 
     model = load(path, game_dir=opts.get("game_dir"))

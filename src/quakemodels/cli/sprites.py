@@ -23,12 +23,14 @@ SPRITE_OUTPUTS = (".png", ".gif")
 
 
 def image_format(model: object) -> Format | None:
-    """The registry format of a loaded ``model`` when it is an image kind (a sprite)."""
+    """The registry format of a loaded ``model`` when it serves ``frames`` (a sprite);
+    None for any other, whose verbs then ask for a mesh scene (and a format serving
+    neither says it cannot give one)."""
     from ..registry import FORMATS
 
     for fmt in FORMATS:
-        if fmt.kind is Kind.IMAGE and fmt.holds(model):
-            return fmt
+        if fmt.holds(model):
+            return fmt if fmt.has("frames") else None
     return None
 
 

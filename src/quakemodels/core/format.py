@@ -108,6 +108,9 @@ class Format:
     """The generated parser's module in ``quakemodels.kaitai`` (``quake2_md2``), for dump."""
     services: Mapping[str, str] = field(default_factory=dict, repr=False)
     """Capability -> ``"module:attr"`` (see the module docstring for the capabilities)."""
+    exports: tuple[str, ...] = ()
+    """Public names of the format's package that the package root serves too
+    (``quakemodels.Md2``), each imported on first use."""
     _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def accepts(self, data: bytes) -> bool:

@@ -31,6 +31,7 @@ FORMAT = Format(
         "scene": "scene:scene",
         "limits": "limits",
     },
+    exports=("Md2",),
 )
 
 __getattr__ = lazy_names(

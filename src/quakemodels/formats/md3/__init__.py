@@ -30,6 +30,7 @@ FORMAT = Format(
         "scene": "scene:scene",
         "limits": "limits",
     },
+    exports=("Md3",),
 )
 
 __getattr__ = lazy_names(

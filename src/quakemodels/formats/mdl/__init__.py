@@ -31,6 +31,7 @@ FORMAT = Format(
         "scene": "scene:scene",
         "limits": "limits",
     },
+    exports=("Mdl",),
 )
 
 __getattr__ = lazy_names(

@@ -27,13 +27,21 @@ FORMAT = Format(
     package=__name__,
     services={
         "model": "player:Player",
-        "detect": "folder:detect",
+        "detect": "files:is_player_folder",  # light: no Player or MD3 code to ask
         "open": "folder:open_folder",
         "check": "folder:check",
         "describe": "describe:describe_player",
         "scene": "folder:scene",
         "clips": "folder:clips",
+        "parts": "files:find_parts",
+        "folders": "files:player_folders",
+        "gltf": "gltf:export_player_gltf",
+        "pose_scene": "scene:player_scene",
+        "pair_poses": "scene:clip_pair_poses",
+        "facts": "folder:facts",
+        "clip_lines": "folder:clip_lines",
     },
+    exports=("Player",),
 )
 
 __getattr__ = lazy_names(

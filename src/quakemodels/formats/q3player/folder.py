@@ -1,25 +1,22 @@
 """The Quake III player's services to the registry, in the shapes every folder format offers
-(see :mod:`quakemodels.core.format`): ``detect``, ``open``, ``check``, ``scene`` and ``clips``."""
+(see :mod:`quakemodels.core.format`; ``detect`` is :func:`.files.is_player_folder`):
+``open``, ``check``, ``scene`` and ``clips``,
+and what ``info --json`` and ``info --clips`` print of a player (``facts``, ``clip_lines``)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...core.findings import Finding
+from ...core.names import plural
 from ...core.scene import ExportModel
 from ...errors import PlayerFolderError
 from .check import check_player, check_player_model
-from .files import is_player_folder
 from .player import Player
 from .scene import player_clips
 from .scene import scene as player_scene
-
-
-def detect(path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None) -> bool:
-    """True when ``path`` names a player folder (on disk, through an archive or in a game's
-    search path); never raises."""
-    return is_player_folder(path, game_dir)
 
 
 def open_folder(
@@ -71,3 +68,40 @@ def scene(
 def clips(player: Player) -> tuple[dict[str, range], int]:
     """The clip table and frame count of the player's scene, without decoding a frame."""
     return player_clips(player)
+
+
+def facts(
+    player: Player, name: str, part_facts: Callable[[Any, str], dict[str, Any]]
+) -> dict[str, Any]:
+    """``info --json`` of a player: each part's facts (``part_facts(part, name)``, the single
+    models' JSON), its cfg clips and its skin sets."""
+    return {
+        "file": name,
+        "format": "q3player",
+        "parts": {part: part_facts(m, str(m.name)) for part, m in player},
+        "clips": {
+            c.name: {
+                "part": c.kind,
+                "first_frame": c.first_frame,
+                "num_frames": c.num_frames,
+                "loop_frames": c.loop_frames,
+                "fps": c.fps,
+            }
+            for c in player.animations
+        },
+        "skins": list(player.skins),
+    }
+
+
+def clip_lines(player: Player, name: str) -> list[str]:
+    """``info --clips`` of a player: one line per cfg clip with its part and fps."""
+    lines = [f"{name}: {plural(len(player.animations), 'clip')}"]
+    # padded to 14 or the longest name (Team Arena names run to 21), as for single models
+    width = max([14, *(len(c.name) for c in player.animations)])
+    for c in player.animations:
+        span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
+        lines.append(
+            f"  {c.name:<{width}} {c.kind:<5} frames {span:<9}"
+            f" ({plural(c.num_frames, 'frame')}, {c.fps:g} fps)"
+        )
+    return lines
