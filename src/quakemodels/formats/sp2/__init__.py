@@ -32,6 +32,7 @@ FORMAT = Format(
         "images": "write:image_files",
         "limits": "limits",
     },
+    exports=("Sp2",),
 )
 
 __getattr__ = lazy_names(__name__, {"Sp2": "reader"})

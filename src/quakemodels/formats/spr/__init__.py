@@ -31,6 +31,7 @@ FORMAT = Format(
         "build": "write:build",
         "limits": "limits",
     },
+    exports=("Spr",),
 )
 
 __getattr__ = lazy_names(__name__, {"Spr": "reader"})
