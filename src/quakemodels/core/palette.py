@@ -68,15 +68,20 @@ def as_palette(palette: PaletteLike | None) -> Palette:
 
 
 def quantize(
-    image: npt.ArrayLike, palette: PaletteLike | None = None, *, usable: int = 256, field: str
+    image: npt.ArrayLike,
+    palette: PaletteLike | None = None,
+    *,
+    usable: int = 256,
+    field: str,
+    what: str = "an image",
 ) -> npt.NDArray[np.uint8]:
     """(H,W) uint8 palette indices of an (H,W,3) or (H,W,4) RGB(A) image: each pixel the
     nearest of the palette's first ``usable`` colours (squared RGB distance, lowest index on
-    ties; alpha ignored). BadValueError naming ``field`` for other shapes and for values that
-    are not whole numbers in 0..255."""
+    ties; alpha ignored). BadValueError naming ``field`` (and ``what`` the image is) for other
+    shapes and for values that are not whole numbers in 0..255."""
     rgb = as_array(image, field, None, None)
     if rgb.ndim != 3 or rgb.shape[2] not in (3, 4):
-        raise BadValueError(f"an image is (H,W,3) or (H,W,4), got {rgb.shape}", field=field)
+        raise BadValueError(f"{what} is (H,W,3) RGB, got {rgb.shape}", field=field)
     # NaN, fractions (a 0..1 image) and values past a byte have no one colour: the int64 cast
     # below would make them some colour without a word
     levels = rgb[:, :, :3]
@@ -86,7 +91,7 @@ def quantize(
         and levels.min() >= 0
         and levels.max() <= 255
     ):
-        raise BadValueError("an image's RGB values must be whole numbers in 0..255", field=field)
+        raise BadValueError(f"{what}'s RGB values must be whole numbers in 0..255", field=field)
     pal = as_palette(palette).astype(np.int64)[:usable]
     flat = levels.reshape(-1, 3).astype(np.int64)
     colours, inverse = np.unique(flat, axis=0, return_inverse=True)

@@ -385,7 +385,7 @@ def quantize_skin(
     nearest palette colour (squared RGB distance, lowest index on ties; alpha ignored) among
     indices 0..223, or 0..254 with ``fullbrights`` (255 is transparent on MF_HOLEY models)."""
     usable = 255 if fullbrights else FIRST_FULLBRIGHT
-    return quantize_image(image, palette, usable=usable, field="skins")
+    return quantize_image(image, palette, usable=usable, field="skins", what="a skin image")
 
 
 def _skin_indices(
