@@ -255,8 +255,10 @@ def test_cli_info_check_render_export_build_a_quake_sprite(
     assert Image.open(tmp_path / "f1.gif").n_frames == 2
     assert main(["render", str(sprite), "-o", str(tmp_path / "p.png"), "--frame", "2"]) == 0
     png = Image.open(tmp_path / "p.png")
-    # the 4x1 picture zoomed to fit 256x256: 64 times, alpha kept
-    assert (png.size, png.mode) == ((256, 64), "RGBA")
+    # the 4x1 picture zoomed 64 times to fit 256x256, centred, alpha kept around it
+    assert (png.size, png.mode) == ((256, 256), "RGBA")
+    alpha = np.asarray(png)[..., 3]
+    assert alpha[96:160].min() == 255 and alpha[:96].max() == 0 and alpha[160:].max() == 0
     assert main(["export", str(sprite), "-o", str(tmp_path / "e.png")]) == 0
     assert sorted(p.name for p in tmp_path.glob("e_*.png")) == ["e_0.png", "e_1.png", "e_2.png"]
     # back: the three PNGs as one group, 0.05 s each

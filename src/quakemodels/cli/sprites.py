@@ -57,7 +57,8 @@ def _scale(frames: Any, size: tuple[int, int] | None) -> int:
 
 
 def render_sprite(path: str, model: Any, fmt: Format, opts: dict[str, Any]) -> list[str]:
-    """``render`` of a sprite: a frame's picture (PNG keeps its alpha), the contact sheet
+    """``render`` of a sprite: a frame's picture fitted into ``--size`` (PNG keeps its
+    alpha; the zoom is whole when the picture fits at least once), the contact sheet
     of every picture (``--sheet``) or a GIF of every picture at its intervals (``--clip
     all``, or ``--clip frameN`` for the pictures of stored frame N)."""
     from ..interchange import render as r
@@ -96,7 +97,7 @@ def render_sprite(path: str, model: Any, fmt: Format, opts: dict[str, Any]) -> l
     out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
     refuse_existing([out], opts["no_clobber"])
     background = None if out.suffix.lower() == ".png" else pictures.BACKGROUND
-    picture = pictures.frame_image(frames, frame, scale=_scale(frames, size), background=background)
+    picture = pictures.fitted(pictures.frame_image(frames, frame), size, background)
     with writing(out):
         r.save_image(picture, out)
     return [f"{path} -> {out} (picture {frame} of {len(frames)})"]

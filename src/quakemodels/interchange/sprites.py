@@ -76,6 +76,29 @@ def frame_image(
     return _scaled(img, scale)
 
 
+def fitted(
+    img: Image.Image, size: tuple[int, int], background: tuple[int, int, int] | None = None
+) -> Image.Image:
+    """``img`` zoomed to fit ``size`` (W, H) and centred on a canvas of exactly that size:
+    a whole-number zoom (nearest, square pixels) when it fits at least once, else shrunk
+    (Lanczos); transparent around it, or over ``background`` as RGB."""
+    w, h = size
+    zoom = min(w / img.width, h / img.height)
+    if zoom >= 1:
+        k = int(zoom)
+        scaled = _scaled(img, k)
+    else:
+        new = (max(1, round(img.width * zoom)), max(1, round(img.height * zoom)))
+        scaled = img.convert("RGBA").resize(new, Image.Resampling.LANCZOS)
+    canvas = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    canvas.alpha_composite(
+        scaled.convert("RGBA"), ((w - scaled.width) // 2, (h - scaled.height) // 2)
+    )
+    if background is None:
+        return canvas
+    return composite(np.asarray(canvas), background)
+
+
 def _scaled(img: Image.Image, scale: int) -> Image.Image:
     if scale == 1:
         return img
