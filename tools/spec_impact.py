@@ -56,6 +56,9 @@ CORPUS_MAP: dict[str, tuple[bytes, tuple[str, ...]]] = {
     "quake3_md3": (b"IDP3", ("md3", "q3")),
     "quake_mdl": (b"IDPO", ("mdl",)),
     "quake_pak": (b"PACK", ("archives",)),
+    "quake_spr": (b"IDSP", ("spr",)),
+    "halflife_spr": (b"IDSP", ("hlspr",)),
+    "quake2_sp2": (b"IDS2", ("sp2",)),
 }
 
 EXAMPLES = 3  # distinct (old -> new) pairs and locations shown per field
