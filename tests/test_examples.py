@@ -40,7 +40,7 @@ import quakemodels
 from quakemodels.registry import scene
 
 SAMPLE = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
-PALETTE = REPO / "src" / "quakemodels" / "formats" / "mdl" / "palette.lmp"
+PALETTE = REPO / "src" / "quakemodels" / "core" / "palette.lmp"
 BSUIT = CORPUS / "q3" / "models" / "players" / "human_bsuit"
 DOCUMENTS = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
 BIN = Path(sys.executable).parent  # the venv's scripts: its `quakemodels`

@@ -233,9 +233,13 @@ def test_cli_export_obj_and_render_every_corpus_file(tmp_path: Path, corpus_dir:
     assert names[str(players / "human_base")] == "q3/models/players/human_base"
     assert main(["export", str(corpus_dir), "-o", str(tmp_path / "obj"), "--format", "obj"]) == 0
     objs = sorted((tmp_path / "obj").rglob("*.obj"))
+    # sprites give no mesh: they export their pictures (PNG and GIF) instead
+    meshes = [p for p in inputs if not p.endswith((".spr", ".sp2"))]
     assert sorted(p.relative_to(tmp_path / "obj").with_suffix("").as_posix() for p in objs) == (
-        sorted(names.values())
+        sorted(names[p] for p in meshes)
     )
+    for p in set(inputs) - set(meshes):
+        assert (tmp_path / "obj" / f"{names[p]}.gif").is_file(), p
     for obj in objs:
         rows = _parse_obj(obj.read_text())
         assert len(rows["v"]) == len(rows["vt"]) == len(rows["vn"]) > 0

@@ -194,7 +194,7 @@ def test_shared_normal_table_is_quakes() -> None:
 
 
 def test_default_palette_is_the_bundled_librequake_file() -> None:
-    here = Path(__file__).resolve().parent.parent / "src/quakemodels/formats/mdl"
+    here = Path(__file__).resolve().parent.parent / "src/quakemodels/core"
     raw = (here / "palette.lmp").read_bytes()
     assert hashlib.sha256(raw).hexdigest() == PALETTE_SHA256
     assert "Redistribution and use in source and binary forms" in (

@@ -136,7 +136,9 @@ def test_java_builds_and_agrees_with_python(prepared: Prepared) -> None:
     status, notes = tool().run_java(SPECS, tmp, files, python_done(reference))
     assert status == "ok", "\n".join(notes)
     agreed = [n.split(":")[0] for n in notes if n.endswith("digests equal to Python's")]
-    assert agreed == [s.stem for s in SPECS]
+    # every spec with a digest (tools/spec_digest.py); the others are built, not compared
+    digested = [s.stem for s in SPECS if s.stem in tool().spec_digest.DIGESTS]
+    assert agreed == digested and len(digested) >= 4
 
 
 def test_a_digest_that_differs_fails_and_says_where(tmp_path: Path) -> None:

@@ -35,6 +35,7 @@ VERBS: dict[str, str] = {
     "info": "info",
     "check": "check",
     "convert": "convert",
+    "build": "build",
     "export": "export",
     "render": "render",
     "dump": "dump",

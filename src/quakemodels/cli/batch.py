@@ -58,7 +58,8 @@ from .output import (
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-MODEL_SUFFIXES = tuple(suffix for fmt in FORMATS for suffix in fmt.suffixes)
+# each suffix once (Quake's and Half-Life's sprites share .spr), in the formats' order
+MODEL_SUFFIXES = tuple(dict.fromkeys(suffix for fmt in FORMATS for suffix in fmt.suffixes))
 
 # A worker gets one model path and the verb's options; returns lines to print (e.g. "wrote X")
 # for run_batch, or any picklable value for iter_outcomes' callers.

@@ -18,6 +18,7 @@ from ..core.scene import FPS
 from ..errors import BadValueError, LimitExceededError, ModelFormatError, QuakeModelsWarning
 from ..formats.md2.write import FORMAT_LIMITS, VANILLA
 from .options import folder, frame_number, load_scene, plural, positive
+from .sprites import is_sprite_output
 
 if TYPE_CHECKING:
     import numpy as np
@@ -802,6 +803,11 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if args.output == "-":
         raise UsageError("convert writes files; for stdout use `export -o -` or `dump -o -`")
+    if is_sprite_output(out, None):  # a sprite: read frames, the target's build (cli/build)
+        from .build import build_files
+
+        sprite_opts = {"build": {"palette": args.palette}, "palette": args.palette}
+        return build_files(inputs, out, {**sprite_opts, "no_clobber": args.no_clobber})
     folder = args.output.endswith(("/", os.sep)) or out.is_dir() or not suffix
     to_player = args.clip is None and folder and {p.suffix.lower() for p in inputs} <= set(_GLTF)
     writes = (*_GLTF, ".obj", ".md2", ".md3", ".mdl")

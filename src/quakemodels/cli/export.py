@@ -48,6 +48,7 @@ EXAMPLES = """\
   quakemodels export baseq3/models/players/sarge -o sarge.glb --skin blue   # a whole player
   quakemodels export baseq3/models/players/ -o players/     # one .glb per player folder
   quakemodels export tris.md2 -o tris.html       # the viewer and the model in one page
+  quakemodels export s_explod.spr -o explod.gif     # a sprite: GIF (or .png: one per frame)
 """
 
 FORMATS = ("glb", "gltf", "obj", "html")
@@ -84,10 +85,19 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
     from ..registry import for_model, load
+    from .sprites import SPRITE_OUTPUTS, export_sprite, image_format
 
     if fmt_of(opts) == "html":
         return _export_html(path, opts)
     model = load(path, game_dir=opts.get("game_dir"))
+    sprite = image_format(model)
+    if sprite is not None:
+        return export_sprite(path, model, sprite, opts)
+    if f".{opts['format']}" in SPRITE_OUTPUTS:
+        raise UsageError(
+            f"-o {opts['file']}: PNG and GIF are what a sprite exports; a model"
+            f" exports to {', '.join(FORMATS)}"
+        )
     own_gltf = for_model(model).service("gltf") if for_model(model).has("gltf") else None
     if own_gltf is not None and fmt_of(opts) != "obj":  # a player's own glTF (parts on tags)
         return _export_player(path, model, own_gltf, opts)
@@ -227,7 +237,7 @@ def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
 
 def run(args: argparse.Namespace) -> int:
     files, unmatched, places = expand_tree(args.files)
-    suffixes = tuple(f".{f}" for f in FORMATS)
+    suffixes = (*(f".{f}" for f in FORMATS), ".png", ".gif")  # a sprite's frames, animation
     target = resolve(
         "export",
         args.output,

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from ..core.format import Kind
 from ..registry import FORMATS
 
 HELP = "list the model formats quakemodels reads and the files each verb writes"
@@ -14,10 +15,15 @@ EXAMPLES = """\
   quakemodels formats --json
 """
 
+# Sprites a verb can build: the image formats with a build service, from the registry.
+_SPRITES = tuple(
+    sorted({s for f in FORMATS if f.kind is Kind.IMAGE and f.has("build") for s in f.suffixes})
+)
 # What each writing verb writes, by output suffix (the verbs refuse any other suffix).
 WRITES: dict[str, tuple[str, ...]] = {
-    "export": (".glb", ".gltf", ".obj"),
-    "convert": (".glb", ".gltf", ".obj", ".md2", ".md3", ".mdl"),
+    "export": (".glb", ".gltf", ".obj", ".png", ".gif"),
+    "convert": (".glb", ".gltf", ".obj", ".md2", ".md3", ".mdl", *_SPRITES),
+    "build": _SPRITES,
     "render": (".png", ".jpg", ".jpeg", ".gif"),
     "dump": (".json",),
 }

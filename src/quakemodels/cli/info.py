@@ -57,12 +57,15 @@ def _jsonable(value: Any) -> Any:
 def facts(model: Any, name: str) -> dict[str, Any]:
     """What ``--json`` prints for one loaded model (every format: the shared protocol); a
     player folder gives its parts' facts, its cfg clips and skin sets."""
+    from ..core.format import Kind
     from ..registry import for_model
 
     fmt = for_model(model)
     if fmt.has("facts"):  # a folder set: its parts' facts and its own
         folder_facts: dict[str, Any] = fmt.service("facts")(model, name, facts)
         return folder_facts
+    if fmt.kind is Kind.IMAGE:  # a sprite: pictures, not a mesh's bounds
+        return {"file": name, "format": fmt.name, **model.summary()}
     lo, hi = model.bounds
     out: dict[str, Any] = {
         "file": name,

@@ -21,6 +21,8 @@ EXAMPLES = """\
   quakemodels render tris.md2 -o tris.jpg --skin 1 --frame 40
   quakemodels render players/sarge -o run.png --legs LEGS_RUN --torso TORSO_STAND --time 0.15
   quakemodels render players/sarge -o run.gif --legs LEGS_RUN --torso TORSO_ATTACK
+  quakemodels render s_explod.spr -o explod.gif --clip all   # a sprite at its intervals
+  quakemodels render s_explod.spr -o sheet.png --sheet       # every picture of a sprite
 """
 
 
@@ -114,10 +116,16 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
         if not (fmt.has("pair_poses") and fmt.has("pose_scene")):
             raise ValueError("--legs, --torso and --time apply to Quake III player folders")
         return _render_pair(path, model, fmt, opts)
+    from .sprites import image_format, render_sprite
+
+    model = load(path, game_dir=opts.get("game_dir"))
+    sprite = image_format(model)
+    if sprite is not None:
+        return render_sprite(path, model, sprite, opts)
     stem = opts["names"][path]
     folder = Path(opts["dir"])
     if opts["sheet"]:
-        em = load_scene(path, opts)
+        em = load_scene(path, opts, model)
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_sheet.png"
         refuse_existing([out], opts["no_clobber"])
         sheet = r.contact_sheet(em, opts["size"] or (160, 160))
@@ -127,7 +135,7 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     size = opts["size"] or (256, 256)
     if opts["clip"] is not None:
         clip = opts["clip"]
-        em = load_scene(path, opts, clip=clip)  # only the clip's frames are decoded
+        em = load_scene(path, opts, model, clip=clip)  # only the clip's frames are decoded
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_{safe_name(clip)}.gif"
         refuse_existing([out], opts["no_clobber"])
         frames = r.render_clip(em, clip, size)
@@ -135,7 +143,7 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
             r.save_gif(frames, out, em.fps)
         return [f"{path} -> {out} ({plural(len(frames), 'frame')} of clip {clip})"]
     frame = opts["frame"] or 0
-    em = load_scene(path, opts, frame=frame)  # that frame only
+    em = load_scene(path, opts, model, frame=frame)  # that frame only
     out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
     refuse_existing([out], opts["no_clobber"])
     picture = r.render_frame(em, 0, size)

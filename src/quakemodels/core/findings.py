@@ -17,7 +17,7 @@ from ..errors import BadMagicError, BadVersionError, ModelFormatError, Truncated
 from .sections import more
 
 Severity = Literal["error", "warning"]
-ENGINES = ("quake2", "q2pro", "quake3", "quake", "quakespasm", "any")
+ENGINES = ("quake2", "q2pro", "quake3", "quake", "quakespasm", "halflife", "any")
 
 _M = TypeVar("_M")
 Where = Callable[[int], tuple[int, str]]

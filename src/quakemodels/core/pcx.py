@@ -31,6 +31,19 @@ def _u16(data: bytes, at: int) -> int:
 def decode_pcx(data: bytes) -> npt.NDArray[np.uint8] | None:
     """(H,W,3) uint8 RGB of an 8-bit, one-plane, RLE PCX with a 256-colour palette, or None
     for anything else (another PCX kind, a short or truncated file: Pillow decides)."""
+    decoded = decode_pcx_indexed(data)
+    if decoded is None:
+        return None
+    indices, palette = decoded
+    out: npt.NDArray[np.uint8] = np.take(palette, indices, axis=0)
+    return out
+
+
+def decode_pcx_indexed(
+    data: bytes,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]] | None:
+    """(H,W) uint8 palette indices and the (256,3) uint8 palette of an 8-bit, one-plane, RLE
+    PCX (Quake II's sprite frames keep index 255 transparent), or None as :func:`decode_pcx`."""
     if len(data) < HEADER_SIZE + PALETTE_SIZE + 1 or data[:3] != b"\x0a\x05\x01":
         return None  # manufacturer 10, version 5 (the one with a palette), RLE
     if data[3] != 8 or data[65] != 1 or data[-PALETTE_SIZE - 1] != 12:
@@ -74,5 +87,48 @@ def decode_pcx(data: bytes) -> npt.NDArray[np.uint8] | None:
     pixels = np.repeat(stream, repeats)
     indices = pixels[:needed].reshape(height, per_line)[:, :width]
     palette = np.frombuffer(data, np.uint8, PALETTE_SIZE, len(data) - PALETTE_SIZE)
-    out: npt.NDArray[np.uint8] = np.take(palette.reshape(256, 3), indices, axis=0)
-    return out
+    return np.ascontiguousarray(indices), palette.reshape(256, 3)
+
+
+def encode_pcx(indices: npt.NDArray[np.uint8], palette: npt.NDArray[np.uint8]) -> bytes:
+    """An 8-bit, one-plane, RLE PCX (version 5, with its 256-colour palette at the end) of
+    (H,W) uint8 ``indices`` and a (256,3) uint8 ``palette``: what Quake II's tools write
+    and :func:`decode_pcx_indexed` reads back. Runs stay inside a line; a value of 0xC0 or
+    more is always written as a run (of one), as the format requires."""
+    height, width = indices.shape
+    if not (0 < width <= 0xFFFF and 0 < height <= 0xFFFF):
+        raise ValueError(f"PCX cannot hold a {width}x{height} image")
+    per_line = width + (width & 1)  # bytes per line are even
+    header = bytearray(HEADER_SIZE)
+    header[0:4] = b"\x0a\x05\x01\x08"  # ZSoft, version 5, RLE, 8 bits per pixel
+    for at, value in (
+        (8, width - 1),
+        (10, height - 1),
+        (12, 72),
+        (14, 72),
+        (66, per_line),
+        (68, 1),
+    ):
+        header[at : at + 2] = value.to_bytes(2, "little")
+    header[65] = 1  # planes
+    rows = np.zeros((height, per_line), np.uint8)
+    rows[:, :width] = indices
+    out = bytearray(header)
+    for row in rows:
+        # runs of equal bytes, each cut to at most 63
+        change = np.flatnonzero(np.diff(row.astype(np.int16))) + 1
+        starts = np.concatenate(([0], change))
+        ends = np.concatenate((change, [per_line]))
+        for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
+            value = int(row[start])
+            n = end - start
+            while n:
+                k = min(n, 63)
+                if k > 1 or value >= 0xC0:
+                    out += bytes((0xC0 | k, value))
+                else:
+                    out.append(value)
+                n -= k
+    out.append(12)
+    out += np.ascontiguousarray(palette, np.uint8).tobytes()
+    return bytes(out)

@@ -4,11 +4,14 @@ one line here."""
 from __future__ import annotations
 
 from ..core.format import Format
-from . import md2, md3, mdl, q3player
+from . import hlspr, md2, md3, mdl, q3player, sp2, spr
 
 FORMATS: tuple[Format, ...] = (
     md2.FORMAT,
     md3.FORMAT,
     mdl.FORMAT,
     q3player.FORMAT,
+    spr.FORMAT,
+    hlspr.FORMAT,
+    sp2.FORMAT,
 )

@@ -379,8 +379,11 @@ def png_bytes(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def gif_bytes(frames: Sequence[Image.Image], fps: float = FPS) -> bytes:
-    """An endlessly looping animated GIF of ``frames`` at ``fps``."""
+def gif_bytes(
+    frames: Sequence[Image.Image], fps: float = FPS, *, durations: Sequence[int] | None = None
+) -> bytes:
+    """An endlessly looping animated GIF of ``frames`` at ``fps``, or each shown for its
+    own milliseconds in ``durations`` (a sprite's group intervals)."""
     buf = io.BytesIO()
     first, *rest = [f.convert("P", palette=Image.Palette.ADAPTIVE, colors=255) for f in frames]
     first.save(
@@ -389,7 +392,7 @@ def gif_bytes(frames: Sequence[Image.Image], fps: float = FPS) -> bytes:
         save_all=True,
         append_images=rest,
         loop=0,
-        duration=round(1000 / fps),
+        duration=round(1000 / fps) if durations is None else list(durations),
         disposal=1,
     )
     return buf.getvalue()

@@ -48,6 +48,7 @@ from ...core.build import (
     mesh_arrays,
     skin_dimensions,
 )
+from ...core.palette import quantize as quantize_image
 from ...core.trivertx_write import anorm_indices, quantize
 from ...errors import BadValueError, LimitExceededError, ModelFormatError
 from .layout import (
@@ -72,7 +73,7 @@ from .limits import FORMAT_LIMITS as FORMAT_LIMITS
 from .limits import QUAKESPASM as QUAKESPASM
 from .limits import VANILLA as VANILLA
 from .limits import Limits as Limits
-from .palette import PaletteLike, as_palette
+from .palette import PaletteLike
 from .reader import MdlReader
 
 R = TypeVar("R", bound=MdlReader)
@@ -383,30 +384,8 @@ def quantize_skin(
     """(H,W) uint8 palette indices of an (H,W,3) or (H,W,4) RGB(A) uint8 image: each pixel the
     nearest palette colour (squared RGB distance, lowest index on ties; alpha ignored) among
     indices 0..223, or 0..254 with ``fullbrights`` (255 is transparent on MF_HOLEY models)."""
-    rgb = as_array(image, "skins", None, None)
-    if rgb.ndim != 3 or rgb.shape[2] not in (3, 4):
-        raise BadValueError(f"a skin image is (H,W,3) RGB, got {rgb.shape}", field="skins")
-    # NaN, fractions (a 0..1 image) and values past a byte have no one colour: the int64 cast
-    # below would make them some colour without a word
-    levels = rgb[:, :, :3]
-    if levels.size and not (
-        np.isfinite(levels).all()
-        and (np.mod(levels, 1) == 0).all()
-        and levels.min() >= 0
-        and levels.max() <= 255
-    ):
-        raise BadValueError(
-            "a skin image's RGB values must be whole numbers in 0..255", field="skins"
-        )
-    pal = as_palette(palette).astype(np.int64)[: 255 if fullbrights else FIRST_FULLBRIGHT]
-    flat = levels.reshape(-1, 3).astype(np.int64)
-    colours, inverse = np.unique(flat, axis=0, return_inverse=True)
-    best = np.empty(len(colours), np.uint8)
-    for start in range(0, len(colours), 4096):
-        chunk = colours[start : start + 4096]
-        d = ((chunk[:, None, :] - pal[None, :, :]) ** 2).sum(axis=2)
-        best[start : start + len(chunk)] = np.argmin(d, axis=1)
-    return best[inverse.reshape(-1)].reshape(rgb.shape[:2])
+    usable = 255 if fullbrights else FIRST_FULLBRIGHT
+    return quantize_image(image, palette, usable=usable, field="skins", what="a skin image")
 
 
 def _skin_indices(

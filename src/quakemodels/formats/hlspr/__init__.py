@@ -1,0 +1,39 @@
+"""Half-Life sprites (``.spr``, ``IDSP`` version 2): read, check, describe, frames, build.
+
+Declarative: :data:`FORMAT` names the services (each imported on first use, see
+:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.format import Format, Kind, lazy_names
+from .layout import MAGIC, VERSION_TEST
+
+if TYPE_CHECKING:
+    from .reader import HlSpr
+
+FORMAT = Format(
+    name="hlspr",
+    title="Half-Life sprite",
+    kind=Kind.IMAGE,
+    package=__name__,
+    magic=MAGIC,
+    version=VERSION_TEST,
+    suffixes=(".spr",),
+    spec_id="halflife_spr",
+    services={
+        "model": "reader:HlSpr",
+        "check": "check:check",
+        "describe": "describe:describe",
+        "frames": "scene:frames",
+        "build": "write:build",
+        "limits": "limits",
+    },
+    exports=("HlSpr",),
+)
+
+__getattr__ = lazy_names(__name__, {"HlSpr": "reader"})
+
+__all__ = ["FORMAT", "HlSpr"]

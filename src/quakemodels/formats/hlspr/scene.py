@@ -1,0 +1,56 @@
+"""The ``frames`` service: a Half-Life sprite's pictures as RGBA
+:class:`~quakemodels.core.sprite.SpriteFrames`, through its own palette and texture format.
+
+What the engine draws, as RGBA over black: ``normal`` opaque; ``alpha_test`` index 255
+transparent; ``index_alpha`` the last palette colour at an opacity of the index (0 clear,
+255 opaque); ``additive`` the colour added to what is behind, given here as alpha = the
+brightest channel and the colour scaled up by it, so that over black it is exactly the
+picture and over anything else it brightens as an additive blend does.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.palette import PaletteLike, as_palette
+from ...core.sprite import SpriteFrame, SpriteFrames, indexed_rgba, transparent_index
+from .layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
+from .reader import HlSpr
+
+
+def picture_rgba(
+    indices: npt.NDArray[np.uint8], palette: npt.NDArray[np.uint8], tex_format: int
+) -> npt.NDArray[np.uint8]:
+    """(H,W,4) uint8 of (H,W) uint8 ``indices`` in a (256,3) ``palette`` drawn with
+    ``tex_format`` (an unknown one draws as normal)."""
+    if tex_format == ALPHA_TEST:
+        return indexed_rgba(indices, palette, transparent_index(TRANSPARENT))
+    if tex_format == INDEX_ALPHA:
+        rgba = np.empty((*indices.shape, 4), np.uint8)
+        rgba[..., :3] = palette[TRANSPARENT]
+        rgba[..., 3] = indices
+        return rgba
+    rgba = indexed_rgba(indices, palette)
+    if tex_format == ADDITIVE:
+        brightest = rgba[..., :3].max(axis=-1)
+        scale = np.where(brightest > 0, 255.0 / np.maximum(brightest, 1), 0.0)
+        rgba[..., :3] = np.minimum(np.round(rgba[..., :3] * scale[..., None]), 255).astype(np.uint8)
+        rgba[..., 3] = brightest
+    return rgba
+
+
+def frames(model: HlSpr, *, palette: PaletteLike | None = None) -> SpriteFrames:
+    """Every picture as (H,W,4) uint8 RGBA with its origin; ``palette`` replaces the
+    sprite's own (None keeps it)."""
+    pal = model.palette if palette is None else as_palette(palette)
+    out: list[SpriteFrame] = []
+    for g, record in enumerate(model.records):
+        for k, p in enumerate(record.pictures):
+            interval = None if record.intervals is None else float(record.intervals[k])
+            rgba = picture_rgba(p.pixels, pal, model.tex_format)
+            out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
+    base = os.path.basename(model.name) if model.name else "sprite"
+    return SpriteFrames(os.path.splitext(base)[0], tuple(out))

@@ -1,0 +1,40 @@
+"""Quake II sprites (``.sp2``, ``IDS2`` version 2): read, check, describe, frames (the
+images found as the engine finds them), build.
+
+Declarative: :data:`FORMAT` names the services (each imported on first use, see
+:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.format import Format, Kind, lazy_names
+from .layout import MAGIC
+
+if TYPE_CHECKING:
+    from .reader import Sp2
+
+FORMAT = Format(
+    name="sp2",
+    title="Quake II sprite",
+    kind=Kind.IMAGE,
+    package=__name__,
+    magic=MAGIC,
+    suffixes=(".sp2",),
+    spec_id="quake2_sp2",
+    services={
+        "model": "reader:Sp2",
+        "check": "check:check",
+        "describe": "describe:describe",
+        "frames": "scene:frames",
+        "build": "write:build",
+        "images": "write:image_files",
+        "limits": "limits",
+    },
+    exports=("Sp2",),
+)
+
+__getattr__ = lazy_names(__name__, {"Sp2": "reader"})
+
+__all__ = ["FORMAT", "Sp2"]

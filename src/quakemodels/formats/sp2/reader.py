@@ -1,0 +1,226 @@
+"""A Quake II sprite (``.sp2``, IDS2 version 2): frame records naming external images,
+read from and written back to the same bytes (records past the declared count and any
+other trailing bytes kept), and the frame images found as the engine finds them.
+
+Where a Quake II sprite's frame images are and what they look like.
+
+The engine finds ``sprites/x.pcx`` through the game's search path (``GL_FindImage``); a
+sprite read from a game folder or a pak looks its images up the same way
+(:class:`quakemodels.archive.GameFS`). A sprite on disk looks, in its own folder (or
+``skin_dir``): first ``<sprite stem>__<frame index>.<ext>`` (the corpus' naming, what
+``build`` writes), then the stored name and each shorter tail of it, case-insensitively
+(:func:`quakemodels.core.skins.candidates`: unsafe names refused, nothing outside the root).
+
+8-bit PCX images keep index 255 transparent, as the engine's sprite images do; other
+images (a TGA) keep their own alpha.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...archive.vpath import game_context
+from ...core.atomic import write_bytes_atomic
+from ...core.facade import Source, read_source
+from ...core.files import read_regular
+from ...core.names import lenient_names
+from ...core.pcx import decode_pcx_indexed
+from ...core.skins import IMAGE_EXTENSIONS, Listings, candidates
+from ...core.sprite import indexed_rgba, read_header, transparent_index
+from ...errors import ModelFormatError, QuakeModelsWarning, TruncatedError
+from .layout import FRAME, FRAME_OFFSETS, HEADER, HEADER_SIZE, MAGIC, TRANSPARENT, VERSION
+
+
+class Sp2:
+    """A Quake II sprite: ``header`` (the stored (1,) record), ``records`` ((F,) of the
+    spec's ``dsprframe_t``: width, height, origin_x, origin_y, 64-byte name), ``trailing``
+    bytes (some tools write an extra blank record after the declared frames).
+
+    ``pictures`` optionally holds (H,W,4) uint8 RGBA images for the frames (set by
+    ``build``; what ``image_files`` writes beside the sprite)."""
+
+    def __init__(
+        self,
+        header: npt.NDArray[Any],
+        records: npt.NDArray[Any],
+        trailing: bytes = b"",
+        name: str | None = None,
+        pictures: Sequence[npt.NDArray[np.uint8]] | None = None,
+    ) -> None:
+        self.header = header
+        self.records = records
+        self.trailing = trailing
+        self.name = name
+        self.pictures = None if pictures is None else list(pictures)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, name: str | None = None) -> Sp2:
+        """The sprite in ``data``; ModelFormatError naming the field and offset else."""
+        data = bytes(data)
+        header = read_header(data, MAGIC, VERSION, HEADER)
+        count = int(header["num_frames"][0])
+        available = (len(data) - HEADER_SIZE) // FRAME.itemsize
+        if count > available:
+            at = HEADER_SIZE + available * FRAME.itemsize
+            raise TruncatedError(
+                f"frames[{available}].width at offset {at}: {count} frames need"
+                f" {count * FRAME.itemsize} bytes after the header, the file ends at {len(data)}",
+                field=f"frames[{available}].width",
+                offset=at + FRAME_OFFSETS["width"],
+            )
+        records = np.frombuffer(data, FRAME, count, HEADER_SIZE).copy()
+        end = HEADER_SIZE + count * FRAME.itemsize
+        return cls(header, records, data[end:], name)
+
+    @classmethod
+    def from_file(cls, source: Source) -> Sp2:
+        """The sprite in a path, bytes or binary file."""
+        data, name = read_source(source)
+        return cls.from_bytes(data, name)
+
+    def to_bytes(self) -> bytes:
+        """The file's bytes: header (its count from :attr:`records`), records, trailing."""
+        header = self.header.copy()
+        header["num_frames"] = len(self.records)
+        return header.tobytes() + np.ascontiguousarray(self.records).tobytes() + self.trailing
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_bytes` to ``path`` atomically."""
+        write_bytes_atomic(path, self.to_bytes())
+
+    @property
+    def num_frames(self) -> int:
+        return len(self.records)
+
+    @property
+    def image_names(self) -> list[str]:
+        """Each frame's image name, up to its first NUL (non-ASCII bytes kept as escapes,
+        with a warning)."""
+        raws = [bytes(r) for r in self.records["name"]]
+        start = HEADER_SIZE + FRAME_OFFSETS["name"]
+        return lenient_names(raws, "frames.name", lambda i: start + i * FRAME.itemsize)
+
+    @property
+    def sizes(self) -> list[tuple[int, int]]:
+        """(width, height) per frame."""
+        return [(int(r["width"]), int(r["height"])) for r in self.records]
+
+    @property
+    def origins(self) -> list[tuple[int, int]]:
+        """(origin_x, origin_y) per frame: the point inside the picture (pixels from its
+        top-left, y down) placed at the sprite's position."""
+        return [(int(r["origin_x"]), int(r["origin_y"])) for r in self.records]
+
+    @property
+    def animations(self) -> dict[str, range]:
+        """``all``: every frame (the engine steps through them by the entity's frame)."""
+        return {"all": range(self.num_frames)}
+
+    def load_all(self) -> None:
+        """Nothing to do: a sprite is decoded whole when it is read."""
+
+    def summary(self) -> dict[str, Any]:
+        """What ``info --json`` prints: sizes, header, frames (size, origin, image name)."""
+        return {
+            "bytes": len(self.to_bytes()),
+            "header": {
+                "ident": MAGIC.decode("latin-1"),
+                "version": VERSION,
+                "num_frames": self.num_frames,
+            },
+            "frames": self.num_frames,
+            "pictures": [
+                {"frame": i, "width": w, "height": h, "origin": [ox, oy], "image": name}
+                for i, (name, (w, h), (ox, oy)) in enumerate(
+                    zip(self.image_names, self.sizes, self.origins, strict=True)
+                )
+            ],
+            "clips": {"all": [0, self.num_frames]},
+            "trailing": len(self.trailing),
+        }
+
+    def __repr__(self) -> str:
+        return f"<Sp2 {self.name or '<bytes>'}: {self.num_frames} frames>"
+
+
+# -- the frame images ----------------------------------------------------------------------
+
+
+def decode_image(data: bytes, label: str) -> npt.NDArray[np.uint8] | None:
+    """(H,W,4) uint8 RGBA of an image file's bytes, or None (with a warning) when it is no
+    image Pillow or our PCX decoder reads."""
+    indexed = decode_pcx_indexed(data)
+    if indexed is not None:
+        return indexed_rgba(indexed[0], indexed[1], transparent_index(TRANSPARENT))
+    from PIL import Image, UnidentifiedImageError  # Pillow only for other kinds
+
+    try:
+        with Image.open(io.BytesIO(data)) as img:
+            return np.array(img.convert("RGBA"), np.uint8)
+    except (OSError, UnidentifiedImageError, Image.DecompressionBombError, ValueError) as e:
+        warnings.warn(f"frame image {label} cannot be read: {e}", QuakeModelsWarning, stacklevel=3)
+        return None
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        return path.resolve().is_relative_to(root.resolve())
+    except (OSError, ValueError):
+        return False
+
+
+def find_image(
+    image_name: str,
+    index: int,
+    sprite_path: str | None,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+    listings: Listings | None = None,
+) -> tuple[str, bytes] | None:
+    """(where, bytes) of frame ``index``'s image named ``image_name``, or None."""
+    listings = listings or Listings()
+    if skin_dir is None:
+        try:
+            context = game_context(sprite_path, game_dir)
+        except (OSError, ModelFormatError):
+            context = None
+        if context is not None:
+            found = context[0].find_image([image_name], None)
+            if found is not None:
+                return found.name, context[0].read_found(found)
+    if skin_dir is not None:
+        root = Path(skin_dir)
+    elif sprite_path is not None and Path(sprite_path).parent.is_dir():
+        root = Path(sprite_path).parent
+    else:
+        return None
+    hits: list[Path] = []
+    if sprite_path is not None:
+        stem = Path(sprite_path).stem
+        entries = listings.entries(root)
+        for ext in IMAGE_EXTENSIONS:
+            for entry in entries.get(f"{stem}__{index}{ext}".lower(), []):
+                hits.append(root / entry)
+    hits += [path for path, _ in candidates([image_name], None, root, listings)]
+    for path in hits:
+        if not _inside(path, root):
+            warnings.warn(
+                f"frame image {path} leads outside {root}; refused",
+                QuakeModelsWarning,
+                stacklevel=2,
+            )
+            continue
+        try:
+            return os.fspath(path), read_regular(path, "frame image")
+        except (OSError, ModelFormatError):
+            continue
+    return None

@@ -1,0 +1,39 @@
+"""Quake 1 sprites (``.spr``, ``IDSP`` version 1): read, check, describe, frames, build.
+
+Declarative: :data:`FORMAT` names the services (each imported on first use, see
+:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.format import Format, Kind, lazy_names
+from .layout import MAGIC, VERSION_TEST
+
+if TYPE_CHECKING:
+    from .reader import Spr
+
+FORMAT = Format(
+    name="spr",
+    title="Quake sprite",
+    kind=Kind.IMAGE,
+    package=__name__,
+    magic=MAGIC,
+    version=VERSION_TEST,
+    suffixes=(".spr",),
+    spec_id="quake_spr",
+    services={
+        "model": "reader:Spr",
+        "check": "check:check",
+        "describe": "describe:describe",
+        "frames": "scene:frames",
+        "build": "write:build",
+        "limits": "limits",
+    },
+    exports=("Spr",),
+)
+
+__getattr__ = lazy_names(__name__, {"Spr": "reader"})
+
+__all__ = ["FORMAT", "Spr"]

@@ -1,0 +1,56 @@
+"""The ``frames`` service: a Quake 1 sprite's pictures as RGBA
+:class:`~quakemodels.core.sprite.SpriteFrames`, in the game's palette.
+
+The palette is the one given, else the game's own ``gfx/palette.lmp`` when the sprite sits
+in a game folder or a pak (looked up through its search path, as the engine finds it), else
+the bundled Quake palette. Index 255 is transparent, as in both renderers.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ...archive.vpath import game_context
+from ...core.palette import Palette, PaletteLike, as_palette, palette_from_bytes
+from ...core.sprite import SpriteFrame, SpriteFrames, indexed_rgba, transparent_index
+from ...errors import ModelFormatError
+from .layout import PALETTE_PATH, TRANSPARENT
+from .reader import Spr
+
+
+def game_palette(
+    name: str | os.PathLike[str] | None, game_dir: str | os.PathLike[str] | None = None
+) -> Palette | None:
+    """The ``gfx/palette.lmp`` of the game folder the sprite ``name`` belongs to (or of
+    ``game_dir``), or None when there is none or it is not a 768-byte palette."""
+    try:
+        context = game_context(name, game_dir)
+        if context is None:
+            return None
+        fs = context[0]
+        found = fs.find(PALETTE_PATH)
+        return None if found is None else palette_from_bytes(fs.read_found(found))
+    except (OSError, ModelFormatError):
+        return None
+
+
+def frames(
+    model: Spr,
+    *,
+    palette: PaletteLike | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+) -> SpriteFrames:
+    """Every picture as (H,W,4) uint8 RGBA with its origin; a group's pictures carry their
+    intervals and the group's index."""
+    pal = as_palette(palette) if palette is not None else game_palette(model.name, game_dir)
+    if pal is None:
+        pal = as_palette(None)
+    alpha = transparent_index(TRANSPARENT)
+    out: list[SpriteFrame] = []
+    for g, record in enumerate(model.records):
+        for k, p in enumerate(record.pictures):
+            interval = None if record.intervals is None else float(record.intervals[k])
+            rgba = indexed_rgba(p.pixels, pal, alpha)
+            out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
+    base = os.path.basename(model.name) if model.name else "sprite"
+    return SpriteFrames(os.path.splitext(base)[0], tuple(out))

@@ -1,0 +1,144 @@
+"""Half-Life sprites (IDSP version 2): byte-exact round trip of every corpus file, the four
+texture formats drawn as the engine blends them, the sprite's own palette, frame groups
+built here, hostile cuts, checks, and the registry telling IDSP v1 from v2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import CORPUS, no_corpus
+from spritecorpus import corpus_files
+
+from quakemodels import registry
+from quakemodels.core.sprite import SpriteFrame, SpriteFrames
+from quakemodels.errors import ModelFormatError
+from quakemodels.formats.hlspr.check import check
+from quakemodels.formats.hlspr.describe import describe
+from quakemodels.formats.hlspr.reader import HlSpr
+from quakemodels.formats.hlspr.scene import frames
+from quakemodels.formats.hlspr.write import build
+from quakemodels.interchange.sprites import composite
+from quakemodels.kaitai.halflife_spr import HalflifeSpr
+
+HLSPR = corpus_files("hlspr", ".spr")
+
+
+def _fixture(name: str) -> HlSpr:
+    path = CORPUS / "hlspr" / name
+    if not path.exists():
+        no_corpus(path)
+    return HlSpr.from_file(path)
+
+
+@pytest.mark.parametrize("path", HLSPR)
+def test_every_corpus_sprite_round_trips_byte_for_byte(path: Path) -> None:
+    data = path.read_bytes()
+    sprite = HlSpr.from_bytes(data, str(path))
+    assert sprite.to_bytes() == data
+    parsed = HalflifeSpr.from_bytes(data)
+    assert sprite.tex_format == parsed.header.tex_format.value
+    assert sprite.colors.tobytes() == parsed.palette.colors
+    assert len(sprite.colors) == parsed.palette.num_colors == 256
+    assert [p.pixels.tobytes() for p in sprite.pictures] == [
+        f.single.pixels for f in parsed.frames if f.type == 0
+    ]
+    # the registry tells Half-Life's IDSP v2 from Quake's v1
+    assert registry.by_magic(data) is not None and registry.by_magic(data).name == "hlspr"
+    assert registry.load(path).to_bytes() == data
+
+
+def test_texture_formats_draw_as_the_engine_blends() -> None:
+    # each TrenchBroom fixture is one 2x2 picture of indices [[0, 128], [255, 64]]
+    pixels = {}
+    for blend in ("Normal", "Additive", "IndexAlpha", "AlphaTest"):
+        sprite = _fixture(f"tb_RenderMode{blend}.spr")
+        assert sprite.pictures[0].pixels.tolist() == [[0, 128], [255, 64]]
+        pixels[blend] = (sprite, frames(sprite).frames[0].rgba)
+    sprite, rgba = pixels["Normal"]
+    assert sprite.blend == "normal" and rgba[..., 3].tolist() == [[255, 255], [255, 255]]
+    assert rgba[0, 1, :3].tolist() == sprite.colors[128].tolist()
+    sprite, rgba = pixels["AlphaTest"]
+    assert sprite.blend == "alpha_test" and rgba[..., 3].tolist() == [[255, 255], [0, 255]]
+    sprite, rgba = pixels["IndexAlpha"]
+    # the index is the opacity; the colour is the palette's last
+    assert rgba[..., 3].tolist() == [[0, 128], [255, 64]]
+    assert (rgba[..., :3] == sprite.colors[255]).all()
+    sprite, rgba = pixels["Additive"]
+    # over black an additive picture is exactly its colours
+    over_black = np.asarray(composite(rgba, (0, 0, 0)))
+    expected = sprite.colors[sprite.pictures[0].pixels]
+    assert np.abs(over_black.astype(int) - expected.astype(int)).max() <= 1
+
+
+def test_a_group_built_here_reads_back_in_our_reader_and_the_generated_parser() -> None:
+    red = np.zeros((8, 8, 4), np.uint8)
+    red[..., 0], red[..., 3] = 200, 255
+    red[0, 0, 3] = 0
+    blue = red.copy()
+    blue[..., 0], blue[..., 2] = 0, 180
+    sprites = SpriteFrames(
+        "g",
+        (SpriteFrame(red, (-4, 4), 0.1, 0), SpriteFrame(blue, (-4, 4), 0.3, 0)),
+    )
+    built = build(sprites, tex_format="alpha_test", sync_type=1)
+    data = built.to_bytes()
+    back = HlSpr.from_bytes(data)
+    assert [(r.type, len(r.pictures)) for r in back.records] == [(1, 2)]
+    assert back.records[0].intervals is not None
+    assert back.records[0].intervals.tolist() == pytest.approx([0.1, 0.3])
+    assert (back.blend, back.sync_type, len(back.colors)) == ("alpha_test", 1, 256)
+    parsed = HalflifeSpr.from_bytes(data)
+    assert parsed.frames[0].group.num_intervals == 2
+    drawn = frames(back)
+    assert np.array_equal(drawn.frames[0].rgba[..., 3], red[..., 3])
+    assert drawn.frames[1].rgba[1, 1].tolist() == [0, 0, 180, 255]
+    assert check(back, "halflife") == []
+
+
+def test_every_cut_raises_a_format_error_naming_a_field() -> None:
+    rgba = np.full((8, 8, 4), 255, np.uint8)
+    data = build(SpriteFrames("c", (SpriteFrame(rgba, (0, 0), None, 0),))).to_bytes()
+    for cut in range(len(data)):
+        with pytest.raises(ModelFormatError) as e:
+            HlSpr.from_bytes(data[:cut])
+        assert e.value.field, cut
+    with pytest.raises(ModelFormatError) as e:
+        HlSpr.from_bytes(data[:41])
+    assert (e.value.field, e.value.offset) == ("palette.num_colors", 40)
+    with pytest.raises(ModelFormatError) as e:
+        HlSpr.from_bytes(data[:100])
+    assert (e.value.field, e.value.offset) == ("palette.colors", 42)
+
+
+def test_check_grades_half_life_rules() -> None:
+    sprite = _fixture("ns_steam1.spr")
+    assert check(sprite, "halflife") == []
+    sprite.header["tex_format"] = 9
+    sprite.colors = sprite.colors[:200]
+    found = {(f.severity, f.code, f.field) for f in check(sprite, "halflife")}
+    assert found == {
+        ("error", "tex-format", "tex_format"),
+        ("warning", "palette", "palette.num_colors"),
+    }
+    assert ("error", "engine-format") in {(f.severity, f.code) for f in check(sprite, "quake")}
+    assert "texture format: 9 (unknown(9))" in describe(sprite)
+
+
+def test_cli_builds_a_half_life_sprite_from_a_quake_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from quakemodels.cli import main
+
+    source = CORPUS / "spr" / "lq_s_bubble.spr"
+    if not source.exists():
+        no_corpus(source)
+    out = tmp_path / "bubble.spr"
+    args = ["build", str(source), "-o", str(out), "--to", "hlspr", "--tex-format", "additive"]
+    assert main(args) == 0
+    built = HlSpr.from_file(out)
+    assert (built.blend, built.num_frames, len(built.colors)) == ("additive", 2, 256)
+    assert registry.by_magic(out.read_bytes()).name == "hlspr"
+    assert main(["info", str(out)]) == 0
+    assert "texture format: 1 (additive)" in capsys.readouterr().out
