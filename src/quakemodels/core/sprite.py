@@ -323,7 +323,9 @@ def records_from_frames(
 ) -> list[FrameRecord]:
     """File frames for ``frames`` whose pictures are the (H,W) uint8 palette ``indices``
     (one per picture): consecutive pictures of one ``group`` with intervals form a group;
-    BadValueError when a group's intervals do not increase from above 0."""
+    BadValueError when a group's interval is not a finite number above 0 (Quake's
+    ``Mod_LoadSpriteGroup`` refuses ``interval<=0``). Intervals that do not increase load (a
+    real sprite has them; ``check`` reports them) and are kept as given."""
     out: list[FrameRecord] = []
     k = 0
     while k < len(frames.frames):
@@ -344,10 +346,10 @@ def records_from_frames(
             out.append(FrameRecord(0, pictures))
         else:
             ivals = np.array([frames.frames[j].interval for j in range(k, end)], np.float64)
-            if not (ivals[0] > 0 and np.all(np.diff(ivals) > 0) and np.all(np.isfinite(ivals))):
+            if not (np.all(ivals > 0) and np.all(np.isfinite(ivals))):
                 raise BadValueError(
-                    f"frames[{k}]: a group's intervals are cumulative end times above 0 that"
-                    f" increase, got {ivals.tolist()}",
+                    f"frames[{k}]: a group's intervals are times above 0 (Quake refuses"
+                    f" interval<=0), got {ivals.tolist()}",
                     field="interval",
                 )
             out.append(FrameRecord(1, pictures, ivals.astype(np.float32)))
