@@ -117,7 +117,12 @@ def test_the_limits_tables_hold_every_limit() -> None:
         except ModuleNotFoundError:
             continue
         assert f"From `{name}`" in text
+        plain = not any(
+            dataclasses.is_dataclass(v) and not isinstance(v, type) for v in vars(module).values()
+        )
         for key, value in vars(module).items():
+            if plain and key.isupper() and isinstance(value, (int, float)):
+                assert f"`{key}`" in text  # a module of plain constants (the sprites)
             if dataclasses.is_dataclass(value) and not isinstance(value, type):
                 assert f"`{key}`" in text
                 for field in dataclasses.fields(value):

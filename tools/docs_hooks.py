@@ -182,10 +182,24 @@ def limits_tables() -> str:
             for key, value in vars(module).items()
             if dataclasses.is_dataclass(value) and not isinstance(value, type)
         }
+        docs = _assigned_docstrings(module.__spec__.loader.get_source(name) or "")  # type: ignore[union-attr]
         if not instances:
+            # plain constants (the sprites' load-time rules): one row each, with its docstring
+            constants = {
+                key: value
+                for key, value in vars(module).items()
+                if key.isupper() and isinstance(value, (int, float)) and not key.startswith("_")
+            }
+            if constants:
+                out += [f"### {fmt.title}", "", f"From `{name}`:", ""]
+                out += ["| limit | value | what |", "|---|---|---|"]
+                out += [
+                    f"| `{key}` | {_number(value)} | {_cell(plain_roles(docs.get(key, '')))} |"
+                    for key, value in constants.items()
+                ]
+                out.append("")
             continue
         fields = [f.name for f in dataclasses.fields(next(iter(instances.values())))]
-        docs = _assigned_docstrings(module.__spec__.loader.get_source(name) or "")  # type: ignore[union-attr]
         out += [f"### {fmt.title}", "", f"From `{name}`:", ""]
         out.append("| limit | " + " | ".join(f"`{key}`" for key in instances) + " |")
         out.append("|---|" + "---|" * len(instances))

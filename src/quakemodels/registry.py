@@ -34,6 +34,7 @@ from .interchange.export import select_frames
 
 if TYPE_CHECKING:
     from .archive.gamefs import Found, GameFS
+    from .core.sprite import SpriteFrames
 
 __all__ = [
     "FORMATS",
@@ -49,6 +50,7 @@ __all__ = [
     "folder_sets",
     "for_class",
     "for_model",
+    "frames",
     "is_folder_set",
     "is_game_path",
     "load",
@@ -382,6 +384,13 @@ def scene(
             with game_images(*context), game_shaders(lambda: game_scripts(fs)):
                 em = fmt.scene(model, **kwargs)
     return em if frames is None else replace(em, clips=clips)
+
+
+def frames(model: object, *, palette: Any = None) -> SpriteFrames:
+    """The pictures of a loaded sprite (any image kind) as RGBA frames with their origins,
+    groups and intervals; UnsupportedError for a format without the "frames" service."""
+    got: SpriteFrames = for_model(model).service("frames")(model, palette=palette)
+    return got
 
 
 def scene_frames(model: object) -> tuple[dict[str, range], int]:
