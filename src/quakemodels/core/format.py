@@ -84,6 +84,13 @@ def _resolve(package: str, target: str) -> Any:
     return loaded if not attr else getattr(loaded, attr)
 
 
+def declared(package: str, *names: str) -> tuple[Format, ...]:
+    """The :data:`FORMAT` of each subpackage ``names`` of ``package``, in that order: the one
+    line per format of :mod:`quakemodels.formats` (importing a format package is light: its
+    ``__init__`` declares data only)."""
+    return tuple(_resolve(package, f"{name}:FORMAT") for name in names)
+
+
 @dataclass(frozen=True, eq=False)
 class Format:
     """One format: how to recognise it (plain values) and the services it offers (each

@@ -1,17 +1,18 @@
-"""Every format quakemodels reads: one line each. A new format adds its folder, its ksy and
-one line here."""
+"""Every format quakemodels reads: one line each. A new format adds its folder
+(``formats/<name>/__init__.py`` declaring ``FORMAT``), its ksy and one line here; the order
+is the order magic and folder tests are tried in."""
 
 from __future__ import annotations
 
-from ..core.format import Format
-from . import hlspr, md2, md3, mdl, q3player, sp2, spr
+from ..core.format import Format, declared
 
-FORMATS: tuple[Format, ...] = (
-    md2.FORMAT,
-    md3.FORMAT,
-    mdl.FORMAT,
-    q3player.FORMAT,
-    spr.FORMAT,
-    hlspr.FORMAT,
-    sp2.FORMAT,
+FORMATS: tuple[Format, ...] = declared(
+    __name__,
+    "md2",
+    "md3",
+    "mdl",
+    "q3player",
+    "spr",
+    "hlspr",
+    "sp2",
 )
