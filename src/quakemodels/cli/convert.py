@@ -199,7 +199,7 @@ def _target(suffix: str, to_folder: bool) -> Format | None:
     """The format ``OUT`` names: a folder format with "build" for a folder, else the format
     owning the suffix (UnsupportedError later when it cannot build); None: glTF/OBJ export."""
     if to_folder:
-        return next(f for f in _builders() if f.kind is Kind.FOLDER)
+        return next((f for f in _builders() if f.kind is Kind.FOLDER), None)
     return next((f for f in FORMATS if suffix in f.suffixes), None)
 
 
@@ -215,7 +215,12 @@ def _source(inputs: list[Path]) -> Source:
     def scener(skin: str | None, skin_dir: str | None) -> Any:
         return load_scene(path, {"skin": skin, "skin_dir": skin_dir}, model)
 
-    return Source((path,), model, for_model(model).kind, scener)
+    fmt = for_model(model)
+
+    def framer(palette: str | None) -> Any:
+        return fmt.service("frames")(model, palette=palette)
+
+    return Source((path,), model, fmt.kind, scener, framer if fmt.has("frames") else None)
 
 
 def _write(built: Built, out: Path, to_folder: bool, no_clobber: bool) -> None:

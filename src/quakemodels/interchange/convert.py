@@ -60,12 +60,15 @@ class Source:
     """A convert's input: ``paths`` (one model, one glTF, or OBJ frames); ``model`` the loaded
     model of a registered format (None for glTF/OBJ) and ``kind`` its format's kind;
     ``scener(skin, skin_dir)`` gives the model's scene with a skin found (an image name or
-    the model's skin number N)."""
+    the model's skin number N), ``framer`` its image frames."""
 
     paths: tuple[Path, ...]
     model: Any = None
     kind: Kind | None = None
     scener: Callable[[str | None, str | None], ExportModel] | None = field(default=None, repr=False)
+    framer: Callable[[str | None], Any] | None = field(default=None, repr=False)
+    """``framer(palette)``: the model's image frames (``SpriteFrames``) when its format
+    serves "frames" (an image/sprite format), else None."""
 
     @property
     def path(self) -> Path:
@@ -86,6 +89,13 @@ class Source:
         if self.scener is None:
             raise OptionError(f"{self.path} is not a model quakemodels reads")
         return self.scener(skin, skin_dir)
+
+    def frames(self, palette: str | None = None) -> Any:
+        """The model's image frames (an IMAGE target's neutral input); an OptionError when
+        the source has none (a mesh)."""
+        if self.framer is None:
+            raise OptionError(f"{self.path} has no image frames")
+        return self.framer(palette)
 
     def imported(self, options: BuildOptions, max_frames: int | None = None) -> ImportedMesh:
         """The glTF's morph targets or the OBJ frames as one mesh (at most ``max_frames``
