@@ -34,6 +34,7 @@ FORMAT_LAYERS = [
     ("reader",),
     ("write", "check", "describe", "scene"),
     ("model",),
+    ("build",),  # the convert target ("build" service): builds the model from a neutral source
 ]
 # Packages under formats/ that are not model formats have their own order. A Quake III player
 # folder: the cfg and skin parsers ← where its files come from ← the Player ← what is built on it.
@@ -45,6 +46,7 @@ PACKAGE_LAYERS = {
         ("materials",),
         ("check", "describe", "scene", "gltf", "fromgltf"),
         ("folder",),  # the registry's services (detect, open, check, scene, clips)
+        ("build",),  # the convert target: a player folder from a player glTF
     ],
 }
 

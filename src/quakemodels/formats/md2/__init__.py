@@ -30,6 +30,7 @@ FORMAT = Format(
         "describe": "describe:describe",
         "scene": "scene:scene",
         "limits": "limits",
+        "build": "build:build",
     },
     exports=("Md2",),
 )

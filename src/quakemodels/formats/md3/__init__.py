@@ -29,6 +29,7 @@ FORMAT = Format(
         "describe": "describe:describe",
         "scene": "scene:scene",
         "limits": "limits",
+        "build": "build:build",
     },
     exports=("Md3",),
 )

@@ -31,6 +31,7 @@ FORMAT = Format(
         "scene": "scene:scene",
         "skin_image": "scene:skin_image",
         "limits": "limits",
+        "build": "build:build",
     },
     exports=("Mdl",),
 )

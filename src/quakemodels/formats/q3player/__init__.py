@@ -33,6 +33,7 @@ FORMAT = Format(
         "describe": "describe:describe_player",
         "scene": "folder:scene",
         "clips": "folder:clips",
+        "build": "build:build",
         "parts": "files:find_parts",
         "folders": "files:player_folders",
         "gltf": "gltf:export_player_gltf",

@@ -1,0 +1,156 @@
+"""MDL as a convert target (the ``build`` service): from a glTF or OBJ frames (welded as for
+MD2), from a single-surface model's arrays (an MD2: normal indices kept, on-seam pairs found),
+from a scene of merged surfaces (an MD3), or a copy of an MDL. The skin image is resized to
+the skin size and quantized to the palette (``--palette``; fullbright rows only with
+``--fullbrights``)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.names import plural
+from ...core.scene import ExportModel
+from ...errors import LimitExceededError
+from ...interchange.convert import BuildOptions, Built, Source, merged_summary, one_mesh_scene
+from .limits import FORMAT_LIMITS, VANILLA
+from .model import Mdl, SingleSurfaceArrays
+
+# What Mdl.from_model reads (SingleSurfaceArrays): a model class serving them all (an MD2) is
+# one mesh whose arrays convert exactly; asked of the class, so that no property is decoded.
+_ARRAYS = (
+    "positions",
+    "triangles",
+    "texcoords_px",
+    "triangle_texcoords",
+    "normal_indices",
+    "frame_names",
+    "skin_width",
+    "skin_height",
+)
+
+
+def skin_pixels(image: object, size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """A skin image (a Pillow image) as (H,W,3) uint8 of the model's skin ``size`` (W, H),
+    resized bilinearly when the file's size differs."""
+    from PIL import Image  # Pillow is heavy: only a conversion with a skin needs it
+
+    assert isinstance(image, Image.Image)
+    rgb = image.convert("RGB")
+    if rgb.size != size:
+        rgb = rgb.resize(size, Image.Resampling.BILINEAR)
+    return np.asarray(rgb, dtype=np.uint8)
+
+
+def build(source: Source, options: BuildOptions) -> Built:
+    """``source`` as an MDL at ``options.out`` (see the module doc)."""
+    limits = FORMAT_LIMITS if options.no_limits else VANILLA
+    out = options.out
+    model = source.model
+    if model is None:
+        return _from_imported(source, options)
+    if isinstance(model, Mdl):  # the same format: an exact copy
+        summary = f"{out}: a copy of {source.path} ({plural(model.num_poses, 'pose')})"
+        return Built(model, {}, summary)
+    if all(hasattr(type(model), a) for a in _ARRAYS):
+        arrays = cast(SingleSurfaceArrays, model)
+        found = source.scene(options.skin, options.skin_dir).surfaces[0].skin
+        size = (arrays.skin_width, arrays.skin_height)
+        skins = [] if found is None or min(size) <= 0 else [skin_pixels(found.image, size)]
+        result = Mdl.from_model(
+            arrays,
+            skins=skins,
+            palette=options.palette,
+            fullbrights=options.fullbrights,
+            limits=limits,
+        )
+        m = result.model
+        seams = int((m.on_seam != 0).sum())
+        summary = (
+            f"{out}: {plural(m.num_poses, 'pose')},"
+            f" {plural(m.num_vertices, 'vertex', 'vertices')}"
+            f" ({seams} on the seam, {m.num_vertices - arrays.positions.shape[1]} split),"
+            f" {plural(m.num_triangles, 'triangle')}, {_skin_label(found)};"
+            f" largest error {result.errors.max():.6g} units"
+        )
+        return Built(m, {}, summary)
+    view = one_mesh_scene(source, options, "MDL", options.skin)
+    result, found = _from_scene(view, options)
+    m = result.model
+    merged, tags = merged_summary(view)
+    summary = (
+        f"{out}: {plural(m.num_frames, 'frame')}, {plural(m.num_vertices, 'vertex', 'vertices')},"
+        f" {plural(m.num_triangles, 'triangle')}{merged}, {_skin_label(found)}; {tags};"
+        f" largest error {result.errors.max():.6g} units (one grid for every pose)"
+    )
+    return Built(m, {}, summary)
+
+
+def _skin_label(found: Any) -> str:
+    return f"skin from {found.path.name}" if found is not None else "a blank skin (none found)"
+
+
+def _from_scene(view: ExportModel, options: BuildOptions) -> tuple[Any, Any]:
+    """A scene's surfaces merged: the first surface's skin image, resized to --skin-size when
+    given, quantized to the palette; returns the build result and the skin found."""
+    size = options.skin_size
+    found = view.surfaces[0].skin
+    skins = []
+    if found is not None:
+        h, w = found.pixels.shape[:2]
+        skins.append(skin_pixels(found.image, size or (w, h)))
+    try:
+        result = Mdl.from_scene(
+            view,
+            skins=skins,
+            skin_size=size,
+            palette=options.palette,
+            fullbrights=options.fullbrights,
+            limits=FORMAT_LIMITS if options.no_limits else VANILLA,
+        )
+    except LimitExceededError as e:
+        if e.field != "skin_height":
+            raise
+        tall = size[1] if size else found.pixels.shape[0] if found is not None else 0
+        raise LimitExceededError(
+            f"the skin is {tall} pixels tall and Quake's MDL skins at most"
+            f" {VANILLA.max_skin_height}: --skin-size WxH resizes it, --no-limits keeps it",
+            field=e.field,
+        ) from e
+    return result, found
+
+
+def _from_imported(source: Source, options: BuildOptions) -> Built:
+    """A glTF with morph targets or OBJ frames (welded as for MD2); the skin is the image file
+    ``--skin`` names, quantized to the palette (a blank skin without one)."""
+    from PIL import Image  # Pillow is heavy: only a conversion with a skin needs it
+
+    mesh = source.imported(options)
+    size = options.skin_size
+    skins = []
+    if options.skin:
+        with Image.open(options.skin) as image:
+            size = size or mesh.skin_size or image.size
+            skins.append(skin_pixels(image, size))
+    result = Mdl.from_imported(
+        mesh,
+        skins=skins,
+        skin_size=size,
+        palette=options.palette,
+        fullbrights=options.fullbrights,
+        limits=FORMAT_LIMITS if options.no_limits else VANILLA,
+    )
+    m = result.model
+    summary = (
+        f"{options.out}: {plural(m.num_poses, 'pose')},"
+        f" {plural(m.num_vertices, 'vertex', 'vertices')}"
+        f" ({int((m.on_seam != 0).sum())} on the seam), {plural(m.num_triangles, 'triangle')},"
+        f" {'skin from ' + options.skin if options.skin else 'a blank skin'};"
+        f" largest error {result.errors.max():.6g} units"
+    )
+    return Built(m, {}, summary)
+
+
+__all__ = ["build", "skin_pixels"]

@@ -1,0 +1,200 @@
+"""The neutral middle of ``quakemodels convert``: what a target format's ``build`` service is
+given (:class:`Source`, :class:`BuildOptions`) and what it returns (:class:`Built`).
+
+Convert reads its input (a registered model, a ``.glb``/``.gltf``, OBJ frames) into a
+:class:`Source`, asks the target format for ``build(source, options)`` and writes what comes
+back. A build reads the neutral forms the source offers (:meth:`Source.scene`,
+:meth:`Source.imported`, :meth:`Source.gltf_scene`) and never asks for a source format by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.format import Kind
+from ..core.names import plural
+from ..core.scene import ExportModel
+from ..core.skins import _unsafe_reason, game_path
+from ..errors import BadValueError
+from .gltf_read import read_gltf, read_gltf_scene
+from .imported import DEFAULT_LIMITS, ImportedMesh, frame_limited
+from .obj_read import read_obj_sequence
+
+GLTF_SUFFIXES = (".glb", ".gltf")
+
+
+class OptionError(ValueError):
+    """What was asked does not fit the input (a player to one mesh, several surfaces without
+    ``--merge-surfaces``, a stored name that is no game path): a usage error (exit 2)."""
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """Convert's options as a target's build reads them (each build uses the ones it serves).
+    ``out`` is the path being written (skin files go beside it and are named from it)."""
+
+    out: Path
+    skins: tuple[str, ...] = ()
+    """→ MD2: skin names to store; → MDL: the image (or model skin N / NAME) to quantize."""
+    skin_size: tuple[int, int] | None = None
+    frame_names: tuple[str, ...] | None = None
+    """Names of OBJ frames (None: the file stems)."""
+    no_limits: bool = False
+    merge_surfaces: bool = False
+    shaders: tuple[str, ...] = ()
+    palette: str | None = None
+    fullbrights: bool = False
+    skin_dir: str | None = None
+
+    @property
+    def skin(self) -> str | None:
+        """The last ``--skin`` (the one an embedding target uses), or None."""
+        return self.skins[-1] if self.skins else None
+
+
+@dataclass(frozen=True)
+class Source:
+    """A convert's input: ``paths`` (one model, one glTF, or OBJ frames); ``model`` the loaded
+    model of a registered format (None for glTF/OBJ) and ``kind`` its format's kind;
+    ``scener(skin, skin_dir)`` gives the model's scene with a skin found (an image name or
+    the model's skin number N), ``framer`` its image frames."""
+
+    paths: tuple[Path, ...]
+    model: Any = None
+    kind: Kind | None = None
+    scener: Callable[[str | None, str | None], ExportModel] | None = field(default=None, repr=False)
+    framer: Callable[[str | None], Any] | None = field(default=None, repr=False)
+    """``framer(palette)``: the model's image frames (``SpriteFrames``) when its format
+    serves "frames" (an image/sprite format), else None."""
+
+    @property
+    def path(self) -> Path:
+        return self.paths[0]
+
+    @property
+    def is_gltf(self) -> bool:
+        """One ``.glb``/``.gltf`` file."""
+        return len(self.paths) == 1 and self.path.suffix.lower() in GLTF_SUFFIXES
+
+    @property
+    def is_obj(self) -> bool:
+        """One or more ``.obj`` files, one a frame."""
+        return all(p.suffix.lower() == ".obj" for p in self.paths)
+
+    def scene(self, skin: str | None = None, skin_dir: str | None = None) -> ExportModel:
+        """The model's scene (its skin ``skin`` found in ``skin_dir`` when given)."""
+        if self.scener is None:
+            raise OptionError(f"{self.path} is not a model quakemodels reads")
+        return self.scener(skin, skin_dir)
+
+    def frames(self, palette: str | None = None) -> Any:
+        """The model's image frames (an IMAGE target's neutral input); an OptionError when
+        the source has none (a mesh)."""
+        if self.framer is None:
+            raise OptionError(f"{self.path} has no image frames")
+        return self.framer(palette)
+
+    def imported(self, options: BuildOptions, max_frames: int | None = None) -> ImportedMesh:
+        """The glTF's morph targets or the OBJ frames as one mesh (at most ``max_frames``
+        frames: the target's limit, refused before they are decoded)."""
+        limits = DEFAULT_LIMITS if max_frames is None else frame_limited(max_frames)
+        if self.is_gltf:
+            return read_gltf(self.path, limits=limits)
+        names = list(options.frame_names) if options.frame_names is not None else None
+        return read_obj_sequence(self.paths, names, limits=limits)
+
+    def gltf_scene(self, max_frames: int) -> ExportModel:
+        """Every node of the glTF as a surface of one scene (tags included)."""
+        try:
+            return read_gltf_scene(self.path, limits=frame_limited(max_frames))
+        except BadValueError as e:
+            if e.field != "meshes" or "frame counts" not in str(e):
+                raise
+            # the usual cause: a whole player (three parts with their own frames)
+            raise BadValueError(
+                f"{e} (a player glTF converts to a folder: give OUT/)", field="meshes"
+            ) from e
+
+
+@dataclass(frozen=True)
+class Built:
+    """What a build returns: ``model`` (``to_bytes()``, written at ``options.out``; None for a
+    folder target), ``files`` (more files by name: beside ``out``, or in the folder ``out``
+    for a folder target), all written as one, and the ``summary`` line convert prints."""
+
+    model: Any
+    files: dict[str, bytes]
+    summary: str
+
+
+def game_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The game paths among a model's untrusted skin or shader ``names`` (one leading slash
+    dropped, ``/`` separators), for a model file we write: a name that is no game path
+    (absolute, a drive letter, ``..``) is left out, so that no written model names a file
+    outside the game folder (or a path of the machine it was made on)."""
+    return tuple(g for n in names if n and (g := game_path(n)) is not None)
+
+
+def stored_names(names: Sequence[str], option: str) -> None:
+    """An OptionError when a name the user gives to store in a model (``--skin`` → MD2,
+    ``--shader``) is no game path: the engine opens it relative to its game folder."""
+    for name in names:
+        reason = "is an absolute path" if name[:1] in ("/", "\\") else _unsafe_reason(name)
+        if reason:
+            raise OptionError(
+                f"{option} {name!r} {reason}: the engine opens it relative to the game folder;"
+                " give a game path such as models/thing/skin.pcx"
+            )
+
+
+def player_refusal(source: Path, target: str, out: Path) -> OptionError:
+    """Why a player folder does not convert to one model file of ``target`` (``MD2``)."""
+    holds = "one mesh" if target != "MD3" else "one model, not three parts on tags"
+    merge = " --merge-surfaces" if target != "MD3" else ""
+    return OptionError(
+        f"{source} is a player (three MD3s joined by tags); {target} holds {holds}:"
+        f" convert one part (…/upper.md3 {out.name}{merge}) or export the player to glTF"
+    )
+
+
+def one_mesh_scene(source: Source, options: BuildOptions, target: str, skin: str | None) -> Any:
+    """A multi-surface model's scene for a target of one mesh (MD2, MDL): a player is refused,
+    a scene without surfaces is bad input, several surfaces need ``--merge-surfaces``."""
+    if source.kind is Kind.FOLDER:
+        raise player_refusal(source.path, target, options.out)
+    view = source.scene(skin, options.skin_dir)
+    if not view.surfaces:
+        raise BadValueError(f"{source.path} has no surfaces: nothing to convert", field="surfaces")
+    if len(view.surfaces) > 1 and not options.merge_surfaces:
+        names = ", ".join(s.name for s in view.surfaces)
+        raise OptionError(
+            f"{source.path} has {len(view.surfaces)} surfaces ({names}) and {target} holds one"
+            " mesh with one skin: give --merge-surfaces to merge them (texcoords kept as they"
+            " are, on the first surface's skin)"
+        )
+    return view
+
+
+def merged_summary(view: ExportModel) -> tuple[str, str]:
+    """The `` (N surfaces merged)`` note and the ``tags dropped: …`` / ``no tags`` note of a
+    scene converted to one mesh."""
+    tags = ", ".join(t.name for t in view.tags)
+    merged = f" ({plural(len(view.surfaces), 'surface')} merged)" if len(view.surfaces) > 1 else ""
+    return merged, ("tags dropped: " + tags if tags else "no tags")
+
+
+__all__ = [
+    "GLTF_SUFFIXES",
+    "BuildOptions",
+    "Built",
+    "OptionError",
+    "Source",
+    "game_names",
+    "merged_summary",
+    "one_mesh_scene",
+    "player_refusal",
+    "stored_names",
+]
