@@ -47,6 +47,7 @@ from conftest import (
 from quakemodels.core.format import Format
 from quakemodels.core.scene import ExportModel
 from quakemodels.errors import ModelFormatError
+from quakemodels.interchange.convert import BuildOptions, Source
 from quakemodels.interchange.gltf_read import read_gltf_scene
 from quakemodels.interchange.gltf_write import export_gltf
 
@@ -206,8 +207,11 @@ def test_export_import_gives_the_model_back(fmt: Format, path: Path | None, tmp_
         np.testing.assert_allclose(b.positions, a.positions, rtol=0, atol=1e-4)
         np.testing.assert_array_equal(b.indices, a.indices)
     need(fmt, "build")
-    rebuilt = service(fmt, "build")(back, name=path.name if path else "model")
-    again = open_model(fmt, rebuilt.to_bytes())
+    # the target side of `quakemodels convert model.glb back.<suffix>`: the build service
+    # given the glTF as its Source, with the CLI's default options
+    target = tmp_path / f"back{fmt.suffixes[0]}"
+    built = service(fmt, "build")(Source(paths=(out,)), BuildOptions(out=target))
+    again = open_model(fmt, built.model.to_bytes())
     got = service(fmt, "scene")(again)
     step = quantum(scene)
     want_all = np.concatenate([p.reshape(p.shape[0], -1, 3) for p in positions(scene)], axis=1)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import CORPUS, mdl_corpus_files, no_corpus
+from conftest import CORPUS, corpus_files, no_corpus
 from PIL import Image
 
 from quakemodels.cli import convert as cli_convert
@@ -92,7 +92,7 @@ def test_mdl_to_md2_leaves_no_skin_when_the_model_cannot_be_written(
 ) -> None:
     """The MD2 and its TGA skins are written as one: a folder in the MD2's place fails the
     write before any skin file appears (the old convert wrote the TGAs first and left them)."""
-    files = [p for p in mdl_corpus_files() if p.name == "lq_armor.mdl"]
+    files = [p for p in corpus_files("mdl") if p.name == "lq_armor.mdl"]
     if not files:
         no_corpus(CORPUS / "mdl")
     out = tmp_path / "armor.md2"
@@ -105,7 +105,7 @@ def test_mdl_to_md2_leaves_no_skin_when_the_model_cannot_be_written(
 
 def test_mdl_to_md2_skins_are_decoded_through_the_given_palette(tmp_path: Path) -> None:
     """--palette reaches the MD2 build: the TGA skins are the MDL's indices through it."""
-    files = [p for p in mdl_corpus_files() if p.name == "lq_armor.mdl"]
+    files = [p for p in corpus_files("mdl") if p.name == "lq_armor.mdl"]
     if not files:
         no_corpus(CORPUS / "mdl")
     palette = np.arange(768, dtype=np.uint8)[::-1].copy()  # any 256 colours, none the default
