@@ -98,6 +98,11 @@ images: venv
 	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy.png --frame 0 --size 320x320
 	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy_run.gif --clip run --size 240x240
 	$(VENV)/bin/quakemodels render $(SAMPLE) -o docs/images/quakeguy_sheet.png --sheet --size 128x128
+	@# the player page's picture: a Tremulous player from the corpus (skipped without it)
+	@if [ -d ../shared/corpus/q3/models/players/human_bsuit ]; then \
+	  $(VENV)/bin/quakemodels render ../shared/corpus/q3/models/players/human_bsuit --legs LEGS_RUN \
+	    --torso TORSO_STAND --time 0.15 --size 320x320 -o docs/images/human_bsuit_run.png; \
+	else echo "images: no ../shared/corpus: docs/images/human_bsuit_run.png left as it is"; fi
 
 # The benchmark tables, peers included (assimp via `pip install impasse` + apt's libassimp5 and
 # the `assimp` command from assimp-utils, three.js in node, vgio); missing peers are skipped.
