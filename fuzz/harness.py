@@ -70,7 +70,11 @@ def _attempt(step: Callable[[], Any]) -> Any:
 
 def _arrays(m: Any) -> None:
     """Every array of any registered format, each on its own (one failing array must not hide
-    the rest), then a mesh and the bounds."""
+    the rest), then a mesh and the bounds; an image kind's RGBA frames and its bytes."""
+    if registry.for_model(m).has("frames"):
+        _attempt(lambda: registry.frames(m))
+        _attempt(lambda: m.to_bytes())
+        return
     for part in (m, *getattr(m, "surfaces", ())):
         for name in type(part).ARRAYS:
             _attempt(lambda part=part, name=name: getattr(part, name))
@@ -108,6 +112,14 @@ def heavy_path(data: bytes, model: Any) -> None:
     for fmt in ("webide", "ksdump"):
         _attempt(lambda fmt=fmt: dump.dumps(data, fmt, spec_id=spec, explain=registry.explain))
     if model is None:
+        return
+    if registry.for_model(model).has("frames"):
+        from quakemodels.interchange.sprites import contact_sheet, gif_bytes
+
+        frames = _attempt(lambda: registry.frames(model))
+        if frames is not None and len(frames) > 0:
+            _attempt(lambda: gif_bytes(frames))
+            _attempt(lambda: contact_sheet(frames))
         return
     em = _attempt(lambda: registry.scene(model))
     if em is None:

@@ -239,7 +239,8 @@ def test_unknown_suffix_is_a_usage_error(model: Path, tmp_path: Path) -> None:
     p = qm("render", model, "-o", tmp_path / "x.bmp")
     assert p.returncode == 2 and "it writes .png, .jpg, .jpeg" in err(p)
     p = qm("convert", model, tmp_path / "x.stl")
-    assert p.returncode == 2 and "convert writes .md2, .md3, .mdl, .glb, .gltf, .obj" in err(p)
+    assert p.returncode == 2
+    assert "convert writes .md2, .md3, .mdl, .spr, .sp2, .glb, .gltf, .obj," in err(p)
     assert files_in(tmp_path) == ["quad.md2"]
 
 

@@ -334,7 +334,7 @@ def run(args: argparse.Namespace) -> int:
     to_folder = args.clip is None and folder and {p.suffix.lower() for p in inputs} <= set(_GLTF)
     fmt = _target(suffix, to_folder) if args.clip is None else None
     if fmt is None and args.clip is None and suffix not in (*_GLTF, ".obj"):
-        writes = ", ".join(s for f in _builders() for s in f.suffixes)
+        writes = ", ".join(dict.fromkeys(s for f in _builders() for s in f.suffixes))
         raise UsageError(
             f"cannot write {suffix or 'a file without a suffix'}: convert writes"
             f" {writes}, .glb, .gltf, .obj, a player folder from a player glTF, or a"
