@@ -8,6 +8,7 @@ constant holds and how a *_PREFIX record is completed.
 import numpy as np
 
 __all__ = [
+    "CONSTANTS",
     "CONTENTS",
     "ENUMS",
     "FIELD_ENUMS",
@@ -108,6 +109,9 @@ HL_SPR_PICTURE_PREFIX = np.dtype(
 
 # the file header under a plain name
 HEADER = ROOT_PREFIX
+
+# value instances that are literal arrays: tables the spec defines, per constant
+CONSTANTS: dict[str, dict[str, list[object]]] = {}
 
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {"HL_SPR_HEADER": {"ident": b"IDSP"}}
