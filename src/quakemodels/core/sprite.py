@@ -16,14 +16,16 @@ and write them with their own generated layouts and the same code.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import BadMagicError, BadValueError, BadVersionError, TruncatedError
+from ..errors import BadMagicError, BadValueError, BadVersionError, ModelFormatError, TruncatedError
+from .facade import read_source
+from .findings import Finding, Report
 from .sections import offset_of
 
 DEFAULT_INTERVAL = 0.1
@@ -525,3 +527,49 @@ class IdspSprite:
             f"<{type(self).__name__} {self.name or '<bytes>'}: {self.orientation},"
             f" {self.num_frames} frames, {len(self.pictures)} pictures>"
         )
+
+
+_M = TypeVar("_M")
+
+
+def check_sprite(
+    source: object,
+    engine: str,
+    cls: type[_M],
+    name: str | None,
+    checks: Callable[[Report, _M], None],
+    *,
+    other_engines: Mapping[str, str],
+    where: tuple[str, int],
+    what: str,
+) -> list[Finding]:
+    """A sprite format's ``check``: ``source`` (a loaded ``cls``, bytes, a path or a binary
+    file) read, an ``engine-format`` error at ``where`` (field, offset) for an engine of
+    ``other_engines`` (engine -> which sprites it loads instead, "not ``what``"), the file
+    parsed (its ModelFormatError a finding), then ``checks(report, model)``; never raises."""
+    r = Report(engine)
+    model: _M | None = None
+    data = b""
+    if isinstance(source, cls):
+        model, label = source, name or getattr(source, "name", None)
+    else:
+        try:
+            data, source_name = read_source(source)  # type: ignore[arg-type]
+        except (OSError, TypeError) as e:
+            r.error("io", None, None, f"cannot read {source!s}: {e}")
+            return r.findings
+        label = name or source_name
+
+    def run(r: Report) -> None:
+        if r.engine in other_engines:
+            r.error("engine-format", where[0], where[1], f"{other_engines[r.engine]}, not {what}")
+        m = model
+        if m is None:
+            try:
+                m = cls.from_bytes(data, label)  # type: ignore[attr-defined]
+            except ModelFormatError as e:
+                r.from_error(e)
+                return
+        checks(r, m)
+
+    return r.run(run)

@@ -13,10 +13,9 @@ import itertools
 
 import numpy as np
 
-from ...core.facade import Source, read_source
+from ...core.facade import Source
 from ...core.findings import Finding, Report
-from ...core.sprite import frame_offsets
-from ...errors import ModelFormatError
+from ...core.sprite import check_sprite, frame_offsets
 from .layout import FRAMES, HEADER_OFFSETS, HEADER_SIZE
 from .limits import (
     FRAME_SIDE_MULTIPLE,
@@ -42,27 +41,19 @@ def check(source: HlSpr | Source, engine: str = "any", *, name: str | None = Non
     """Findings for one Half-Life sprite (a loaded one, its bytes, a path or a binary
     file) for ``engine``; never raises on any input (an unknown ``engine`` is a
     ValueError)."""
-    r = Report(engine)
-    if isinstance(source, HlSpr):
-        return r.run(lambda r: _check(r, source, b"", name or source.name))
-    try:
-        data, source_name = read_source(source)
-    except (OSError, TypeError) as e:
-        r.error("io", None, None, f"cannot read {source!s}: {e}")
-        return r.findings
-    return r.run(lambda r: _check(r, None, data, name or source_name))
+    return check_sprite(
+        source,
+        engine,
+        HlSpr,
+        name,
+        _check,
+        other_engines=OTHER_ENGINES,
+        where=("version", 4),
+        what="Half-Life's",
+    )
 
 
-def _check(r: Report, model: HlSpr | None, data: bytes, name: str | None) -> None:
-    if r.engine in OTHER_ENGINES:
-        r.error("engine-format", "version", 4, f"{OTHER_ENGINES[r.engine]}, not Half-Life's")
-    if model is None:
-        try:
-            model = HlSpr.from_bytes(data, name)
-        except ModelFormatError as e:
-            r.from_error(e)
-            return
-    m = model
+def _check(r: Report, m: HlSpr) -> None:
     ofs = HEADER_OFFSETS
     if m.num_frames < MIN_FRAMES:
         r.limit(

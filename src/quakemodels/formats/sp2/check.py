@@ -13,10 +13,10 @@ from __future__ import annotations
 import os
 import warnings
 
-from ...core.facade import Source, read_source
+from ...core.facade import Source
 from ...core.findings import Finding, Report
 from ...core.skins import Listings
-from ...errors import ModelFormatError
+from ...core.sprite import check_sprite
 from .layout import FRAME, FRAME_OFFSETS, HEADER_OFFSETS, HEADER_SIZE
 from .limits import MAX_FRAMES, MIN_FRAMES
 from .reader import Sp2, find_image
@@ -34,27 +34,19 @@ LOADABLE = (".pcx", ".wal", ".tga")  # what GL_FindImage loads
 def check(source: Sp2 | Source, engine: str = "any", *, name: str | None = None) -> list[Finding]:
     """Findings for one Quake II sprite (a loaded one, its bytes, a path or a binary file)
     for ``engine``; never raises on any input (an unknown ``engine`` is a ValueError)."""
-    r = Report(engine)
-    if isinstance(source, Sp2):
-        return r.run(lambda r: _check(r, source, b"", name or source.name))
-    try:
-        data, source_name = read_source(source)
-    except (OSError, TypeError) as e:
-        r.error("io", None, None, f"cannot read {source!s}: {e}")
-        return r.findings
-    return r.run(lambda r: _check(r, None, data, name or source_name))
+    return check_sprite(
+        source,
+        engine,
+        Sp2,
+        name,
+        _check,
+        other_engines=OTHER_ENGINES,
+        where=("ident", 0),
+        what="SP2",
+    )
 
 
-def _check(r: Report, model: Sp2 | None, data: bytes, name: str | None) -> None:
-    if r.engine in OTHER_ENGINES:
-        r.error("engine-format", "ident", 0, f"{OTHER_ENGINES[r.engine]}, not SP2")
-    if model is None:
-        try:
-            model = Sp2.from_bytes(data, name)
-        except ModelFormatError as e:
-            r.from_error(e)
-            return
-    m = model
+def _check(r: Report, m: Sp2) -> None:
     count_at = HEADER_OFFSETS["num_frames"]
     if m.num_frames > MAX_FRAMES:
         r.limit(

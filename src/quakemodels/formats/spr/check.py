@@ -15,10 +15,9 @@ import itertools
 
 import numpy as np
 
-from ...core.facade import Source, read_source
+from ...core.facade import Source
 from ...core.findings import Finding, Report
-from ...core.sprite import frame_offsets
-from ...errors import ModelFormatError
+from ...core.sprite import check_sprite, frame_offsets
 from .layout import FRAMES, HEADER_OFFSETS, HEADER_SIZE
 from .limits import MAX_FRAME_SIDE, MAX_ORIENTATION, MAX_SYNC, MIN_FRAMES
 from .reader import Spr
@@ -35,31 +34,19 @@ OTHER_ENGINES = {
 def check(source: Spr | Source, engine: str = "any", *, name: str | None = None) -> list[Finding]:
     """Findings for one Quake 1 sprite (a loaded one, its bytes, a path or a binary file)
     for ``engine``; never raises on any input (an unknown ``engine`` is a ValueError)."""
-    r = Report(engine)
-    model = source if isinstance(source, Spr) else None
-    if model is None:
-        try:
-            data, source_name = read_source(source)  # type: ignore[arg-type]
-        except (OSError, TypeError) as e:
-            r.error("io", None, None, f"cannot read {source!s}: {e}")
-            return r.findings
-    return r.run(
-        lambda r: _check(
-            r, model, data if model is None else b"", name or (model.name if model else source_name)
-        )
+    return check_sprite(
+        source,
+        engine,
+        Spr,
+        name,
+        _check,
+        other_engines=OTHER_ENGINES,
+        where=("ident", 0),
+        what="Quake 1 sprites",
     )
 
 
-def _check(r: Report, model: Spr | None, data: bytes, name: str | None) -> None:
-    if r.engine in OTHER_ENGINES:
-        r.error("engine-format", "ident", 0, f"{OTHER_ENGINES[r.engine]}, not Quake 1 sprites")
-    if model is None:
-        try:
-            model = Spr.from_bytes(data, name)
-        except ModelFormatError as e:
-            r.from_error(e)
-            return
-    m = model
+def _check(r: Report, m: Spr) -> None:
     ofs = HEADER_OFFSETS
     if m.num_frames < MIN_FRAMES:
         r.limit(
