@@ -173,7 +173,6 @@ def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> A
         except (OSError, ModelFormatError):
             pass
         else:
-            _refuse_oversized(data, os.fspath(source))
             return _open_bytes(data, os.fspath(source))
         if os.path.isdir(source):
             model = _open_folder(source, game_dir)
@@ -192,9 +191,11 @@ def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> A
 
 
 def _open_bytes(data: bytes, name: str | None) -> Any:
+    """The model in ``data`` by its magic, refused when over its format's size limit."""
     fmt = by_magic(data)
     if fmt is None:
         raise unknown_magic(data)
+    _refuse_oversized(fmt, data, name)
     return fmt.open(data, name)
 
 
@@ -209,10 +210,10 @@ def model_size_limit(head: bytes) -> int:
     """The most bytes a model starting with ``head`` may hold (its format's
     :func:`max_file_size`); the unknown-magic error when no format starts so, raised before
     the rest of an archive entry is read."""
-    fmt = by_magic(head)
-    if fmt is None:
+    limit = known_size_limit(head)
+    if limit is None:
         raise unknown_magic(head)
-    return max_file_size(fmt)
+    return limit
 
 
 def known_size_limit(head: bytes) -> int | None:
@@ -222,9 +223,9 @@ def known_size_limit(head: bytes) -> int | None:
     return None if fmt is None else max_file_size(fmt)
 
 
-def _refuse_oversized(data: bytes, name: str | None) -> None:
-    """A file larger than its format's limit: the same refusal as for an archive entry."""
-    fmt = by_magic(data)
+def _refuse_oversized(fmt: Format | None, data: bytes, name: str | None) -> None:
+    """A file larger than its format's limit (``fmt``, None for no model): the same refusal
+    as for an archive entry."""
     if fmt is not None and len(data) > (limit := max_file_size(fmt)):
         raise BadValueError(
             f"{name or 'the data'} is {len(data)} bytes, over the largest {fmt.title} file"
@@ -290,7 +291,7 @@ def read_any(source: Source, *, models: bool = True) -> tuple[bytes, str | None]
             if found is None:
                 raise
             data, name = found, os.fspath(source)
-    _refuse_oversized(data, name)
+    _refuse_oversized(by_magic(data), data, name)
     return data, name
 
 
