@@ -126,7 +126,7 @@ def sample_files(folder: Path) -> None:
     shutil.copyfile(SAMPLE, folder / "tris.md2")
     shutil.copyfile(SAMPLE.with_suffix(".png"), folder / "quakeguy.png")  # its skin
     quakemodels.Md3.from_scene(scene(md2)).model.save(folder / "upper.md3")
-    quakemodels.Mdl.from_model(md2).model.save(folder / "player.mdl")
+    quakemodels.Mdl.from_quantized(md2.quantized()).model.save(folder / "player.mdl")
     (folder / "gfx").mkdir()
     shutil.copyfile(PALETTE, folder / "gfx" / "palette.lmp")
     pcx = io.BytesIO()

@@ -146,7 +146,8 @@ def test_seam_conflict_splits_instead() -> None:
 @pytest.mark.parametrize("path", corpus_params("mdl"))
 def test_corpus_mdl_to_md2(path: Path) -> None:
     m = Mdl.from_file(path)
-    result = m.to_md2()
+    names = [f"{path.stem}_skin{k}.png" for k in range(m.num_skin_images)]
+    result = Md2.from_quantized(m.quantized(), skins=names)
     md2 = Md2.from_bytes(result.model.to_bytes())
     assert md2.num_frames == m.num_poses
     assert md2.num_vertices == m.num_vertices
@@ -167,8 +168,8 @@ def test_mdl_to_md2_to_mdl_keeps_seams_and_skins() -> None:
     if not files:
         no_corpus(CORPUS / "mdl")
     m = Mdl.from_file(files[0])
-    md2 = m.to_md2().model
-    back = Mdl.from_model(md2, skins=list(m.skin_images), fullbrights=True).model
+    md2 = Md2.from_quantized(m.quantized()).model
+    back = Mdl.from_quantized(md2.quantized(), skins=list(m.skin_images), fullbrights=True).model
     assert back.num_vertices == m.num_vertices == 197
     assert int((back.on_seam != 0).sum()) == int((m.on_seam != 0).sum()) == 151
     assert np.array_equal(_corner_st(back), _corner_st(m))
@@ -182,7 +183,7 @@ def test_mdl_to_md2_to_mdl_keeps_seams_and_skins() -> None:
 @pytest.mark.parametrize("path", corpus_params("md2"))
 def test_corpus_md2_to_mdl(path: Path) -> None:
     md2 = _load_md2(path)
-    result = Mdl.from_model(md2, limits=QUAKESPASM)
+    result = Mdl.from_quantized(md2.quantized(), limits=QUAKESPASM)
     data = result.model.to_bytes()
     m = Mdl.from_bytes(data)
     # our reader: corners keep their position (within one grid step) and texcoords
@@ -225,7 +226,7 @@ def test_seamed_md2_gets_on_seam_vertices() -> None:
     if not files:
         no_corpus(CORPUS / "md2")
     md2 = _load_md2(files[0])
-    m = Mdl.from_model(md2).model
+    m = Mdl.from_quantized(md2.quantized()).model
     # the sentry's texcoords are Quake-style front/back halves: no vertex needs a split
     assert (m.num_vertices, int((m.on_seam == ONSEAM).sum())) == (219, 138)
     assert int((m.faces_front == 0).sum()) == 196

@@ -17,6 +17,9 @@ Capabilities (the keys of :attr:`Format.services`; a format declares only what i
 - ``scene``: ``scene(model, *, skin_dir=None, frames=None) -> ExportModel`` (export, render,
   a convert's source).
 - ``frames``: image kinds: ``frames(model, *, palette=None) -> SpriteFrames``.
+- ``quantized``: formats storing byte-compressed frames (MD2, MDL): ``quantized(model, *,
+  palette=None) -> QuantizedMesh`` (:mod:`.quantized`), the neutral source of an exact
+  conversion between them.
 - ``build``: ``build(scene_or_frames, *, name, ...) -> model``: the target side of convert.
 - ``limits``: the format's engine limits module.
 - folder kinds: ``detect`` (``path, game_dir -> bool``, never raises), ``open`` (``path,
@@ -64,6 +67,7 @@ _WHAT = {
     "describe": "be described",
     "scene": "give a mesh scene",
     "frames": "give image frames",
+    "quantized": "give byte-compressed frames",
     "build": "be built from a scene",
     "limits": "state engine limits",
     "detect": "be found in a folder",
@@ -84,11 +88,25 @@ def _resolve(package: str, target: str) -> Any:
     return loaded if not attr else getattr(loaded, attr)
 
 
+# Every format declared() has listed, in order: what format_of searches. The package of the
+# formats declares them on import, so a model (its class imported from a format's package)
+# always finds its own here.
+_DECLARED: list[Format] = []
+
+
 def declared(package: str, *names: str) -> tuple[Format, ...]:
     """The :data:`FORMAT` of each subpackage ``names`` of ``package``, in that order: the one
     line per format of :mod:`quakemodels.formats` (importing a format package is light: its
     ``__init__`` declares data only)."""
-    return tuple(_resolve(package, f"{name}:FORMAT") for name in names)
+    formats = tuple(_resolve(package, f"{name}:FORMAT") for name in names)
+    _DECLARED.extend(f for f in formats if f not in _DECLARED)
+    return formats
+
+
+def format_of(obj: object) -> Format | None:
+    """The declared format whose model ``obj`` is (see :meth:`Format.holds`), or None: what
+    a layer below the registry (``interchange.convert.Source``) asks a model's services by."""
+    return next((f for f in _DECLARED if f.holds(obj)), None)
 
 
 @dataclass(frozen=True, eq=False)

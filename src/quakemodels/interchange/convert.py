@@ -4,7 +4,8 @@ given (:class:`Source`, :class:`BuildOptions`) and what it returns (:class:`Buil
 Convert reads its input (a registered model, a ``.glb``/``.gltf``, OBJ frames) into a
 :class:`Source`, asks the target format for ``build(source, options)`` and writes what comes
 back. A build reads the neutral forms the source offers (:meth:`Source.scene`,
-:meth:`Source.imported`, :meth:`Source.gltf_scene`) and never asks for a source format by name.
+:meth:`Source.quantized`, :meth:`Source.imported`, :meth:`Source.gltf_scene`) and never asks
+for a source format by name.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.format import Kind
+from ..core.format import Kind, format_of
 from ..core.names import plural
+from ..core.quantized import QuantizedMesh
 from ..core.scene import ExportModel
 from ..core.skins import _unsafe_reason, game_path
 from ..errors import BadValueError
@@ -89,6 +91,16 @@ class Source:
         if self.scener is None:
             raise OptionError(f"{self.path} is not a model quakemodels reads")
         return self.scener(skin, skin_dir)
+
+    def quantized(self, palette: str | None = None) -> QuantizedMesh | None:
+        """The model's byte-compressed frames as stored (skin images through ``palette`` when
+        the model holds 8-bit ones) when its format serves "quantized" (MD2, MDL): what an
+        exact conversion between such formats reads; None for any other source."""
+        fmt = None if self.model is None else format_of(self.model)
+        if fmt is None or not fmt.has("quantized"):
+            return None
+        found: QuantizedMesh = fmt.service("quantized")(self.model, palette=palette)
+        return found
 
     def frames(self, palette: str | None = None) -> Any:
         """The model's image frames (an IMAGE target's neutral input); an OptionError when

@@ -1,6 +1,7 @@
 """MD2 as a convert target (the ``build`` service): from a glTF or OBJ frames (welded), from a
-scene of one mesh or merged surfaces (an MD3), from a model carrying its own exact MD2
-conversion (an MDL: frame groups flattened, normal indices kept), or a copy of an MD2.
+scene of one mesh or merged surfaces (an MD3), from byte-compressed frames a source serves
+(an MDL's ``quantized``: frame groups flattened, vertex bytes, grids and normal indices kept),
+or a copy of an MD2.
 
 Skins an MD2 cannot hold inside go beside it as TGA files (24 or 32-bit, uncompressed):
 Quake II's GL renderer loads TGA skins (``GL_FindImage``: ``.pcx``, ``.wal``, ``.tga``), as
@@ -16,12 +17,12 @@ import os
 import re
 import warnings
 from pathlib import Path
-from typing import Any, Protocol, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.names import plural
+from ...core.quantized import QuantizedMesh
 from ...core.rasters import encode_tga
 from ...errors import QuakeModelsWarning
 from ...interchange.convert import (
@@ -36,22 +37,6 @@ from ...interchange.convert import (
 from ...interchange.gltf_read import embedded_image
 from .limits import FORMAT_LIMITS, VANILLA
 from .model import Md2
-
-
-class ExactMd2Source(Protocol):
-    """A single-mesh model that converts itself to MD2 without requantizing (an MDL):
-    ``to_md2(skins=, limits=)`` returns a build result; its skin images (``skin_rgb(palette)``,
-    (K,H,W,3) uint8) go beside the MD2."""
-
-    num_skin_images: int
-    num_header_frames: int
-
-    def skin_rgb(self, palette: Any = None) -> npt.NDArray[np.uint8]: ...
-    def to_md2(self, *, skins: Any = None, **build_options: Any) -> Any: ...
-
-
-# asked of the model's class, so that no property is decoded to find out
-_EXACT = ("num_skin_images", "num_header_frames", "skin_rgb", "to_md2")
 
 
 def skin_file_name(out: Path, file: str) -> str:
@@ -78,8 +63,9 @@ def build(source: Source, options: BuildOptions) -> Built:
     if isinstance(model, Md2):  # the same format: an exact copy
         summary = f"{out}: a copy of {source.path} ({plural(model.num_frames, 'frame')})"
         return Built(model, {}, summary)
-    if all(hasattr(type(model), a) for a in _EXACT):
-        return _from_exact(cast(ExactMd2Source, model), options)
+    frames = source.quantized(options.palette)
+    if frames is not None:
+        return _from_quantized(frames, options)
     view = one_mesh_scene(source, options, "MD2", None)
     # the source's shader names are untrusted: only game paths ([A-Za-z0-9_./-], at most 63
     # bytes: what an MD2 skin field holds) are carried over; they are stored, never opened
@@ -125,22 +111,23 @@ def _from_imported(source: Source, options: BuildOptions) -> Built:
     return Built(m, files, summary)
 
 
-def _from_exact(model: ExactMd2Source, options: BuildOptions) -> Built:
-    """A model's own MD2 conversion; each skin image beside the MD2 as ``<stem>_skin<k>.tga``
-    (decoded through the model's palette), named in the MD2 by its game path."""
+def _from_quantized(frames: QuantizedMesh, options: BuildOptions) -> Built:
+    """Byte-compressed frames stored as they are; each skin image beside the MD2 as
+    ``<stem>_skin<k>.tga``, named in the MD2 by its game path."""
     out = options.out
-    files = [f"{out.stem}_skin{k}.tga" for k in range(model.num_skin_images)]
+    files = [f"{out.stem}_skin{k}.tga" for k in range(len(frames.skin_images))]
     names = [skin_file_name(out, f) for f in files]
-    result = model.to_md2(skins=names, limits=FORMAT_LIMITS if options.no_limits else VANILLA)
+    limits = FORMAT_LIMITS if options.no_limits else VANILLA
+    result = Md2.from_quantized(frames, skins=names, limits=limits)
     m = result.model
     summary = (
-        f"{out}: {plural(m.num_frames, 'frame')} ({plural(model.num_header_frames, 'MDL frame')}"
-        f" flattened), {plural(m.num_vertices, 'vertex', 'vertices')},"
+        f"{out}: {plural(m.num_frames, 'frame')}"
+        f" ({plural(frames.source_frames, 'source frame')} flattened),"
+        f" {plural(m.num_vertices, 'vertex', 'vertices')},"
         f" {plural(m.num_triangles, 'triangle')}, {plural(len(names), 'skin')};"
-        f" largest error {result.errors.max():.6g} units"
+        " positions exact (vertex bytes, grids and normal indices as stored)"
     )
-    rgb = model.skin_rgb(options.palette)
-    images = {f: encode_tga(rgb[k]) for k, f in enumerate(files)}
+    images = {f: encode_tga(frames.skin_images[k]) for k, f in enumerate(files)}
     return Built(m, images, summary)
 
 
@@ -189,4 +176,4 @@ def _decoded_image(data: bytes) -> npt.NDArray[np.uint8] | None:
     return np.asarray(rgb, dtype=np.uint8)
 
 
-__all__ = ["ExactMd2Source", "build", "skin_file_name"]
+__all__ = ["build", "skin_file_name"]

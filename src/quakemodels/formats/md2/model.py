@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
+from ...core.quantized import QuantizedMesh
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
 from .limits import VANILLA, Limits
 from .reader import GlCommand, Md2Reader
-from .scene import scene
+from .scene import quantized, scene
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
@@ -98,6 +99,26 @@ class Md2(Md2Reader):
             limits=limits,
             model_class=cls,
         )
+
+    def quantized(self) -> QuantizedMesh:
+        """The frames as stored (vertex bytes, per-frame scale and translate, normal indices,
+        triangles, texcoords, frame names, skin size): what ``Mdl.from_quantized`` converts."""
+        return quantized(self)
+
+    @classmethod
+    def from_quantized(
+        cls,
+        mesh: QuantizedMesh,
+        *,
+        skins: Sequence[str | bytes] = (),
+        limits: Limits = VANILLA,
+    ) -> BuildResult[Md2]:
+        """Encode byte-compressed frames exactly (``Mdl.quantized()``: every pose a frame, its
+        vertex bytes on the MDL's grid and normal indices kept, positions bit-identical);
+        ``skins`` the skin names to store (write the images, ``mesh.skin_images``, there)."""
+        from .write import from_quantized
+
+        return from_quantized(mesh, skins=skins, limits=limits, model_class=cls)
 
     @classmethod
     def from_imported(

@@ -12,6 +12,7 @@ Two ways in:
   translate from the frame's bounds (``scale = (max - min) / 255``, ``translate = min``),
   coordinates rounded to the nearest step; area-weighted vertex normals mapped to the nearest of
   the 162 anorms; greedy strips and fans for the GL commands; engine limits checked.
+  :func:`from_quantized` stores byte-compressed frames (an MDL's) as they are instead.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from ...core.build import (
     require_fields,
     skin_dimensions,
 )
+from ...core.quantized import QuantizedMesh
 from ...core.scene import ExportModel
 from ...core.trivertx_write import SingleSurface as SingleSurface
 from ...core.trivertx_write import anorm_indices as anorm_indices
@@ -522,6 +524,103 @@ def build(
     and :class:`BadValueError` for inconsistent input. The model read back is a
     ``model_class`` (:class:`~quakemodels.Md2` when called as ``Md2.build``).
     """
+    mesh = _checked_mesh(
+        positions,
+        triangles,
+        texcoords_px,
+        triangle_texcoords,
+        frame_names,
+        skins,
+        skin_size,
+        limits,
+    )
+    compressed, scales, translates, errors = quantize(mesh.positions)
+    normal_indices = anorm_indices(normals, mesh.positions, mesh.triangles)
+    model = _encoded(
+        mesh,
+        compressed,
+        scales,
+        translates,
+        normal_indices,
+        frame_names,
+        skins,
+        gl_commands,
+        model_class,
+    )
+    return BuildResult(model=model, errors=errors, steps=scales.astype(np.float64))
+
+
+def from_quantized(
+    mesh: QuantizedMesh,
+    *,
+    skins: Sequence[str | bytes] = (),
+    limits: Limits = VANILLA,
+    model_class: type[R],
+) -> BuildResult[R]:
+    """Encode byte-compressed frames (an MDL's: :mod:`quakemodels.core.quantized`) exactly:
+    each frame's vertex bytes, scale and translate and the normal indices stored as they are
+    (positions bit-identical, ``errors`` zero), triangles and texcoords as given, GL commands
+    generated; ``skins`` the skin names to store. The limits and checks of :func:`build`."""
+    checked = _checked_mesh(
+        mesh.positions,
+        mesh.triangles,
+        mesh.texcoords_px,
+        mesh.triangle_texcoords,
+        mesh.frame_names,
+        skins,
+        mesh.skin_size,
+        limits,
+    )
+    vertices = as_array(mesh.vertices, "vertices", np.uint8, 3)
+    scales = as_array(mesh.scales, "scales", np.float32, 2)
+    translates = as_array(mesh.translates, "translates", np.float32, 2)
+    grid = (len(checked.positions), 3)
+    if vertices.shape != checked.positions.shape or not scales.shape == translates.shape == grid:
+        raise BadValueError(
+            f"vertices {vertices.shape}, scales {scales.shape} and translates"
+            f" {translates.shape} do not fit positions {checked.positions.shape}",
+            field="vertices",
+        )
+    normal_indices = anorm_indices(mesh.normal_indices, checked.positions, checked.triangles)
+    model = _encoded(
+        checked,
+        vertices,
+        scales,
+        translates,
+        normal_indices,
+        mesh.frame_names,
+        skins,
+        None,
+        model_class,
+    )
+    steps = scales.astype(np.float64)
+    return BuildResult(model=model, errors=np.zeros_like(steps), steps=steps)
+
+
+class _CheckedMesh(NamedTuple):
+    """The arrays of :func:`build` checked: (F,V,3) float64 positions, (T,3) int64 triangles
+    and triangle_texcoords, (S,2) int16 pixel texcoords, the skin's width and height."""
+
+    positions: npt.NDArray[np.float64]
+    triangles: npt.NDArray[np.int64]
+    triangle_texcoords: npt.NDArray[np.int64]
+    texcoords_px: npt.NDArray[np.int16]
+    width: int
+    height: int
+
+
+def _checked_mesh(
+    positions: npt.ArrayLike,
+    triangles: npt.ArrayLike,
+    texcoords_px: npt.ArrayLike,
+    triangle_texcoords: npt.ArrayLike,
+    frame_names: Sequence[str | bytes],
+    skins: Sequence[str | bytes],
+    skin_size: tuple[int, int],
+    limits: Limits,
+) -> _CheckedMesh:
+    """:func:`build`'s input checked for shape, counts against ``limits``, corner indices and
+    16-bit texcoords (BadValueError or LimitExceededError naming the field)."""
     pos, tri, tri_st, st_float = mesh_arrays(
         positions, triangles, texcoords_px, triangle_texcoords, "F"
     )
@@ -562,11 +661,26 @@ def build(
     st_px = np.rint(st_float)
     if np.any(np.abs(st_px) > 32767):
         raise BadValueError("texcoords_px do not fit 16-bit integers", field="texcoords")
-    st_px16 = st_px.astype(np.int16)
     width, height = skin_dimensions(skin_size, "skin_width_px")
+    return _CheckedMesh(pos, tri, tri_st, st_px.astype(np.int16), width, height)
 
-    compressed, scales, translates, errors = quantize(pos)
-    normal_indices = anorm_indices(normals, pos, tri)
+
+def _encoded(
+    mesh: _CheckedMesh,
+    compressed: npt.NDArray[np.uint8],
+    scales: npt.NDArray[np.float32],
+    translates: npt.NDArray[np.float32],
+    normal_indices: npt.NDArray[np.uint8],
+    frame_names: Sequence[str | bytes],
+    skins: Sequence[str | bytes],
+    gl_commands: Sequence[GlCommand] | npt.ArrayLike | None,
+    model_class: type[R],
+) -> R:
+    """The model of checked arrays and (F,V,3) ``compressed`` vertices on (F,3) grids, read
+    back as a ``model_class`` (BadValueError when it does not read back)."""
+    tri, tri_st, st_px16 = mesh.triangles, mesh.triangle_texcoords, mesh.texcoords_px
+    width, height = mesh.width, mesh.height
+    num_frames, num_vertices = mesh.positions.shape[0], mesh.positions.shape[1]
     if gl_commands is None:
         gl = gl_dwords_for(gl_commands_for(tri, tri_st), st_px16, width, height)
     else:
@@ -594,7 +708,7 @@ def build(
         model.load_all()
     except ModelFormatError as e:  # given GL commands that do not parse, for instance
         raise BadValueError(f"the encoded model does not read back: {e}", field=e.field) from e
-    return BuildResult(model=model, errors=errors, steps=scales.astype(np.float64))
+    return model
 
 
 # -- from glTF / OBJ -----------------------------------------------------------------------------

@@ -1,35 +1,23 @@
 """MDL as a convert target (the ``build`` service): from a glTF or OBJ frames (welded as for
-MD2), from a single-surface model's arrays (an MD2: normal indices kept, on-seam pairs found),
-from a scene of merged surfaces (an MD3), or a copy of an MDL. The skin image is resized to
-the skin size and quantized to the palette (``--palette``; fullbright rows only with
-``--fullbrights``)."""
+MD2), from byte-compressed frames a source serves (an MD2's ``quantized``: normal indices
+kept, on-seam pairs found), from a scene of merged surfaces (an MD3), or a copy of an MDL. The
+skin image is resized to the skin size and quantized to the palette (``--palette``;
+fullbright rows only with ``--fullbrights``)."""
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.names import plural
+from ...core.quantized import QuantizedMesh
 from ...core.scene import ExportModel
 from ...errors import LimitExceededError
 from ...interchange.convert import BuildOptions, Built, Source, merged_summary, one_mesh_scene
 from .limits import FORMAT_LIMITS, VANILLA
-from .model import Mdl, SingleSurfaceArrays
-
-# What Mdl.from_model reads (SingleSurfaceArrays): a model class serving them all (an MD2) is
-# one mesh whose arrays convert exactly; asked of the class, so that no property is decoded.
-_ARRAYS = (
-    "positions",
-    "triangles",
-    "texcoords_px",
-    "triangle_texcoords",
-    "normal_indices",
-    "frame_names",
-    "skin_width",
-    "skin_height",
-)
+from .model import Mdl
 
 
 def skin_pixels(image: object, size: tuple[int, int]) -> npt.NDArray[np.uint8]:
@@ -46,7 +34,6 @@ def skin_pixels(image: object, size: tuple[int, int]) -> npt.NDArray[np.uint8]:
 
 def build(source: Source, options: BuildOptions) -> Built:
     """``source`` as an MDL at ``options.out`` (see the module doc)."""
-    limits = FORMAT_LIMITS if options.no_limits else VANILLA
     out = options.out
     model = source.model
     if model is None:
@@ -54,28 +41,9 @@ def build(source: Source, options: BuildOptions) -> Built:
     if isinstance(model, Mdl):  # the same format: an exact copy
         summary = f"{out}: a copy of {source.path} ({plural(model.num_poses, 'pose')})"
         return Built(model, {}, summary)
-    if all(hasattr(type(model), a) for a in _ARRAYS):
-        arrays = cast(SingleSurfaceArrays, model)
-        found = source.scene(options.skin, options.skin_dir).surfaces[0].skin
-        size = (arrays.skin_width, arrays.skin_height)
-        skins = [] if found is None or min(size) <= 0 else [skin_pixels(found.image, size)]
-        result = Mdl.from_model(
-            arrays,
-            skins=skins,
-            palette=options.palette,
-            fullbrights=options.fullbrights,
-            limits=limits,
-        )
-        m = result.model
-        seams = int((m.on_seam != 0).sum())
-        summary = (
-            f"{out}: {plural(m.num_poses, 'pose')},"
-            f" {plural(m.num_vertices, 'vertex', 'vertices')}"
-            f" ({seams} on the seam, {m.num_vertices - arrays.positions.shape[1]} split),"
-            f" {plural(m.num_triangles, 'triangle')}, {_skin_label(found)};"
-            f" largest error {result.errors.max():.6g} units"
-        )
-        return Built(m, {}, summary)
+    frames = source.quantized(options.palette)
+    if frames is not None:
+        return _from_quantized(source, frames, options)
     view = one_mesh_scene(source, options, "MDL", options.skin)
     result, found = _from_scene(view, options)
     m = result.model
@@ -84,6 +52,35 @@ def build(source: Source, options: BuildOptions) -> Built:
         f"{out}: {plural(m.num_frames, 'frame')}, {plural(m.num_vertices, 'vertex', 'vertices')},"
         f" {plural(m.num_triangles, 'triangle')}{merged}, {_skin_label(found)}; {tags};"
         f" largest error {result.errors.max():.6g} units (one grid for every pose)"
+    )
+    return Built(m, {}, summary)
+
+
+def _from_quantized(source: Source, frames: QuantizedMesh, options: BuildOptions) -> Built:
+    """Byte-compressed frames on one grid; the skin images they carry, else the skin the
+    source's scene finds (``--skin``, ``--skin-dir``) resized to their skin size."""
+    size = frames.skin_size
+    found = None
+    skins: list[npt.NDArray[np.uint8]] = list(frames.skin_images)
+    if not skins:
+        found = source.scene(options.skin, options.skin_dir).surfaces[0].skin
+        skins = [] if found is None or min(size) <= 0 else [skin_pixels(found.image, size)]
+    result = Mdl.from_quantized(
+        frames,
+        skins=skins,
+        palette=options.palette,
+        fullbrights=options.fullbrights,
+        limits=FORMAT_LIMITS if options.no_limits else VANILLA,
+    )
+    m = result.model
+    seams = int((m.on_seam != 0).sum())
+    label = _skin_label(found) if not len(frames.skin_images) else "its skin images"
+    summary = (
+        f"{options.out}: {plural(m.num_poses, 'pose')},"
+        f" {plural(m.num_vertices, 'vertex', 'vertices')}"
+        f" ({seams} on the seam, {m.num_vertices - frames.num_vertices} split),"
+        f" {plural(m.num_triangles, 'triangle')}, {label};"
+        f" largest error {result.errors.max():.6g} units"
     )
     return Built(m, {}, summary)
 

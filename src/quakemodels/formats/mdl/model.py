@@ -1,8 +1,8 @@
-"""``quakemodels.Mdl``: the MDL reader plus its engine checks, writing and conversion to MD2.
+"""``quakemodels.Mdl``: the MDL reader plus its engine checks and writing.
 
-MDL → MD2 and MD2 → MDL both go through a format's ``build`` (``Md2.build`` and
-:func:`.write.build`) with the arrays every single-surface reader has: positions, triangles,
-pixel texcoords and per-corner texcoord rows, frame names and normal indices.
+MDL ↔ MD2 goes through the neutral byte-compressed frames both store
+(:class:`~quakemodels.core.quantized.QuantizedMesh`): :meth:`Mdl.quantized` gives an MDL's,
+:meth:`Mdl.from_quantized` builds an MDL of anyone's (``Md2.quantized()``).
 """
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from ...core.quantized import QuantizedMesh
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
 from .limits import VANILLA, Limits
 from .reader import MdlReader
-from .scene import scene
+from .scene import quantized, scene
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
@@ -27,47 +28,8 @@ if TYPE_CHECKING:
     from .palette import PaletteLike
     from .write import BuildResult
 
-# The checker, the writer and MD2's model and welding (conversions) are imported by the
-# methods that use them: loading and exporting a model, the common case, skip them all.
-
-
-class SingleSurfaceArrays(Protocol):
-    """What :meth:`Mdl.from_model` reads from a model (an :class:`~quakemodels.Md2`, an
-    :class:`Mdl`): (F,V,3) ``positions``, (T,3) ``triangles``, (S,2) ``texcoords_px``, (T,3)
-    ``triangle_texcoords``, (F,V) ``normal_indices``, F ``frame_names``, the skin size."""
-
-    @property
-    def positions(self) -> npt.NDArray[np.float32]: ...
-    @property
-    def triangles(self) -> npt.NDArray[Any]: ...
-    @property
-    def texcoords_px(self) -> npt.NDArray[Any]: ...
-    @property
-    def triangle_texcoords(self) -> npt.NDArray[Any]: ...
-    @property
-    def normal_indices(self) -> npt.NDArray[np.uint8]: ...
-    @property
-    def frame_names(self) -> list[str]: ...
-    @property
-    def skin_width(self) -> int: ...
-    @property
-    def skin_height(self) -> int: ...
-
-
-def _md2_names(m: MdlReader) -> list[bytes]:
-    """One MD2 frame name per pose: the stored name up to its NUL (at most 15 bytes); an empty
-    one becomes its clip's name and the pose's place in the clip (``flame3``)."""
-    clip_of = {p: (name, k) for name, r in m.animations.items() for k, p in enumerate(r)}
-    out = []
-    for p, raw in enumerate(m.frame_names_raw):
-        name = raw.split(b"\0", 1)[0][:15]
-        if not name:
-            clip, k = clip_of.get(p, ("frame", p))
-            label = clip.encode("ascii", "replace")
-            number = str(k + 1).encode()
-            name = label[: 15 - len(number)] + number
-        out.append(name)
-    return out
+# The checker, the writer and the welding (conversions) are imported by the methods that use
+# them: loading and exporting a model, the common case, skip them all.
 
 
 def _given_skin_size(
@@ -160,29 +122,36 @@ class Mdl(MdlReader):
             model_class=cls,
         )
 
+    def quantized(self, palette: PaletteLike | None = None) -> QuantizedMesh:
+        """The poses as stored (:func:`.scene.quantized`: frame groups flattened, the one grid
+        in every frame, the texcoord rows the triangles use, names for every pose, the skin
+        images through ``palette``): what ``Md2.from_quantized`` stores exactly."""
+        return quantized(self, palette=palette)
+
     @classmethod
-    def from_model(
+    def from_quantized(
         cls,
-        model: SingleSurfaceArrays,
+        mesh: QuantizedMesh,
         *,
-        skins: Sequence[npt.ArrayLike] = (),
+        skins: Sequence[npt.ArrayLike] | None = None,
         palette: PaletteLike | None = None,
         fullbrights: bool = False,
         limits: Limits = VANILLA,
     ) -> BuildResult[Mdl]:
-        """An MDL of a single-surface model (an MD2): every frame a pose (single frames),
-        its normal indices kept, its texcoords per vertex with on-seam pairs found and other
-        vertices split, ``skins`` images (RGB quantized through ``palette``) of the model's
-        skin size; with none, one blank skin."""
+        """An MDL of byte-compressed frames (``Md2.quantized()``): every frame a pose (single
+        frames) on one grid for all (the decoded positions requantized), its normal indices
+        kept, its texcoords per vertex with on-seam pairs found and other vertices split;
+        ``skins`` images (RGB quantized through ``palette``) of the mesh's skin size, default
+        ``mesh.skin_images``; with none, one blank skin."""
         return cls.build(
-            model.positions,
-            model.triangles,
-            model.texcoords_px,
-            model.triangle_texcoords,
-            model.frame_names,
-            skins=skins,
-            skin_size=(model.skin_width, model.skin_height),
-            normals=model.normal_indices,
+            mesh.positions,
+            mesh.triangles,
+            mesh.texcoords_px,
+            mesh.triangle_texcoords,
+            mesh.frame_names,
+            skins=list(mesh.skin_images) if skins is None else skins,
+            skin_size=mesh.skin_size,
+            normals=mesh.normal_indices,
             palette=palette,
             fullbrights=fullbrights,
             limits=limits,
@@ -257,29 +226,4 @@ class Mdl(MdlReader):
             palette=palette,
             fullbrights=fullbrights,
             limits=limits,
-        )
-
-    def to_md2(self, *, skins: Sequence[str] | None = None, **build_options: Any) -> Any:
-        """This model as MD2 through ``Md2.build``: every pose a frame (frame groups flattened
-        in order, names kept up to 15 bytes, empty ones named after their clip), normal
-        indices kept, the texcoord rows the triangles use (seam copies included), the skin
-        size. ``skins`` are the MD2's skin names (default ``<stem>_skin<k>.png`` per skin
-        image, which the caller writes); ``build_options`` go to ``Md2.build`` (``limits``).
-        Returns its ``BuildResult``."""
-        from ..md2 import Md2
-
-        used, rows = np.unique(self.triangle_texcoords, return_inverse=True)
-        if skins is None:
-            stem = Path(self.name).stem if self.name else "model"
-            skins = [f"{stem}_skin{k}.png" for k in range(self.num_skin_images)]
-        return Md2.build(
-            self.positions,
-            self.triangles,
-            self.texcoords_px[used],
-            rows.reshape(self.triangle_texcoords.shape),
-            _md2_names(self),
-            skins=skins,
-            skin_size=(self.skin_width, self.skin_height),
-            normals=self.normal_indices,
-            **build_options,
         )

@@ -1,4 +1,5 @@
-"""An MDL as the exporters' format-neutral :class:`~quakemodels.export.ExportModel`."""
+"""An MDL in the neutral forms: the exporters' :class:`~quakemodels.core.scene.ExportModel`
+and its poses as stored (:class:`~quakemodels.core.quantized.QuantizedMesh`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
+from ...core.palette import PaletteLike
+from ...core.quantized import QuantizedMesh
 from ...core.scene import OPAQUE, ExportModel, Surface, model_stem
 from ...core.skins import Skin
 from ...errors import BadValueError
-from .layout import HEADER_OFFSETS
+from .layout import HEADER_OFFSETS, POSITION
 from .reader import MdlReader
 
 FloatArray = npt.NDArray[np.float32]
@@ -88,4 +91,45 @@ def scene(
         clip_times=group_times(m),
         source=Path(m.name) if m.name else None,
         frame_names=list(m.frame_names) if frames is None else [m.frame_names[f] for f in frames],
+    )
+
+
+def frame_names(m: MdlReader) -> tuple[bytes, ...]:
+    """One name per pose for a format that names every frame: the stored name up to its NUL
+    (at most 15 bytes); an empty one becomes its clip's name and the pose's place in the clip
+    (``flame3``)."""
+    clip_of = {p: (name, k) for name, r in m.animations.items() for k, p in enumerate(r)}
+    out = []
+    for p, raw in enumerate(m.frame_names_raw):
+        name = raw.split(b"\0", 1)[0][:15]
+        if not name:
+            clip, k = clip_of.get(p, ("frame", p))
+            label = clip.encode("ascii", "replace")
+            number = str(k + 1).encode()
+            name = label[: 15 - len(number)] + number
+        out.append(name)
+    return tuple(out)
+
+
+def quantized(m: MdlReader, *, palette: PaletteLike | None = None) -> QuantizedMesh:
+    """The MDL's poses as stored (the ``quantized`` capability): every pose a frame (frame
+    groups flattened in order) on the model's one grid, normal indices, triangles, the
+    texcoord rows the triangles use (a seam vertex's back copy among them, as its own row),
+    :func:`frame_names`, the skin size and every skin image (groups flattened) through
+    ``palette`` (default: the model's)."""
+    used, rows = np.unique(m.triangle_texcoords, return_inverse=True)
+    num_poses = m.num_poses
+    return QuantizedMesh(
+        vertices=m._frame_vertices[:, :, POSITION],
+        positions=m.positions,
+        scales=np.tile(m.scale.astype(np.float32), (num_poses, 1)),
+        translates=np.tile(m.origin.astype(np.float32), (num_poses, 1)),
+        normal_indices=m.normal_indices,
+        triangles=m.triangles.astype(np.int32),
+        texcoords_px=m.texcoords_px[used].astype(np.int32),
+        triangle_texcoords=rows.reshape(m.triangle_texcoords.shape).astype(np.int32),
+        frame_names=frame_names(m),
+        skin_size=(m.skin_width, m.skin_height),
+        skin_images=m.skin_rgb(palette),
+        num_source_frames=m.num_header_frames,
     )
