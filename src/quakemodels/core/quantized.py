@@ -27,11 +27,11 @@ class QuantizedMesh:
     double, rounded once; a grid past float32's range is refused there); ``normal_indices``
     (F,V) uint8 into the 162-entry anorm table; ``triangles`` (T,3) int32 vertex indices as
     stored (clockwise seen from outside); ``texcoords_px`` (S,2) int32 skin pixels and
-    ``triangle_texcoords`` (T,3) int32 their rows per corner; ``frame_names`` F names of at
-    most 15 bytes, none empty; ``skin_size`` (width, height); ``skin_images`` (K,H,W,3) uint8
-    RGB (K = 0 when the source names its skins' files instead); ``num_source_frames`` the
-    source's own frame entries before they were flattened into F frames (a frame group of an
-    MDL counts once).
+    ``triangle_texcoords`` (T,3) int32 their rows per corner; ``frame_names`` F names (the
+    bytes before the NUL; an MDL names an empty one after its clip); ``skin_size`` (width,
+    height); ``skin_images`` (K,H,W,3) uint8 RGB (K = 0 when the source names its skins'
+    files instead); ``num_source_frames`` the source's own frame entries before they were
+    flattened into F frames (a frame group of an MDL counts once).
     """
 
     vertices: npt.NDArray[np.uint8]

@@ -120,9 +120,10 @@ def _from_quantized(frames: QuantizedMesh, options: BuildOptions) -> Built:
     limits = FORMAT_LIMITS if options.no_limits else VANILLA
     result = Md2.from_quantized(frames, skins=names, limits=limits)
     m = result.model
+    grouped = frames.source_frames != m.num_frames
+    flattened = f" (groups flattened: {frames.source_frames} in the source)" if grouped else ""
     summary = (
-        f"{out}: {plural(m.num_frames, 'frame')}"
-        f" ({plural(frames.source_frames, 'source frame')} flattened),"
+        f"{out}: {plural(m.num_frames, 'frame')}{flattened},"
         f" {plural(m.num_vertices, 'vertex', 'vertices')},"
         f" {plural(m.num_triangles, 'triangle')}, {plural(len(names), 'skin')};"
         " positions exact (vertex bytes, grids and normal indices as stored)"
