@@ -153,7 +153,8 @@ EXPORT_MODULES = {
     "md2": {f"quakemodels.formats.md2.{m}" for m in ("limits", "fast", "reader", "scene", "model")},
     "md3": {f"quakemodels.formats.md3.{m}" for m in ("limits", "fast", "reader", "scene", "model")},
     "mdl": {
-        f"quakemodels.formats.mdl.{m}" for m in ("limits", "palette", "reader", "scene", "model")
+        f"quakemodels.formats.mdl.{m}"
+        for m in ("limits", "fast", "palette", "reader", "scene", "model")
     },
 }
 

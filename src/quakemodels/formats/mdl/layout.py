@@ -27,8 +27,9 @@ TEXCOORD: np.dtype[Any] = spec.MDL_TEXCOORD
 TRIANGLE: np.dtype[Any] = spec.MDL_TRIANGLE
 VERTEX: np.dtype[Any] = spec.MDL_VERTEX
 NORMAL_INDEX: int = offset_of(VERTEX, "normal_index")
-POSITION = slice(offset_of(VERTEX, "values"), offset_of(VERTEX, "values") + 3)
-"""Byte columns of a vertex's compressed x, y, z (the spec's ``values``)."""
+# A stored vertex's x, y, z bytes, as a slice of its 4 bytes.
+_VALUES_AT: int = offset_of(VERTEX, "values")
+POSITION = slice(_VALUES_AT, _VALUES_AT + field_type(VERTEX, "values").itemsize)
 POSE_PREFIX: np.dtype[Any] = spec.MDL_SIMPLE_FRAME_PREFIX  # daliasframe_t
 POSE_HEADER_SIZE = POSE_PREFIX.itemsize
 FRAME_NAME_OFFSET: int = offset_of(POSE_PREFIX, "name")

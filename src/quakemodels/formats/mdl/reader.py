@@ -9,6 +9,11 @@ skin, frame group and pose starts. Arrays are then decoded with numpy on first u
 offsets, validated and cached; a decode that fails raises and caches nothing. ``m.spec`` is the
 whole generated object (slow, for spec-driven access).
 
+This module is the plain decode, read top to bottom; the fast paths (the frames of a model of
+single frames found in one step, the finite check skipped when every byte decodes inside
+float32, the corner table and the first mesh straight from the stored bytes) live beside it in
+``fast.py``, each proven equal to the plain path by ``tests/test_mdl_fast.py``.
+
 Vocabulary: a *frame* is one of the header's ``num_frames`` entries, either a single pose or a
 frame group of several poses that the engine animates on its own; a *pose* is one set of vertex
 positions. Arrays over frames use every pose in file order (P poses): ``positions`` is (P,V,3).
@@ -34,7 +39,6 @@ import os
 from collections import namedtuple
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
 from typing import IO, Any, TypeVar
 
 import kaitaistruct
@@ -53,18 +57,23 @@ from ...core.facade import (
 )
 from ...core.frames import decode_axes, rows
 from ...core.mesh import (
+    Corners,
     Mesh,
     corner_mesh,
     corner_table,
-    dense_first_use,
     dense_pairs_for,
     flip_winding,
 )
 from ...core.names import lenient_names
-from ...core.sections import columns, field_type, offset_of, read_record, word_columns
-from ...core.trivertx import NUM_ANORMS, TrivertxNormals, anorms
+from ...core.sections import field_type, offset_of, read_record
+from ...core.trivertx import TrivertxNormals
 from ...errors import BadValueError, ModelFormatError, TruncatedError
 from ...kaitai.quake_mdl import QuakeMdl
+from .fast import FrameEntry
+from .fast import first_mesh as fast_first_mesh
+from .fast import grid_fits as fast_grid_fits
+from .fast import single_frames as fast_single_frames
+from .fast import stored_corners as fast_stored_corners
 from .layout import (
     COUNT_FIELDS,
     FRAME_NAME_OFFSET,
@@ -77,6 +86,7 @@ from .layout import (
     MAGIC,
     NORMAL_INDEX,
     POSE_HEADER_SIZE,
+    POSITION,
     TEXCOORD,
     TRIANGLE,
     TYPE_RECORD,
@@ -93,19 +103,8 @@ _Header = namedtuple("_Header", HEADER_FIELDS)  # type: ignore[misc]
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
 _R = TypeVar("_R", bound="MdlReader")
-_POSITION = slice(offset_of(VERTEX, "values"), offset_of(VERTEX, "values") + 3)
 _CORNER_AT = offset_of(TRIANGLE, "vertices")
 _CORNER_SIZE = field_type(TRIANGLE, "vertices").base.itemsize
-# Triangles and texcoords as rows of 4-byte words (every field is one), and their words.
-_TRIANGLE_WORDS = TRIANGLE.itemsize // 4
-_TRI_VERTICES = word_columns(TRIANGLE, "vertices", np.int32)
-_FACES_FRONT_WORD = offset_of(TRIANGLE, "faces_front") // 4
-_TEXCOORD_WORDS = TEXCOORD.itemsize // 4
-_ON_SEAM_WORD = offset_of(TEXCOORD, "on_seam") // 4
-_S_WORD = offset_of(TEXCOORD, "s") // 4
-_ST_WORDS = columns([offset_of(TEXCOORD, name) // 4 for name in ("s", "t")])
-_POSE_VERTICES = POSE_HEADER_SIZE  # a pose's vertices follow its daliasframe_t
-_HALF_FLOAT32_MAX = float(np.finfo(np.float32).max) / 2
 
 
 @dataclass(frozen=True, eq=False)
@@ -161,7 +160,7 @@ class _Layout:
     ofs_texcoords: int
     ofs_triangles: int
     ofs_frames: int
-    frames: tuple[tuple[int, int, int, int, int | None], ...]  # offset, type, first, n, ivals
+    frames: tuple[FrameEntry, ...]
     pose_offsets: tuple[int, ...]  # each daliasframe_t
     ofs_end: int
 
@@ -243,31 +242,30 @@ def _walk(data: bytes, header: Any) -> _Layout:
     ofs_triangles = ofs_texcoords + TEXCOORD.itemsize * header.num_verts
     ofs_frames = pos
     pose_size = POSE_HEADER_SIZE + VERTEX.itemsize * header.num_verts
-    frames: list[tuple[int, int, int, int, int | None]] = []
+    frames = fast_single_frames(data, ofs_frames, header.num_frames, pose_size)
+    if frames is None:
+        frames = _walk_frames(data, header, ofs_frames, pose_size)
+    return _Layout(
+        skins=tuple(skins),
+        ofs_texcoords=ofs_texcoords,
+        ofs_triangles=ofs_triangles,
+        ofs_frames=ofs_frames,
+        frames=frames[0],
+        pose_offsets=frames[1],
+        ofs_end=frames[2],
+    )
+
+
+def _walk_frames(
+    data: bytes, header: Any, pos: int, pose_size: int
+) -> tuple[tuple[FrameEntry, ...], tuple[int, ...], int]:
+    """The frames from ``pos`` on, one at a time as Quake's loader walks them: (frames, the
+    offset of each pose's daliasframe_t, the end of the last frame)."""
+    size = len(data)
+    frames: list[FrameEntry] = []
     poses: list[int] = []
-    num_frames = header.num_frames
-    step = TYPE_SIZE + pose_size
-    if num_frames and pos + num_frames * step <= size:
-        # The common model: single frames only, every type word zero. Check the type words
-        # where single frames would put them, a byte column at a time (a strided slice of
-        # bytes, counted in C); any group (or a type word out of place) takes the walk below,
-        # which finds the same offsets and names any error.
-        end = pos + num_frames * step
-        if all(data[at:end:step].count(0) == num_frames for at in range(pos, pos + TYPE_SIZE)):
-            zero, one = repeat(0), repeat(1)
-            return _Layout(
-                skins=tuple(skins),
-                ofs_texcoords=ofs_texcoords,
-                ofs_triangles=ofs_triangles,
-                ofs_frames=ofs_frames,
-                frames=tuple(
-                    zip(range(pos, end, step), zero, range(num_frames), one, repeat(None))
-                ),
-                pose_offsets=tuple(range(pos + TYPE_SIZE, end, step)),
-                ofs_end=end,
-            )
     # Each frame takes at least 4 + 12 bytes (a group of no poses): the loop is bounded.
-    for i in range(num_frames):
+    for i in range(header.num_frames):
         kind = _read_word(data, pos, f"frames[{i}].type", "type")
         if kind == 0:
             if pos + TYPE_SIZE + pose_size > size:
@@ -304,15 +302,7 @@ def _walk(data: bytes, header: Any) -> _Layout:
         frames.append((pos, kind, len(poses), n, ivals))
         poses.extend(range(first, first + n * pose_size, pose_size))
         pos = at + need
-    return _Layout(
-        skins=tuple(skins),
-        ofs_texcoords=ofs_texcoords,
-        ofs_triangles=ofs_triangles,
-        ofs_frames=ofs_frames,
-        frames=tuple(frames),
-        pose_offsets=tuple(poses),
-        ofs_end=pos,
-    )
+    return tuple(frames), tuple(poses), pos
 
 
 def _records(data: bytes, dtype: np.dtype[Any], offsets: tuple[int, ...]) -> np.ndarray[Any, Any]:
@@ -576,16 +566,18 @@ class MdlReader(TrivertxNormals, SingleSurface):
         return _records(self._data, dtype, self._layout.pose_offsets)
 
     def _decode(self, compressed: npt.NDArray[np.uint8]) -> FloatArray:
-        """float32 of ``v * scale + origin`` in double (two roundings in double, as the spec's
-        expression evaluates, then one to float32)."""
-        if self._grid_fits:
-            return self._scaled(compressed)
-        with np.errstate(over="ignore", invalid="ignore"):
-            result = self._scaled(compressed)
-        if not np.isfinite(result).all():
-            scale, origin = tuple(self._vec("scale").tolist()), tuple(self._vec("origin").tolist())
+        """(...,3) float32 of ``v * scale + origin`` in double of (...,3) bytes (two roundings
+        in double, as the spec's expression evaluates, then one to float32:
+        :func:`~quakemodels.core.frames.decode_axes`), checked to be finite."""
+        scale, origin = self._vec("scale"), self._vec("origin")
+        result = decode_axes(
+            compressed, range(3), scale.astype(np.float64), origin.astype(np.float64)
+        )
+        # No value can be inf or NaN when the whole byte grid maps inside float32's range.
+        if not fast_grid_fits(self._h.scale, self._h.origin) and not np.isfinite(result).all():
             raise BadValueError(
-                f"scale={scale} at offset {HEADER_OFFSETS['scale']} and origin={origin} at"
+                f"scale={tuple(scale.tolist())} at offset {HEADER_OFFSETS['scale']} and"
+                f" origin={tuple(origin.tolist())} at"
                 f" offset {HEADER_OFFSETS['origin']} put vertices at values that are not finite"
                 " in float32",
                 field="scale",
@@ -593,35 +585,14 @@ class MdlReader(TrivertxNormals, SingleSurface):
             )
         return result
 
-    def _scaled(self, compressed: npt.NDArray[np.uint8]) -> FloatArray:
-        """(...,3) float32 of (...,3) bytes (:func:`~quakemodels.core.frames.decode_axes`)."""
-        return decode_axes(
-            compressed,
-            range(3),
-            self._vec("scale").astype(np.float64),
-            self._vec("origin").astype(np.float64),
-        )
-
-    @property
-    def _grid_fits(self) -> bool:
-        """True when every ``v * scale + origin`` (v in 0..255) is a finite float32, so the
-        decode needs no check (Python floats are doubles: the bound is computed in double;
-        a NaN compares false). A few float operations: not cached."""
-        (sx, sy, sz), (ox, oy, oz) = self._h.scale, self._h.origin
-        return bool(
-            255.0 * abs(sx) + abs(ox) < _HALF_FLOAT32_MAX
-            and 255.0 * abs(sy) + abs(oy) < _HALF_FLOAT32_MAX
-            and 255.0 * abs(sz) + abs(oz) < _HALF_FLOAT32_MAX
-        )
-
     @decoded
     def positions(self) -> FloatArray:
         """(P,V,3) float32 vertex positions of every pose, bit-identical to the spec's value."""
-        return self._decode(self._pose_records["vertices"][:, :, _POSITION])
+        return self._decode(self._pose_records["vertices"][:, :, POSITION])
 
     def _decode_positions(self, poses: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``poses`` only (see :class:`PerFrame`)."""
-        return self._decode(rows(self._pose_records, poses)["vertices"][:, :, _POSITION])
+        return self._decode(rows(self._pose_records, poses)["vertices"][:, :, POSITION])
 
     _NORMAL_INDEX = NORMAL_INDEX
     _FRAMES_FIELD = "poses"
@@ -636,7 +607,7 @@ class MdlReader(TrivertxNormals, SingleSurface):
         """The file offset of ``pose``'s ``vertex``'s normal index (for errors)."""
         return (
             self._layout.pose_offsets[pose]
-            + _POSE_VERTICES
+            + POSE_HEADER_SIZE  # a pose's vertices follow its daliasframe_t
             + VERTEX.itemsize * vertex
             + NORMAL_INDEX
         )
@@ -838,14 +809,19 @@ class MdlReader(TrivertxNormals, SingleSurface):
     # -- geometry helpers ---------------------------------------------------------------------
 
     @cached_property
-    def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
+    def _mesh_corners(self) -> Corners:
         """Distinct (vertex, texcoord row) pairs in first-use order, and triangles over them:
         a seam vertex used from both sides appears twice. The triangles are in render order
         (counter-clockwise: :func:`flip_winding` of the stored order)."""
         if "triangle_texcoords" not in self.__dict__:
-            corners = self._stored_corners()
+            corners = self._fast_corners()
             if corners is not None:
                 return corners
+        return self._plain_corners()
+
+    def _plain_corners(self) -> Corners:
+        """``_mesh_corners`` by the plain decode: the pair table of the decoded ``triangles``
+        and ``triangle_texcoords`` (raises for what :func:`.fast.stored_corners` leaves)."""
         vertex_ids, texcoord_ids, indices = corner_table(
             self.triangles,
             self.triangle_texcoords,
@@ -855,38 +831,12 @@ class MdlReader(TrivertxNormals, SingleSurface):
         )
         return vertex_ids, texcoord_ids, flip_winding(indices)
 
-    def _stored_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]] | None:
-        """``_mesh_corners`` straight from the stored triangles and texcoords (no decode of
-        the (T,3) arrays): None when a vertex index is out of range or there are none (the
-        decoded arrays then name the bad index).
-
-        A corner's texcoord row is ``v`` or ``V + v``, so the row alone decides the (vertex,
-        row) pair: the table of first uses is over the 2V rows, and the vertex is the row
-        modulo V.
-        """
-        h = self._h
-        nv, nt = h.num_verts, h.num_tris
-        if not nv or not nt:
-            return None
-        words = np.frombuffer(
-            self._data, np.uint32, nt * _TRIANGLE_WORDS, self._layout.ofs_triangles
+    def _fast_corners(self) -> Corners | None:
+        """:func:`.fast.stored_corners` of this model (None where the plain path must raise)."""
+        layout, h = self._layout, self._h
+        return fast_stored_corners(
+            self._data, layout.ofs_texcoords, layout.ofs_triangles, h.num_verts, h.num_tris
         )
-        words = words.reshape(nt, _TRIANGLE_WORDS)
-        # (3,T) rows: numpy runs long rows many times faster than rows of 3. A negative index
-        # reads as 2**31 or more, so one maximum checks both ends.
-        v_rows = np.ascontiguousarray(words[:, _TRI_VERTICES].T)
-        if v_rows.max() >= nv:
-            return None
-        stverts = np.frombuffer(
-            self._data, np.int32, nv * _TEXCOORD_WORDS, self._layout.ofs_texcoords
-        )
-        back = (stverts[_ON_SEAM_WORD::_TEXCOORD_WORDS] != 0).take(v_rows)
-        back &= words[:, _FACES_FRONT_WORD] == 0
-        key_rows = np.multiply(back, nv, dtype=np.intp)
-        key_rows += v_rows
-        rows_used, indices = dense_first_use(key_rows.T.ravel(), 2 * nv)
-        vertex_ids = np.remainder(rows_used, nv, dtype=np.int32)
-        return vertex_ids, rows_used.astype(np.int32), flip_winding(indices)
 
     def mesh(self, pose: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``pose``; ``texcoord_ids`` are rows of ``texcoords``.
@@ -895,67 +845,33 @@ class MdlReader(TrivertxNormals, SingleSurface):
         p = self._frame_index(pose)
         cached = self.__dict__
         if not ("positions" in cached or "normals" in cached or "texcoords" in cached):
-            mesh = self._fresh_mesh(p)
+            mesh = self._fast_mesh(p)
             if mesh is not None:
                 return mesh
-        return corner_mesh(
-            self.frame_positions(p), self.frame_normals(p), self.texcoords, self._mesh_corners
-        )
+        return self._plain_mesh(p)
 
-    def _fresh_mesh(self, p: int) -> Mesh | None:
-        """``mesh(p)`` from the stored bytes, with the values of the decoded arrays; None when
-        a check fails (the decoding path then raises the precise error, in its order)."""
-        h = self._h
-        nv, width, height = h.num_verts, h.skin_width, h.skin_height
-        if width <= 0 or height <= 0 or not self._grid_fits:
-            return None
+    def _fast_mesh(self, pose: int) -> Mesh | None:
+        """:func:`.fast.first_mesh` over the corner table of the stored triangles (kept for
+        the next pose). None where the plain path must raise: it then decodes the arrays in
+        its own order and names the first error (a bad triangle only after the pose)."""
         corners = self.__dict__.get("_mesh_corners")
         if corners is None:
-            corners = self._stored_corners()
+            corners = self._fast_corners()
             if corners is None:
                 return None
             self.__dict__["_mesh_corners"] = corners
-        vertex_ids, texcoord_ids, indices = corners
-        stored = np.ndarray(
-            (nv, VERTEX.itemsize),
-            np.uint8,
-            self._data,
-            self._layout.pose_offsets[p] + _POSE_VERTICES,
+        return fast_first_mesh(
+            self._data, self._h, self._layout.pose_offsets[pose], self.ofs_texcoords, corners
         )
-        if stored[:, NORMAL_INDEX].max() >= NUM_ANORMS:
-            return None
-        stverts = np.frombuffer(
-            self._data, np.int32, nv * _TEXCOORD_WORDS, self._layout.ofs_texcoords
-        )
-        half = width // 2
-        if int(stverts[_S_WORD::_TEXCOORD_WORDS].max()) + half >= 1 << 31:
-            return None  # texcoords_px names the overflow
-        used = stored.take(vertex_ids, axis=0)
-        # One (5,N) double array, rows x, y, z, s, t, so that each operation runs along N
-        # (not along 3) and serves positions and texcoords at once. Positions as _decode
-        # computes them (v * scale, then + origin; then float32); texcoords as texcoords does
-        # (pixels, + half the width on the back of the seam, over the skin size; then
-        # float32). The rows' other factors are * 1, + 0 and / 1: exact on these finite values.
-        values = np.empty((5, len(vertex_ids)))
-        values[:3] = used[:, _POSITION].T
-        values[3:] = stverts.reshape(nv, _TEXCOORD_WORDS).take(vertex_ids, axis=0)[:, _ST_WORDS].T
-        np.add(values[3], half, out=values[3], where=texcoord_ids >= nv)
-        sx, sy, sz = h.scale
-        ox, oy, oz = h.origin
-        factors = np.array(
-            ((sx, sy, sz, 1.0, 1.0), (ox, oy, oz, 0.0, 0.0), (1.0, 1.0, 1.0, width, height))
-        )[:, :, None]
-        values *= factors[0]
-        values += factors[1]
-        values /= factors[2]
-        single = values.astype(np.float32)
-        return Mesh.of_new_arrays(
-            np.ascontiguousarray(single[:3].T),
-            anorms().take(used[:, NORMAL_INDEX], axis=0),
-            np.ascontiguousarray(single[3:].T),
-            indices,
-            vertex_ids,
-            texcoord_ids,
+
+    def _plain_mesh(self, pose: int) -> Mesh:
+        """:meth:`mesh` by the plain decode: the pose's positions and normals and the
+        texcoords, gathered at the corners (raises for what :func:`.fast.first_mesh` leaves)."""
+        return corner_mesh(
+            self.frame_positions(pose),
+            self.frame_normals(pose),
+            self.texcoords,
+            self._mesh_corners,
         )
 
     def __repr__(self) -> str:
