@@ -119,6 +119,25 @@ class MdlSpec:
             self.frames = [Pose(b"stand1", verts), Pose(b"stand2", verts[::-1].copy())]
 
 
+def random_seam_spec(rng: np.random.Generator, nv: int, nt: int, poses: int = 1) -> MdlSpec:
+    """``nv`` vertices, half of them on the seam at random, and ``nt`` triangles facing back or
+    front at random over them (so corners are shared): ``poses`` random single poses."""
+    return MdlSpec(
+        stverts=[
+            (int(rng.choice([0, 0x20])), int(rng.integers(0, 12)), int(rng.integers(0, 6)))
+            for _ in range(nv)
+        ],
+        triangles=[
+            (int(rng.choice([0, 0x10])), *(int(x) for x in rng.integers(0, nv, 3)))
+            for _ in range(nt)
+        ],
+        frames=[
+            Pose(b"a%d" % k if poses > 1 else b"a", rng.integers(0, 162, (nv, 4)).astype(np.uint8))
+            for k in range(poses)
+        ],
+    )
+
+
 def build(spec: MdlSpec | None = None) -> bytes:
     """The bytes of the MDL file ``spec`` describes."""
     spec = spec or MdlSpec()

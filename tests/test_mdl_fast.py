@@ -95,17 +95,7 @@ def _random_spec(seed: int) -> MdlSpec:
     """Many seam vertices, back and front triangles, and shared corners."""
     rng = np.random.default_rng(seed)
     nv, nt = int(rng.integers(3, 40)), int(rng.integers(1, 60))
-    return MdlSpec(
-        stverts=[
-            (int(rng.choice([0, 0x20])), int(rng.integers(0, 12)), int(rng.integers(0, 6)))
-            for _ in range(nv)
-        ],
-        triangles=[
-            (int(rng.choice([0, 0x10])), *(int(x) for x in rng.integers(0, nv, 3)))
-            for _ in range(nt)
-        ],
-        frames=[Pose(b"a%d" % k, rng.integers(0, 162, (nv, 4)).astype(np.uint8)) for k in range(3)],
-    )
+    return mdlbuilder.random_seam_spec(rng, nv, nt, poses=3)
 
 
 def _verts(k: int) -> np.ndarray:

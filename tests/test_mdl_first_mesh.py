@@ -76,17 +76,7 @@ def test_corners_keyed_on_the_texcoord_row_equal_the_pair_table() -> None:
     rng = np.random.default_rng(11)
     for _ in range(100):
         nv, nt = (int(x) for x in rng.integers(1, 40, 2))
-        spec = mdlbuilder.MdlSpec(
-            stverts=[
-                (int(rng.choice([0, 0x20])), int(rng.integers(0, 12)), int(rng.integers(0, 6)))
-                for _ in range(nv)
-            ],
-            triangles=[
-                (int(rng.choice([0, 0x10])), *(int(x) for x in rng.integers(0, nv, 3)))
-                for _ in range(nt)
-            ],
-            frames=[mdlbuilder.Pose(b"a", rng.integers(0, 162, (nv, 4)).astype(np.uint8))],
-        )
+        spec = mdlbuilder.random_seam_spec(rng, nv, nt)
         data = mdlbuilder.build(spec)
         m = quakemodels.load(data)
         fresh = m.mesh(0)
