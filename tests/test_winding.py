@@ -25,7 +25,7 @@ from md2builder import Md2Spec, build
 import quakemodels
 from quakemodels import Md2, Md3, Mdl
 from quakemodels.cli import main
-from quakemodels.core.mesh import flip_winding
+from quakemodels.core.mesh import FLIP_BY_COLUMNS, flip_winding
 
 F64 = npt.NDArray[np.float64]
 
@@ -308,3 +308,16 @@ def test_flip_winding_is_its_own_inverse() -> None:
     assert flip_winding(t).tolist() == [[0, 2, 1], [3, 5, 4], [6, 8, 7], [9, 11, 10]]
     np.testing.assert_array_equal(flip_winding(flip_winding(t)), t)
     assert flip_winding(t).dtype == np.uint32
+
+
+@pytest.mark.parametrize("count", [0, FLIP_BY_COLUMNS - 1, FLIP_BY_COLUMNS, 5000])
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.int16])
+def test_flip_winding_by_rows_and_by_columns_agree(count: int, dtype: type) -> None:
+    """Both ways of flipping (a take below FLIP_BY_COLUMNS rows, column copies from it on)
+    swap corners 1 and 2 of every row, and give a new C-ordered array of the same dtype."""
+    t = np.random.default_rng(count).integers(0, 30000, (count, 3)).astype(dtype)
+    t.setflags(write=False)  # the cached triangles are read-only: the flip makes a new array
+    flipped = flip_winding(t)
+    assert flipped.dtype == t.dtype and flipped.shape == t.shape and flipped.flags.c_contiguous
+    assert flipped.flags.writeable and not np.shares_memory(flipped, t)
+    np.testing.assert_array_equal(flipped, t[:, [0, 2, 1]])

@@ -306,14 +306,20 @@ OpenGL's default, three.js and Blender counter-clockwise. Swapping the last two 
 one into the other without moving the first corner or any vertex."""
 
 
+FLIP_BY_COLUMNS = 256
+"""From this many triangles on, :func:`flip_winding` copies columns instead of taking rows."""
+
+
 def flip_winding(triangles: npt.NDArray[T]) -> npt.NDArray[T]:
     """(T,3) triangles with the other winding: corners 0, 2, 1 (a new array, same dtype).
 
     The one conversion between what the files store (MD2, MD3 and MDL ``triangles``,
     clockwise) and what renderers and interchange files expect (:class:`Mesh` and scene
     ``indices``, counter-clockwise); applied twice it gives the triangles back."""
-    # Three column copies: about half the time of take(RENDER_ORDER, axis=1), whose rows of
-    # three cost a step each (a model's first mesh flips once; an export, every surface).
+    if len(triangles) < FLIP_BY_COLUMNS:
+        return triangles.take(RENDER_ORDER, axis=1)
+    # Three column copies: take along axis 1 pays a step per row of three (666 triangles:
+    # 2.5 against 4.0 us; 5,000: 7.1 against 24.9), but costs less below a few hundred rows.
     flipped = np.empty(triangles.shape, triangles.dtype)
     for to, source in enumerate(RENDER_ORDER):
         flipped[:, to] = triangles[:, source]

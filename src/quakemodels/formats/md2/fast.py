@@ -28,9 +28,6 @@ from .layout import (
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
 
-if VERTEX_SIZE != 4:  # pragma: no cover - guards a wrong ksy edit (one uint32 per vertex)
-    raise ImportError("quake2_md2.ksy: the fast paths read a vertex as one 32-bit word")
-
 EXACT_FLOAT32 = 1 << 24
 """Every integer up to this is exact in float32."""
 
@@ -54,27 +51,23 @@ def first_mesh(
     reader's ``_mesh_corners``, the word columns those of the reader. None when the frame has
     a normal index past the table or the skin size is not positive."""
     vertex_ids, texcoord_ids, indices = corners
+    at = h.ofs_frames + frame * h.bytes_per_frame
+    stored = np.ndarray((h.vertices_per_frame, VERTEX_SIZE), np.uint8, data, at + FRAME_HEADER_SIZE)
+    normal_indices = stored[:, NORMAL_INDEX]
+    if normal_indices.size and normal_indices.max() >= NUM_ANORMS:
+        return None
     if h.num_tex_coords and (h.skin_width_px <= 0 or h.skin_height_px <= 0):
         return None
     if max(h.skin_width_px, h.skin_height_px) > EXACT_FLOAT32:
         return None  # a side not exact in float32: the plain path divides in double
-    at = h.ofs_frames + frame * h.bytes_per_frame
-    stored = np.ndarray((h.vertices_per_frame, VERTEX_SIZE), np.uint8, data, at + FRAME_HEADER_SIZE)
-    if stored.size and stored[:, NORMAL_INDEX].max() >= NUM_ANORMS:
-        return None
-    # The used vertices' 4 bytes gathered as one word each, then decoded where they landed:
-    # a model's first mesh is a few dozen array operations, so each one saved counts.
-    used = stored.view(np.uint32).take(vertex_ids).view(np.uint8).reshape(-1, VERTEX_SIZE)
     # Positions as the plain decode computes them (x * scale, then + translate, in double;
-    # then float32), laid out (3,N) so each operation runs along N, not along 3.
+    # then float32), laid out (3,V) so each operation runs along V, not along 3.
     prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
-    scale, translate = prefix[scale_words, None], prefix[translate_words, None]
-    placed = np.array(used[:, POSITION].T, dtype=np.float64, order="C")
-    positions = np.empty((len(vertex_ids), 3), np.float32)
+    positions = np.array(stored[:, POSITION].T, dtype=np.float64, order="C")
     with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN as decode_axes gives
-        placed *= scale
-        placed += translate
-        np.copyto(positions.T, placed)  # one rounding to float32, as astype
+        positions *= prefix[scale_words, None]
+        positions += prefix[translate_words, None]
+        positions32 = positions.astype(np.float32)
     # Each texcoord once, then gathered. s / width in float32 rounds like the double
     # quotient rounded to float32 (the double has over 2 x 24 + 2 bits, so rounding twice
     # is exact for a quotient): the values `texcoords` gives.
@@ -88,8 +81,8 @@ def first_mesh(
     else:
         uvs /= np.array([width, height], dtype=np.float32)
     return Mesh.of_new_arrays(
-        positions,
-        ANORMS.take(used[:, NORMAL_INDEX], axis=0),
+        positions32.T.take(vertex_ids, axis=0),
+        ANORMS.take(normal_indices.take(vertex_ids), axis=0),
         uvs.take(texcoord_ids, axis=0),
         indices,
         vertex_ids,
