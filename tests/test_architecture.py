@@ -33,6 +33,7 @@ FORMAT_LAYERS = [
     ("fast",),
     ("reader",),
     ("write", "check", "describe", "scene"),
+    ("quantized",),  # the frames as stored, for exact conversions (MDL's reuses its frame names)
     ("model",),
     ("build",),  # the convert target ("build" service): builds the model from a neutral source
 ]

@@ -29,7 +29,7 @@ FORMAT = Format(
         "check": "check:check_md2",
         "describe": "describe:describe",
         "scene": "scene:scene",
-        "quantized": "scene:quantized",
+        "quantized": "quantized:quantized",
         "limits": "limits",
         "build": "build:build",
     },

@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING
 
 import numpy.typing as npt
 
-from ...core.quantized import QuantizedMesh
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
 from .limits import VANILLA, Limits
 from .reader import GlCommand, Md2Reader
-from .scene import quantized, scene
+from .scene import scene
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
+    from ...core.quantized import QuantizedMesh
     from ...interchange.imported import ImportedMesh
     from .write import BuildResult
 
@@ -103,6 +103,8 @@ class Md2(Md2Reader):
     def quantized(self) -> QuantizedMesh:
         """The frames as stored (vertex bytes, per-frame scale and translate, normal indices,
         triangles, texcoords, frame names, skin size): what ``Mdl.from_quantized`` converts."""
+        from .quantized import quantized  # only conversions need it: not at start-up
+
         return quantized(self)
 
     @classmethod

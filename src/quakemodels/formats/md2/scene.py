@@ -7,13 +7,10 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
-
-from ...core.quantized import QuantizedMesh
 from ...core.scene import AlphaTest, ExportModel, Material, Surface, model_stem
 from ...core.skins import find_skin
 from ...errors import BadValueError, LimitExceededError
-from .layout import HEADER_OFFSETS, POSITION
+from .layout import HEADER_OFFSETS
 from .reader import Md2Reader
 
 # Quake II's OpenGL refresh enables GL_ALPHA_TEST with glAlphaFunc(GL_GREATER, 0.666) in
@@ -92,24 +89,4 @@ def scene(
         clips=dict(m.animations) if frames is None else {},
         source=Path(m.name) if m.name else None,
         frame_names=list(m.frame_names) if frames is None else [m.frame_names[f] for f in frames],
-    )
-
-
-def quantized(m: Md2Reader, *, palette: object = None) -> QuantizedMesh:
-    """The MD2's frames as stored (the ``quantized`` capability): vertex bytes with each
-    frame's scale and translate, normal indices, triangles and texcoords, frame names, the
-    skin size; no skin images (an MD2 names its skins' files). ``palette`` is unused (an MD2
-    holds no 8-bit image)."""
-    return QuantizedMesh(
-        vertices=m._frame_vertices[:, :, POSITION],
-        positions=m.positions,
-        scales=m.scales,
-        translates=m.translates,
-        normal_indices=m.normal_indices,
-        triangles=m.triangles.astype(np.int32),
-        texcoords_px=m.texcoords_px.astype(np.int32),
-        triangle_texcoords=m.triangle_texcoords.astype(np.int32),
-        # the names as the reader gives them (ASCII, other bytes as escapes), encoded back
-        frame_names=tuple(name.encode("ascii") for name in m.frame_names),
-        skin_size=(m.skin_width, m.skin_height),
     )

@@ -29,7 +29,7 @@ FORMAT = Format(
         "check": "check:check_mdl",
         "describe": "describe:describe",
         "scene": "scene:scene",
-        "quantized": "scene:quantized",
+        "quantized": "quantized:quantized",
         "skin_image": "scene:skin_image",
         "limits": "limits",
         "build": "build:build",

@@ -15,15 +15,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ...core.quantized import QuantizedMesh
 from ...core.scene import ExportModel
 from ...interchange.export import export_scene
 from .limits import VANILLA, Limits
 from .reader import MdlReader
-from .scene import quantized, scene
+from .scene import scene
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
+    from ...core.quantized import QuantizedMesh
     from ...interchange.imported import ImportedMesh
     from .palette import PaletteLike
     from .write import BuildResult
@@ -123,9 +123,11 @@ class Mdl(MdlReader):
         )
 
     def quantized(self, palette: PaletteLike | None = None) -> QuantizedMesh:
-        """The poses as stored (:func:`.scene.quantized`: frame groups flattened, the one grid
+        """The poses as stored (:func:`.quantized.quantized`: frame groups flattened, the one grid
         in every frame, the texcoord rows the triangles use, names for every pose, the skin
         images through ``palette``): what ``Md2.from_quantized`` stores exactly."""
+        from .quantized import quantized  # only conversions need it: not at start-up
+
         return quantized(self, palette=palette)
 
     @classmethod
