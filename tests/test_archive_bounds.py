@@ -183,6 +183,19 @@ def test_a_model_file_over_its_formats_limit_is_refused(tmp_path: Path) -> None:
     assert "over the largest Quake III MD3 file" in stderr
 
 
+def test_model_bytes_over_their_formats_limit_are_refused() -> None:
+    """load(bytes) is judged by the same limit as a file or an archive entry."""
+    from quakemodels import load
+    from quakemodels.errors import BadValueError
+
+    data = bytearray(0x4001001)  # one byte over Q2PRO's MAX_LOADFILE
+    data[: len(MD3_HEAD)] = MD3_HEAD
+    with pytest.raises(BadValueError) as e:
+        load(bytes(data))
+    assert e.value.field == "file_size"
+    assert str(e.value).startswith("the data is 67112961 bytes, over the largest Quake III MD3")
+
+
 def test_a_large_entry_extracts_in_bounded_memory(bomb: Path, tmp_path: Path) -> None:
     """Raised past the ratio guard, the gigabyte entry is streamed to disk a chunk at a time."""
     out = tmp_path / "out"

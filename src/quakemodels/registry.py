@@ -165,6 +165,8 @@ def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> A
     for a folder without a player's three parts), OSError when a path cannot be read and
     TypeError for anything that is not a path, bytes or a binary file.
     """
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return _open_bytes(bytes(source), None)  # dispatched and size-checked once
     if isinstance(source, (str, os.PathLike)):
         # A plain file costs its read: the folder, archive and game-folder probes below run
         # only when the path opens as no regular file (a folder, a FIFO, nothing there).
