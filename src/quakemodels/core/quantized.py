@@ -52,10 +52,12 @@ class QuantizedMesh:
 
     @property
     def num_frames(self) -> int:
+        """F, the frames (every pose of a frame group one of them)."""
         return int(self.vertices.shape[0])
 
     @property
     def num_vertices(self) -> int:
+        """V, the vertices of each frame."""
         return int(self.vertices.shape[1])
 
     @property
