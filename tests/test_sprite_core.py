@@ -214,3 +214,42 @@ def test_read_header_names_magic_version_and_count() -> None:
         with pytest.raises(ModelFormatError) as e:
             read_header(data, b"IDS2", 2, header)
         assert (e.value.field, e.value.offset) == (field, offset)
+
+
+@pytest.mark.parametrize("fmt", ["spr", "hlspr"])
+def test_both_spr_formats_report_bounds_and_trailing_bytes(fmt: str) -> None:
+    """A radius that is not finite, a max size smaller than a picture and bytes after the
+    frames: the findings Quake's and Half-Life's .spr share, with their fields and offsets."""
+    import importlib
+
+    package = f"quakemodels.formats.{fmt}"
+    build = importlib.import_module(f"{package}.write").build
+    check = importlib.import_module(f"{package}.check").check
+    offsets = importlib.import_module(f"{package}.layout").HEADER_OFFSETS
+    picture = np.zeros((8, 16, 4), np.uint8)  # sides sprgen makes: multiples of 8
+    picture[..., 3] = 255
+    sprite = build(SpriteFrames("s", (SpriteFrame(picture, (0, 0), None, 0),)))
+    assert [f.code for f in check(sprite, "any")] == []
+    sprite.header["radius"] = np.nan
+    sprite.header["max_width"] = 8
+    sprite.trailing = b"\0" * 5
+    frames_end = len(sprite.to_bytes()) - 5
+    found = [(f.severity, f.code, f.field, f.offset, f.message) for f in check(sprite, "any")]
+    assert found == [
+        ("warning", "not-finite", "radius", offsets["radius"], "radius=nan is not finite"),
+        (
+            "warning",
+            "max-size",
+            "max_width",
+            offsets["max_width"],
+            "max size 8x8 is smaller than a frame (16x8): the engine sizes the sprite's bounds"
+            " from it",
+        ),
+        (
+            "warning",
+            "trailing",
+            None,
+            frames_end,
+            "5 bytes after the frames, which the engine never reads",
+        ),
+    ]

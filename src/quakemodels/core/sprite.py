@@ -529,6 +529,64 @@ class IdspSprite:
         )
 
 
+def describe_idsp(
+    m: IdspSprite, title: str, sync_types: Mapping[int, str], own: Sequence[str] = ()
+) -> str:
+    """``quakemodels info`` text of a Quake or Half-Life ``.spr``: ``title`` (what the file
+    is) with its size, the orientation, the format's ``own`` lines, the sync type named by
+    ``sync_types``, radius, sizes, each frame (a group with its intervals) and any trailing
+    bytes."""
+    lines = [f"{m.name or '<bytes>'}: {title}, {len(m.to_bytes())} bytes"]
+    lines.append(f"orientation: {m.type} ({m.orientation})")
+    lines.extend(own)
+    lines.append(f"sync type: {m.sync_type} ({sync_types.get(m.sync_type, 'unknown')})")
+    lines.append(f"radius: {m.radius:g}, max size: {m.max_width} x {m.max_height}")
+    lines.append(f"beam length: {m.beam_length:g}")
+    groups = sum(r.is_group for r in m.records)
+    lines.append(f"frames: {m.num_frames} ({groups} groups, {len(m.pictures)} pictures)")
+    for i, r in enumerate(m.records):
+        sizes = ", ".join(
+            f"{p.width}x{p.height} at ({p.origin_x}, {p.origin_y})" for p in r.pictures
+        )
+        if r.is_group and r.intervals is not None:
+            ivals = [round(float(x), 4) for x in r.intervals]
+            lines.append(f"  frame {i}: group of {len(r.pictures)}, intervals {ivals}: {sizes}")
+        else:
+            lines.append(f"  frame {i}: {sizes}")
+    if m.trailing:
+        lines.append(f"trailing: {len(m.trailing)} bytes after the frames")
+    return "\n".join(lines)
+
+
+def check_idsp_bounds(r: Report, m: IdspSprite, offsets: Mapping[str, int]) -> None:
+    """The findings every ``.spr`` shares about its bounds: a radius that is not finite, and
+    a max size smaller than a picture (the engine sizes the sprite's bounds from it);
+    ``offsets`` the header fields' offsets."""
+    if not np.isfinite(m.radius):
+        r.warning("not-finite", "radius", offsets["radius"], f"radius={m.radius} is not finite")
+    widest = max((p.width for p in m.pictures), default=0)
+    tallest = max((p.height for p in m.pictures), default=0)
+    if widest > m.max_width or tallest > m.max_height:
+        r.warning(
+            "max-size",
+            "max_width",
+            offsets["max_width"],
+            f"max size {m.max_width}x{m.max_height} is smaller than a frame ({widest}x{tallest}):"
+            " the engine sizes the sprite's bounds from it",
+        )
+
+
+def check_idsp_trailing(r: Report, m: IdspSprite) -> None:
+    """A warning for bytes after the frames of a ``.spr``, which no engine reads."""
+    if m.trailing:
+        r.warning(
+            "trailing",
+            None,
+            len(m.to_bytes()) - len(m.trailing),
+            f"{len(m.trailing)} bytes after the frames, which the engine never reads",
+        )
+
+
 _M = TypeVar("_M")
 
 

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
-
 from ...core.facade import Source
 from ...core.findings import Finding, Report
-from ...core.sprite import check_sprite, frame_offsets
+from ...core.sprite import check_idsp_bounds, check_idsp_trailing, check_sprite, frame_offsets
 from .layout import FRAMES, HEADER_OFFSETS, HEADER_SIZE
 from .limits import (
     FRAME_SIDE_MULTIPLE,
@@ -95,18 +93,7 @@ def _check(r: Report, m: HlSpr) -> None:
             palette_at,
             f"palette.num_colors={len(m.colors)}: the engine reads {PALETTE_COLORS} colours",
         )
-    if not np.isfinite(m.radius):
-        r.warning("not-finite", "radius", ofs["radius"], f"radius={m.radius} is not finite")
-    widest = max((p.width for p in m.pictures), default=0)
-    tallest = max((p.height for p in m.pictures), default=0)
-    if widest > m.max_width or tallest > m.max_height:
-        r.warning(
-            "max-size",
-            "max_width",
-            ofs["max_width"],
-            f"max size {m.max_width}x{m.max_height} is smaller than a frame"
-            f" ({widest}x{tallest}): the engine sizes the sprite's bounds from it",
-        )
+    check_idsp_bounds(r, m, ofs)
     starts = frame_offsets(m.records, FRAMES, m.frames_offset)
     for i, rec in enumerate(m.records):
         what = f"frames[{i}]" + (".group.pictures" if rec.is_group else ".single")
@@ -139,11 +126,4 @@ def _check(r: Report, m: HlSpr) -> None:
                     starts[i],
                     f"{field}={ivals} do not increase: they are end times",
                 )
-    if m.trailing:
-        end = len(m.to_bytes()) - len(m.trailing)
-        r.warning(
-            "trailing",
-            None,
-            end,
-            f"{len(m.trailing)} bytes after the frames, which the engine never reads",
-        )
+    check_idsp_trailing(r, m)

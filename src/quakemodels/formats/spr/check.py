@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
-
 from ...core.facade import Source
 from ...core.findings import Finding, Report
-from ...core.sprite import check_sprite, frame_offsets
+from ...core.sprite import check_idsp_bounds, check_idsp_trailing, check_sprite, frame_offsets
 from .layout import FRAMES, HEADER_OFFSETS, HEADER_SIZE
 from .limits import MAX_FRAME_SIDE, MAX_ORIENTATION, MAX_SYNC, MIN_FRAMES
 from .reader import Spr
@@ -71,19 +69,8 @@ def _check(r: Report, m: Spr) -> None:
             ofs["sync_type"],
             f"sync_type={m.sync_type} is neither 0 (ST_SYNC) nor 1 (ST_RAND)",
         )
-    if not np.isfinite(m.radius):
-        r.warning("not-finite", "radius", ofs["radius"], f"radius={m.radius} is not finite")
+    check_idsp_bounds(r, m, ofs)
     starts = frame_offsets(m.records, FRAMES, HEADER_SIZE)
-    widest = max((p.width for p in m.pictures), default=0)
-    tallest = max((p.height for p in m.pictures), default=0)
-    if widest > m.max_width or tallest > m.max_height:
-        r.warning(
-            "max-size",
-            "max_width",
-            ofs["max_width"],
-            f"max size {m.max_width}x{m.max_height} is smaller than a frame ({widest}x{tallest}):"
-            " the engine sizes the sprite's bounds from it",
-        )
     for i, rec in enumerate(m.records):
         for k, p in enumerate(rec.pictures):
             if max(p.width, p.height) > MAX_FRAME_SIDE or min(p.width, p.height) == 0:
@@ -121,11 +108,4 @@ def _check(r: Report, m: Spr) -> None:
                     f"{field}={ivals} do not increase: they are end times, so a"
                     " picture never shows",
                 )
-    if m.trailing:
-        end = len(m.to_bytes()) - len(m.trailing)
-        r.warning(
-            "trailing",
-            None,
-            end,
-            f"{len(m.trailing)} bytes after the frames, which the engine never reads",
-        )
+    check_idsp_trailing(r, m)
