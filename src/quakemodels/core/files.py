@@ -62,27 +62,9 @@ _READ_FLAGS = (
 (it is then refused as not a regular file); O_BINARY so that Windows translates nothing."""
 
 
-def open_regular(path: str | os.PathLike[str], what: str = "file") -> BinaryIO:
-    """``path`` opened for binary reading; a :class:`BadValueError` naming ``what`` when it is
-    not a regular file (FIFO, device, socket, folder). A missing file is an ``OSError``."""
-    try:
-        fd = os.open(path, _READ_FLAGS)
-    except IsADirectoryError as e:
-        raise BadValueError(f"{what} {os.fspath(path)} is a folder, not a file") from e
-    f = os.fdopen(fd, "rb")
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        f.close()
-        raise BadValueError(f"{what} {os.fspath(path)} is {file_kind(mode)}, not a regular file")
-    return f
-
-
-def read_regular(path: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of ``path``; a :class:`BadValueError` naming ``what`` when it is not a regular
-    file (FIFO, device, socket, folder). A missing or unreadable file is an ``OSError``."""
-    # On the descriptor, not a buffered file object: loading a small model is mostly this
-    # read, and the file object's set-up cost more than the read itself (2.7 against 6.6 us
-    # for an 824-byte MD2; tools/bench_peers.py's first-mesh-from-a-path row).
+def _regular_fd(path: str | os.PathLike[str], what: str) -> tuple[int, os.stat_result]:
+    """``path`` opened for reading, as a descriptor and its stat; BadValueError naming
+    ``what`` when it is not a regular file (the descriptor is then closed)."""
     try:
         fd = os.open(path, _READ_FLAGS)
     except IsADirectoryError as e:
@@ -93,6 +75,27 @@ def read_regular(path: str | os.PathLike[str], what: str = "file") -> bytes:
             raise BadValueError(
                 f"{what} {os.fspath(path)} is {file_kind(st.st_mode)}, not a regular file"
             )
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, st
+
+
+def open_regular(path: str | os.PathLike[str], what: str = "file") -> BinaryIO:
+    """``path`` opened for binary reading; a :class:`BadValueError` naming ``what`` when it is
+    not a regular file (FIFO, device, socket, folder). A missing file is an ``OSError``."""
+    fd, _ = _regular_fd(path, what)
+    return os.fdopen(fd, "rb")
+
+
+def read_regular(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """The bytes of ``path``; a :class:`BadValueError` naming ``what`` when it is not a regular
+    file (FIFO, device, socket, folder). A missing or unreadable file is an ``OSError``."""
+    # On the descriptor, not a buffered file object: loading a small model is mostly this
+    # read, and the file object's set-up cost more than the read itself (2.7 against 6.6 us
+    # for an 824-byte MD2; tools/bench_peers.py's first-mesh-from-a-path row).
+    fd, st = _regular_fd(path, what)
+    try:
         # One byte more than the size stat gives, and on until a read returns nothing: a file
         # that grew or a short read still comes whole.
         parts = [os.read(fd, st.st_size + 1)]
