@@ -55,6 +55,17 @@ def frame_number(text: str) -> int:
     return value
 
 
+def add_skin_dir_arg(parser: argparse.ArgumentParser) -> None:
+    """``--skin-dir DIR``: an existing folder to look skins up under."""
+    parser.add_argument(
+        "--skin-dir",
+        type=folder,
+        default=None,
+        metavar="DIR",
+        help="look skins up under DIR (default: the model's own folder)",
+    )
+
+
 def add_scene_args(parser: argparse.ArgumentParser, *, fps: bool = True) -> None:
     """``--skin``, ``--skin-dir``, ``--scale``, ``--fps`` and ``--no-clobber``."""
     parser.add_argument(
@@ -64,13 +75,7 @@ def add_scene_args(parser: argparse.ArgumentParser, *, fps: bool = True) -> None
         help="the skin to use: the model's skin number N (from 0, as `info` lists them) or an"
         " image NAME looked up beside the model or under --skin-dir (default: the first found)",
     )
-    parser.add_argument(
-        "--skin-dir",
-        type=folder,
-        default=None,
-        metavar="DIR",
-        help="look skins up under DIR (default: the model's own folder)",
-    )
+    add_skin_dir_arg(parser)
     parser.add_argument(
         "--scale",
         type=positive,

@@ -27,7 +27,7 @@ from typing import Any
 
 from ..core.format import Kind
 from .batch import add_game_dir_arg, expand_tree, is_game_input
-from .options import folder
+from .options import add_skin_dir_arg
 from .output import EXIT_OK, UsageError
 
 HELP = "show a model, a player or a folder's models in the browser (three.js, 127.0.0.1 only)"
@@ -62,13 +62,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--weapon", default=None, metavar="MD3", help="a weapon model to attach on tag_weapon"
     )
-    parser.add_argument(
-        "--skin-dir",
-        type=folder,
-        default=None,
-        metavar="DIR",
-        help="look skins up under DIR (default: the model's own folder)",
-    )
+    add_skin_dir_arg(parser)
     add_game_dir_arg(parser)
 
 
