@@ -14,7 +14,7 @@ SAMPLE := src/quakemodels/samples/quakeguy.md2
 
 all: test
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
@@ -237,6 +237,46 @@ def stored_corner_table(
         return _dense_corners(key_rows.T.ravel(), width, pairs)
     except IndexError:  # a vertex index at or past num_vertices
         return None
+
+
+def _compiled_weld() -> Callable[..., int] | None:
+    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+        return None
+    try:
+        from ._weld import weld
+    except ImportError:  # built without a C compiler: the numpy path serves
+        return None
+    return weld
+
+
+WELD = _compiled_weld()
+"""The compiled corner table (``_weld.c``, :func:`welded_corners`), or None when the install
+had no C compiler or ``QUAKEMODELS_PURE_PYTHON`` is set (to any non-empty value)."""
+
+
+def welded_corners(
+    vertices: npt.NDArray[np.integer[Any]],
+    texcoords: npt.NDArray[np.integer[Any]],
+    num_texcoords: int,
+    num_vertices: int,
+) -> Corners | None:
+    """:func:`corner_table` of (T,3) ``vertices`` and ``texcoords`` (any integer type, any
+    strides, not yet checked) with the triangles in render order (:func:`flip_winding`), by
+    the compiled weld: one pass over the corners, through a hash table of their pairs, instead
+    of a few dozen numpy operations. None when the weld is not built, there are no triangles
+    or an index is out of range (the caller's checked decode names it)."""
+    rows = vertices.shape[0]
+    if WELD is None or not rows:
+        return None
+    vertex_ids = np.empty(3 * rows, np.int32)
+    texcoord_ids = np.empty(3 * rows, np.int32)
+    indices = np.empty((rows, 3), np.uint32)
+    count: int = WELD(
+        vertices, texcoords, num_vertices, num_texcoords, True, vertex_ids, texcoord_ids, indices
+    )
+    if count < 0:
+        return None
+    return vertex_ids[:count], texcoord_ids[:count], indices
 
 
 def _dense_corners(key: npt.NDArray[np.intp], width: int, pairs: int) -> Corners:

@@ -45,6 +45,7 @@ from ...core.mesh import (
     dense_pairs_for,
     flip_winding,
     stored_corner_table,
+    welded_corners,
 )
 from ...core.names import lenient_names, plural
 from ...core.sections import (
@@ -802,6 +803,19 @@ class Md2Reader(TrivertxNormals, SingleSurface):
     def _mesh_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
         """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them in
         render order (counter-clockwise: :func:`flip_winding` of the stored order)."""
+        h = self._h
+        if h.num_triangles and "triangles" not in self.__dict__:
+            words = np.frombuffer(
+                self._data, np.uint16, h.num_triangles * TRIANGLE_WORDS, h.ofs_triangles
+            ).reshape(-1, TRIANGLE_WORDS)
+            welded = welded_corners(
+                words[:, TRI_VERTICES],
+                words[:, TRI_TEXCOORDS],
+                h.num_tex_coords,
+                h.vertices_per_frame,
+            )
+            if welded is not None:
+                return welded
         vertex_ids, texcoord_ids, indices = self._stored_corners()
         return vertex_ids, texcoord_ids, flip_winding(indices)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.mesh import Corners, Mesh, dense_first_use, flip_winding
+from ...core.mesh import Corners, Mesh, dense_first_use, flip_winding, welded_corners
 from ...core.sections import columns, offset_of, word_columns
 from ...core.trivertx import ANORMS, NUM_ANORMS
 from .layout import NORMAL_INDEX, POSE_HEADER_SIZE, POSITION, TEXCOORD, TRIANGLE, TYPE_SIZE, VERTEX
@@ -97,6 +97,9 @@ def stored_corners(
     back &= words[:, _FACES_FRONT_WORD] == 0
     key_rows = np.multiply(back, nv, dtype=np.intp)
     key_rows += v_rows
+    welded = welded_corners(v_rows.T, key_rows.T, 2 * nv, nv)
+    if welded is not None:  # the compiled weld, when built (the same arrays)
+        return welded
     rows_used, indices = dense_first_use(key_rows.T.ravel(), 2 * nv)
     vertex_ids = np.remainder(rows_used, nv, dtype=np.int32)
     return vertex_ids, rows_used.astype(np.int32), flip_winding(indices)

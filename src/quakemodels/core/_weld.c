@@ -1,0 +1,215 @@
+/* quakemodels.core._weld: the compiled fast path of core.mesh.corner_table.
+ *
+ * One function, weld(): the distinct (vertex, texcoord) pairs of a model's triangles in
+ * first-use order, and the triangles over them. It computes exactly what the numpy path
+ * (core/mesh.py: corner_table, dense_first_use) computes, in one pass over the corners
+ * instead of a few dozen numpy operations, whose fixed cost dominates on the small meshes
+ * of Quake models. tests/test_weld.py proves it equal to the numpy path. The package works
+ * without it (a build without a C compiler leaves it out, and core/mesh.py falls back).
+ *
+ * Only the Python C API and the buffer protocol: no numpy headers, so it builds against any
+ * numpy, and the caller allocates the outputs with numpy.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One (T,3) index array as the buffer protocol describes it: any integer item type numpy
+ * exports, any strides (a column slice of a file's words needs no copy). */
+typedef struct {
+    Py_buffer view;
+    char kind; /* 'u' unsigned, 's' signed */
+    Py_ssize_t rows;
+} IndexArray;
+
+static int item_kind(const char *format, Py_ssize_t itemsize, char *kind) {
+    const char *f = format ? format : "B";
+    if (*f == '<' || *f == '=' || *f == '@' || *f == '!' || *f == '>') {
+        if (*f == '>' || *f == '!') return -1; /* numpy exports native order for our arrays */
+        f++;
+    }
+    if (f[0] == '\0' || f[1] != '\0') return -1;
+    switch (f[0]) {
+    case 'B': case 'H': case 'I': case 'L': case 'Q': case 'N': *kind = 'u'; break;
+    case 'b': case 'h': case 'i': case 'l': case 'q': case 'n': *kind = 's'; break;
+    default: return -1;
+    }
+    return (itemsize == 1 || itemsize == 2 || itemsize == 4 || itemsize == 8) ? 0 : -1;
+}
+
+static int get_index_array(PyObject *obj, IndexArray *a, const char *name) {
+    if (PyObject_GetBuffer(obj, &a->view, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return -1;
+    if (a->view.ndim != 2 || a->view.shape[1] != 3 ||
+        item_kind(a->view.format, a->view.itemsize, &a->kind) < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected a (T,3) array of integers", name);
+        PyBuffer_Release(&a->view);
+        return -1;
+    }
+    a->rows = a->view.shape[0];
+    return 0;
+}
+
+/* The item at (row, column) as an unsigned 64-bit number; a negative value becomes
+ * 2**64 + value, so one comparison with the bound refuses it. */
+static inline uint64_t index_at(const IndexArray *a, Py_ssize_t row, Py_ssize_t column) {
+    const char *p = (const char *)a->view.buf + row * a->view.strides[0] +
+                    column * a->view.strides[1];
+    if (a->kind == 'u') {
+        switch (a->view.itemsize) {
+        case 1: return *(const uint8_t *)p;
+        case 2: return *(const uint16_t *)p;
+        case 4: return *(const uint32_t *)p;
+        default: return *(const uint64_t *)p;
+        }
+    }
+    switch (a->view.itemsize) {
+    case 1: return (uint64_t)(int64_t)*(const int8_t *)p;
+    case 2: return (uint64_t)(int64_t)*(const int16_t *)p;
+    case 4: return (uint64_t)(int64_t)*(const int32_t *)p;
+    default: return (uint64_t)*(const int64_t *)p;
+    }
+}
+
+static int get_output(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count,
+                      const char *name) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) return -1;
+    if (view->itemsize != itemsize || view->len < count * itemsize) {
+        PyErr_Format(PyExc_ValueError, "%s: expected %zd writable items of %zd bytes", name,
+                     count, itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(weld_doc,
+"weld(vertices, texcoords, num_vertices, num_texcoords, flip, vertex_ids, texcoord_ids,\n"
+"     indices) -> int\n"
+"\n"
+"The distinct (vertex, texcoord) pairs of the (T,3) ``vertices`` and ``texcoords`` (any\n"
+"integer type and strides) in first-use order, written to ``vertex_ids`` and\n"
+"``texcoord_ids`` (int32, at least 3T each), and the triangles over them to ``indices``\n"
+"(uint32, 3T; corners (0,2,1) of each triangle when ``flip``). Returns the number of\n"
+"pairs, or -1 when an index is negative or not below its bound (nothing else is\n"
+"checked: the caller names the bad index). Memory: a table of at most 48 bytes per\n"
+"corner, whatever the bounds.");
+
+static PyObject *weld(PyObject *module, PyObject *args) {
+    PyObject *vo, *to, *vid_o, *tid_o, *idx_o;
+    Py_ssize_t num_vertices, num_texcoords;
+    int flip;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOnnpOOO:weld", &vo, &to, &num_vertices, &num_texcoords,
+                          &flip, &vid_o, &tid_o, &idx_o))
+        return NULL;
+    if (num_vertices < 0 || num_texcoords < 0 || num_vertices > INT32_MAX ||
+        num_texcoords > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "weld: bounds must be in 0..2**31-1");
+        return NULL;
+    }
+    IndexArray v, t;
+    Py_buffer vid, tid, idx;
+    if (get_index_array(vo, &v, "vertices") < 0) return NULL;
+    if (get_index_array(to, &t, "texcoords") < 0) goto fail_v;
+    if (t.rows != v.rows) {
+        PyErr_SetString(PyExc_ValueError, "weld: vertices and texcoords differ in length");
+        goto fail_t;
+    }
+    Py_ssize_t corners = 3 * v.rows;
+    if (get_output(vid_o, &vid, 4, corners, "vertex_ids") < 0) goto fail_t;
+    if (get_output(tid_o, &tid, 4, corners, "texcoord_ids") < 0) goto fail_vid;
+    if (get_output(idx_o, &idx, 4, corners, "indices") < 0) goto fail_tid;
+
+    if (corners > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "weld: over 2**30 corners");
+        goto fail_idx;
+    }
+    long result = 0;
+    if (corners > 0) {
+        /* An open-addressing table of the pairs seen, at most half full: its size follows
+         * the corners (the file's size), never the vertex and texcoord counts a header
+         * claims. A pair packs into one key; no valid pair packs to EMPTY. */
+        int bits = 4;
+        while (((Py_ssize_t)1 << bits) < 2 * corners) bits++;
+        size_t slots = (size_t)1 << bits, mask = slots - 1;
+        const uint64_t EMPTY = UINT64_MAX;
+        uint64_t *keys = malloc(slots * sizeof(uint64_t));
+        int32_t *numbers = malloc(slots * sizeof(int32_t));
+        if (keys == NULL || numbers == NULL) {
+            free(keys);
+            free(numbers);
+            PyErr_NoMemory();
+            goto fail_idx;
+        }
+        memset(keys, 0xff, slots * sizeof(uint64_t));
+        int32_t *out_v = vid.buf, *out_t = tid.buf;
+        uint32_t *out_idx = idx.buf;
+        /* Stored corner c of a triangle goes to place c, or to 0, 2, 1 when flipping. */
+        static const int flipped[3] = {0, 2, 1};
+        const int *place = flip ? flipped : (const int[3]){0, 1, 2};
+        Py_BEGIN_ALLOW_THREADS
+        int32_t count = 0;
+        for (Py_ssize_t row = 0; row < v.rows && result == 0; row++) {
+            for (int c = 0; c < 3; c++) {
+                uint64_t vi = index_at(&v, row, c), ti = index_at(&t, row, c);
+                if (vi >= (uint64_t)num_vertices || ti >= (uint64_t)num_texcoords) {
+                    result = -1;
+                    break;
+                }
+                /* A pair's number is the count of pairs first used before it: the corners
+                 * are visited in order, so the numbers run in first-use order. */
+                uint64_t key = vi << 32 | ti;
+                size_t slot = (size_t)((key * 0x9E3779B97F4A7C15u) >> (64 - bits)) & mask;
+                while (keys[slot] != key && keys[slot] != EMPTY) slot = (slot + 1) & mask;
+                if (keys[slot] == EMPTY) {
+                    keys[slot] = key;
+                    numbers[slot] = count;
+                    out_v[count] = (int32_t)vi;
+                    out_t[count] = (int32_t)ti;
+                    count++;
+                }
+                out_idx[3 * row + place[c]] = (uint32_t)numbers[slot];
+            }
+        }
+        if (result == 0) result = count;
+        Py_END_ALLOW_THREADS
+        free(keys);
+        free(numbers);
+    }
+    PyBuffer_Release(&idx);
+    PyBuffer_Release(&tid);
+    PyBuffer_Release(&vid);
+    PyBuffer_Release(&t.view);
+    PyBuffer_Release(&v.view);
+    return PyLong_FromLong(result);
+
+fail_idx:
+    PyBuffer_Release(&idx);
+fail_tid:
+    PyBuffer_Release(&tid);
+fail_vid:
+    PyBuffer_Release(&vid);
+fail_t:
+    PyBuffer_Release(&t.view);
+fail_v:
+    PyBuffer_Release(&v.view);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"weld", weld, METH_VARARGS, weld_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "_weld",
+    "The compiled fast path of quakemodels.core.mesh.corner_table (see weld).",
+    -1,
+    methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__weld(void) { return PyModule_Create(&module); }

@@ -1,0 +1,210 @@
+"""The compiled corner table (``core/_weld.c``) against the numpy path it replaces.
+
+``welded_corners`` must give, array for array and dtype for dtype, what
+``flip_winding(corner_table(...))`` gives, for every integer type and stride a reader hands
+it, and refuse (None) exactly where an index is out of range, so that the checked decode
+names it. The package works without the compiled module; under CI=true it must be built.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import IN_CI, corpus_params
+
+import quakemodels
+from quakemodels.core import mesh as mesh_module
+from quakemodels.core.mesh import corner_table, flip_winding, welded_corners
+from quakemodels.formats.md2.reader import TRI_TEXCOORDS, TRI_VERTICES, TRIANGLE_WORDS
+
+MESH_FIELDS = ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids")
+
+if mesh_module.WELD is None:
+    if IN_CI and not os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+        raise RuntimeError("CI=true but quakemodels.core._weld is not built (pip install -e .)")
+    pytest.skip(
+        "quakemodels.core._weld is not built (no C compiler at install) or turned off",
+        allow_module_level=True,
+    )
+WELD = mesh_module.WELD
+
+
+def numpy_corners(
+    v: np.ndarray, t: np.ndarray, num_texcoords: int, num_vertices: int
+) -> tuple[np.ndarray, ...]:
+    """The numpy path: the corner table of the checked arrays, in render order."""
+    ids, tcs, tris = corner_table(
+        v.astype(np.int64), t.astype(np.int64), num_texcoords, num_vertices
+    )
+    return ids, tcs, flip_winding(tris)
+
+
+def assert_same(got: tuple[np.ndarray, ...] | None, want: tuple[np.ndarray, ...]) -> None:
+    assert got is not None
+    for a, b in zip(got, want, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert np.array_equal(a, b)
+
+
+@pytest.mark.parametrize("path", corpus_params("md2"))
+def test_corpus_md2_welds_as_numpy(path: Path) -> None:
+    data = path.read_bytes()
+    m = quakemodels.load(data)
+    h = m._h
+    words = np.frombuffer(data, np.uint16, h.num_triangles * TRIANGLE_WORDS, h.ofs_triangles)
+    words = words.reshape(-1, TRIANGLE_WORDS)
+    got = welded_corners(
+        words[:, TRI_VERTICES], words[:, TRI_TEXCOORDS], h.num_tex_coords, h.vertices_per_frame
+    )
+    want = numpy_corners(m.triangles, m.triangle_texcoords, m.num_texcoords, m.num_vertices)
+    assert_same(got, want)
+    assert len(want[0]) > 0
+
+
+@pytest.mark.parametrize("path", corpus_params("md2"))
+def test_corpus_md2_mesh_with_and_without_the_weld(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = path.read_bytes()
+    welded = quakemodels.load(data).meshes(0)[0]
+    monkeypatch.setattr(mesh_module, "WELD", None)
+    plain = quakemodels.load(data).meshes(0)[0]
+    for name in MESH_FIELDS:
+        a, b = getattr(welded, name), getattr(plain, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.uint8, np.int8, np.uint16, np.int16, np.int32, np.uint32, np.int64, np.uint64]
+)
+def test_random_triangles_of_every_integer_type(dtype: type) -> None:
+    rng = np.random.default_rng(np.dtype(dtype).num)
+    top = min(int(np.iinfo(dtype).max), 90)
+    for _ in range(150):
+        nv, ns = (int(x) for x in rng.integers(1, top, 2))
+        nt = int(rng.integers(1, 300))
+        v = rng.integers(0, nv, (nt, 3)).astype(dtype)
+        t = rng.integers(0, ns, (nt, 3)).astype(dtype)
+        assert_same(welded_corners(v, t, ns, nv), numpy_corners(v, t, ns, nv))
+
+
+def test_strided_views_need_no_copy() -> None:
+    rng = np.random.default_rng(5)
+    words = rng.integers(0, 40, (500, 6)).astype(np.uint16)
+    v, t = words[:, 0:3], words[:, 3:6]  # column slices of a (T,6) array, as MD2 stores them
+    assert not v.flags.c_contiguous
+    assert_same(welded_corners(v, t, 40, 40), numpy_corners(v, t, 40, 40))
+    transposed = np.ascontiguousarray(words.T)[:3].T  # a (T,3) view with (2, 1000) strides
+    assert_same(welded_corners(transposed, t, 40, 40), numpy_corners(transposed, t, 40, 40))
+
+
+def test_first_use_order_and_the_flip() -> None:
+    # pair (2, 0) is used first, then (0, 1), then (1, 0); the flip swaps corners 1 and 2
+    v = np.array([[2, 0, 1], [0, 2, 1]], np.int32)
+    t = np.array([[0, 1, 0], [1, 0, 0]], np.int32)
+    ids, tcs, tris = welded_corners(v, t, 2, 3) or (None, None, None)
+    assert ids is not None and tcs is not None and tris is not None
+    assert ids.tolist() == [2, 0, 1] and tcs.tolist() == [0, 1, 0]
+    assert tris.tolist() == [[0, 2, 1], [1, 2, 0]]
+    out = np.empty(6, np.int32), np.empty(6, np.int32), np.empty((2, 3), np.uint32)
+    assert WELD(v, t, 3, 2, False, *out) == 3  # unflipped: the stored order
+    assert out[2].tolist() == [[0, 1, 2], [1, 0, 2]]
+
+
+@pytest.mark.parametrize(
+    ("v", "t", "nv", "ns"),
+    [
+        ([[0, 1, 4]], [[0, 1, 2]], 4, 3),  # vertex index 4 of 4 vertices
+        ([[0, 1, 2]], [[0, 3, 2]], 4, 3),  # texcoord index 3 of 3 texcoords
+        ([[0, -1, 2]], [[0, 1, 2]], 4, 3),  # a negative vertex index
+        ([[0, 1, 2]], [[0, 1, -2]], 4, 3),  # a negative texcoord index
+        ([[0, 1, 2]], [[0, 0, 0]], 4, 0),  # no texcoords at all
+        ([[0, 1, 2], [0, 1, 9]], [[0, 0, 0], [0, 0, 0]], 4, 1),  # the last corner
+    ],
+)
+def test_out_of_range_is_refused(v: list[list[int]], t: list[list[int]], nv: int, ns: int) -> None:
+    for dtype in (np.int16, np.int32, np.int64):
+        assert welded_corners(np.array(v, dtype), np.array(t, dtype), ns, nv) is None
+    stored_v = np.array(v, np.int16).view(np.uint16)  # as MD2 stores them: -1 reads 65535
+    stored_t = np.array(t, np.int16).view(np.uint16)
+    assert welded_corners(stored_v, stored_t, ns, nv) is None
+
+
+def test_no_triangles_is_left_to_the_numpy_path() -> None:
+    # (the bad-index errors through a whole model: test_first_mesh's
+    # test_md2_mesh_names_a_bad_triangle_index, which runs with the weld)
+    empty = np.zeros((0, 3), np.uint16)
+    assert welded_corners(empty, empty, 3, 3) is None
+
+
+def test_huge_claimed_counts_cost_memory_by_corners_only() -> None:
+    # 2**31 - 1 vertices and texcoords claimed: the numpy table path would need 2**62
+    # entries; the weld's table follows the 6 corners
+    v = np.array([[0, 1, 2_000_000_000], [2_000_000_000, 1, 0]], np.int64)
+    t = np.array([[5, 2_147_483_646, 0], [0, 5, 5]], np.int64)
+    big = 2**31 - 1
+    assert_same(welded_corners(v, t, big, big), numpy_corners(v, t, big, big))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((np.zeros((2, 4), np.int32),), "vertices: expected a (T,3) array of integers"),
+        ((np.zeros((2, 3), np.float32),), "vertices: expected a (T,3) array of integers"),
+        ((np.zeros(6, np.int32),), "vertices: expected a (T,3) array of integers"),
+        ((np.zeros((2, 3), np.int32), np.zeros((3, 3), np.int32)), "differ in length"),
+    ],
+)
+def test_bad_arguments_raise(args: tuple[np.ndarray, ...], message: str) -> None:
+    v = args[0]
+    t = args[1] if len(args) > 1 else np.zeros((2, 3), np.int32)
+    out = np.empty(9, np.int32), np.empty(9, np.int32), np.empty(9, np.uint32)
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        WELD(v, t, 4, 4, True, *out)
+
+
+def test_outputs_too_small_raise() -> None:
+    v = np.zeros((2, 3), np.int32)
+    small = np.empty(5, np.int32)
+    with pytest.raises(ValueError, match="vertex_ids: expected 6 writable items"):
+        WELD(v, v, 4, 4, True, small, np.empty(6, np.int32), np.empty(6, np.uint32))
+    with pytest.raises(ValueError, match="indices: expected 6 writable items"):
+        WELD(v, v, 4, 4, True, np.empty(6, np.int32), np.empty(6, np.int32), np.empty(6, np.int64))
+    read_only = np.empty(6, np.int32)
+    read_only.flags.writeable = False
+    with pytest.raises((ValueError, BufferError)):
+        WELD(v, v, 4, 4, True, read_only, np.empty(6, np.int32), np.empty(6, np.uint32))
+    with pytest.raises(ValueError, match="bounds"):
+        WELD(
+            v, v, -1, 4, True, np.empty(6, np.int32), np.empty(6, np.int32), np.empty(6, np.uint32)
+        )
+
+
+def test_pure_python_switch_turns_the_weld_off() -> None:
+    code = "from quakemodels.core import mesh; print(mesh.WELD is None)"
+    env = {**os.environ, "QUAKEMODELS_PURE_PYTHON": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("path", corpus_params("mdl"))
+def test_corpus_mdl_mesh_with_and_without_the_weld(
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = path.read_bytes()
+    welded = quakemodels.load(data)
+    corners = welded._mesh_corners
+    mesh = welded.meshes(0)[0]
+    monkeypatch.setattr(mesh_module, "WELD", None)
+    plain = quakemodels.load(data)
+    assert_same(corners, plain._plain_corners())
+    for name in MESH_FIELDS:
+        a, b = getattr(mesh, name), getattr(plain.meshes(0)[0], name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
