@@ -93,6 +93,38 @@ def test_random_triangles_of_every_integer_type(dtype: type) -> None:
         assert_same(welded_corners(v, t, ns, nv), numpy_corners(v, t, ns, nv))
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int16, np.int32, np.int64])
+def test_random_indices_refused_exactly_when_out_of_range(dtype: type) -> None:
+    # any stored value, bounds below and above it: refused iff one index is negative or not
+    # below its bound, as the checked decode would find
+    rng = np.random.default_rng(100 + np.dtype(dtype).num)
+    info = np.iinfo(dtype)
+    welded = 0
+    for _ in range(300):
+        nt = int(rng.integers(1, 40))
+        v = rng.integers(info.min, int(info.max) + 1, (nt, 3), dtype=np.int64).astype(dtype)
+        t = rng.integers(info.min, int(info.max) + 1, (nt, 3), dtype=np.int64).astype(dtype)
+        nv, ns = (int(x) for x in rng.integers(0, 12, 2))
+        if rng.random() < 0.6:  # in range, or one stray at a random corner
+            v = np.abs(v.astype(np.int64)) % 8
+            t = np.abs(t.astype(np.int64)) % 8
+            nv, ns = (int(x) for x in rng.integers(8, 12, 2))
+            if rng.random() < 0.5:
+                stray = rng.choice([-1, nv, ns, 11, int(info.max)])
+                (v if rng.random() < 0.5 else t)[rng.integers(nt), rng.integers(3)] = stray
+            v, t = v.astype(dtype), t.astype(dtype)
+        wide_v, wide_t = v.astype(np.int64), t.astype(np.int64)
+        bad = bool((wide_v < 0).any() or (wide_v >= nv).any() or (wide_t < 0).any())
+        bad = bad or bool((wide_t >= ns).any())
+        got = welded_corners(v, t, ns, nv)
+        if bad:
+            assert got is None
+        else:
+            assert_same(got, numpy_corners(v, t, ns, nv))
+            welded += 1
+    assert welded > 50  # both outcomes are exercised
+
+
 def test_strided_views_need_no_copy() -> None:
     rng = np.random.default_rng(5)
     words = rng.integers(0, 40, (500, 6)).astype(np.uint16)
