@@ -14,12 +14,16 @@ import json
 import struct
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import md2builder
 import mdlbuilder
+import numpy as np
 import pytest
 from conftest import CORPUS, no_corpus
+
+import quakemodels
 
 NUMPY_TEXT = ("encountered", "RuntimeWarning", "Traceback", "internal error")
 SCALE_AT = 0  # a frame's scale is its first 12 bytes, translate the next 12
@@ -157,3 +161,29 @@ def test_corpus_drfreak_with_ofs_skins_and_ofs_frames_swapped(tmp_path: Path) ->
         "frame-name-unterminated",
         "normal-index",
     ]
+
+
+SIGNALLING_NAN = b"\x01\x00\x80\x7f"  # float32 bits 0x7f800001: a NaN that signals when cast
+NEGATIVE_SIGNALLING_NAN = b"\x01\x00\x80\xff"
+
+
+@pytest.mark.parametrize("bits", [SIGNALLING_NAN, NEGATIVE_SIGNALLING_NAN])
+@pytest.mark.parametrize("word", [0, 4])  # scale x, translate y
+def test_md2_signalling_nan_reads_without_warnings(bits: bytes, word: int) -> None:
+    # float32 -> float64 of a signalling NaN raises numpy's "invalid value" flag: every
+    # decode path of the reader must read it as a NaN, silently, like a quiet one
+    data = bytearray(md2builder.build())
+    ofs_frames = struct.unpack_from("<i", data, 56)[0]
+    data[ofs_frames + 4 * word : ofs_frames + 4 * word + 4] = bits
+    axis = word % 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        first = quakemodels.load(bytes(data)).meshes(0)[0].positions
+        one = quakemodels.load(bytes(data)).frame_positions(0)
+        every = quakemodels.load(bytes(data)).positions
+        model = quakemodels.load(bytes(data))
+        corner_positions, _ = model.corner_frames()
+        sampled = model.frame_positions(1)
+    assert np.isnan(first[:, axis]).all() and np.isnan(one[:, axis]).all()
+    assert np.isnan(every[0, :, axis]).all() and not np.isnan(every[1]).any()
+    assert np.isnan(corner_positions[0, :, axis]).all() and not np.isnan(sampled).any()

@@ -62,9 +62,10 @@ def first_mesh(
         return None  # a side not exact in float32: the plain path divides in double
     # Positions as the plain decode computes them (x * scale, then + translate, in double;
     # then float32), laid out (3,V) so each operation runs along V, not along 3.
-    prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
     positions = np.array(stored[:, POSITION].T, dtype=np.float64, order="C")
-    with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN as decode_axes gives
+    # inf/NaN as decode_axes gives; a signalling NaN in the file turns quiet in the cast
+    with np.errstate(over="ignore", invalid="ignore"):
+        prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
         positions *= prefix[scale_words, None]
         positions += prefix[translate_words, None]
         positions32 = positions.astype(np.float32)

@@ -564,20 +564,18 @@ class Md2Reader(TrivertxNormals, SingleSurface):
     def positions(self) -> FloatArray:
         """(F,V,3) float32 vertex positions, bit-identical to the spec's double-precision value."""
         words = self._frame_words
-        return self._positions_of(
-            words[:, SCALE_WORDS].astype(np.float64),
-            words[:, TRANSLATE_WORDS].astype(np.float64),
-            self._frame_vertices,
-        )
+        with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
+            scale = words[:, SCALE_WORDS].astype(np.float64)
+            translate = words[:, TRANSLATE_WORDS].astype(np.float64)
+        return self._positions_of(scale, translate, self._frame_vertices)
 
     def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
         prefixes = rows(self._frame_prefixes, frames)
-        return self._positions_of(
-            unstructured(prefixes["scale"], np.float64),
-            unstructured(prefixes["translate"], np.float64),
-            rows(self._frame_vertices, frames),
-        )
+        with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
+            scale = unstructured(prefixes["scale"], np.float64)
+            translate = unstructured(prefixes["translate"], np.float64)
+        return self._positions_of(scale, translate, rows(self._frame_vertices, frames))
 
     def _decode_frame_positions(self, frame: int) -> FloatArray:
         """(V,3) float32 positions of one frame: the same double operations as
@@ -587,9 +585,10 @@ class Md2Reader(TrivertxNormals, SingleSurface):
             self._data, FRAME_PREFIX, self.ofs_frames + frame * self._h.bytes_per_frame
         )
         compressed = self._frame_vertices[frame, :, POSITION].astype(np.float64)
-        compressed *= prefix[_SCALE]
-        compressed += prefix[_TRANSLATE]
-        out: FloatArray = compressed.astype(np.float32)
+        with np.errstate(over="ignore", invalid="ignore"):  # inf/NaN as decode_axes gives
+            compressed *= prefix[_SCALE]
+            compressed += prefix[_TRANSLATE]
+            out: FloatArray = compressed.astype(np.float32)
         return out
 
     @staticmethod
@@ -899,12 +898,10 @@ class Md2Reader(TrivertxNormals, SingleSurface):
                 picked = np.array([self._frame_index(f) for f in frames], dtype=np.intp)
                 stored = rows(self._frame_vertices, picked)
             prefixes = rows(self._frame_prefixes, picked)
-            found = fast_corner_frames(
-                vertex_ids,
-                stored,
-                unstructured(prefixes["scale"], np.float64),
-                unstructured(prefixes["translate"], np.float64),
-            )
+            with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
+                scale = unstructured(prefixes["scale"], np.float64)
+                translate = unstructured(prefixes["translate"], np.float64)
+            found = fast_corner_frames(vertex_ids, stored, scale, translate)
             if found is not None:
                 return found
         return self._plain_corner_frames(frames)
