@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import md2builder
 import numpy as np
 import pytest
 from conftest import IN_CI, corpus_params
@@ -32,6 +33,7 @@ if mesh_module.WELD is None:
         allow_module_level=True,
     )
 WELD = mesh_module.WELD
+weld_module = sys.modules[WELD.__module__]
 
 
 def numpy_corners(
@@ -144,7 +146,7 @@ def test_first_use_order_and_the_flip() -> None:
     assert ids.tolist() == [2, 0, 1] and tcs.tolist() == [0, 1, 0]
     assert tris.tolist() == [[0, 2, 1], [1, 2, 0]]
     out = np.empty(6, np.int32), np.empty(6, np.int32), np.empty((2, 3), np.uint32)
-    assert WELD(v, t, 3, 2, False, *out) == 3  # unflipped: the stored order
+    assert WELD(v, t, 2, 3, (0, 1, 2), *out) == 3  # the stored order
     assert out[2].tolist() == [[0, 1, 2], [1, 0, 2]]
 
 
@@ -197,24 +199,34 @@ def test_bad_arguments_raise(args: tuple[np.ndarray, ...], message: str) -> None
     t = args[1] if len(args) > 1 else np.zeros((2, 3), np.int32)
     out = np.empty(9, np.int32), np.empty(9, np.int32), np.empty(9, np.uint32)
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        WELD(v, t, 4, 4, True, *out)
+        WELD(v, t, 4, 4, (0, 2, 1), *out)
 
 
 def test_outputs_too_small_raise() -> None:
     v = np.zeros((2, 3), np.int32)
     small = np.empty(5, np.int32)
     with pytest.raises(ValueError, match="vertex_ids: expected 6 writable items"):
-        WELD(v, v, 4, 4, True, small, np.empty(6, np.int32), np.empty(6, np.uint32))
+        WELD(v, v, 4, 4, (0, 2, 1), small, np.empty(6, np.int32), np.empty(6, np.uint32))
     with pytest.raises(ValueError, match="indices: expected 6 writable items"):
-        WELD(v, v, 4, 4, True, np.empty(6, np.int32), np.empty(6, np.int32), np.empty(6, np.int64))
+        WELD(
+            v,
+            v,
+            4,
+            4,
+            (0, 2, 1),
+            np.empty(6, np.int32),
+            np.empty(6, np.int32),
+            np.empty(6, np.int64),
+        )
     read_only = np.empty(6, np.int32)
     read_only.flags.writeable = False
     with pytest.raises((ValueError, BufferError)):
-        WELD(v, v, 4, 4, True, read_only, np.empty(6, np.int32), np.empty(6, np.uint32))
+        WELD(v, v, 4, 4, (0, 2, 1), read_only, np.empty(6, np.int32), np.empty(6, np.uint32))
     with pytest.raises(ValueError, match="bounds"):
-        WELD(
-            v, v, -1, 4, True, np.empty(6, np.int32), np.empty(6, np.int32), np.empty(6, np.uint32)
-        )
+        WELD(v, v, 4, -1, (0, 2, 1), *(np.empty(6, t) for t in (np.int32, np.int32, np.uint32)))
+    for order in ((0, 1, 1), (0, 1, 3), (-1, 0, 1)):
+        with pytest.raises(ValueError, match="permutation"):
+            WELD(v, v, 4, 4, order, *(np.empty(6, t) for t in (np.int32, np.int32, np.uint32)))
 
 
 def test_pure_python_switch_turns_the_weld_off() -> None:
@@ -224,6 +236,12 @@ def test_pure_python_switch_turns_the_weld_off() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert done.stdout.strip() == "True"
+    version = [sys.executable, "-m", "quakemodels", "--version"]
+    off = subprocess.run(version, capture_output=True, text=True, env=env, check=True)
+    assert off.stdout.strip().endswith("(numpy only: QUAKEMODELS_PURE_PYTHON is set)")
+    env.pop("QUAKEMODELS_PURE_PYTHON")
+    on = subprocess.run(version, capture_output=True, text=True, env=env, check=True)
+    assert on.stdout.strip().endswith("(compiled weld)")
 
 
 @pytest.mark.parametrize("path", corpus_params("mdl"))
@@ -239,4 +257,57 @@ def test_corpus_mdl_mesh_with_and_without_the_weld(
     assert_same(corners, plain._plain_corners())
     for name in MESH_FIELDS:
         a, b = getattr(mesh, name), getattr(plain.meshes(0)[0], name)
+        assert a.dtype == b.dtype and np.array_equal(a, b), name
+
+
+def colliding_triangles(rows: int, side: int = 1024) -> tuple[np.ndarray, np.ndarray]:
+    """(rows,3) vertex and texcoord indices below ``side`` whose distinct pairs all hash to
+    the first slots of the weld's table for 3 x ``rows`` corners: a file built so that every
+    lookup walks one long run."""
+    bits = 4
+    while (1 << bits) < 6 * rows:
+        bits += 1
+    v, t = (a.ravel() for a in np.indices((side, side), dtype=np.uint64))
+    with np.errstate(over="ignore"):  # the multiply wraps, as in C
+        slot = ((v << np.uint64(32)) | t) * np.uint64(weld_module.HASH_MULTIPLIER)
+    slot >>= np.uint64(64 - bits)
+    first = np.argsort(slot, kind="stable")[: 3 * rows]  # the pairs of the lowest slots
+    return v[first].reshape(rows, 3).astype(np.int32), t[first].reshape(rows, 3).astype(np.int32)
+
+
+def test_pairs_built_to_collide_are_left_to_the_sorting_path() -> None:
+    v, t = colliding_triangles(2000)
+    out = np.empty(6000, np.int32), np.empty(6000, np.int32), np.empty((2000, 3), np.uint32)
+    assert WELD(v, t, 1024, 1024, (0, 2, 1), *out) == -2  # gave up within its budget
+    assert welded_corners(v, t, 1024, 1024) is None
+    # the same pairs, spread over the table: welded as usual
+    rng = np.random.default_rng(9)
+    spread = rng.permutation(v.ravel()).reshape(v.shape), rng.permutation(t.ravel())
+    assert_same(
+        welded_corners(spread[0], spread[1].reshape(t.shape), 1024, 1024),
+        numpy_corners(spread[0], spread[1].reshape(t.shape), 1024, 1024),
+    )
+
+
+def test_a_colliding_md2_gives_the_numpy_mesh(monkeypatch: pytest.MonkeyPatch) -> None:
+    v, t = colliding_triangles(700, side=512)
+    assert welded_corners(v, t, 512, 512) is None  # the weld gives up on these
+    triangles = [(*a, *b) for a, b in zip(v.tolist(), t.tolist(), strict=True)]
+    verts = np.zeros((512, 4), np.uint8)
+    verts[:, :3] = np.arange(512)[:, None] % 256
+    data = md2builder.build(
+        md2builder.Md2Spec(
+            skin_width=512,
+            skin_height=512,
+            texcoords=[(k, k) for k in range(512)],
+            triangles=triangles,
+            frames=[((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), b"f", verts)],
+            gl_dwords=[0],
+        )
+    )
+    welded = quakemodels.load(data).meshes(0)[0]
+    monkeypatch.setattr(mesh_module, "WELD", None)
+    plain = quakemodels.load(data).meshes(0)[0]
+    for name in MESH_FIELDS:
+        a, b = getattr(welded, name), getattr(plain, name)
         assert a.dtype == b.dtype and np.array_equal(a, b), name

@@ -94,6 +94,17 @@ def _terminal_columns() -> int:
     return columns or 80
 
 
+def _weld() -> str:
+    """How meshes are welded, for ``--version``: found without importing it (or numpy)."""
+    import importlib.util
+
+    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+        return " (numpy only: QUAKEMODELS_PURE_PYTHON is set)"
+    if importlib.util.find_spec("quakemodels.core._weld") is None:
+        return " (numpy only: the compiled weld is not built)"
+    return " (compiled weld)"
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The argument parser with every verb's subparser (only verb ``only``'s when given: a
     command imports the module of its own verb, not every verb's)."""
@@ -108,7 +119,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     examples: list[str] = []
     from .. import __version__
 
-    parser.add_argument("--version", action="version", version=f"quakemodels {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"quakemodels {__version__}{_weld()}"
+    )
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for verb, module_name in VERBS.items():
         if only is not None and verb != only:

@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Fibonacci hashing: the key times 2**64 / golden ratio, its top bits the slot. Exported
+ * to Python so that tests can build colliding keys. */
+#define HASH_MULTIPLIER UINT64_C(0x9E3779B97F4A7C15)
+
 /* One (T,3) index array as the buffer protocol describes it: any integer item type numpy
  * exports, any strides (a column slice of a file's words needs no copy). */
 typedef struct {
@@ -26,8 +30,14 @@ typedef struct {
 
 static int item_kind(const char *format, Py_ssize_t itemsize, char *kind) {
     const char *f = format ? format : "B";
-    if (*f == '<' || *f == '=' || *f == '@' || *f == '!' || *f == '>') {
-        if (*f == '>' || *f == '!') return -1; /* numpy exports native order for our arrays */
+    const uint16_t one = 1;
+    const int little = *(const unsigned char *)&one == 1;
+    /* Items in this machine's byte order only (numpy's arrays of our readers are); an
+     * array in the other order is refused, and the caller's numpy path serves it. */
+    if (*f == '<' || *f == '>' || *f == '!') {
+        if ((*f == '<') != little) return -1;
+        f++;
+    } else if (*f == '=' || *f == '@') {
         f++;
     }
     if (f[0] == '\0' || f[1] != '\0') return -1;
@@ -85,28 +95,40 @@ static int get_output(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ss
 }
 
 PyDoc_STRVAR(weld_doc,
-"weld(vertices, texcoords, num_vertices, num_texcoords, flip, vertex_ids, texcoord_ids,\n"
+"weld(vertices, texcoords, num_texcoords, num_vertices, order, vertex_ids, texcoord_ids,\n"
 "     indices) -> int\n"
 "\n"
 "The distinct (vertex, texcoord) pairs of the (T,3) ``vertices`` and ``texcoords`` (any\n"
-"integer type and strides) in first-use order, written to ``vertex_ids`` and\n"
-"``texcoord_ids`` (int32, at least 3T each), and the triangles over them to ``indices``\n"
-"(uint32, 3T; corners (0,2,1) of each triangle when ``flip``). Returns the number of\n"
-"pairs, or -1 when an index is negative or not below its bound (nothing else is\n"
-"checked: the caller names the bad index). Memory: a table of at most 48 bytes per\n"
-"corner, whatever the bounds.");
+"native-order integer type, any strides) in first-use order, written to ``vertex_ids``\n"
+"and ``texcoord_ids`` (int32, at least 3T each), and the triangles over them to\n"
+"``indices`` (uint32, (T,3)), each triangle's corners taken in ``order`` (as numpy's\n"
+"``indices[:, order]``).\n"
+"Returns the number of pairs; -1 when an index is negative or not below its bound\n"
+"(nothing else is checked: the caller names the bad index); -2 when the pairs collide\n"
+"in the table past a budget of probes (a file built to collide: the caller's sorting\n"
+"path is then the faster). Memory: a table of at most 48 bytes per corner, whatever\n"
+"the bounds, from Python's raw allocator (so tracemalloc sees it).");
 
 static PyObject *weld(PyObject *module, PyObject *args) {
     PyObject *vo, *to, *vid_o, *tid_o, *idx_o;
     Py_ssize_t num_vertices, num_texcoords;
-    int flip;
+    int order[3], place[3];
     (void)module;
-    if (!PyArg_ParseTuple(args, "OOnnpOOO:weld", &vo, &to, &num_vertices, &num_texcoords,
-                          &flip, &vid_o, &tid_o, &idx_o))
+    if (!PyArg_ParseTuple(args, "OOnn(iii)OOO:weld", &vo, &to, &num_texcoords, &num_vertices,
+                          &order[0], &order[1], &order[2], &vid_o, &tid_o, &idx_o))
         return NULL;
     if (num_vertices < 0 || num_texcoords < 0 || num_vertices > INT32_MAX ||
         num_texcoords > INT32_MAX) {
         PyErr_SetString(PyExc_ValueError, "weld: bounds must be in 0..2**31-1");
+        return NULL;
+    }
+    int seen = 0;
+    for (int k = 0; k < 3; k++) {
+        seen |= (order[k] >= 0 && order[k] <= 2) ? 1 << order[k] : 8;
+        if (seen < 8) place[order[k]] = k; /* stored corner order[k] goes to place k */
+    }
+    if (seen != 7) {
+        PyErr_SetString(PyExc_ValueError, "weld: order must be a permutation of (0, 1, 2)");
         return NULL;
     }
     IndexArray v, t;
@@ -135,20 +157,21 @@ static PyObject *weld(PyObject *module, PyObject *args) {
         while (((Py_ssize_t)1 << bits) < 2 * corners) bits++;
         size_t slots = (size_t)1 << bits, mask = slots - 1;
         const uint64_t EMPTY = UINT64_MAX;
-        uint64_t *keys = malloc(slots * sizeof(uint64_t));
-        int32_t *numbers = malloc(slots * sizeof(int32_t));
+        uint64_t *keys = PyMem_RawMalloc(slots * sizeof(uint64_t));
+        int32_t *numbers = PyMem_RawMalloc(slots * sizeof(int32_t));
         if (keys == NULL || numbers == NULL) {
-            free(keys);
-            free(numbers);
+            PyMem_RawFree(keys);
+            PyMem_RawFree(numbers);
             PyErr_NoMemory();
             goto fail_idx;
         }
         memset(keys, 0xff, slots * sizeof(uint64_t));
         int32_t *out_v = vid.buf, *out_t = tid.buf;
         uint32_t *out_idx = idx.buf;
-        /* Stored corner c of a triangle goes to place c, or to 0, 2, 1 when flipping. */
-        static const int flipped[3] = {0, 2, 1};
-        const int *place = flip ? flipped : (const int[3]){0, 1, 2};
+        /* The keys come from the file, so a file can choose pairs that share a slot and
+         * make each lookup walk a long run: past this many steps in all (the corpus models
+         * take at most 0.22 per corner), give up, and the caller sorts instead. */
+        int64_t steps_left = 2 * (int64_t)corners + 1024;
         Py_BEGIN_ALLOW_THREADS
         int32_t count = 0;
         for (Py_ssize_t row = 0; row < v.rows && result == 0; row++) {
@@ -161,8 +184,13 @@ static PyObject *weld(PyObject *module, PyObject *args) {
                 /* A pair's number is the count of pairs first used before it: the corners
                  * are visited in order, so the numbers run in first-use order. */
                 uint64_t key = vi << 32 | ti;
-                size_t slot = (size_t)((key * 0x9E3779B97F4A7C15u) >> (64 - bits)) & mask;
-                while (keys[slot] != key && keys[slot] != EMPTY) slot = (slot + 1) & mask;
+                size_t slot = (size_t)((key * HASH_MULTIPLIER) >> (64 - bits));
+                while (keys[slot] != key && keys[slot] != EMPTY && --steps_left > 0)
+                    slot = (slot + 1) & mask;
+                if (steps_left <= 0) {
+                    result = -2;
+                    break;
+                }
                 if (keys[slot] == EMPTY) {
                     keys[slot] = key;
                     numbers[slot] = count;
@@ -175,8 +203,8 @@ static PyObject *weld(PyObject *module, PyObject *args) {
         }
         if (result == 0) result = count;
         Py_END_ALLOW_THREADS
-        free(keys);
-        free(numbers);
+        PyMem_RawFree(keys);
+        PyMem_RawFree(numbers);
     }
     PyBuffer_Release(&idx);
     PyBuffer_Release(&tid);
@@ -212,4 +240,15 @@ static struct PyModuleDef module = {
     NULL, NULL, NULL, NULL,
 };
 
-PyMODINIT_FUNC PyInit__weld(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__weld(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    PyObject *multiplier = PyLong_FromUnsignedLongLong(HASH_MULTIPLIER);
+    int failed = multiplier == NULL || PyModule_AddObjectRef(m, "HASH_MULTIPLIER", multiplier) < 0;
+    Py_XDECREF(multiplier);
+    if (failed) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

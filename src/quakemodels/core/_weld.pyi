@@ -8,13 +8,13 @@ import numpy.typing as npt
 def weld(
     vertices: npt.NDArray[np.integer[Any]],
     texcoords: npt.NDArray[np.integer[Any]],
-    num_vertices: int,
     num_texcoords: int,
-    flip: bool,
+    num_vertices: int,
+    order: tuple[int, int, int],
     vertex_ids: npt.NDArray[np.int32],
     texcoord_ids: npt.NDArray[np.int32],
     indices: npt.NDArray[np.uint32],
 ) -> int:
     """Distinct (vertex, texcoord) pairs in first-use order into ``vertex_ids`` and
-    ``texcoord_ids``, triangles over them into ``indices``; their count, or -1 when an index
-    is out of range."""
+    ``texcoord_ids``, triangles over them (corners taken in ``order``) into ``indices``;
+    their count, -1 when an index is out of range, -2 when the pairs collide past a budget."""

@@ -260,23 +260,32 @@ def welded_corners(
     num_texcoords: int,
     num_vertices: int,
 ) -> Corners | None:
-    """:func:`corner_table` of (T,3) ``vertices`` and ``texcoords`` (any integer type, any
-    strides, not yet checked) with the triangles in render order (:func:`flip_winding`), by
-    the compiled weld: one pass over the corners, through a hash table of their pairs, instead
-    of a few dozen numpy operations. None when the weld is not built, there are no triangles
-    or an index is out of range (the caller's checked decode names it)."""
+    """:func:`corner_table` of (T,3) ``vertices`` and ``texcoords`` (integers, any strides,
+    not yet checked) with the triangles in render order (:func:`flip_winding`),
+    by the compiled weld: one pass over the corners, through a hash table of their pairs,
+    instead of a few dozen numpy operations. None when the weld is not built, there are no
+    triangles, an index is out of range (the caller's checked decode names it) or the pairs
+    collide past the weld's budget (a file built for that: the sorting path is faster)."""
     rows = vertices.shape[0]
-    if WELD is None or not rows:
+    if WELD is None or not rows or not (vertices.dtype.isnative and texcoords.dtype.isnative):
         return None
     vertex_ids = np.empty(3 * rows, np.int32)
     texcoord_ids = np.empty(3 * rows, np.int32)
     indices = np.empty((rows, 3), np.uint32)
     count: int = WELD(
-        vertices, texcoords, num_vertices, num_texcoords, True, vertex_ids, texcoord_ids, indices
+        vertices,
+        texcoords,
+        num_texcoords,
+        num_vertices,
+        RENDER_ORDER,
+        vertex_ids,
+        texcoord_ids,
+        indices,
     )
     if count < 0:
         return None
-    return vertex_ids[:count], texcoord_ids[:count], indices
+    # copies of the used part: the model keeps these, not the 3T-long scratch
+    return vertex_ids[:count].copy(), texcoord_ids[:count].copy(), indices
 
 
 def _dense_corners(key: npt.NDArray[np.intp], width: int, pairs: int) -> Corners:

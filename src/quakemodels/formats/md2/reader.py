@@ -803,46 +803,34 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         """Distinct (vertex, texcoord) pairs in first-use order, and triangles over them in
         render order (counter-clockwise: :func:`flip_winding` of the stored order)."""
         h = self._h
-        if h.num_triangles and "triangles" not in self.__dict__:
-            words = np.frombuffer(
-                self._data, np.uint16, h.num_triangles * TRIANGLE_WORDS, h.ofs_triangles
-            ).reshape(-1, TRIANGLE_WORDS)
-            welded = welded_corners(
-                words[:, TRI_VERTICES],
-                words[:, TRI_TEXCOORDS],
-                h.num_tex_coords,
-                h.vertices_per_frame,
-            )
-            if welded is not None:
-                return welded
-        vertex_ids, texcoord_ids, indices = self._stored_corners()
-        return vertex_ids, texcoord_ids, flip_winding(indices)
-
-    def _stored_corners(self) -> tuple[IntArray, IntArray, npt.NDArray[np.uint32]]:
-        """``_mesh_corners`` with the triangles in the file's (clockwise) order."""
-        h = self._h
+        corners = None
         if h.num_triangles and "triangles" not in self.__dict__:
             # Straight from the stored indices (no decode of the two (T,3) arrays) when every
             # one is in range; else the arrays' decode names the bad one.
             words = np.frombuffer(
                 self._data, np.uint16, h.num_triangles * TRIANGLE_WORDS, h.ofs_triangles
             ).reshape(-1, TRIANGLE_WORDS)
+            stored_v, stored_t = words[:, TRI_VERTICES], words[:, TRI_TEXCOORDS]
+            welded = welded_corners(stored_v, stored_t, h.num_tex_coords, h.vertices_per_frame)
+            if welded is not None:  # the compiled weld, when built: in render order already
+                return welded
             corners = stored_corner_table(
-                words[:, TRI_VERTICES],
-                words[:, TRI_TEXCOORDS],
+                stored_v,
+                stored_t,
                 h.num_tex_coords,
                 h.vertices_per_frame,
                 dense_pairs_for(len(self._data)),
             )
-            if corners is not None:
-                return corners
-        return corner_table(
-            self.triangles,
-            self.triangle_texcoords,
-            self.num_texcoords,
-            self.num_vertices,
-            dense_pairs_for(len(self._data)),
-        )
+        if corners is None:
+            corners = corner_table(
+                self.triangles,
+                self.triangle_texcoords,
+                self.num_texcoords,
+                self.num_vertices,
+                dense_pairs_for(len(self._data)),
+            )
+        vertex_ids, texcoord_ids, indices = corners
+        return vertex_ids, texcoord_ids, flip_winding(indices)
 
     def mesh(self, frame: int = 0) -> Mesh:
         """Render-ready indexed arrays for ``frame`` (see :class:`Mesh`); decodes that frame
