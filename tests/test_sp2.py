@@ -21,6 +21,7 @@ from quakemodels.core.sprite import SpriteFrame, SpriteFrames
 from quakemodels.errors import LimitExceededError, ModelFormatError, QuakeModelsWarning
 from quakemodels.formats.sp2.check import check
 from quakemodels.formats.sp2.describe import describe
+from quakemodels.formats.sp2.layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
 from quakemodels.formats.sp2.reader import Sp2
 from quakemodels.formats.sp2.scene import frames
 from quakemodels.formats.sp2.write import build, image_files
@@ -86,6 +87,38 @@ def test_a_missing_image_is_a_transparent_picture_and_a_warning() -> None:
         got = frames(sprite)
     assert got.frames[0].rgba.shape == (32, 128, 4) and got.frames[0].rgba.max() == 0
     assert [f.code for f in check(sprite)] == ["image-missing"]
+
+
+def _with_frame_size(data: bytes, index: int, width: int, height: int) -> bytes:
+    """``data`` with frame ``index``'s stored width and height replaced."""
+    out = bytearray(data)
+    at = HEADER_SIZE + FRAME.itemsize * index
+    for name, value in (("width", width), ("height", height)):
+        field = at + FRAME_OFFSETS[name]
+        out[field : field + 4] = np.array(value, "<i4").tobytes()
+    return bytes(out)
+
+
+@pytest.mark.parametrize(
+    ("width", "height"), [(2**31 - 1, 128), (16, 2**31 - 1), (65535, 65535), (4097, 4096)]
+)
+def test_a_missing_image_of_a_huge_stored_size_is_refused_naming_the_width(
+    width: int, height: int
+) -> None:
+    # a transparent stand-in that size would take up to a TiB to draw: refused, not allocated
+    data = _with_frame_size(_corpus("nexuiz_waypoint.sp2").read_bytes(), 0, width, height)
+    with pytest.raises(ModelFormatError) as e, pytest.warns(QuakeModelsWarning):
+        frames(Sp2.from_bytes(data, "nexuiz_waypoint.sp2"))
+    assert (e.value.field, e.value.offset) == ("frames[0].width", 12)
+    assert f"the frame is {width}x{height} and its image" in str(e.value)
+
+
+def test_a_missing_image_stand_in_costs_no_memory_up_to_the_limit() -> None:
+    data = _with_frame_size(_corpus("nexuiz_waypoint.sp2").read_bytes(), 0, 4096, 4096)
+    with pytest.warns(QuakeModelsWarning, match="not found"):
+        got = frames(Sp2.from_bytes(data, "nexuiz_waypoint.sp2")).frames[0].rgba
+    assert got.shape == (4096, 4096, 4) and not got.flags.writeable
+    assert got.base is not None and got.base.nbytes == 4  # one clear pixel, broadcast
 
 
 def test_images_are_found_through_a_pak_by_their_game_path(tmp_path: Path) -> None:

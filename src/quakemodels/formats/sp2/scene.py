@@ -4,10 +4,11 @@
 
 A frame's picture is its image at the frame's stored size (an image of another size is
 used as it is, with a warning); a missing image gives a transparent picture of the stored
-size and a warning. ``origin_x``/``origin_y`` are the sprite's point inside the picture,
-from its left and its bottom edge (``R_DrawSpriteModel`` puts the bottom-left corner at
--origin_x right and -origin_y up), so the picture's top-left corner is at
-(-origin_x, height - origin_y), y up.
+size and a warning, up to the largest picture the package decodes (``core.pcx.MAX_PIXELS``;
+a larger stored size is a BadValueError naming the frame's width). ``origin_x`` and
+``origin_y`` are the sprite's point inside the picture, from its left and its bottom edge
+(``R_DrawSpriteModel`` puts the bottom-left corner at -origin_x right and -origin_y up), so
+the picture's top-left corner is at (-origin_x, height - origin_y), y up.
 """
 
 from __future__ import annotations
@@ -16,12 +17,36 @@ import os
 import warnings
 
 import numpy as np
+import numpy.typing as npt
 
 from ...core.palette import PaletteLike
+from ...core.pcx import MAX_PIXELS
 from ...core.skins import Listings
 from ...core.sprite import SpriteFrame, SpriteFrames
-from ...errors import QuakeModelsWarning
+from ...errors import BadValueError, QuakeModelsWarning
+from .layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
 from .reader import Sp2, decode_image, find_image
+
+_CLEAR = np.zeros((1, 1, 4), np.uint8)
+_CLEAR.setflags(write=False)
+
+
+def stand_in(index: int, width: int, height: int, image: str) -> npt.NDArray[np.uint8]:
+    """The transparent (H,W,4) uint8 picture of frame ``index`` whose ``image`` is missing:
+    a read-only view of one clear pixel, so it costs no memory whatever the stored size.
+    A size over ``MAX_PIXELS`` raises BadValueError naming the frame's width: what draws it
+    (a PNG, a contact sheet) would need that many pixels."""
+    width, height = max(width, 0), max(height, 0)
+    if width * height > MAX_PIXELS:
+        at = HEADER_SIZE + index * FRAME.itemsize + FRAME_OFFSETS["width"]
+        raise BadValueError(
+            f"frames[{index}].width at offset {at}: the frame is {width}x{height} and its image"
+            f" {image!r} is missing; a transparent stand-in that size would have more than"
+            f" {MAX_PIXELS} pixels",
+            field=f"frames[{index}].width",
+            offset=at,
+        )
+    return np.broadcast_to(_CLEAR, (height, width, 4))
 
 
 def frames(
@@ -54,7 +79,7 @@ def frames(
             else:
                 rgba = decode_image(hit[1], hit[0])
         if rgba is None:
-            rgba = np.zeros((max(h, 0), max(w, 0), 4), np.uint8)
+            rgba = stand_in(i, w, h, names[i])
         elif rgba.shape[:2] != (h, w):
             warnings.warn(
                 f"frames[{i}]: image {names[i]!r} is {rgba.shape[1]}x{rgba.shape[0]}, the frame"
