@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
+import warnings
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -311,3 +312,35 @@ def test_a_format_without_corpus_skips_or_fails_under_ci(monkeypatch: pytest.Mon
     monkeypatch.setattr(conftest, "IN_CI", True)
     with pytest.raises(pytest.fail.Exception, match="CI=true but"):
         read(fmt, None)
+
+
+IMAGE_CASES = [case for case in CASES if kind_of(case.values[0]) != MESH]
+
+
+@pytest.mark.parametrize(("fmt", "path"), IMAGE_CASES)
+def test_an_image_kind_exports_as_a_user_runs_it(
+    fmt: Format, path: Path | None, tmp_path: Path
+) -> None:
+    # `quakemodels export sprite -o x.gif` and `-o x.png`, the command line's own path: an
+    # animated GIF of every picture and one PNG per picture, equal to the frames service's
+    if path is None:
+        pytest.skip("no corpus file")
+    from PIL import Image
+
+    from quakemodels.cli import main
+    from quakemodels.interchange.sprites import png_frames
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a Quake II sprite's images may be missing
+        frames = service(fmt, "frames")(open_model(fmt, read(fmt, path), str(path)))
+        assert main(["export", str(path), "-o", str(tmp_path / "x.gif")]) == 0
+        assert main(["export", str(path), "-o", str(tmp_path / "x.png")]) == 0
+    gif = Image.open(tmp_path / "x.gif")
+    left, top, right, bottom = frames.bounds()
+    assert gif.size == (right - left, bottom - top)
+    # Pillow merges a GIF's identical consecutive frames when it saves them
+    assert 1 <= gif.n_frames <= len(frames.frames)
+    names = [f"x_{i}.png" for i in range(len(frames))] if len(frames) > 1 else ["x.png"]
+    assert sorted(p.name for p in tmp_path.glob("x*.png")) == sorted(names)
+    for name, want in zip(names, png_frames(frames), strict=True):
+        assert (tmp_path / name).read_bytes() == want

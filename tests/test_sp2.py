@@ -220,3 +220,27 @@ def test_cli_refuses_an_option_quake_ii_sprites_do_not_take(
     assert main(["build", str(source), "-o", str(out), "--tex-format", "normal"]) == 2
     assert "sp2 (Quake II sprite) takes no --tex-format" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_sprite_of_no_pixels_renders_and_refuses_clearly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # its one frame stored 0 x 4224 (its image missing): the sheet and the frame's picture
+    # come out (nothing drawn), the GIFs and PNG frames are refused naming why, no file left
+    from quakemodels.cli import main
+
+    src = tmp_path / "zero.sp2"
+    src.write_bytes(_with_frame_size(_corpus("nexuiz_waypoint.sp2").read_bytes(), 0, 0, 4224))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", QuakeModelsWarning)
+        assert main(["render", str(src), "-o", str(tmp_path / "sheet.png")]) == 0
+        assert main(["render", str(src), "--frame", "0", "-o", str(tmp_path / "f.png")]) == 0
+        capsys.readouterr()
+        assert main(["render", str(src), "--clip", "all", "-o", str(tmp_path / "a.gif")]) == 1
+        assert main(["export", str(src), "-o", str(tmp_path / "e.gif")]) == 1
+        assert main(["export", str(src), "-o", str(tmp_path / "e.png")]) == 1
+    err = capsys.readouterr().err
+    assert err.count("pictures have no pixels (a stored width or height of 0)") == 2
+    assert "frames[0] is 0x4224: a PNG cannot hold a picture with no pixels" in err
+    assert Image.open(tmp_path / "f.png").getextrema()[3] == (0, 0)  # all transparent
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.png", "sheet.png", "zero.sp2"]

@@ -129,7 +129,7 @@ def export_sprite(path: str, model: Any, fmt: Format, opts: dict[str, Any]) -> l
     outs = [*pngs, *([folder / f"{stem}.gif"] if gif is not False else [])]
     refuse_existing(outs, opts["no_clobber"])
     folder.mkdir(parents=True, exist_ok=True)
-    for out, data in zip(pngs, pictures.png_frames(frames), strict=True):
+    for out, data in zip(pngs, pictures.png_frames(frames) if pngs else [], strict=True):
         with writing(out):
             write_bytes_atomic(out, data)
     if gif is not False:

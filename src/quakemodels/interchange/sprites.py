@@ -44,7 +44,15 @@ def composite(rgba: npt.NDArray[np.uint8], background: tuple[int, int, int]) -> 
 
 
 def png_frames(frames: SpriteFrames) -> list[bytes]:
-    """Each picture as a PNG (RGBA, its own size)."""
+    """Each picture as a PNG (RGBA, its own size); BadValueError naming a picture with no
+    pixels (a stored width or height of 0), which PNG cannot hold."""
+    for i, f in enumerate(frames.frames):
+        if not f.rgba.shape[0] or not f.rgba.shape[1]:
+            width, height = f.size
+            raise BadValueError(
+                f"frames[{i}] is {width}x{height}: a PNG cannot hold a picture with no pixels",
+                field=f"frames[{i}]",
+            )
     return [encode_png(np.ascontiguousarray(f.rgba)) for f in frames.frames]
 
 
@@ -83,6 +91,8 @@ def fitted(
     a whole-number zoom (nearest, square pixels) when it fits at least once, else shrunk
     (Lanczos); transparent around it, or over ``background`` as RGB."""
     w, h = size
+    if not (img.width and img.height):  # a picture of no pixels: the canvas alone
+        img = Image.new("RGBA", (1, 1), (0, 0, 0, 0))
     zoom = min(w / img.width, h / img.height)
     if zoom >= 1:
         k = int(zoom)
@@ -100,7 +110,7 @@ def fitted(
 
 
 def _scaled(img: Image.Image, scale: int) -> Image.Image:
-    if scale == 1:
+    if scale == 1 or not (img.width and img.height):  # Pillow refuses to resize 0 pixels
         return img
     return img.resize((img.width * scale, img.height * scale), Image.Resampling.NEAREST)
 
@@ -154,6 +164,12 @@ def gif_bytes(
         raise BadValueError("a sprite with no frames has no animation", field="frames")
     durations = gif_durations(frames, default_interval)
     placed = frames.placed()
+    if not placed[0].shape[0] or not placed[0].shape[1]:
+        raise BadValueError(
+            "the sprite's pictures have no pixels (a stored width or height of 0): a GIF"
+            " cannot hold them",
+            field="frames",
+        )
     if background is not None:
         images = [_scaled(composite(rgba, background), scale) for rgba in placed]
         return render.gif_bytes(images, durations=durations)
