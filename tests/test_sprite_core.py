@@ -73,6 +73,40 @@ def test_placed_puts_frames_of_different_sizes_on_one_canvas() -> None:
     assert placed[1][:, 0, 3].tolist() == [0, 0] and placed[1][:, 3, 3].tolist() == [0, 0]
 
 
+def _clear(width: int, height: int) -> np.ndarray:
+    """A transparent (H,W,4) picture that takes no memory (a broadcast pixel)."""
+    return np.broadcast_to(np.zeros((1, 1, 4), np.uint8), (height, width, 4))
+
+
+def _sprite(*pictures: tuple[int, int, tuple[int, int]]) -> SpriteFrames:
+    """Pictures of (width, height, origin)."""
+    return SpriteFrames(
+        "s", tuple(SpriteFrame(_clear(w, h), o, None, i) for i, (w, h, o) in enumerate(pictures))
+    )
+
+
+@pytest.mark.parametrize(
+    ("sprite", "span"),
+    [
+        (_sprite((4, 4, (0, 0)), (4, 4, (0, 2**30))), "4x1073741828"),  # origins far apart
+        (_sprite((4096, 4096, (0, 0)), (4, 4, (4093, 0))), "4097x4096"),  # one canvas too big
+        (_sprite(*[(2048, 2048, (0, 0))] * 17), "2048x2048"),  # 17 canvases of 4M pixels
+    ],
+)
+def test_placed_refuses_a_canvas_too_large_for_an_animation(
+    sprite: SpriteFrames, span: str
+) -> None:
+    with pytest.raises(BadValueError, match=f"span {span} pixels: too many for one animation"):
+        sprite.placed()
+    with pytest.raises(BadValueError, match="too many for one animation"):
+        pictures.gif_bytes(sprite)  # the GIF places them first
+
+
+def test_placed_takes_canvases_within_the_limits() -> None:
+    placed = _sprite((1024, 1024, (0, 0)), (4, 4, (2000, -3000))).placed()
+    assert [p.shape for p in placed] == [(3004, 2004, 4)] * 2  # y down: -origin y
+
+
 def test_palette_has_one_home_and_mdl_reads_it_from_there() -> None:
     assert mdl_palette.default_palette is core_palette.default_palette
     image = np.zeros((1, 2, 3), np.uint8)

@@ -26,10 +26,16 @@ import numpy.typing as npt
 from ..errors import BadMagicError, BadValueError, BadVersionError, ModelFormatError, TruncatedError
 from .facade import read_source
 from .findings import Finding, Report
+from .pcx import MAX_PIXELS
 from .sections import offset_of
 
 DEFAULT_INTERVAL = 0.1
 """Seconds a single frame shows in an animation (Quake steps an entity's frame at 10 Hz)."""
+
+
+PLACED_PIXELS = 4 * MAX_PIXELS
+"""The most pixels :meth:`SpriteFrames.placed` gives in all (256 MiB of RGBA): every frame on
+its own canvas, for an animation."""
 
 
 @dataclass(frozen=True)
@@ -100,8 +106,18 @@ class SpriteFrames:
 
     def placed(self) -> list[npt.NDArray[np.uint8]]:
         """Every picture on one canvas (:meth:`bounds`), (H,W,4) uint8 each, transparent
-        around it, so that an animation of pictures of different sizes does not jump."""
+        around it, so that an animation of pictures of different sizes does not jump.
+        BadValueError when the canvas would hold more than ``MAX_PIXELS`` pixels, or all the
+        canvases more than ``PLACED_PIXELS`` (origins far apart make a canvas of any size)."""
         left, top, right, bottom = self.bounds()
+        width, height = right - left, bottom - top
+        if width * height > MAX_PIXELS or width * height * len(self.frames) > PLACED_PIXELS:
+            raise BadValueError(
+                f"the {len(self.frames)} pictures placed at their origins span {width}x"
+                f"{height} pixels: too many for one animation (at most {MAX_PIXELS}"
+                f" pixels a frame, {PLACED_PIXELS} in all)",
+                field="frames",
+            )
         out = []
         for f in self.frames:
             canvas = np.zeros((bottom - top, right - left, 4), np.uint8)
