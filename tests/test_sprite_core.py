@@ -287,3 +287,18 @@ def test_both_spr_formats_report_bounds_and_trailing_bytes(fmt: str) -> None:
             "5 bytes after the frames, which the engine never reads",
         ),
     ]
+
+
+def test_a_picture_of_no_pixels_but_a_huge_side_is_drawn_or_refused_cheaply() -> None:
+    # a Half-Life sprite frame stored 642739065x0 has no pixel bytes, so it loads; drawing
+    # it must not ask Pillow for 642 million columns
+    sprite = _sprite((642739065, 0, (0, 0)))
+    assert pictures.frame_image(sprite, 0).size == (0, 0)
+    assert pictures.frame_image(sprite, 0, background=(0, 0, 0)).size == (0, 0)
+    assert pictures.fitted(pictures.frame_image(sprite, 0), (8, 8)).size == (8, 8)
+    with pytest.raises(BadValueError, match="a contact sheet of 1 pictures in cells of"):
+        pictures.contact_sheet(sprite)
+    with pytest.raises(BadValueError, match="pictures have no pixels"):
+        pictures.gif_bytes(sprite)
+    with pytest.raises(BadValueError, match=r"frames\[0\] is 642739065x0: a PNG cannot hold"):
+        pictures.png_frames(sprite)

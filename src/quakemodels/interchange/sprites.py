@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw, ImageSequence
 
 from ..core.atomic import write_bytes_atomic
 from ..core.png import encode_png
-from ..core.sprite import DEFAULT_INTERVAL, SpriteFrame, SpriteFrames
+from ..core.sprite import DEFAULT_INTERVAL, PLACED_PIXELS, SpriteFrame, SpriteFrames
 from ..errors import BadValueError
 from . import render
 
@@ -37,6 +37,8 @@ GIF_TICK = 0.01
 
 def composite(rgba: npt.NDArray[np.uint8], background: tuple[int, int, int]) -> Image.Image:
     """(H,W,4) uint8 ``rgba`` blended over an opaque ``background`` colour, as RGB."""
+    if not (rgba.shape[0] and rgba.shape[1]):
+        return Image.new("RGB", (0, 0))  # see _image
     alpha = rgba[..., 3:4].astype(np.float32) / 255.0
     bg = np.array(background, np.float32)
     rgb = rgba[..., :3].astype(np.float32) * alpha + bg * (1.0 - alpha)
@@ -80,8 +82,16 @@ def frame_image(
     if not -count <= index < count:
         raise IndexError(f"frame {index} out of range for {count} frames")
     rgba = frames.frames[index].rgba
-    img = Image.fromarray(rgba, "RGBA") if background is None else composite(rgba, background)
+    img = _image(rgba) if background is None else composite(rgba, background)
     return _scaled(img, scale)
+
+
+def _image(rgba: npt.NDArray[np.uint8]) -> Image.Image:
+    """(H,W,4) uint8 ``rgba`` as an RGBA image; a picture of no pixels as a 0x0 one, since a
+    stored size such as 642739065x0 makes Pillow allocate for its 642 million columns."""
+    if not (rgba.shape[0] and rgba.shape[1]):
+        return Image.new("RGBA", (0, 0))
+    return Image.fromarray(rgba, "RGBA")
 
 
 def fitted(
@@ -131,7 +141,15 @@ def contact_sheet(
     cell_w = max(max([f.size[0] for f in frames.frames] + [16]) * scale + 8, MIN_CELL_WIDTH)
     cell_h = max([f.size[1] for f in frames.frames] + [16]) * scale + 8
     label_h = 14
-    sheet = Image.new("RGB", (cols * cell_w, rows * (cell_h + label_h)), (40, 40, 48))
+    size = (cols * cell_w, rows * (cell_h + label_h))
+    if size[0] * size[1] > PLACED_PIXELS:  # pictures of stored sizes near the limit, many
+        raise BadValueError(
+            f"a contact sheet of {len(frames.frames)} pictures in cells of {cell_w}x{cell_h}"
+            f" would be {size[0]}x{size[1]} pixels, more than {PLACED_PIXELS}: render them"
+            " one at a time (--frame)",
+            field="frames",
+        )
+    sheet = Image.new("RGB", size, (40, 40, 48))
     draw = ImageDraw.Draw(sheet)
     for k, f in enumerate(frames.frames):
         x, y = (k % cols) * cell_w, (k // cols) * (cell_h + label_h)
