@@ -302,3 +302,14 @@ def test_a_picture_of_no_pixels_but_a_huge_side_is_drawn_or_refused_cheaply() ->
         pictures.gif_bytes(sprite)
     with pytest.raises(BadValueError, match=r"frames\[0\] is 642739065x0: a PNG cannot hold"):
         pictures.png_frames(sprite)
+
+
+def test_a_gif_canvas_is_at_most_65535_on_a_side() -> None:
+    # origins 70,000 columns apart: within the pixel limits (a row of 4), past GIF's 16 bits
+    sprite = _sprite((1, 1, (0, 0)), (1, 1, (69_999, 0)))
+    assert sprite.placed()[0].shape == (1, 70_000, 4)
+    with pytest.raises(BadValueError, match="span 70000x1 pixels: a GIF is at most 65535"):
+        pictures.gif_bytes(sprite)
+    with pytest.raises(BadValueError, match="a GIF is at most 65535"):
+        pictures.gif_bytes(_sprite((40_000, 1, (0, 0))), scale=2)
+    assert pictures.gif_bytes(_sprite((65_535, 1, (0, 0))))[:6] == b"GIF89a"

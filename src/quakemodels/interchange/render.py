@@ -379,6 +379,10 @@ def png_bytes(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
+GIF_MAX_SIDE = 0xFFFF
+"""The widest and tallest GIF canvas: its header stores each as 16 bits."""
+
+
 def gif_bytes(
     frames: Sequence[Image.Image], fps: float = FPS, *, durations: Sequence[int] | None = None
 ) -> bytes:

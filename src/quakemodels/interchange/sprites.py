@@ -188,6 +188,13 @@ def gif_bytes(
             " cannot hold them",
             field="frames",
         )
+    height, width = placed[0].shape[0] * scale, placed[0].shape[1] * scale
+    if max(width, height) > render.GIF_MAX_SIDE:
+        raise BadValueError(
+            f"the sprite's pictures placed at their origins span {width}x{height} pixels: a GIF"
+            f" is at most {render.GIF_MAX_SIDE} on a side",
+            field="frames",
+        )
     if background is not None:
         images = [_scaled(composite(rgba, background), scale) for rgba in placed]
         return render.gif_bytes(images, durations=durations)
