@@ -49,7 +49,8 @@ def obj_text(
             continue
         out.append(f"o {safe_name(s.name, f'surface{i}')}\n")
         out.append(_rows("v", to_y_up(s.positions[frame])))
-        uv = s.uvs.astype(np.float64)
+        with np.errstate(invalid="ignore"):  # a signalling NaN texcoord turns quiet
+            uv = s.uvs.astype(np.float64)  # (export_obj refuses non-finite ones before this)
         out.append(_rows("vt", np.column_stack([uv[:, 0], 1.0 - uv[:, 1]])))
         out.append(_rows("vn", to_y_up(s.normals[frame])))
         if mtl_name:
