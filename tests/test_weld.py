@@ -72,7 +72,11 @@ def test_corpus_md2_welds_as_numpy(path: Path) -> None:
 def test_corpus_md2_mesh_with_and_without_the_weld(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    data = path.read_bytes()
+    assert_mesh_same_without_the_weld(path.read_bytes(), monkeypatch)
+
+
+def assert_mesh_same_without_the_weld(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fresh model's first mesh is the same, array for array, with the weld and without."""
     welded = quakemodels.load(data).meshes(0)[0]
     monkeypatch.setattr(mesh_module, "WELD", None)
     plain = quakemodels.load(data).meshes(0)[0]
@@ -305,9 +309,4 @@ def test_a_colliding_md2_gives_the_numpy_mesh(monkeypatch: pytest.MonkeyPatch) -
             gl_dwords=[0],
         )
     )
-    welded = quakemodels.load(data).meshes(0)[0]
-    monkeypatch.setattr(mesh_module, "WELD", None)
-    plain = quakemodels.load(data).meshes(0)[0]
-    for name in MESH_FIELDS:
-        a, b = getattr(welded, name), getattr(plain, name)
-        assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert_mesh_same_without_the_weld(data, monkeypatch)
