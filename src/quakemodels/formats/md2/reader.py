@@ -571,11 +571,20 @@ class Md2Reader(TrivertxNormals, SingleSurface):
 
     def _decode_positions(self, frames: npt.NDArray[np.intp]) -> FloatArray:
         """(k,V,3) float32 positions of ``frames`` only (see :class:`PerFrame`)."""
-        prefixes = rows(self._frame_prefixes, frames)
-        with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
-            scale = unstructured(prefixes["scale"], np.float64)
-            translate = unstructured(prefixes["translate"], np.float64)
+        scale, translate = self._grids(frames)
         return self._positions_of(scale, translate, rows(self._frame_vertices, frames))
+
+    def _grids(
+        self, frames: npt.NDArray[np.intp]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """(k,3) float64 scale and translate of ``frames`` (a signalling NaN stored in the
+        file turns quiet in the cast, without numpy's "invalid value" warning)."""
+        prefixes = rows(self._frame_prefixes, frames)
+        with np.errstate(invalid="ignore"):
+            return (
+                unstructured(prefixes["scale"], np.float64),
+                unstructured(prefixes["translate"], np.float64),
+            )
 
     def _decode_frame_positions(self, frame: int) -> FloatArray:
         """(V,3) float32 positions of one frame: the same double operations as
@@ -885,11 +894,7 @@ class Md2Reader(TrivertxNormals, SingleSurface):
             else:
                 picked = np.array([self._frame_index(f) for f in frames], dtype=np.intp)
                 stored = rows(self._frame_vertices, picked)
-            prefixes = rows(self._frame_prefixes, picked)
-            with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
-                scale = unstructured(prefixes["scale"], np.float64)
-                translate = unstructured(prefixes["translate"], np.float64)
-            found = fast_corner_frames(vertex_ids, stored, scale, translate)
+            found = fast_corner_frames(vertex_ids, stored, *self._grids(picked))
             if found is not None:
                 return found
         return self._plain_corner_frames(frames)
