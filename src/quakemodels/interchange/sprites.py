@@ -37,7 +37,7 @@ GIF_TICK = 0.01
 
 def composite(rgba: npt.NDArray[np.uint8], background: tuple[int, int, int]) -> Image.Image:
     """(H,W,4) uint8 ``rgba`` blended over an opaque ``background`` colour, as RGB."""
-    if not (rgba.shape[0] and rgba.shape[1]):
+    if not rgba.size:
         return Image.new("RGB", (0, 0))  # see _image
     alpha = rgba[..., 3:4].astype(np.float32) / 255.0
     bg = np.array(background, np.float32)
@@ -49,7 +49,7 @@ def png_frames(frames: SpriteFrames) -> list[bytes]:
     """Each picture as a PNG (RGBA, its own size); BadValueError naming a picture with no
     pixels (a stored width or height of 0), which PNG cannot hold."""
     for i, f in enumerate(frames.frames):
-        if not f.rgba.shape[0] or not f.rgba.shape[1]:
+        if not f.rgba.size:
             width, height = f.size
             raise BadValueError(
                 f"frames[{i}] is {width}x{height}: a PNG cannot hold a picture with no pixels",
@@ -89,7 +89,7 @@ def frame_image(
 def _image(rgba: npt.NDArray[np.uint8]) -> Image.Image:
     """(H,W,4) uint8 ``rgba`` as an RGBA image; a picture of no pixels as a 0x0 one, since a
     stored size such as 642739065x0 makes Pillow allocate for its 642 million columns."""
-    if not (rgba.shape[0] and rgba.shape[1]):
+    if not rgba.size:
         return Image.new("RGBA", (0, 0))
     return Image.fromarray(rgba, "RGBA")
 
@@ -182,7 +182,7 @@ def gif_bytes(
         raise BadValueError("a sprite with no frames has no animation", field="frames")
     durations = gif_durations(frames, default_interval)
     placed = frames.placed()
-    if not placed[0].shape[0] or not placed[0].shape[1]:
+    if not placed[0].size:
         raise BadValueError(
             "the sprite's pictures have no pixels (a stored width or height of 0): a GIF"
             " cannot hold them",
