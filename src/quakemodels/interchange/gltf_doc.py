@@ -19,7 +19,7 @@ import json
 import os
 import re
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -40,7 +40,7 @@ _COMPONENTS = {
     5126: np.float32,
 }
 _INDEX_COMPONENTS = (5121, 5123, 5125)
-_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+_WIDTH = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
 _TRIANGLES = 4
 _MAX_STRIDE = 252  # glTF 2.0, bufferView.byteStride
 _MAX_BUFFER = 2**32 - 1  # a GLB chunk length is a uint32: no buffer is longer
@@ -318,6 +318,7 @@ class _Primitive:
     normal: _Plan | None = None
     normal_targets: list[_Plan | None] | None = None
     material: Any = None
+    attributes: dict[str, Any] = field(default_factory=dict)
 
 
 def _primitives(g: _Document) -> list[_Primitive]:
@@ -403,6 +404,7 @@ def _mesh_primitives(
                 normal,
                 normal_targets,
                 prim.get("material"),
+                attributes,
             )
         )
     return out

@@ -33,7 +33,8 @@ import numpy.typing as npt
 
 from ..core.build import vertex_normals
 from ..core.mesh import flip_winding
-from ..core.scene import Y_UP, ExportModel, Surface, Tag
+from ..core.scene import FPS, Y_UP, ExportModel, Surface, Tag, to_y_up
+from ..core.skeletal import rotation_part
 from ..errors import ModelFormatError, QuakeModelsWarning
 from .gltf_doc import (
     _WIDTH,
@@ -52,6 +53,15 @@ from .gltf_doc import (
     _sampler,
     _triangles,
 )
+from .gltf_eval import (
+    Z_UP_TO_Y_UP,
+    Evaluated,
+    evaluate,
+    hierarchy,
+    needs_evaluation,
+    rest_world,
+    warn_if_lying,
+)
 from .imported import DEFAULT_LIMITS, FloatArray, ImportedMesh, ImportLimits, check_shape, from_y_up
 
 # GLB container (glTF 2.0 §4.4): a 12-byte header, then 8-byte chunk headers.
@@ -67,33 +77,49 @@ from .imported import DEFAULT_LIMITS, FloatArray, ImportedMesh, ImportLimits, ch
 
 
 def read_gltf(
-    path: str | os.PathLike[str], *, limits: ImportLimits = DEFAULT_LIMITS
+    path: str | os.PathLike[str],
+    *,
+    limits: ImportLimits = DEFAULT_LIMITS,
+    fps: float = FPS,
+    up: str = "y",
 ) -> ImportedMesh:
-    """Read every triangle primitive of every mesh in a ``.glb`` / ``.gltf`` (see module doc).
+    """Read every triangle primitive of every shown mesh in a ``.glb`` / ``.gltf`` as one mesh
+    in its world position (see the module doc).
 
-    ``limits`` bound the result (frames, vertices, frames × vertices) and are checked before
-    the morph targets are decoded.
+    A file that skins or moves its meshes, or animates shape keys, is evaluated as a viewer
+    plays it (:mod:`.gltf_eval`): each animation sampled at ``fps`` becomes a clip whose
+    frames are named after it. ``up="z"`` reads a Z-up file (Blender's "+Y Up" off) upright.
+    ``limits`` bound the result and are checked before anything is decoded or posed.
     """
     g, size = _open(path)
     p = g.path
-    prims = _primitives(g)
+    limits = limits.for_input(size + g.external_bytes)
+    if needs_evaluation(g):
+        return _evaluated_mesh(g, evaluate(g, fps, limits, up))
+    placed = _placed(g, up)
+    prims = [prim for prim, _ in placed]
     layouts = [_frames(g, prim) for prim in prims]
     counts = {len(targets) + base for targets, base in layouts}
     if len(counts) > 1:
         raise g.error("meshes", f"have different frame counts {sorted(counts)}")
     frames = counts.pop()
     corners = sum(prim.position.count for prim in prims)
-    check_shape(str(p), frames, corners, limits.for_input(size + g.external_bytes))
+    check_shape(str(p), frames, corners, limits)
     positions = np.empty((frames, corners, 3), np.float32)
     uvs: list[FloatArray | None] = []
     indices = []
     base = 0
-    for prim, (targets, base_is_frame) in zip(prims, layouts, strict=True):
+    for (prim, world), (targets, base_is_frame) in zip(placed, layouts, strict=True):
         n = prim.position.count
-        _fill_frames(g, prim.position, targets, base_is_frame, positions[:, base : base + n])
+        rows = positions[:, base : base + n]
+        _fill_frames(g, prim.position, targets, base_is_frame, rows)
+        if world is not None:
+            rows[:] = rows @ world[:3, :3].T + world[:3, 3]
         uvs.append(None if prim.uv is None else _decode(g, prim.uv).astype(np.float32))
         indices.append(_triangles(g, prim) + base)
         base += n
+    if up == "y":
+        warn_if_lying(g, positions[0].astype(np.float64))
     first_names = prims[0].names
     _, base_is_frame = layouts[0]
     names = ["base", *first_names] if base_is_frame and first_names else list(first_names)
@@ -105,6 +131,38 @@ def read_gltf(
         uvs=np.concatenate([u for u in uvs if u is not None]) if has_uv else None,
         indices=np.concatenate(indices),
         frame_names=names,
+        skin_size=_image_size(g),
+    )
+
+
+def _placed(g: _Document, up: str) -> list[tuple[_Primitive, npt.NDArray[np.float64] | None]]:
+    """Every primitive of every shown mesh node with the node's world matrix at rest (None for
+    the identity); every primitive of every mesh when no node names a mesh (a bare file)."""
+    root = Z_UP_TO_Y_UP if up == "z" else np.eye(4)
+    tree = hierarchy(g)
+    nodes = tree.mesh_nodes()
+    if not nodes:
+        bare = None if up == "y" else root
+        return [(prim, bare) for prim in _primitives(g)]
+    world = rest_world(g)
+    out: list[tuple[_Primitive, npt.NDArray[np.float64] | None]] = []
+    for n in nodes:
+        m, mesh = g.item("meshes", n.node["mesh"], f"nodes[{n.index}].mesh")
+        matrix = root @ world[n.index]
+        placed = None if np.array_equal(matrix, np.eye(4)) else matrix
+        out += [(prim, placed) for prim in _mesh_primitives(g, m, mesh)]
+    return out
+
+
+def _evaluated_mesh(g: _Document, ev: Evaluated) -> ImportedMesh:
+    """An evaluated glTF as one merged mesh in Quake space."""
+    offsets = np.cumsum([0] + [m.positions.shape[0] for m in ev.meshes])
+    has_uv = all(m.uvs is not None for m in ev.meshes)
+    return ImportedMesh(
+        positions=from_y_up(np.concatenate(ev.positions, axis=1)),
+        uvs=np.concatenate([m.uvs for m in ev.meshes if m.uvs is not None]) if has_uv else None,
+        indices=np.concatenate([m.indices + o for m, o in zip(ev.meshes, offsets, strict=False)]),
+        frame_names=ev.frame_names,
         skin_size=_image_size(g),
     )
 
@@ -569,11 +627,12 @@ def _scene(
     nodes: list[_Node],
     limits: ImportLimits,
     images: dict[str, tuple[str, bytes]] | None = None,
+    world: dict[int, npt.NDArray[np.float64]] | None = None,
 ) -> ExportModel:
     """The surfaces and tags of ``nodes`` as one scene (see the comment above); each
     surface's embedded image into ``images`` when given."""
     source = g.path
-    found: list[tuple[str, list[_Primitive]]] = []
+    found: list[tuple[str, list[_Primitive], npt.NDArray[np.float64] | None]] = []
     for n in nodes:
         if n.node.get("mesh") is None:
             continue
@@ -581,8 +640,9 @@ def _scene(
         prims = _mesh_primitives(g, m, mesh, normals=True)
         mesh_name = mesh.get("name")
         label = n.name or (mesh_name if isinstance(mesh_name, str) else "") or f"surface{m}"
-        found.append((label, prims))
-    flat = [prim for _, prims in found for prim in prims]
+        matrix = None if world is None else world.get(n.index)
+        found.append((label, prims, matrix))
+    flat = [prim for _, prims, _ in found for prim in prims]
     layouts = [_frames(g, prim) for prim in flat]
     counts = {len(targets) + base for targets, base in layouts}
     if len(counts) > 1:
@@ -596,7 +656,7 @@ def _scene(
     check_shape(str(g.path), num_frames, corners, limits)
     surfaces: list[Surface] = []
     k = 0
-    for label, prims in found:
+    for label, prims, matrix in found:
         for j, prim in enumerate(prims):
             targets, base_is_frame = layouts[k]
             k += 1
@@ -612,6 +672,8 @@ def _scene(
                 normal = np.empty((num_frames, rows, 3), np.float32)
                 _fill_frames(g, prim.normal, prim.normal_targets, base_is_frame, normal)
                 normals = from_y_up(normal)
+            if matrix is not None:
+                quake, normals = _placed_frames(quake, normals, matrix)
             uv = np.zeros((rows, 2), np.float32)
             if prim.uv is not None:
                 uv = _decode(g, prim.uv).astype(np.float32)
@@ -651,6 +713,20 @@ def _scene(
         source=source,
         frame_names=frame_names if len(frame_names) == num_frames else [],
     )
+
+
+def _placed_frames(
+    positions: FloatArray, normals: FloatArray, matrix: npt.NDArray[np.float64]
+) -> tuple[FloatArray, FloatArray]:
+    """(F,N,3) Quake-space positions and normals moved by a Y-up world ``matrix`` (normals by
+    its inverse transpose, renormalised)."""
+    quake = np.asarray(Y_UP.T, np.float64) @ matrix[:3, :3] @ np.asarray(Y_UP, np.float64)
+    shift = np.asarray(Y_UP.T, np.float64) @ matrix[:3, 3]
+    moved = (positions @ quake.T + shift).astype(np.float32)
+    turned = normals @ np.linalg.inv(quake)
+    length = np.linalg.norm(turned, axis=-1, keepdims=True)
+    turned = np.divide(turned, length, out=np.zeros_like(turned), where=length > 0)
+    return moved, turned.astype(np.float32)
 
 
 def _image(g: _Document, material: Any) -> tuple[str, bytes] | None:
@@ -728,9 +804,56 @@ def read_gltf_scenes(
 
 
 def read_gltf_scene(
-    path: str | os.PathLike[str], *, limits: ImportLimits = DEFAULT_LIMITS
+    path: str | os.PathLike[str],
+    *,
+    limits: ImportLimits = DEFAULT_LIMITS,
+    fps: float = FPS,
+    up: str = "y",
 ) -> ExportModel:
-    """The surfaces, frames and tags of every node of a ``.glb`` / ``.gltf`` (see the comment
-    above read_gltf_scenes); ``limits`` bound its shape before morph targets are decoded."""
+    """The surfaces, frames and tags of every node of a ``.glb`` / ``.gltf`` in their world
+    positions (see the comment above read_gltf_scenes); a file that skins or moves its
+    meshes, or animates shape keys, is evaluated at ``fps`` as in :func:`read_gltf`, and its
+    ``tag_*`` nodes follow their parents frame by frame. ``limits`` bound its shape before
+    anything is decoded or posed."""
     g, size = _open(path)
-    return _scene(g, g.path.stem, _nodes(g), limits.for_input(size))
+    limits = limits.for_input(size)
+    if needs_evaluation(g):
+        return _evaluated_scene(g, evaluate(g, fps, limits, up))
+    root = Z_UP_TO_Y_UP if up == "z" else np.eye(4)
+    world = {i: root @ m for i, m in rest_world(g).items()}
+    moved = {i: m for i, m in world.items() if not np.array_equal(m, np.eye(4))}
+    scene = _scene(g, g.path.stem, _nodes(g), limits, world=moved)
+    if up == "y" and scene.surfaces:
+        points = np.concatenate([s.positions[0] for s in scene.surfaces])
+        warn_if_lying(g, to_y_up(points).astype(np.float64))
+    return scene
+
+
+def _evaluated_scene(g: _Document, ev: Evaluated) -> ExportModel:
+    """An evaluated glTF as an MD3-like scene in Quake space: a surface per primitive, its
+    normals from the posed triangles, a tag per ``tag_*`` node."""
+    surfaces = []
+    for mesh, posed in zip(ev.meshes, ev.positions, strict=True):
+        quake = from_y_up(posed)
+        idx = mesh.indices
+        normals = vertex_normals(quake, flip_winding(idx)).astype(np.float32)
+        uv = mesh.uvs if mesh.uvs is not None else np.zeros((len(mesh.positions), 2), np.float32)
+        surfaces.append(Surface(mesh.name, quake, normals, uv, idx.astype(np.uint32)))
+    tags = [_matrix_tag(name, m) for name, m in ev.tags.items()]
+    return ExportModel(
+        name=g.path.stem,
+        surfaces=surfaces,
+        clips=ev.clips,
+        tags=tags,
+        source=g.path,
+        frame_names=ev.frame_names,
+        fps=ev.fps,
+    )
+
+
+def _matrix_tag(name: str, world: npt.NDArray[np.float64]) -> Tag:
+    """A Tag from (F,4,4) Y-up world matrices: origin the translation, axes the rotation (scale
+    removed), as MD3 stores them (rows forward, left, up in Quake space)."""
+    r = rotation_part(world)
+    axes = _P.T @ np.swapaxes(r, -1, -2) @ _P
+    return Tag(name=name, origins=from_y_up(world[:, :3, 3]), axes=axes.astype(np.float32))
