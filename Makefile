@@ -10,7 +10,7 @@ GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
 .PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile upstream-pr blender-check \
-	blender-deps browser-deps browser-shots viewer-image
+	blender-deps blender-fixtures browser-deps browser-shots viewer-image
 
 all: test
 
@@ -164,20 +164,31 @@ spec-compile: setup
 blender-check: setup blender-deps
 	$(PY) tools/blender_check.py
 
-# Debian's blender and python3-numpy, installed when missing (sudo unless root); a machine
-# without apt-get (or sudo) gets the install line, and blender-check then skips.
+# Debian's blender and python3-numpy (Blender's glTF oracles and blender-check) and assimp-utils
+# (the `assimp` command, a peer reader), installed when missing (sudo unless root); a machine
+# without apt-get (or sudo) gets the install line, and the tests needing them skip outside CI.
+BLENDER_DEBS := blender python3-numpy assimp-utils
 blender-deps:
-	@if command -v blender >/dev/null 2>&1 && dpkg -s python3-numpy >/dev/null 2>&1; then \
+	@if command -v blender >/dev/null 2>&1 && dpkg -s python3-numpy >/dev/null 2>&1 && \
+	  command -v assimp >/dev/null 2>&1; then \
 	  exit 0; \
 	elif ! command -v apt-get >/dev/null 2>&1; then \
-	  echo "blender-deps: no apt-get; install Blender 3.4 and its python3-numpy by hand"; \
+	  echo "blender-deps: no apt-get; install Blender 3.4, its python3-numpy and assimp by hand"; \
 	elif [ "$$(id -u)" = 0 ]; then \
-	  apt-get update -q && apt-get install -y -q blender python3-numpy; \
+	  apt-get update -q && apt-get install -y -q $(BLENDER_DEBS); \
 	elif command -v sudo >/dev/null 2>&1; then \
-	  sudo apt-get update -q && sudo apt-get install -y -q blender python3-numpy; \
+	  sudo apt-get update -q && sudo apt-get install -y -q $(BLENDER_DEBS); \
 	else \
-	  echo "blender-deps: not root and no sudo: apt-get install blender python3-numpy"; \
+	  echo "blender-deps: not root and no sudo: apt-get install $(BLENDER_DEBS)"; \
 	fi
+
+# The authoring fixtures (tests/fixtures/authoring): Blender builds each model from nothing,
+# exports it with its glTF exporter at default settings and writes the positions it evaluates
+# at every frame beside it (tools/blender_fixtures.py; same bytes every run).
+# tests/test_authoring_fixtures.py reruns it and compares with what is committed.
+AUTHORING := tests/fixtures/authoring
+blender-fixtures: blender-deps
+	blender -b --factory-startup --python-exit-code 1 --python tools/blender_fixtures.py -- $(AUTHORING)
 
 # Debian's chromium for tests/test_browser.py (headless, WebGL on SwiftShader: no GPU, no
 # display): apt-get installs it when missing (with sudo unless root), without its one
