@@ -156,6 +156,22 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         " in the dark in Quake; avoided by default)",
     )
     parser.add_argument(
+        "--fps",
+        type=positive,
+        default=FPS,
+        metavar="N",
+        help="glTF → MD2/MD3/MDL: sample a rigged or moved glTF's animations at N frames per"
+        f" second (default {FPS:g}, the rate Quake, Quake II and Quake III animate models at);"
+        " each animation becomes a clip of frames named after it",
+    )
+    parser.add_argument(
+        "--up",
+        choices=("y", "z"),
+        default="y",
+        help="glTF → MD2/MD3/MDL: the file's up axis (default y, as glTF defines it); z reads a"
+        " model exported Z-up (Blender's '+Y Up' unchecked) upright",
+    )
+    parser.add_argument(
         "--no-clobber", action="store_true", help="never replace an existing file (exit 3)"
     )
 
@@ -190,6 +206,8 @@ def _options(args: argparse.Namespace, out: Path) -> BuildOptions:
         palette=args.palette,
         fullbrights=args.fullbrights,
         skin_dir=args.skin_dir,
+        fps=args.fps,
+        up=args.up,
     )
 
 

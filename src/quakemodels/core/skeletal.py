@@ -90,7 +90,7 @@ def trs_matrices(translation: F64, rotation: F64, scale: F64) -> F64:
     (x, y, z, w; normalised here) and (...,3) scales."""
     q = rotation / np.linalg.norm(rotation, axis=-1, keepdims=True)
     x, y, z, w = q[..., 0], q[..., 1], q[..., 2], q[..., 3]
-    out = np.zeros(translation.shape[:-1] + (4, 4))
+    out = np.zeros((*translation.shape[:-1], 4, 4))
     out[..., 0, 0] = 1 - 2 * (y * y + z * z)
     out[..., 0, 1] = 2 * (x * y - z * w)
     out[..., 0, 2] = 2 * (x * z + y * w)

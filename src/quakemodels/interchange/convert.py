@@ -18,7 +18,7 @@ from typing import Any
 from ..core.format import Kind, format_of
 from ..core.names import plural
 from ..core.quantized import QuantizedMesh
-from ..core.scene import ExportModel
+from ..core.scene import FPS, ExportModel
 from ..core.skins import _unsafe_reason, game_path
 from ..errors import BadValueError
 from .gltf_read import read_gltf, read_gltf_scene
@@ -50,6 +50,12 @@ class BuildOptions:
     palette: str | None = None
     fullbrights: bool = False
     skin_dir: str | None = None
+    fps: float = FPS
+    """glTF → any target: the rate a skinned or moved glTF's animations are sampled at (every
+    target engine here animates models at 10 frames per second: Quake, Quake II, and Quake
+    III outside a player's animation.cfg rows)."""
+    up: str = "y"
+    """glTF → any target: ``z`` reads a file exported Z-up (Blender's "+Y Up" off) upright."""
 
     @property
     def skin(self) -> str | None:
@@ -114,14 +120,15 @@ class Source:
         frames: the target's limit, refused before they are decoded)."""
         limits = DEFAULT_LIMITS if max_frames is None else frame_limited(max_frames)
         if self.is_gltf:
-            return read_gltf(self.path, limits=limits)
+            return read_gltf(self.path, limits=limits, fps=options.fps, up=options.up)
         names = list(options.frame_names) if options.frame_names is not None else None
         return read_obj_sequence(self.paths, names, limits=limits)
 
-    def gltf_scene(self, max_frames: int) -> ExportModel:
+    def gltf_scene(self, options: BuildOptions, max_frames: int) -> ExportModel:
         """Every node of the glTF as a surface of one scene (tags included)."""
         try:
-            return read_gltf_scene(self.path, limits=frame_limited(max_frames))
+            limits = frame_limited(max_frames)
+            return read_gltf_scene(self.path, limits=limits, fps=options.fps, up=options.up)
         except BadValueError as e:
             if e.field != "meshes" or "frame counts" not in str(e):
                 raise

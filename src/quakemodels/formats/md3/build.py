@@ -29,7 +29,7 @@ def source_scene(source: Source, options: BuildOptions) -> ExportModel:
     """The scene an MD3 is built from (see the module doc)."""
     limits = FORMAT_LIMITS if options.no_limits else VANILLA
     if source.model is None and source.is_gltf:
-        return source.gltf_scene(limits.max_frames)
+        return source.gltf_scene(options, limits.max_frames)
     if source.model is None:
         mesh = source.imported(options, limits.max_frames)
         positions, uvs, triangles = weld_corners(mesh.positions, mesh.uvs, mesh.indices)
