@@ -10,6 +10,7 @@ real Blender), within the target format's quantization.
 from __future__ import annotations
 
 import math
+import shutil
 import subprocess
 import sys
 import warnings
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import IN_CI, REPO
 from oracles import FIXTURES, blender_oracle, set_distance
 
 import quakemodels
@@ -28,6 +30,7 @@ from quakemodels.interchange.gltf_read import read_gltf, read_gltf_scene
 from quakemodels.interchange.imported import from_y_up
 
 ANIMATED = ("rigged", "shapekeys", "hierarchy")
+SAMPLE = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
 MD3_STEP = math.sqrt(3) / 128  # half of MD3's 1/64 grid, on each axis
 
 
@@ -273,3 +276,37 @@ def test_hostile_skins_and_animations(tmp_path: Path) -> None:
         path = _glb_json(tmp_path, edit)
         with pytest.raises(ModelFormatError, match=field.replace("[", r"\[").replace("]", r"\]")):
             read_gltf(path)
+
+
+# -- a real Blender edit of our own export -----------------------------------------------------
+
+
+def _blender() -> str:
+    """The blender command; a skip without it (a failure under CI=true)."""
+    found = shutil.which("blender")
+    if found is None:
+        reason = "no `blender`: apt-get install blender python3-numpy (or: make blender-deps)"
+        if IN_CI:
+            pytest.fail(reason)
+        pytest.skip(reason)
+    return found
+
+
+def test_an_object_scaled_and_moved_in_blender_keeps_it(tmp_path: Path) -> None:
+    """MD2 → glTF → Blender (object scaled 1.1, moved 16 up, not applied) → MD2: the frames
+    come back scaled and moved; they came back as they were before the node was read."""
+    glb, edited, back = tmp_path / "guy.glb", tmp_path / "edited.glb", tmp_path / "back.md2"
+    assert main(["export", str(SAMPLE), "-o", str(glb)]) == 0
+    subprocess.run(
+        [_blender(), "-b", "--factory-startup", "--python-exit-code", "1", "--python",
+         str(REPO / "tools" / "blender_transform.py"), "--", str(glb), str(edited),
+         "1.1", "0", "0", "16"],
+        check=True, capture_output=True, timeout=300,
+    )  # fmt: skip
+    assert main(["convert", str(edited), str(back)]) == 0
+    source = quakemodels.load(SAMPLE, quakemodels.Md2)
+    md2 = quakemodels.load(back, quakemodels.Md2)
+    assert md2.num_frames == source.num_frames and list(md2.animations) == list(source.animations)
+    for f in range(0, source.num_frames, 3):
+        want = source.positions[f] * 1.1 + [0, 0, 16]
+        assert set_distance(md2.positions[f], want) <= _tolerance(md2, f), f
