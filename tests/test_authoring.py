@@ -23,9 +23,9 @@ from oracles import FIXTURES, blender_oracle, set_distance
 
 import quakemodels
 from quakemodels.cli import main
-from quakemodels.core.skeletal import trs_matrices
+from quakemodels.core.skeletal import frame_name, sample, trs_matrices
 from quakemodels.errors import ModelFormatError, QuakeModelsWarning
-from quakemodels.interchange.gltf_eval import frame_name, lying, sample
+from quakemodels.interchange.gltf_eval import lying
 from quakemodels.interchange.gltf_read import read_gltf, read_gltf_scene
 from quakemodels.interchange.imported import from_y_up
 
@@ -310,3 +310,22 @@ def test_an_object_scaled_and_moved_in_blender_keeps_it(tmp_path: Path) -> None:
     for f in range(0, source.num_frames, 3):
         want = source.positions[f] * 1.1 + [0, 0, 16]
         assert set_distance(md2.positions[f], want) <= _tolerance(md2, f), f
+
+
+def test_a_clip_resampled_equals_one_sampled_at_that_rate() -> None:
+    """Blender keys every frame LINEAR at 10 fps: resampling the 10 fps clip at 20 fps (what
+    a skeletal format's clip goes through) gives the glTF sampled at 20 fps directly."""
+    from quakemodels.interchange.gltf_doc import _open
+    from quakemodels.interchange.gltf_eval import read_skeletal
+    from quakemodels.interchange.imported import DEFAULT_LIMITS
+
+    g, _ = _open(FIXTURES / "rigged.glb")
+    at10 = read_skeletal(g, 10, DEFAULT_LIMITS).clips
+    at20 = read_skeletal(g, 20, DEFAULT_LIMITS).clips
+    for slow, fast in zip(at10, at20, strict=True):
+        again = slow.resampled(20)
+        assert again.times == pytest.approx(fast.times)
+        for a, b in ((again.translation, fast.translation), (again.scale, fast.scale)):
+            assert np.abs(a - b).max() < 1e-6  # key times are float32
+        dots = np.abs(np.sum(again.rotation * fast.rotation, axis=-1))
+        assert dots.min() > 1 - 1e-9

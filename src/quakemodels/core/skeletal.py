@@ -54,35 +54,85 @@ class SkinnedMesh:
 
 @dataclass(frozen=True)
 class SkeletalClip:
-    """A clip sampled at its frame times: ``times`` (F,) float64 seconds, ``local`` (F,J,4,4)
-    float64 every joint's local matrix at every frame, ``morph`` mesh index → (F,M) float64
-    morph weights (meshes whose weights it does not animate show their rest weights)."""
+    """A clip sampled at its frame times: ``times`` (F,) float64 seconds; every joint's local
+    ``translation`` (F,J,3), ``rotation`` (F,J,4) unit quaternions (x, y, z, w) and ``scale``
+    (F,J,3), float64; ``morph`` mesh index → (F,M) float64 morph weights (meshes whose weights
+    it does not animate show their rest weights)."""
 
     name: str
     times: F64
-    local: F64
+    translation: F64
+    rotation: F64
+    scale: F64
     morph: dict[int, F64] = field(default_factory=dict)
 
     @property
     def num_frames(self) -> int:
         return int(self.times.shape[0])
 
+    def resampled(self, fps: float) -> SkeletalClip:
+        """This clip at ``fps`` frames per second from its first time to its last
+        (``round(duration · fps) + 1`` frames): translations, scales and weights lerped,
+        rotations slerped between the frames around each new time."""
+        t0, t1 = float(self.times[0]), float(self.times[-1])
+        at = t0 + np.arange(round((t1 - t0) * fps) + 1) / fps
+        if np.array_equal(at, self.times):
+            return self
+
+        def track(values: F64, rotation: bool = False) -> F64:
+            flat = values.reshape(len(self.times), -1)
+            if rotation:  # slerp each joint's quaternion track on its own
+                joints = values.shape[1]
+                out = [sample(self.times, values[:, j], "LINEAR", at, True) for j in range(joints)]
+                return np.stack(out, axis=1) if out else np.zeros((len(at), 0, 4))
+            return sample(self.times, flat, "LINEAR", at).reshape(len(at), *values.shape[1:])
+
+        morph = {i: track(w) for i, w in self.morph.items()}
+        return SkeletalClip(
+            self.name,
+            at,
+            track(self.translation),
+            track(self.rotation, True),
+            track(self.scale),
+            morph,
+        )
+
 
 @dataclass(frozen=True)
 class SkeletalScene:
     """Joints ``names`` (J,) with ``parents`` (J,) intp (-1 for a root; a parent always comes
-    before its children), their rest local matrices ``rest`` (J,4,4) float64, the meshes
-    bound to them, and the clips (empty: the rest pose is the only pose)."""
+    before its children); their rest pose as local ``translation`` (J,3), ``rotation`` (J,4)
+    and ``scale`` (J,3) float64, except the joints in ``fixed`` (joint → (4,4) local matrix, a
+    transform TRS cannot hold, never animated); the meshes bound to them; the clips (empty: the
+    rest pose is the only pose); and ``tags``, the joints that are attachment points."""
 
     names: tuple[str, ...]
     parents: npt.NDArray[np.intp]
-    rest: F64
+    translation: F64
+    rotation: F64
+    scale: F64
     meshes: list[SkinnedMesh]
     clips: list[SkeletalClip]
+    fixed: dict[int, F64] = field(default_factory=dict)
+    tags: tuple[int, ...] = ()
 
     def rest_clip(self) -> SkeletalClip:
         """The rest pose as a one-frame clip named ``rest``."""
-        return SkeletalClip("rest", np.zeros(1), self.rest[None])
+        return SkeletalClip(
+            "rest", np.zeros(1), self.translation[None], self.rotation[None], self.scale[None]
+        )
+
+    def local(self, clip: SkeletalClip) -> F64:
+        """(F,J,4,4) float64 local matrices of every joint in every frame of ``clip``."""
+        out = trs_matrices(clip.translation, clip.rotation, clip.scale)
+        for j, matrix in self.fixed.items():
+            out[:, j] = matrix
+        return out
+
+    def rest_world(self) -> F64:
+        """(J,4,4) float64 world matrices of the rest pose."""
+        world: F64 = world_matrices(self.local(self.rest_clip()), self.parents)[0]
+        return world
 
 
 def trs_matrices(translation: F64, rotation: F64, scale: F64) -> F64:
@@ -149,9 +199,75 @@ def pose_mesh(mesh: SkinnedMesh, world: F64, morph: F64 | None) -> F64:
 def pose(scene: SkeletalScene, clip: SkeletalClip) -> tuple[list[F64], F64]:
     """Every mesh's (F,N,3) positions in ``clip`` and the (F,J,4,4) world matrices of every
     joint (what tags follow)."""
-    world = world_matrices(clip.local, scene.parents)
+    world = world_matrices(scene.local(clip), scene.parents)
     meshes = [pose_mesh(m, world, clip.morph.get(i)) for i, m in enumerate(scene.meshes)]
     return meshes, world
+
+
+def sample(times: F64, values: F64, interpolation: str, at: F64, rotation: bool = False) -> F64:
+    """(len(at), W) values of a sampler at the times ``at``.
+
+    ``times`` (K,) increasing key times; ``values`` (K, W), or (K, 3, W) in-tangent, value,
+    out-tangent for CUBICSPLINE. Outside the keys the end value holds; ``rotation`` slerps
+    (LINEAR) and normalises quaternions.
+    """
+    if interpolation == "CUBICSPLINE":
+        tangent_in, value, tangent_out = values[:, 0], values[:, 1], values[:, 2]
+    else:
+        value = values
+    k = len(times)
+    t = np.clip(at, times[0], times[-1])
+    if k == 1:
+        return np.repeat(value[:1], len(at), axis=0)
+    i = np.clip(np.searchsorted(times, t, side="right") - 1, 0, k - 2)
+    dt = times[i + 1] - times[i]
+    s = np.divide(t - times[i], dt, out=np.ones_like(t), where=dt > 0)[:, None]
+    a, b = value[i], value[i + 1]
+    if interpolation == "STEP":
+        out = np.where(s >= 1.0, b, a)
+    elif interpolation == "CUBICSPLINE":
+        s2, s3 = s * s, s * s * s
+        d = dt[:, None]
+        out = (
+            (2 * s3 - 3 * s2 + 1) * a
+            + (s3 - 2 * s2 + s) * d * tangent_out[i]
+            + (-2 * s3 + 3 * s2) * b
+            + (s3 - s2) * d * tangent_in[i + 1]
+        )
+    elif rotation:
+        out = _slerp(a, b, s)
+    else:
+        out = a + (b - a) * s
+    if rotation:
+        out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _slerp(a: F64, b: F64, s: F64) -> F64:
+    """(n,4) spherical interpolation of unit quaternions, the shorter way round."""
+    a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    b = b / np.linalg.norm(b, axis=1, keepdims=True)
+    dot = np.sum(a * b, axis=1, keepdims=True)
+    b = np.where(dot < 0, -b, b)
+    dot = np.abs(dot)
+    theta = np.arccos(np.clip(dot, -1.0, 1.0))
+    sin = np.sin(theta)
+    near = sin < 1e-6  # nearly the same rotation: a lerp is exact enough and has no 0/0
+    safe = np.where(near, 1.0, sin)
+    wa = np.where(near, 1 - s, np.sin((1 - s) * theta) / safe)
+    wb = np.where(near, s, np.sin(s * theta) / safe)
+    return np.asarray(wa * a + wb * b, dtype=np.float64)
+
+
+def frame_name(clip: str, k: int, frames: int) -> str:
+    """The name of frame ``k`` of ``clip`` as Quake names frames (letters, then the number the
+    engines strip to find the clip), at most 15 characters: ``wave01``."""
+    base = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in clip)
+    base = base.strip("_") or "frame"
+    if base[-1].isdigit():
+        base += "_"  # the frame number must not run into a digit of the name
+    digits = max(2, len(str(frames)))
+    return f"{base[: 15 - digits]}{k + 1:0{digits}d}"
 
 
 def rotation_part(world: F64) -> F64:
@@ -166,14 +282,75 @@ def rotation_part(world: F64) -> F64:
     return np.asarray(r, dtype=np.float64)
 
 
+@dataclass(frozen=True)
+class Baked:
+    """A skeletal scene posed into vertex frames: every mesh's ``positions`` (F,N,3) float64
+    over all clips one after another, the ``clips`` (name → frame range), F ``frame_names``,
+    each tag joint's (F,4,4) ``tags`` world matrices, all in the space ``bake`` was given,
+    and the ``fps`` of the frames (None: each clip at its own times)."""
+
+    positions: list[F64]
+    clips: dict[str, range]
+    frame_names: list[str]
+    tags: dict[str, F64]
+    fps: float | None
+
+
+def bake(scene: SkeletalScene, fps: float | None = None, root: F64 | None = None) -> Baked:
+    """Every clip of ``scene`` (its rest pose when it has none) posed, resampled at ``fps``
+    when given, and moved by the (4,4) ``root`` matrix (a change of axes) when given. The
+    caller bounds frames × vertices first (:func:`baked_shape`)."""
+    clips = [c if fps is None else c.resampled(fps) for c in scene.clips or [scene.rest_clip()]]
+    root = np.eye(4) if root is None else root
+    per_mesh: list[list[F64]] = [[] for _ in scene.meshes]
+    tags: dict[str, list[F64]] = {scene.names[j]: [] for j in scene.tags}
+    ranges: dict[str, range] = {}
+    names: list[str] = []
+    start = 0
+    for clip in clips:
+        posed, world = pose(scene, clip)
+        for i, p in enumerate(posed):
+            per_mesh[i].append(p @ root[:3, :3].T + root[:3, 3])
+        for j in scene.tags:
+            tags[scene.names[j]].append(root @ world[:, j])
+        label = clip.name
+        while label in ranges:
+            label += "_"
+        ranges[label] = range(start, start + clip.num_frames)
+        names += [frame_name(label, k, clip.num_frames) for k in range(clip.num_frames)]
+        start += clip.num_frames
+    return Baked(
+        [np.concatenate(p) for p in per_mesh],
+        ranges,
+        names,
+        {k: np.concatenate(v) for k, v in tags.items()},
+        fps,
+    )
+
+
+def baked_shape(scene: SkeletalScene, fps: float | None = None) -> tuple[int, int]:
+    """(frames, vertices) that :func:`bake` gives, without posing anything."""
+    clips = scene.clips or [scene.rest_clip()]
+    if fps is None:
+        frames = sum(c.num_frames for c in clips)
+    else:
+        frames = sum(round((float(c.times[-1]) - float(c.times[0])) * fps) + 1 for c in clips)
+    return frames, sum(m.positions.shape[0] for m in scene.meshes)
+
+
 __all__ = [
+    "Baked",
     "SkeletalClip",
     "SkeletalScene",
     "SkinnedMesh",
+    "bake",
+    "baked_shape",
     "depth_levels",
+    "frame_name",
     "pose",
     "pose_mesh",
     "rotation_part",
+    "sample",
     "trs_matrices",
     "world_matrices",
 ]

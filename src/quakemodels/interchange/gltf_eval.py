@@ -32,7 +32,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.skeletal import F64, SkeletalClip, SkeletalScene, SkinnedMesh, pose, trs_matrices
+from ..core.skeletal import (
+    F64,
+    SkeletalClip,
+    SkeletalScene,
+    SkinnedMesh,
+    bake,
+    baked_shape,
+    sample,
+    trs_matrices,
+)
 from ..errors import QuakeModelsWarning
 from .gltf_doc import (
     _decode,
@@ -202,61 +211,6 @@ def _frames_layout(g: _Document, n: _Node) -> bool:
 # -- sampling -------------------------------------------------------------------------------------
 
 
-def sample(times: F64, values: F64, interpolation: str, at: F64, rotation: bool = False) -> F64:
-    """(len(at), W) values of a sampler at the times ``at``.
-
-    ``times`` (K,) increasing key times; ``values`` (K, W), or (K, 3, W) in-tangent, value,
-    out-tangent for CUBICSPLINE. Outside the keys the end value holds; ``rotation`` slerps
-    (LINEAR) and normalises quaternions.
-    """
-    if interpolation == "CUBICSPLINE":
-        tangent_in, value, tangent_out = values[:, 0], values[:, 1], values[:, 2]
-    else:
-        value = values
-    k = len(times)
-    t = np.clip(at, times[0], times[-1])
-    if k == 1:
-        return np.repeat(value[:1], len(at), axis=0)
-    i = np.clip(np.searchsorted(times, t, side="right") - 1, 0, k - 2)
-    dt = times[i + 1] - times[i]
-    s = np.divide(t - times[i], dt, out=np.ones_like(t), where=dt > 0)[:, None]
-    a, b = value[i], value[i + 1]
-    if interpolation == "STEP":
-        out = np.where(s >= 1.0, b, a)
-    elif interpolation == "CUBICSPLINE":
-        s2, s3 = s * s, s * s * s
-        d = dt[:, None]
-        out = (
-            (2 * s3 - 3 * s2 + 1) * a
-            + (s3 - 2 * s2 + s) * d * tangent_out[i]
-            + (-2 * s3 + 3 * s2) * b
-            + (s3 - s2) * d * tangent_in[i + 1]
-        )
-    elif rotation:
-        out = _slerp(a, b, s)
-    else:
-        out = a + (b - a) * s
-    if rotation:
-        out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    return np.asarray(out, dtype=np.float64)
-
-
-def _slerp(a: F64, b: F64, s: F64) -> F64:
-    """(n,4) spherical interpolation of unit quaternions, the shorter way round."""
-    a = a / np.linalg.norm(a, axis=1, keepdims=True)
-    b = b / np.linalg.norm(b, axis=1, keepdims=True)
-    dot = np.sum(a * b, axis=1, keepdims=True)
-    b = np.where(dot < 0, -b, b)
-    dot = np.abs(dot)
-    theta = np.arccos(np.clip(dot, -1.0, 1.0))
-    sin = np.sin(theta)
-    near = sin < 1e-6  # nearly the same rotation: a lerp is exact enough and has no 0/0
-    safe = np.where(near, 1.0, sin)
-    wa = np.where(near, 1 - s, np.sin((1 - s) * theta) / safe)
-    wb = np.where(near, s, np.sin(s * theta) / safe)
-    return np.asarray(wa * a + wb * b, dtype=np.float64)
-
-
 @dataclass(frozen=True)
 class _Channel:
     node: int
@@ -400,9 +354,6 @@ def read_skeletal(g: _Document, fps: float, limits: ImportLimits) -> SkeletalSce
     rest_r = np.stack([r[1] for r in rests]) if rests else np.zeros((0, 4))
     rest_s = np.stack([r[2] for r in rests]) if rests else np.zeros((0, 3))
     fixed = {j: r[3] for j, r in enumerate(rests) if r[3] is not None}
-    rest = trs_matrices(rest_t, rest_r, rest_s)
-    for j, matrix in fixed.items():
-        rest[j] = matrix
     meshes: list[SkinnedMesh] = []
     mesh_of_node: dict[int, list[int]] = {}
     for n in tree.mesh_nodes():
@@ -490,17 +441,18 @@ def read_skeletal(g: _Document, fps: float, limits: ImportLimits) -> SkeletalSce
             track[c.path][:, j] = sample(
                 c.times, c.values, c.interpolation, at, c.path == "rotation"
             )
-        local = trs_matrices(track["translation"], track["rotation"], track["scale"])
-        for j, matrix in fixed.items():
-            local[:, j] = matrix
         name = anim.get("name")
+        label = name if isinstance(name, str) and name else f"animation{a}"
         clips.append(
-            SkeletalClip(
-                name if isinstance(name, str) and name else f"animation{a}", at, local, morph
-            )
+            SkeletalClip(label, at, track["translation"], track["rotation"], track["scale"], morph)
         )
     names = tuple(tree.nodes[i].name for i in tree.order)
-    return SkeletalScene(names, parents, rest, meshes, clips)
+    # tags: the tag_* nodes that carry no mesh (an empty, or a joint's child)
+    carriers = {joint_of[n.index] for n in tree.mesh_nodes()}
+    tags = tuple(j for j, n in enumerate(names) if n.startswith("tag_") and j not in carriers)
+    return SkeletalScene(
+        names, parents, rest_t, rest_r, rest_s, meshes, clips, fixed=fixed, tags=tags
+    )
 
 
 # -- posed into frames ----------------------------------------------------------------------------
@@ -521,64 +473,21 @@ class Evaluated:
     fps: float
 
 
-def frame_name(clip: str, k: int, frames: int) -> str:
-    """The name of frame ``k`` of ``clip`` as Quake names frames (letters, then the number the
-    engines strip to find the clip), at most 15 characters: ``wave01``."""
-    base = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in clip)
-    base = base.strip("_") or "frame"
-    if base[-1].isdigit():
-        base += "_"  # the frame number must not run into a digit of the name
-    digits = max(2, len(str(frames)))
-    return f"{base[: 15 - digits]}{k + 1:0{digits}d}"
-
-
 def evaluate(g: _Document, fps: float, limits: ImportLimits, up: str = "y") -> Evaluated:
     """Every clip of the file posed (the rest pose when it has none); ``up="z"`` turns a Z-up
     file (Blender's "+Y Up" off) to Y up first. Shapes are checked before posing."""
     scene = read_skeletal(g, fps, limits)
-    clips = scene.clips or [scene.rest_clip()]
-    total = sum(c.num_frames for c in clips)
-    corners = sum(m.positions.shape[0] for m in scene.meshes)
+    total, corners = baked_shape(scene)
     if total > limits.max_frames or total * corners > limits.max_positions:
         raise g.error(
             "animations",
             f"{total} frames × {corners} vertices at {fps:g} fps exceed the import limit"
             f" ({limits.max_frames} frames, {limits.max_positions} positions)",
         )
-    root = Z_UP_TO_Y_UP if up == "z" else np.eye(4)
-    tag_joints = {
-        name: j
-        for j, name in enumerate(scene.names)
-        if name.startswith("tag_") and j not in {int(s) for m in scene.meshes for s in m.slots}
-    }
-    per_mesh: list[list[F64]] = [[] for _ in scene.meshes]
-    tags: dict[str, list[F64]] = {name: [] for name in tag_joints}
-    ranges: dict[str, range] = {}
-    names: list[str] = []
-    start = 0
-    for clip in clips:
-        posed, world = pose(scene, clip)
-        for i, p in enumerate(posed):
-            per_mesh[i].append(p @ root[:3, :3].T)
-        for name, j in tag_joints.items():
-            tags[name].append(root @ world[:, j])
-        label = clip.name
-        while label in ranges:
-            label += "_"
-        ranges[label] = range(start, start + clip.num_frames)
-        names += [frame_name(label, k, clip.num_frames) for k in range(clip.num_frames)]
-        start += clip.num_frames
-    positions = [np.concatenate(p) for p in per_mesh]
-    if up == "y" and positions:
-        warn_if_lying(g, np.concatenate([p[0] for p in positions]))
-    return Evaluated(
-        positions,
-        ranges,
-        names,
-        scene.meshes,
-        {k: np.concatenate(v) for k, v in tags.items()},
-        fps,
-    )
+    baked = bake(scene, root=Z_UP_TO_Y_UP if up == "z" else None)
+    if up == "y" and baked.positions:
+        warn_if_lying(g, np.concatenate([p[0] for p in baked.positions]))
+    return Evaluated(baked.positions, baked.clips, baked.frame_names, scene.meshes, baked.tags, fps)
 
 
 def lying(points: F64) -> tuple[float, float] | None:
