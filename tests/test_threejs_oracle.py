@@ -229,19 +229,23 @@ def test_a_few_thousand_skinned_vertices_for_fifty_frames_take_under_five_second
 # --- Blender agrees ------------------------------------------------------------------------------
 
 
-def _blender_poses(glb: Path, fps: float, out: Path) -> dict[str, object]:
+def _run_blender(script: Path, *args: str) -> None:
+    """Run ``script`` in headless Blender with ``args``; skip (fail under CI) without it."""
     if shutil.which("blender") is None:
         reason = "no `blender` (apt-get install blender python3-numpy)"
         if IN_CI:
             pytest.fail(f"CI=true but {reason}")
         pytest.skip(reason)
-    script = REPO / "tools" / "blender_pose.py"
     proc = subprocess.run(
         ["blender", "-b", "--factory-startup", "--python-exit-code", "1",
-         "--python", str(script), "--", str(glb), repr(fps), str(out)],
+         "--python", str(script), "--", *args],
         capture_output=True, text=True, check=False, timeout=300,
     )  # fmt: skip
-    assert proc.returncode == 0 and out.exists(), proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+
+
+def _blender_poses(glb: Path, fps: float, out: Path) -> dict[str, object]:
+    _run_blender(REPO / "tools" / "blender_pose.py", str(glb), repr(fps), str(out))
     result: dict[str, object] = json.loads(out.read_text())
     return result
 
@@ -268,3 +272,26 @@ def test_blender_evaluates_the_skinned_chain_as_three_does(tmp_path: Path) -> No
         np.testing.assert_allclose(frames, positions[:, order], atol=1e-4, err_msg=clip)
         tags = np.asarray(data["tags"]["tag_x"], np.float64).reshape(-1, 4, 4)
         np.testing.assert_allclose(tags, three["tags"][clip]["tag_x"], atol=1e-4, err_msg=clip)
+
+
+def test_three_shows_a_blender_made_rig_as_blender_does(tmp_path: Path) -> None:
+    # authored in Blender (bones, weights, a Bézier action over frames 1..9 at 10 fps, a
+    # moved/turned/scaled armature, a shape key at 0.5), exported at the exporter's defaults
+    glb, evaluated = tmp_path / "rig.glb", tmp_path / "rig.json"
+    _run_blender(REPO / "tests" / "blender_rig_export.py", str(glb), str(evaluated))
+    blender = json.loads(evaluated.read_text())
+    three = threejs_poses(glb, blender["fps"])
+    assert [(m["name"], m["skinned"], m["morphTargets"]) for m in three["meshes"]] == [
+        ("column", True, 1)
+    ]
+    # Blender writes frame / fps seconds, not shifted to 0: frame 1 is t0 = 0.1 s (float32)
+    times, positions = three["wave"]
+    assert three["t0"]["wave"] == float(np.float32(0.1))
+    np.testing.assert_allclose(times, np.array(blender["frames"]) / blender["fps"], atol=1e-7)
+    want = np.asarray(blender["positions"], np.float64)
+    # pair each exported vertex with Blender's by the first frame's positions (all distinct)
+    distance = np.linalg.norm(positions[0][:, None] - want[0][None], axis=2)
+    order = distance.argmin(axis=1)
+    assert sorted(order) == list(range(want.shape[1]))
+    np.testing.assert_allclose(positions, want[:, order], atol=1e-5)
+    assert np.ptp(want[:, :, 0], axis=0).max() > 0.5  # the frames do move

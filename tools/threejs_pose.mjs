@@ -156,7 +156,9 @@ for (const clip of gltf.animations) {
     keyTimes.push(...track.times);
   }
   keyTimes.sort((a, b) => a - b);
-  const frames = roundHalfEven((t1 - t0) * fps) + 1;
+  // GLTFLoader drops the channels whose node it could not find: a clip may end up empty
+  const frames = clip.tracks.length ? roundHalfEven((t1 - t0) * fps) + 1 : 0;
+  if (!frames) [t0, t1] = [null, null];
   const mixer = new AnimationMixer(scene);
   const action = mixer.clipAction(clip);
   action.setLoop(LoopOnce, 1);
