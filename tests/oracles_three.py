@@ -8,6 +8,7 @@ node_modules/three is missing, and fails it instead under CI=true.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 from pathlib import Path
@@ -45,7 +46,8 @@ def threejs_poses(glb_path: Path, fps: float) -> dict[str, Any]:
     Returns ``{clip name: (times (F,) float64, positions (F, N, 3) float64), ...,
     'rest': positions (N, 3) float64, 'tags': {clip name or 'rest': {tag name: (F, 4, 4)
     float64 row-major world matrices ((4, 4) for 'rest')}}, 'meshes': [{name, node, primitive,
-    vertices, skinned, morphTargets}], 't0': {clip: first key time}}``. N is every mesh's
+    vertices, skinned, morphTargets}], 't0': {clip: first key time (nan for a clip with no
+    keys)}}``. N is every mesh's
     vertices concatenated in (glTF node index, primitive index) order; positions are glTF
     world space. Frame k of a clip is at t0 + k/fps (snapped to a key time within float32
     rounding, see tools/threejs_pose.mjs).
@@ -76,5 +78,6 @@ def threejs_poses(glb_path: Path, fps: float) -> dict[str, Any]:
         positions = np.asarray(clip["positions"], np.float64).reshape(len(times), vertices, 3)
         result[name] = (times, positions)
         result["tags"][name] = {n: _matrices(m) for n, m in clip["tags"].items()}
-        result["t0"][name] = float(clip["t0"])
+        # a clip whose channels all lost their node has no keys, no frames and no t0
+        result["t0"][name] = math.nan if clip["t0"] is None else float(clip["t0"])
     return result

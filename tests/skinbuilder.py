@@ -153,7 +153,8 @@ BOX = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1]], np.float32)
 def hierarchy_scene() -> Scene:
     """``root`` (T (1,2,3), 90° about Z, scale 2) → ``body`` (T (0,1,0), matrix-free TRS) with
     mesh ``box`` (one triangle, BOX); ``pair`` (a node given as a ``matrix``: T (0,0,-5)) with
-    mesh ``two`` of two primitives (BOX and BOX + 10). Animation ``spin``: root's rotation,
+    mesh ``two`` of two primitives (BOX and BOX + 10); ``tag_top.001`` (T (0,0,1)) a child of
+    root after body. Animation ``spin``: root's rotation,
     LINEAR, 0° about Y at t=1 s and 90° at t=2 s (key times not starting at 0)."""
     doc = Document()
     box = doc.mesh("box", [doc.triangles(BOX)])
@@ -162,7 +163,8 @@ def hierarchy_scene() -> Scene:
     root = doc.node("root", root=True, translation=list(root_t), rotation=root_q.tolist(),
                     scale=list(root_s))  # fmt: skip
     body = doc.node("body", mesh=box, translation=[0.0, 1.0, 0.0])
-    doc.json["nodes"][root]["children"] = [body]
+    top = doc.node("tag_top.001", translation=[0.0, 0.0, 1.0])  # a name three would sanitize
+    doc.json["nodes"][root]["children"] = [body, top]
     pair_matrix = trs((0, 0, -5))
     doc.node("pair", root=True, mesh=two, matrix=pair_matrix.T.reshape(-1).tolist())
     times = np.array([1.0, 2.0])

@@ -58,7 +58,8 @@ def test_hierarchy_and_primitives_match_hand_made_matrices(tmp_path: Path, fps: 
     poses = threejs_poses(_write(tmp_path, "hierarchy", scene), fps)
     # one three.js Mesh per primitive, in (node, primitive) order; named as GLTFLoader names them
     order = [(m["name"], m["node"], m["primitive"], m["vertices"]) for m in poses["meshes"]]
-    assert order == [("body", 1, 0, 3), ("two", 2, 0, 3), ("two_1", 2, 1, 3)]
+    assert order == [("body", 1, 0, 3), ("two", 3, 0, 3), ("two_1", 3, 1, 3)]
+    assert [m["nodeName"] for m in poses["meshes"]] == ["body", "pair", "pair"]
     (root_t, root_s), body_t = scene.facts["root"], scene.facts["body_t"]
     pair = np.concatenate([sb.apply(scene.facts["pair"], sb.BOX),
                            sb.apply(scene.facts["pair"], sb.BOX + 10)])  # fmt: skip
@@ -77,9 +78,18 @@ def test_hierarchy_and_primitives_match_hand_made_matrices(tmp_path: Path, fps: 
     assert poses["t0"]["spin"] == 1.0
     np.testing.assert_allclose(times, _frame_times(1.0, 2.0, fps), atol=1e-12)
     assert positions.shape == (fps + 1, 9, 3)
-    for t, got in zip(times, positions, strict=True):
+    # tags keep their glTF node name (three's own name drops the '.')
+    assert list(poses["tags"]["spin"]) == ["tag_top.001"]
+    np.testing.assert_allclose(
+        poses["tags"]["rest"]["tag_top.001"],
+        sb.trs(root_t, sb.quat("z", 90), root_s) @ sb.trs((0, 0, 1)),
+        atol=TOLERANCE,
+    )
+    for t, got, tag in zip(times, positions, poses["tags"]["spin"]["tag_top.001"], strict=True):
         turn = sb.quat("y", _angle(scene.facts["spin_times"], np.array([0.0, 90.0]), t))
         np.testing.assert_allclose(got, expected(turn), atol=TOLERANCE, err_msg=f"t={t}")
+        world = sb.trs(root_t, turn, root_s) @ sb.trs((0, 0, 1))
+        np.testing.assert_allclose(tag, world, atol=TOLERANCE, err_msg=f"t={t}")
     # the last frame is the last key (90° about Y: (2,2,0) → (0,2,-2) → (1,4,1)), not the first
     np.testing.assert_allclose(positions[-1, 0], [1, 4, 1], atol=TOLERANCE)
     np.testing.assert_allclose(positions[0, 0], [3, 4, 3], atol=TOLERANCE)

@@ -6,8 +6,8 @@
 // Prints one JSON object (an oracle for tests; nothing from quakemodels runs here):
 //
 //   {file, three: "<REVISION>", fps,
-//    meshes: [{name, node, primitive, vertices, skinned, morphTargets}],   // in output order
-//    tags: [name, ...],                                                    // sorted by name
+//    meshes: [{name, nodeName, node, primitive, vertices, skinned, morphTargets}],  // in order
+//    tags: [name, ...],                          // glTF node names starting tag_, sorted
 //    rest: {positions: [[x, y, z], ...], tags: {name: [16 numbers]}},
 //    animations: [{name, t0, t1, duration, times: [t, ...],
 //                  positions: [[[x, y, z], ...] per frame],
@@ -19,18 +19,22 @@
 // mesh.matrixWorld)`. Meshes are concatenated in the order (glTF node index, primitive index):
 // a glTF mesh of several primitives becomes a Group holding one three.js Mesh per primitive,
 // in primitive order; a mesh used by several nodes appears once per node. `meshes[j].vertices`
-// splits the concatenation. Tag matrices are `matrixWorld.elements` (column-major, as three
-// stores them). `rest` is the scene as loaded, before any mixer touched it.
+// splits the concatenation; `name` is three's object name (the node's name for a mesh of one
+// primitive, the mesh's name made unique for each primitive of several), `nodeName` the glTF
+// node's. Tag matrices are `matrixWorld.elements` (column-major, as three stores them), keyed
+// by glTF node name. `rest` is the scene as loaded, before any mixer touched it.
 //
 // Time: GLTFLoader keeps the glTF key times as they are (AnimationClip's duration is the last
 // key time; nothing is shifted to 0). For each clip, t0/t1 are its smallest/largest key time,
 // frame k is at t0 + k/fps, F = round((t1 - t0)·fps) + 1 (Python's round: half to even). A
 // frame time within 8 float32 ulps of a key time is evaluated at that key time (and `times`
 // reports the key time): keys are stored in float32, so 0.1 s is 0.10000000149 in the file,
-// and a STEP track sampled at the double 0.1 would otherwise still show the previous key. The action is set to the time and evaluated with
-// mixer.update(0), which neither wraps nor clamps the time: mixer.setTime(duration) with the
-// default LoopRepeat wraps the last key to the first pose. Properties a clip does not animate
-// keep their loaded (rest) value: the scene is reset to rest before each clip.
+// and a STEP track sampled at the double 0.1 would otherwise still show the previous key. The
+// action is set to the time and evaluated with mixer.update(0), which neither wraps nor clamps
+// the time: mixer.setTime(duration) with the default LoopRepeat wraps the last key to the
+// first pose. Properties a clip does not animate keep their loaded (rest) value: the scene is
+// reset to rest before each clip. A clip left with no channels (GLTFLoader drops those whose
+// node is missing) has t0 = t1 = null and no frames.
 import fs from "node:fs";
 import { AnimationMixer, LoopOnce, REVISION, Vector3 } from "three";
 import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
@@ -88,11 +92,19 @@ meshes.sort((a, b) => {
   return ka[0] - kb[0] || ka[1] - kb[1];
 });
 
+// Tags by their glTF node name: three's own names are sanitized (PropertyBinding drops '.',
+// so Blender's "tag_x.001" would be "tag_x001") and made unique.
+function gltfName(o) {
+  const index = parser.associations.get(o)?.nodes;
+  return index === undefined ? o.name : (parser.json.nodes[index].name ?? o.name);
+}
 const tags = [];
 scene.traverse((o) => {
-  if (o.name.startsWith("tag_")) tags.push(o);
+  if (gltfName(o).startsWith("tag_")) tags.push(o);
 });
-tags.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+const tagName = new Map(tags.map((t) => [t, gltfName(t)]));
+const byName = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+tags.sort((a, b) => byName(tagName.get(a), tagName.get(b)));
 
 // --- rest state, restored before each clip ----------------------------------------------------
 const restState = [];
@@ -131,7 +143,7 @@ function pose() {
   return out;
 }
 function tagMatrices() {
-  return Object.fromEntries(tags.map((t) => [t.name, Array.from(t.matrixWorld.elements)]));
+  return Object.fromEntries(tags.map((t) => [tagName.get(t), Array.from(t.matrixWorld.elements)]));
 }
 
 const rest = { positions: pose(), tags: tagMatrices() };
@@ -166,19 +178,20 @@ for (const clip of gltf.animations) {
   action.play();
   const times = [];
   const positions = [];
-  const tagFrames = Object.fromEntries(tags.map((t) => [t.name, []]));
+  const tagFrames = Object.fromEntries(tags.map((t) => [tagName.get(t), []]));
   let j = 0;
   for (let k = 0; k < frames; k++) {
     let t = t0 + k / fps;
     while (j + 1 < keyTimes.length && keyTimes[j + 1] <= t) j++;
     for (const key of [keyTimes[j], keyTimes[j + 1]]) {
-      if (key !== undefined && Math.abs(key - t) <= 8 * 2 ** -23 * Math.max(1, Math.abs(t))) t = key;
+      const near = 8 * 2 ** -23 * Math.max(1, Math.abs(t)); // 8 float32 ulps
+      if (key !== undefined && Math.abs(key - t) <= near) t = key;
     }
     action.time = t;
     mixer.update(0);
     times.push(t);
     positions.push(pose());
-    for (const tag of tags) tagFrames[tag.name].push(Array.from(tag.matrixWorld.elements));
+    for (const tag of tags) tagFrames[tagName.get(tag)].push(Array.from(tag.matrixWorld.elements));
   }
   mixer.stopAllAction();
   mixer.uncacheRoot(scene);
@@ -195,6 +208,7 @@ const result = {
     const [node, primitive] = keys.get(m);
     return {
       name: m.name,
+      nodeName: node === Infinity ? null : (parser.json.nodes[node].name ?? null),
       node,
       primitive,
       vertices: m.geometry.attributes.position.count,
@@ -202,7 +216,7 @@ const result = {
       morphTargets: m.geometry.morphAttributes.position?.length ?? 0,
     };
   }),
-  tags: tags.map((t) => t.name),
+  tags: tags.map((t) => tagName.get(t)),
   rest,
   animations,
 };
