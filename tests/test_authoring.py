@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from conftest import IN_CI, REPO
 from oracles import FIXTURES, blender_oracle, set_distance
+from oracles_three import threejs_poses
 
 import quakemodels
 from quakemodels.cli import main
@@ -329,3 +330,54 @@ def test_a_clip_resampled_equals_one_sampled_at_that_rate() -> None:
             assert np.abs(a - b).max() < 1e-6  # key times are float32
         dots = np.abs(np.sum(again.rotation * fast.rotation, axis=-1))
         assert dots.min() > 1 - 1e-9
+
+
+def test_step_holds_a_float32_key_at_its_frame() -> None:
+    """0.1 s stored as float32 is 0.10000000149: frame 1 at 10 fps (0.1 in double) must show
+    the key at 0.1, not the one before it (three.js's oracle snaps the same way)."""
+    times = np.array([0.0, 0.1, 0.2], np.float32).astype(np.float64)
+    values = np.array([[0.0], [1.0], [2.0]])
+    at = np.arange(3) / 10.0
+    assert sample(times, values, "STEP", at).ravel().tolist() == [0.0, 1.0, 2.0]
+
+
+# -- three.js, the second oracle -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ANIMATED)
+def test_three_js_plays_the_same_frames(tmp_path: Path, name: str) -> None:
+    """three.js's GLTFLoader + AnimationMixer + SkinnedMesh evaluation of the fixture, frame
+    for frame: the evaluated frames (before quantization) within 1e-4, and every converted
+    MD2, MD3 and MDL frame within its format's half step."""
+    three = threejs_poses(FIXTURES / f"{name}.glb", 10)
+    mesh = read_gltf(FIXTURES / f"{name}.glb")
+    start = 0
+    for clip, frames in read_gltf_scene(FIXTURES / f"{name}.glb").clips.items():
+        times, positions = three[clip]
+        assert len(times) == len(frames) and frames.start == start
+        for k in range(len(times)):
+            assert set_distance(mesh.positions[start + k], from_y_up(positions[k])) < 1e-4
+        start += len(times)
+    for suffix in (".md2", ".md3", ".mdl"):
+        model = quakemodels.load(_convert(tmp_path, name, suffix))
+        converted = _frames(model)
+        start = 0
+        for clip in read_gltf_scene(FIXTURES / f"{name}.glb").clips:
+            times, positions = three[clip]
+            for k in range(len(times)):
+                d = set_distance(converted[start + k], from_y_up(positions[k]))
+                assert d <= _tolerance(model, start + k), (suffix, clip, k, d)
+            start += len(times)
+
+
+def test_three_js_places_the_tag_where_md3_does(tmp_path: Path) -> None:
+    three = threejs_poses(FIXTURES / "rigged.glb", 10)
+    md3 = quakemodels.load(_convert(tmp_path, "rigged", ".md3"), quakemodels.Md3)
+    k = md3.tags.index("tag_weapon")
+    start = 0
+    for clip in ("bend", "wave"):
+        matrices = three["tags"][clip]["tag_weapon"]
+        n = len(matrices)
+        got = md3.tags.origins[start : start + n, k]
+        assert np.abs(got - from_y_up(matrices[:, :3, 3])).max() <= 1 / 128 + 1e-4
+        start += n

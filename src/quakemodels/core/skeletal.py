@@ -217,6 +217,12 @@ def sample(times: F64, values: F64, interpolation: str, at: F64, rotation: bool 
         value = values
     k = len(times)
     t = np.clip(at, times[0], times[-1])
+    # key times are float32 in a glTF (0.1 is 0.10000000149): a frame time within a few of
+    # its ulps of a key is that key, or a STEP track would show the key before it
+    near = np.clip(np.searchsorted(times, t), 1, max(k - 1, 1))
+    for cand in (near - 1, np.minimum(near, k - 1)):
+        close = np.abs(times[cand] - t) <= 1e-6 * np.maximum(1.0, np.abs(t))
+        t = np.where(close, times[cand], t)
     if k == 1:
         return np.repeat(value[:1], len(at), axis=0)
     i = np.clip(np.searchsorted(times, t, side="right") - 1, 0, k - 2)
