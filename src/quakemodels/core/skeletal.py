@@ -15,9 +15,14 @@ then one weighted sum per vertex.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+
+from .build import vertex_normals
+from .mesh import flip_winding
+from .scene import ExportModel, Surface, Tag
 
 F64 = npt.NDArray[np.float64]
 
@@ -308,6 +313,7 @@ def bake(scene: SkeletalScene, fps: float | None = None, root: F64 | None = None
     caller bounds frames × vertices first (:func:`baked_shape`)."""
     clips = [c if fps is None else c.resampled(fps) for c in scene.clips or [scene.rest_clip()]]
     root = np.eye(4) if root is None else root
+    unroot = np.linalg.inv(root)
     per_mesh: list[list[F64]] = [[] for _ in scene.meshes]
     tags: dict[str, list[F64]] = {scene.names[j]: [] for j in scene.tags}
     ranges: dict[str, range] = {}
@@ -318,7 +324,8 @@ def bake(scene: SkeletalScene, fps: float | None = None, root: F64 | None = None
         for i, p in enumerate(posed):
             per_mesh[i].append(p @ root[:3, :3].T + root[:3, 3])
         for j in scene.tags:
-            tags[scene.names[j]].append(root @ world[:, j])
+            # a change of axes turns the tag's own axes too: conjugate, not only move
+            tags[scene.names[j]].append(root @ world[:, j] @ unroot)
         label = clip.name
         while label in ranges:
             label += "_"
@@ -344,12 +351,45 @@ def baked_shape(scene: SkeletalScene, fps: float | None = None) -> tuple[int, in
     return frames, sum(m.positions.shape[0] for m in scene.meshes)
 
 
+def baked_model(
+    scene: SkeletalScene, baked: Baked, name: str, source: Path | None = None
+) -> ExportModel:
+    """A scene baked into Quake space (``bake`` with the source's change of axes) as the
+    neutral vertex-animated model every format builds from: a surface per mesh (normals from
+    the posed triangles), a tag per tag joint (origin its translation, axes the rows forward,
+    left, up of its rotation with scale removed)."""
+    surfaces = []
+    for mesh, posed in zip(scene.meshes, baked.positions, strict=True):
+        positions = posed.astype(np.float32)
+        normals = vertex_normals(positions, flip_winding(mesh.indices)).astype(np.float32)
+        uvs = mesh.uvs if mesh.uvs is not None else np.zeros((len(mesh.positions), 2), np.float32)
+        surfaces.append(Surface(mesh.name, positions, normals, uvs, mesh.indices.astype(np.uint32)))
+    tags = [
+        Tag(
+            name=tag,
+            origins=world[:, :3, 3].astype(np.float32),
+            axes=np.swapaxes(rotation_part(world), -1, -2).astype(np.float32),
+        )
+        for tag, world in baked.tags.items()
+    ]
+    return ExportModel(
+        name=name,
+        surfaces=surfaces,
+        clips=baked.clips,
+        tags=tags,
+        source=source,
+        frame_names=baked.frame_names,
+        fps=baked.fps if baked.fps is not None else ExportModel.fps,
+    )
+
+
 __all__ = [
     "Baked",
     "SkeletalClip",
     "SkeletalScene",
     "SkinnedMesh",
     "bake",
+    "baked_model",
     "baked_shape",
     "depth_levels",
     "frame_name",

@@ -26,14 +26,16 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.scene import Y_UP, to_y_up
 from ..core.skeletal import (
     F64,
+    Baked,
     SkeletalClip,
     SkeletalScene,
     SkinnedMesh,
@@ -458,24 +460,17 @@ def read_skeletal(g: _Document, fps: float, limits: ImportLimits) -> SkeletalSce
 # -- posed into frames ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Evaluated:
-    """A glTF posed into vertex frames, in glTF's Y-up space: every mesh's ``positions``
-    (F,N,3) float64 over all clips one after another, the ``clips`` (name → frame range),
-    F ``frame_names``, the ``meshes`` they belong to (texcoords, triangles, materials), and
-    each ``tag_*`` node's (F,4,4) world matrices."""
-
-    positions: list[F64]
-    clips: dict[str, range]
-    frame_names: list[str]
-    meshes: list[SkinnedMesh]
-    tags: dict[str, F64]
-    fps: float
+# Y-up glTF (a, b, c) → Quake (c, a, b): the inverse of the exporters' change of axes
+QUAKE_FROM_Y_UP = np.eye(4)
+QUAKE_FROM_Y_UP[:3, :3] = Y_UP.T
 
 
-def evaluate(g: _Document, fps: float, limits: ImportLimits, up: str = "y") -> Evaluated:
-    """Every clip of the file posed (the rest pose when it has none); ``up="z"`` turns a Z-up
-    file (Blender's "+Y Up" off) to Y up first. Shapes are checked before posing."""
+def evaluate(
+    g: _Document, fps: float, limits: ImportLimits, up: str = "y"
+) -> tuple[SkeletalScene, Baked]:
+    """Every clip of the file posed (the rest pose when it has none) into Quake space;
+    ``up="z"`` turns a Z-up file (Blender's "+Y Up" off) to Y up first. Shapes are checked
+    before posing; a model lying on its side warns (:func:`warn_if_lying`)."""
     scene = read_skeletal(g, fps, limits)
     total, corners = baked_shape(scene)
     if total > limits.max_frames or total * corners > limits.max_positions:
@@ -484,10 +479,13 @@ def evaluate(g: _Document, fps: float, limits: ImportLimits, up: str = "y") -> E
             f"{total} frames × {corners} vertices at {fps:g} fps exceed the import limit"
             f" ({limits.max_frames} frames, {limits.max_positions} positions)",
         )
-    baked = bake(scene, root=Z_UP_TO_Y_UP if up == "z" else None)
+    root = QUAKE_FROM_Y_UP @ Z_UP_TO_Y_UP if up == "z" else QUAKE_FROM_Y_UP
+    baked = bake(scene, root=root)
+    baked = replace(baked, fps=fps)
     if up == "y" and baked.positions:
-        warn_if_lying(g, np.concatenate([p[0] for p in baked.positions]))
-    return Evaluated(baked.positions, baked.clips, baked.frame_names, scene.meshes, baked.tags, fps)
+        first = np.concatenate([p[0] for p in baked.positions])
+        warn_if_lying(g, to_y_up(first).astype(np.float64))
+    return scene, baked
 
 
 def lying(points: F64) -> tuple[float, float] | None:

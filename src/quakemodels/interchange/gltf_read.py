@@ -34,7 +34,7 @@ import numpy.typing as npt
 from ..core.build import vertex_normals
 from ..core.mesh import flip_winding
 from ..core.scene import FPS, Y_UP, ExportModel, Surface, Tag, to_y_up
-from ..core.skeletal import rotation_part
+from ..core.skeletal import Baked, SkeletalScene, baked_model
 from ..errors import ModelFormatError, QuakeModelsWarning
 from .gltf_doc import (
     _WIDTH,
@@ -55,7 +55,6 @@ from .gltf_doc import (
 )
 from .gltf_eval import (
     Z_UP_TO_Y_UP,
-    Evaluated,
     evaluate,
     hierarchy,
     needs_evaluation,
@@ -95,7 +94,7 @@ def read_gltf(
     p = g.path
     limits = limits.for_input(size + g.external_bytes)
     if needs_evaluation(g):
-        return _evaluated_mesh(g, evaluate(g, fps, limits, up))
+        return _evaluated_mesh(g, *evaluate(g, fps, limits, up))
     placed = _placed(g, up)
     prims = [prim for prim, _ in placed]
     layouts = [_frames(g, prim) for prim in prims]
@@ -154,15 +153,17 @@ def _placed(g: _Document, up: str) -> list[tuple[_Primitive, npt.NDArray[np.floa
     return out
 
 
-def _evaluated_mesh(g: _Document, ev: Evaluated) -> ImportedMesh:
-    """An evaluated glTF as one merged mesh in Quake space."""
-    offsets = np.cumsum([0] + [m.positions.shape[0] for m in ev.meshes])
-    has_uv = all(m.uvs is not None for m in ev.meshes)
+def _evaluated_mesh(g: _Document, scene: SkeletalScene, baked: Baked) -> ImportedMesh:
+    """An evaluated glTF (baked into Quake space) as one merged mesh."""
+    offsets = np.cumsum([0] + [m.positions.shape[0] for m in scene.meshes])
+    has_uv = all(m.uvs is not None for m in scene.meshes)
     return ImportedMesh(
-        positions=from_y_up(np.concatenate(ev.positions, axis=1)),
-        uvs=np.concatenate([m.uvs for m in ev.meshes if m.uvs is not None]) if has_uv else None,
-        indices=np.concatenate([m.indices + o for m, o in zip(ev.meshes, offsets, strict=False)]),
-        frame_names=ev.frame_names,
+        positions=np.concatenate(baked.positions, axis=1).astype(np.float32),
+        uvs=np.concatenate([m.uvs for m in scene.meshes if m.uvs is not None]) if has_uv else None,
+        indices=np.concatenate(
+            [m.indices + o for m, o in zip(scene.meshes, offsets, strict=False)]
+        ),
+        frame_names=baked.frame_names,
         skin_size=_image_size(g),
     )
 
@@ -818,7 +819,8 @@ def read_gltf_scene(
     g, size = _open(path)
     limits = limits.for_input(size)
     if needs_evaluation(g):
-        return _evaluated_scene(g, evaluate(g, fps, limits, up))
+        skeletal, baked = evaluate(g, fps, limits, up)
+        return baked_model(skeletal, baked, g.path.stem, g.path)
     root = Z_UP_TO_Y_UP if up == "z" else np.eye(4)
     world = {i: root @ m for i, m in rest_world(g).items()}
     moved = {i: m for i, m in world.items() if not np.array_equal(m, np.eye(4))}
@@ -827,33 +829,3 @@ def read_gltf_scene(
         points = np.concatenate([s.positions[0] for s in scene.surfaces])
         warn_if_lying(g, to_y_up(points).astype(np.float64))
     return scene
-
-
-def _evaluated_scene(g: _Document, ev: Evaluated) -> ExportModel:
-    """An evaluated glTF as an MD3-like scene in Quake space: a surface per primitive, its
-    normals from the posed triangles, a tag per ``tag_*`` node."""
-    surfaces = []
-    for mesh, posed in zip(ev.meshes, ev.positions, strict=True):
-        quake = from_y_up(posed)
-        idx = mesh.indices
-        normals = vertex_normals(quake, flip_winding(idx)).astype(np.float32)
-        uv = mesh.uvs if mesh.uvs is not None else np.zeros((len(mesh.positions), 2), np.float32)
-        surfaces.append(Surface(mesh.name, quake, normals, uv, idx.astype(np.uint32)))
-    tags = [_matrix_tag(name, m) for name, m in ev.tags.items()]
-    return ExportModel(
-        name=g.path.stem,
-        surfaces=surfaces,
-        clips=ev.clips,
-        tags=tags,
-        source=g.path,
-        frame_names=ev.frame_names,
-        fps=ev.fps,
-    )
-
-
-def _matrix_tag(name: str, world: npt.NDArray[np.float64]) -> Tag:
-    """A Tag from (F,4,4) Y-up world matrices: origin the translation, axes the rotation (scale
-    removed), as MD3 stores them (rows forward, left, up in Quake space)."""
-    r = rotation_part(world)
-    axes = _P.T @ np.swapaxes(r, -1, -2) @ _P
-    return Tag(name=name, origins=from_y_up(world[:, :3, 3]), axes=axes.astype(np.float32))
