@@ -40,6 +40,16 @@ FORMAT_LAYERS = [
 # Packages under formats/ that are not model formats have their own order. A Quake III player
 # folder: the cfg and skin parsers ← where its files come from ← the Player ← what is built on it.
 PACKAGE_LAYERS = {
+    # MD5 (text): the tokenizer under the reader; where its files come from (animations,
+    # md5.cfg, .md5scale beside the mesh) under the checker and the model
+    "md5": [
+        ("limits",),
+        ("tokens",),
+        ("reader",),
+        ("files",),
+        ("check", "describe", "scene"),
+        ("model",),
+    ],
     "q3player": [
         ("animcfg", "skinfile"),
         ("files",),

@@ -37,6 +37,25 @@ class BadValueError(ModelFormatError):
     """A value is out of the range the format allows (an index, a count, a size)."""
 
 
+class TextFormatError(ModelFormatError):
+    """A text model (MD5's ``.md5mesh``/``.md5anim``) is malformed at one place: ``offset``
+    is the byte offset of the token at fault, ``line`` and ``column`` (1-based) where it is,
+    and the message starts ``line L, column C:``; ``field`` names what was expected there."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        offset: int | None = None,
+        line: int = 0,
+        column: int = 0,
+    ):
+        super().__init__(message, field=field, offset=offset)
+        self.line = line
+        self.column = column
+
+
 class QuakeModelsWarning(UserWarning):
     """Something in a model is unusual but readable (junk in names, non-ASCII bytes)."""
 

@@ -1,0 +1,183 @@
+"""The :class:`Md5` users get: an ``.md5mesh`` with its animations (found as
+:mod:`.files` says) as a skeletal scene and as the vertex-animated scene every exporter reads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+
+from ...core.findings import Finding
+from ...core.mesh import Mesh
+from ...core.scene import ExportModel, Surface, model_stem
+from ...core.skeletal import SkeletalScene, baked_model, pose
+from ...core.skins import find_skin
+from .files import gather, read_file
+from .reader import F64, Md5Files
+from .scene import baked, clip, skeletal
+
+
+class Md5(Md5Files):
+    """An MD5 model (Doom 3 version 10): the ``.md5mesh`` and its animations (see
+    :class:`Md5Files`); :meth:`skeletal` gives the skeletal scene, :meth:`scene` the baked
+    one."""
+
+    # -- loading ---------------------------------------------------------------------------------
+
+    @classmethod
+    def from_bytes(
+        cls,
+        data: bytes,
+        name: str | None = None,
+        *,
+        anims: Sequence[str | os.PathLike[str]] | None = None,
+    ) -> Md5:
+        """The model in ``data`` (an ``.md5mesh``, or an ``.md5anim`` whose folder has the
+        mesh), with its animations: ``anims`` (paths) when given, else the ones beside
+        ``name`` (none for bytes without a name)."""
+        f = gather(data, name, anims)
+        return cls(f.mesh_file, f.anims, f.name, f.data, f.tag_names, f.scales)
+
+    @classmethod
+    def open(
+        cls, path: str | os.PathLike[str], anims: Sequence[str | os.PathLike[str]] | None = None
+    ) -> Md5:
+        """The model at ``path`` (see :meth:`from_bytes`)."""
+        return cls.from_bytes(read_file(path), os.fspath(path), anims=anims)
+
+    def load_all(self) -> Md5:
+        """Compute every mesh's bind-pose vertices now (the text was parsed and checked
+        whole on load); returns self."""
+        _ = self.bound
+        return self
+
+    # -- what the verbs read -----------------------------------------------------------------
+
+    def skeletal(self) -> SkeletalScene:
+        """The skeletal scene: joints, one skinned mesh per mesh block, one clip per
+        animation (at its frame rate), the tag joints."""
+        parents = self.mesh_file.parents
+        clips = [clip(n, a, parents, self.scales.get(n)) for n, a in self.anims.items()]
+        return skeletal(self.mesh_file, clips, self.tags, self.bound)
+
+    @property
+    def animations(self) -> dict[str, range]:
+        """Clip name → its frames in :meth:`scene` (the rest pose alone without clips)."""
+        out: dict[str, range] = {}
+        start = 0
+        for n, a in self.anims.items():
+            label = n
+            while label in out:
+                label += "_"
+            out[label] = range(start, start + a.num_frames)
+            start += a.num_frames
+        return out or {"rest": range(1)}
+
+    @property
+    def num_frames(self) -> int:
+        """Frames of :meth:`scene`: every animation's, one after another (1: the rest pose)."""
+        return sum(a.num_frames for a in self.anims.values()) or 1
+
+    @property
+    def frame_names(self) -> list[str]:
+        return self.scene().frame_names
+
+    def scene(self) -> ExportModel:
+        """Every animation baked into vertex frames (surfaces per mesh block, tags)."""
+        return self._scene
+
+    @cached_property
+    def _scene(self) -> ExportModel:
+        scene = self.skeletal()
+        source = Path(self.name) if self.name else None
+        em = baked_model(scene, baked(scene, self.tag_names), model_stem(self.name), source)
+        surfaces = []
+        for s, block in zip(em.surfaces, self.mesh_file.meshes, strict=True):
+            names = tuple(dict.fromkeys([block.shader, PurePosixPath(block.shader).name]))
+            surfaces.append(Surface(s.name, s.positions, s.normals, s.uvs, s.indices, names))
+        em = ExportModel(
+            em.name, surfaces, em.clips, em.tags, em.source, em.frame_names, em.fps, em.clip_times
+        )
+        return em
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """Frame ``frame`` of :meth:`scene` as one render-ready :class:`Mesh`: every mesh
+        block's vertices one after another (``vertex_ids`` and ``texcoord_ids`` their places
+        there), triangles counter-clockwise, normals from the posed triangles."""
+        if not 0 <= frame < self.num_frames:
+            raise IndexError(f"frame {frame} is outside 0..{self.num_frames - 1}")
+        em = self.scene()
+        base = np.cumsum([0] + [len(s.uvs) for s in em.surfaces])
+        ids = np.arange(int(base[-1]), dtype=np.int32)
+        return Mesh(
+            np.concatenate([s.positions[frame] for s in em.surfaces]).astype(np.float32),
+            np.concatenate([s.normals[frame] for s in em.surfaces]).astype(np.float32),
+            np.concatenate([s.uvs for s in em.surfaces]).astype(np.float32),
+            np.concatenate(
+                [s.indices.astype(np.int64) + b for s, b in zip(em.surfaces, base, strict=False)]
+            ).astype(np.uint32),
+            ids,
+            ids.copy(),
+        )
+
+    def pose(self, clip_name: str | None = None) -> list[F64]:
+        """Every mesh's (F,N,3) posed positions in clip ``clip_name`` (default: the rest)."""
+        scene = self.skeletal()
+        if clip_name is None:
+            return pose(scene, scene.rest_clip())[0]
+        for c in scene.clips:
+            if c.name == clip_name:
+                return pose(scene, c)[0]
+        raise KeyError(f"no clip {clip_name!r}; clips: {', '.join(self.anims) or '(none)'}")
+
+    def check(self, engine: str = "any") -> list[Finding]:
+        """Engine-compatibility findings; never raises."""
+        from .check import check_md5
+
+        return check_md5(self, engine)
+
+    def skin_for(self, surface: Surface, skin_dir: str | os.PathLike[str] | None) -> Surface:
+        """``surface`` with the skin its names find (beside the model or in ``skin_dir``)."""
+        skin = find_skin(surface.skin_names, self.name, skin_dir)
+        return (
+            surface
+            if skin is None
+            else Surface(
+                surface.name,
+                surface.positions,
+                surface.normals,
+                surface.uvs,
+                surface.indices,
+                surface.skin_names,
+                skin,
+            )
+        )
+
+
+def scene(
+    model: Md5,
+    *,
+    skin_dir: str | os.PathLike[str] | None = None,
+    frames: Sequence[int] | None = None,
+) -> ExportModel:
+    """The exporters' scene (the ``scene`` service): every clip baked, skins looked up;
+    ``frames``: only those frames, without clips."""
+    em = model.scene()
+    em = ExportModel(
+        em.name,
+        [model.skin_for(s, skin_dir) for s in em.surfaces],
+        em.clips,
+        em.tags,
+        em.source,
+        em.frame_names,
+        em.fps,
+        em.clip_times,
+    )
+    return em if frames is None else em.select(list(frames))
+
+
+__all__ = ["Md5", "scene"]

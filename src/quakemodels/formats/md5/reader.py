@@ -1,0 +1,441 @@
+"""MD5 (Doom 3 version 10) text read into numpy arrays: ``.md5mesh`` (joints in their bind
+pose, meshes of weighted vertices) and ``.md5anim`` (a joint hierarchy, a base frame and each
+frame's animated components).
+
+Every count is bounded (:data:`.limits.READ`) before anything it sizes is allocated, every
+index is checked, and every error is a :class:`~quakemodels.errors.TextFormatError` naming the
+line and column of the token at fault. Quaternions are stored as x, y, z; w is recomputed as
+Doom 3 does (``idQuat::CalcW``: ``sqrt(|1 - x² - y² - z²|)``), with the sign that makes the
+rotation the one Doom 3's matrices (row vectors) apply: in the column-vector convention of
+:mod:`quakemodels.core.skeletal` the quaternion is (x, y, z, -w).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+
+from .limits import READ, VERSION
+from .tokens import FLOAT, INT, Column, Tokens
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+MAGIC = b"MD5Version"
+
+# Bits of a hierarchy entry's flags: which of Tx Ty Tz Qx Qy Qz a frame animates, in order
+# (Doom 3 Anim.cpp ANIM_TX..ANIM_QZ; Q2PRO MD5_NUM_ANIMATED_COMPONENT_BITS).
+ANIM_BITS = 6
+
+
+def quaternions(xyz: F64) -> F64:
+    """(...,4) unit quaternions (x, y, z, w) of the rotations stored as (...,3) x, y, z: w
+    from Doom 3's CalcW, negated for the column-vector convention (see the module)."""
+    w = -np.sqrt(np.abs(1.0 - np.sum(xyz * xyz, axis=-1)))
+    q = np.concatenate([xyz, w[..., None]], axis=-1)
+    norm = np.linalg.norm(q, axis=-1, keepdims=True)
+    return np.asarray(q / np.where(norm > 0, norm, 1.0), dtype=np.float64)
+
+
+def rotate(q: F64, v: F64) -> F64:
+    """(...,3) vectors ``v`` rotated by (...,4) unit quaternions ``q`` (x, y, z, w)."""
+    u = q[..., :3]
+    w = q[..., 3:]
+    t = 2.0 * np.cross(u, v)
+    return np.asarray(v + w * t + np.cross(u, t), dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class Md5MeshBlock:
+    """One ``mesh { }`` block: ``shader`` (its material name), ``uvs`` (N,2) float64 (s, t;
+    t down), ``first`` and ``count`` (N,) int64 each vertex's weights, ``triangles`` (T,3)
+    int64 as stored (Doom 3's winding), and the weights: ``weight_joint`` (W,) int64,
+    ``bias`` (W,) float64, ``offset`` (W,3) float64 (in the joint's bind space)."""
+
+    name: str
+    shader: str
+    uvs: F64
+    first: I64
+    count: I64
+    triangles: I64
+    weight_joint: I64
+    bias: F64
+    offset: F64
+    token: int
+    """Index of the block's ``mesh`` keyword among the file's tokens."""
+
+
+@dataclass(frozen=True)
+class Md5MeshFile:
+    """A ``.md5mesh``: joints ``names``, ``parents`` (J,) int64 (-1 a root; a parent always
+    comes first), their bind pose in object space ``position`` (J,3) and ``orientation``
+    (J,4) float64 (x, y, z, w), and the meshes."""
+
+    commandline: str
+    names: tuple[str, ...]
+    parents: I64
+    position: F64
+    orientation: F64
+    meshes: list[Md5MeshBlock]
+
+
+@dataclass(frozen=True)
+class Md5AnimFile:
+    """A ``.md5anim``: ``frame_rate`` frames a second; the hierarchy ``names``, ``parents``,
+    ``flags`` and ``start`` (J,) int64; per-frame ``bounds`` (F,2,3); the ``base`` frame's
+    parent-relative ``base_position`` (J,3) and ``base_xyz`` (J,3) (quaternion x, y, z); the
+    ``components`` (F,C) float64."""
+
+    frame_rate: int
+    names: tuple[str, ...]
+    parents: I64
+    flags: I64
+    start: I64
+    bounds: F64
+    base_position: F64
+    base_xyz: F64
+    components: F64
+
+    @property
+    def num_frames(self) -> int:
+        return int(self.components.shape[0])
+
+    def local(self) -> tuple[F64, F64]:
+        """Every frame's parent-relative joint (F,J,3) positions and (F,J,4) quaternions:
+        the base frame with each joint's flagged components replaced by the frame's."""
+        frames = self.num_frames
+        channels = np.concatenate([self.base_position, self.base_xyz], axis=1)  # (J,6)
+        out = np.broadcast_to(channels, (frames, *channels.shape)).copy()
+        for j in range(len(self.names)):
+            flags = int(self.flags[j])
+            k = int(self.start[j])
+            for bit in range(ANIM_BITS):
+                if flags & (1 << bit):
+                    out[:, j, bit] = self.components[:, k]
+                    k += 1
+        return out[..., :3], quaternions(out[..., 3:])
+
+
+def _header(tok: Tokens) -> str:
+    """``MD5Version 10`` and the ``commandline`` string; returns the command line."""
+    tok.expect("MD5Version")
+    tok.integer("MD5Version", VERSION, VERSION)
+    tok.expect("commandline")
+    return tok.string("commandline")
+
+
+def _parent(tok: Tokens, joint: int, field: str) -> int:
+    at = tok.pos
+    parent = tok.integer(field, -1, 2**31 - 1)
+    if parent >= joint:
+        tok.fail(
+            field,
+            f"joint {joint}'s parent {parent} is not an earlier joint (a parent must come"
+            " before its children; no cycles)",
+            at,
+        )
+    return parent
+
+
+def _vector(tok: Tokens, field: str, n: int = 3) -> list[float]:
+    tok.expect("(", field)
+    values = [tok.number(field) for _ in range(n)]
+    tok.expect(")", field)
+    return values
+
+
+def read_mesh(data: bytes, what: str = "md5mesh") -> Md5MeshFile:
+    """Parse a ``.md5mesh`` (``what`` names it in errors)."""
+    tok = Tokens(data, what)
+    commandline = _header(tok)
+    tok.expect("numJoints")
+    num_joints = tok.integer("numJoints", 1, READ.joints)
+    tok.expect("numMeshes")
+    num_meshes = tok.integer("numMeshes", 0, READ.meshes)
+    tok.expect("joints")
+    tok.expect("{", "joints")
+    names: list[str] = []
+    parents: list[int] = []
+    pose: list[list[float]] = []
+    for j in range(num_joints):
+        at = tok.pos
+        name = tok.name("joint name")
+        if len(name) > READ.joint_name:
+            tok.fail("joint name", f"joint {j}'s name is over {READ.joint_name} characters", at)
+        names.append(name)
+        parents.append(_parent(tok, j, "joint parent"))
+        pose.append(_vector(tok, "joint position") + _vector(tok, "joint orientation"))
+    tok.expect("}", "joints")
+    pose_array = np.array(pose, dtype=np.float64).reshape(num_joints, 6)
+    meshes = [_mesh(tok, num_joints) for _ in range(num_meshes)]
+    if tok.pos < len(tok.words):
+        tok.fail("end", f"unexpected {tok._shown(tok.pos)} after the {num_meshes} meshes")
+    return Md5MeshFile(
+        commandline,
+        tuple(names),
+        np.array(parents, dtype=np.int64),
+        pose_array[:, :3].copy(),
+        quaternions(pose_array[:, 3:]),
+        meshes,
+    )
+
+
+def _mesh(tok: Tokens, num_joints: int) -> Md5MeshBlock:
+    at = tok.pos
+    tok.expect("mesh")
+    tok.expect("{", "mesh")
+    name = tok.string("mesh name") if tok.accept("name") else ""
+    # Sauerbraten's exporter names a mesh in a comment, "// meshes: gl", which its md5.cfg
+    # (md5skin gl ...) and Sauerbraten's loader use
+    name = name or tok.comment_names.get(tok.pos, "")
+    tok.expect("shader")
+    shader = tok.string("shader")
+
+    tok.expect("numverts")
+    num_verts = tok.integer("numverts", 0, READ.vertices)
+    vert_at = tok.pos
+    (s, t), (index, first, count) = tok.table(
+        num_verts, ("vert", INT, "(", FLOAT, FLOAT, ")", INT, INT), "vert"
+    )
+    _in_order(tok, index, vert_at, 8, "vert")
+
+    tok.expect("numtris")
+    num_tris = tok.integer("numtris", 0, READ.triangles)
+    tri_at = tok.pos
+    _, (tri_index, a, b, c) = tok.table(num_tris, ("tri", INT, INT, INT, INT), "tri")
+    _in_order(tok, tri_index, tri_at, 5, "tri")
+    triangles = np.stack([a, b, c], axis=1) if num_tris else np.zeros((0, 3), np.int64)
+    bad = np.flatnonzero(((triangles < 0) | (triangles >= num_verts)).any(axis=1))
+    if bad.size:
+        row = int(bad[0])
+        col = int(np.flatnonzero((triangles[row] < 0) | (triangles[row] >= num_verts))[0])
+        tok.cell_error(
+            tri_at,
+            5,
+            row,
+            2 + col,
+            "tri",
+            f"triangle {row} names vertex {int(triangles[row, col])} of {num_verts}",
+        )
+
+    tok.expect("numweights")
+    num_weights = tok.integer("numweights", 0, READ.weights)
+    weight_at = tok.pos
+    (bias, ox, oy, oz), (weight_index, joint) = tok.table(
+        num_weights, ("weight", INT, INT, FLOAT, "(", FLOAT, FLOAT, FLOAT, ")"), "weight"
+    )
+    _in_order(tok, weight_index, weight_at, 9, "weight")
+    bad = np.flatnonzero((joint < 0) | (joint >= num_joints))
+    if bad.size:
+        row = int(bad[0])
+        tok.cell_error(
+            weight_at,
+            9,
+            row,
+            2,
+            "weight",
+            f"weight {row} names joint {int(joint[row])} of {num_joints}",
+        )
+    # a vertex's weights: at least one (Doom 3: "Vertex without any joint weights"), all
+    # inside the weight list
+    bad = np.flatnonzero((count < 1) | (first < 0) | (first + count > num_weights))
+    if bad.size:
+        row = int(bad[0])
+        tok.cell_error(
+            vert_at,
+            8,
+            row,
+            6,
+            "vert",
+            f"vertex {row} takes weights {int(first[row])}..{int(first[row] + count[row]) - 1}"
+            f" (count {int(count[row])}) of {num_weights}: it needs at least one, inside the"
+            " weight list",
+        )
+    tok.expect("}", "mesh")
+    return Md5MeshBlock(
+        name,
+        shader,
+        np.stack([s, t], axis=1) if num_verts else np.zeros((0, 2)),
+        first,
+        count,
+        triangles,
+        joint,
+        bias,
+        np.stack([ox, oy, oz], axis=1) if num_weights else np.zeros((0, 3)),
+        at,
+    )
+
+
+def _in_order(tok: Tokens, index: I64, start: int, width: int, field: str) -> None:
+    """Rows must be numbered 0, 1, 2... (Doom 3 ignores the number, Q2PRO stores the row at
+    it: only files in order read the same in both)."""
+    bad = np.flatnonzero(index != np.arange(len(index)))
+    if bad.size:
+        row = int(bad[0])
+        tok.cell_error(
+            start, width, row, 1, field, f"{field} {int(index[row])} where {row} was expected"
+        )
+
+
+def read_anim(
+    data: bytes,
+    what: str = "md5anim",
+    joints: tuple[tuple[str, ...], npt.NDArray[np.integer]] | None = None,
+) -> Md5AnimFile:
+    """Parse a ``.md5anim`` (``what`` names it in errors); with ``joints`` (a mesh's names and
+    parents) its hierarchy must be that one, joint for joint."""
+    tok = Tokens(data, what)
+    _header(tok)
+    tok.expect("numFrames")
+    num_frames = tok.integer("numFrames", 1, READ.frames)
+    tok.expect("numJoints")
+    num_joints = tok.integer("numJoints", 1, READ.joints)
+    if joints is not None and num_joints != len(joints[0]):
+        tok.fail(
+            "numJoints",
+            f"numJoints {num_joints} where the mesh has {len(joints[0])} joints",
+            tok.pos - 1,
+        )
+    tok.expect("frameRate")
+    frame_rate = tok.integer("frameRate", 1, 1000)
+    tok.expect("numAnimatedComponents")
+    num_components = tok.integer("numAnimatedComponents", 0, READ.animated_components)
+    if num_components > ANIM_BITS * num_joints:
+        tok.fail(
+            "numAnimatedComponents",
+            f"numAnimatedComponents {num_components} is over 6 per joint ({num_joints} joints)",
+            tok.pos - 1,
+        )
+    tok.expect("hierarchy")
+    tok.expect("{", "hierarchy")
+    names: list[str] = []
+    parents: list[int] = []
+    flags: list[int] = []
+    starts: list[int] = []
+    for j in range(num_joints):
+        at = tok.pos
+        names.append(tok.name("joint name"))
+        parents.append(_parent(tok, j, "joint parent"))
+        if joints is not None and (names[j], parents[j]) != (joints[0][j], int(joints[1][j])):
+            tok.fail(
+                "hierarchy",
+                f"joint {j} is {names[j]!r} (parent {parents[j]}) where the mesh has"
+                f" {joints[0][j]!r} (parent {int(joints[1][j])}): this animation is for"
+                " another skeleton",
+                at,
+            )
+        flag = tok.integer("joint flags", 0, (1 << ANIM_BITS) - 1)
+        at = tok.pos
+        first = tok.integer("joint start index", 0, num_components)
+        if first + bin(flag).count("1") > num_components:
+            tok.fail(
+                "joint start index",
+                f"joint {j} animates {bin(flag).count('1')} components from {first}, past"
+                f" numAnimatedComponents {num_components}",
+                at,
+            )
+        flags.append(flag)
+        starts.append(first)
+    tok.expect("}", "hierarchy")
+
+    tok.expect("bounds")
+    tok.expect("{", "bounds")
+    box, _ = tok.table(
+        num_frames, ("(", FLOAT, FLOAT, FLOAT, ")", "(", FLOAT, FLOAT, FLOAT, ")"), "bounds"
+    )
+    tok.expect("}", "bounds")
+    tok.expect("baseframe")
+    tok.expect("{", "baseframe")
+    base, _ = tok.table(
+        num_joints, ("(", FLOAT, FLOAT, FLOAT, ")", "(", FLOAT, FLOAT, FLOAT, ")"), "baseframe"
+    )
+    tok.expect("}", "baseframe")
+    frame_at = tok.pos
+    columns: tuple[Column, ...] = ("frame", INT, "{", *([FLOAT] * num_components), "}")
+    values, (frame_index,) = tok.table(num_frames, columns, "frame")
+    _in_order(tok, frame_index, frame_at, len(columns), "frame")
+    if tok.pos < len(tok.words):
+        tok.fail("end", f"unexpected {tok._shown(tok.pos)} after the {num_frames} frames")
+    components = (
+        np.stack(values, axis=1) if num_components else np.zeros((num_frames, 0), np.float64)
+    )
+    return Md5AnimFile(
+        frame_rate,
+        tuple(names),
+        np.array(parents, dtype=np.int64),
+        np.array(flags, dtype=np.int64),
+        np.array(starts, dtype=np.int64),
+        np.stack(box, axis=1).reshape(num_frames, 2, 3),
+        np.stack(base[:3], axis=1),
+        np.stack(base[3:], axis=1),
+        components,
+    )
+
+
+@dataclass(frozen=True)
+class BoundMesh:
+    """A mesh block's vertices from its weights: ``positions`` (N,3) float64 (Doom 3's sum
+    over the bind pose), and each vertex's ``joint`` (N,K) int64 and ``bias`` (N,K) float64
+    (K the most weights any vertex has; unused places bias 0, joint of the first), and how far
+    (N,) each vertex's weights disagree on where it is (``spread``, 0 for one weight)."""
+
+    positions: F64
+    joint: npt.NDArray[np.int64]
+    bias: F64
+    spread: F64
+
+
+def bind_vertices(block: Md5MeshBlock, position: F64, orientation: F64) -> BoundMesh:
+    """Every vertex of ``block`` in the bind pose (object-space joints ``position`` (J,3),
+    ``orientation`` (J,4)), vectorised over all weights and vertices at once."""
+    n = len(block.first)
+    k = int(block.count.max(initial=1))
+    place = np.arange(k)
+    used = place[None, :] < block.count[:, None]  # (N,K)
+    index = np.where(used, block.first[:, None] + place[None, :], block.first[:, None])
+    joint = block.weight_joint[index] if n else np.zeros((0, k), np.int64)
+    # each weight's idea of the vertex: its joint's orientation rotates the offset, plus the
+    # joint's position
+    seen = rotate(orientation[block.weight_joint], block.offset) + position[block.weight_joint]
+    bias = np.where(used, block.bias[index], 0.0) if n else np.zeros((0, k))
+    points = seen[index] if n else np.zeros((0, k, 3))
+    positions = np.einsum("nk,nkd->nd", bias, points)
+    total = bias.sum(axis=1, keepdims=True)
+    mean = np.einsum("nk,nkd->nd", bias, points) / np.where(total != 0, total, 1.0)
+    spread = np.where(used, np.linalg.norm(points - mean[:, None], axis=2), 0.0).max(
+        axis=1, initial=0.0
+    )
+    return BoundMesh(positions, joint, bias, spread)
+
+
+@dataclass
+class Md5Files:
+    """What an MD5 model is read from: the ``.md5mesh`` (:attr:`mesh_file`), its animations
+    (:attr:`anims`, clip name → file, in order), the source ``name`` and mesh ``data``,
+    Sauerbraten ``md5tag`` renames (:attr:`tag_names`, joint → tag) and ``.md5scale`` scales
+    (:attr:`scales`, clip → (F,J), negative where positions are scaled too)."""
+
+    mesh_file: Md5MeshFile
+    anims: dict[str, Md5AnimFile] = field(default_factory=dict)
+    name: str | None = None
+    data: bytes = b""
+    tag_names: dict[str, str] = field(default_factory=dict)
+    scales: dict[str, F64] = field(default_factory=dict)
+
+    @cached_property
+    def bound(self) -> list[BoundMesh]:
+        """Each mesh block's bind-pose vertices and weights."""
+        m = self.mesh_file
+        return [bind_vertices(b, m.position, m.orientation) for b in m.meshes]
+
+    @property
+    def tags(self) -> tuple[int, ...]:
+        """The tag joints: named ``tag_*`` (any case) or named by ``md5tag``."""
+        return tuple(
+            j
+            for j, n in enumerate(self.mesh_file.names)
+            if n.lower().startswith("tag_") or n in self.tag_names
+        )

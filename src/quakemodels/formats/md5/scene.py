@@ -1,0 +1,161 @@
+"""An MD5 mesh and its animations as a :class:`~quakemodels.core.skeletal.SkeletalScene`, and
+that scene baked into the exporters' :class:`~quakemodels.core.scene.ExportModel`.
+
+MD5 is Z up like Quake (x forward, y left): the scene's root is the identity. The mesh's joints
+are in object space (each joint's absolute bind position and orientation); the scene keeps
+them parent-relative. A vertex is the sum over its weights of bias · (joint orientation rotates
+offset + joint position), computed for every vertex in one pass; the scene binds it with the
+weights as linear-blend skinning does (inverse bind = the inverse of each joint's bind world
+matrix), which reproduces Doom 3's sum wherever each weight's offset is the vertex seen from its
+joint (every exporter writes them so; ``check`` reports the vertices where not).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.mesh import flip_winding
+from ...core.skeletal import (
+    Baked,
+    SkeletalClip,
+    SkeletalScene,
+    SkinnedMesh,
+    bake,
+    trs_matrices,
+)
+from .reader import F64, BoundMesh, Md5AnimFile, Md5MeshBlock, Md5MeshFile, bind_vertices, rotate
+
+
+def quat_multiply(a: F64, b: F64) -> F64:
+    """(...,4) Hamilton products a·b of (...,4) quaternions (x, y, z, w)."""
+    ax, ay, az, aw = np.moveaxis(a, -1, 0)
+    bx, by, bz, bw = np.moveaxis(b, -1, 0)
+    out: F64 = np.stack(
+        [
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw,
+            aw * bw - ax * bx - ay * by - az * bz,
+        ],
+        axis=-1,
+    )
+    return out
+
+
+def conjugate(q: F64) -> F64:
+    """(...,4) the inverse rotations of (...,4) unit quaternions."""
+    out: F64 = q * np.array([-1.0, -1.0, -1.0, 1.0])
+    return out
+
+
+def local_pose(
+    parents: npt.NDArray[np.integer], position: F64, orientation: F64
+) -> tuple[F64, F64]:
+    """Parent-relative (J,3) translations and (J,4) rotations of joints whose object-space
+    ``position`` (J,3) and ``orientation`` (J,4) are given (roots keep theirs)."""
+    parent = np.where(parents >= 0, parents, 0)
+    root = (parents < 0)[:, None]
+    inverse = conjugate(orientation[parent])
+    rotation = np.where(root, orientation, quat_multiply(inverse, orientation))
+    translation = np.where(root, position, rotate(inverse, position - position[parent]))
+    return translation, rotation
+
+
+def skinned(block: Md5MeshBlock, bound: BoundMesh, world: F64, index: int) -> SkinnedMesh:
+    """The :class:`SkinnedMesh` of one mesh block: bound to the joints its weights name, with
+    the weights of each vertex scaled to sum to 1 (a vertex whose biases sum to 0 follows its
+    first joint), triangles turned counter-clockwise."""
+    slots = np.unique(bound.joint)
+    joints = np.searchsorted(slots, bound.joint).astype(np.intp)
+    total = bound.bias.sum(axis=1, keepdims=True)
+    weights = np.where(total > 0, bound.bias / np.where(total > 0, total, 1.0), 0.0)
+    if weights.size:
+        weights[total[:, 0] <= 0, 0] = 1.0
+    return SkinnedMesh(
+        name=block.name or f"mesh{index}",
+        positions=bound.positions,
+        targets=np.zeros((0, len(bound.positions), 3)),
+        slots=slots.astype(np.intp),
+        inverse_bind=np.linalg.inv(world[slots]).astype(np.float64),
+        joints=joints,
+        weights=weights,
+        uvs=block.uvs.astype(np.float32),
+        # Doom 3 draws the triangles as stored clockwise seen from outside (its front faces
+        # are clockwise); the scene's are counter-clockwise
+        indices=flip_winding(block.triangles),
+        material=index,
+    )
+
+
+def clip(
+    name: str,
+    anim: Md5AnimFile,
+    parents: npt.NDArray[np.integer] | None = None,
+    scales: F64 | None = None,
+) -> SkeletalClip:
+    """An animation as a clip of its frames at its frame rate: every joint's parent-relative
+    TRS per frame.
+
+    ``scales`` (F,J) are an ``.md5scale``'s per-frame joint scales (negative where the file
+    says ``scale_positions``). Q2PRO (``MD5_BuildFrameSkeleton``, ``src/refresh/models.c``)
+    multiplies a ``scale_positions`` joint's animated position by its scale, composes
+    positions and orientations down the hierarchy without scale, and scales each joint's
+    weight offsets by its own scale when skinning: a scale no child inherits. A TRS hierarchy
+    passes a parent's scale on, so each joint's local translation and scale are divided by
+    its parent's scale here, which gives every joint Q2PRO's world position, orientation and
+    (own) scale."""
+    translation, rotation = anim.local()
+    frames, joints = translation.shape[:2]
+    scale = np.ones((frames, joints, 3))
+    if scales is not None and parents is not None:
+        own = np.abs(scales)
+        translation = np.where((scales < 0)[..., None], translation * own[..., None], translation)
+        parent_scale = np.where(parents >= 0, own[:, np.where(parents >= 0, parents, 0)], 1.0)
+        translation = translation / parent_scale[..., None]
+        scale = np.repeat((own / parent_scale)[..., None], 3, axis=2)
+    return SkeletalClip(
+        name,
+        np.arange(frames, dtype=np.float64) / anim.frame_rate,
+        translation,
+        rotation,
+        scale,
+    )
+
+
+def skeletal(
+    mesh: Md5MeshFile,
+    clips: Sequence[SkeletalClip] = (),
+    tags: Sequence[int] = (),
+    bound: Sequence[BoundMesh] | None = None,
+) -> SkeletalScene:
+    """The scene of ``mesh`` with ``clips`` and the tag joints ``tags``."""
+    translation, rotation = local_pose(mesh.parents, mesh.position, mesh.orientation)
+    world = trs_matrices(mesh.position, mesh.orientation, np.ones_like(mesh.position))
+    if bound is None:
+        bound = [bind_vertices(b, mesh.position, mesh.orientation) for b in mesh.meshes]
+    meshes = [
+        skinned(b, v, world, i) for i, (b, v) in enumerate(zip(mesh.meshes, bound, strict=True))
+    ]
+    return SkeletalScene(
+        names=mesh.names,
+        parents=mesh.parents.astype(np.intp),
+        translation=translation,
+        rotation=rotation,
+        scale=np.ones_like(translation),
+        meshes=meshes,
+        clips=list(clips),
+        tags=tuple(tags),
+    )
+
+
+def baked(scene: SkeletalScene, tag_names: dict[str, str]) -> Baked:
+    """Every clip posed at its own frame rate (the rest pose without clips), tags renamed by
+    ``tag_names`` (joint name → tag name)."""
+    out = bake(scene, fps=None)
+    if tag_names:
+        tags = {tag_names.get(k, k): v for k, v in out.tags.items()}
+        out = Baked(out.positions, out.clips, out.frame_names, tags, out.fps)
+    return out
