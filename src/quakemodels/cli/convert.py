@@ -280,7 +280,7 @@ def _load_model(source: Path) -> Any:
             data = None  # a player folder in an archive, or a missing file: load() says which
         except BadMagicError:
             data = b""  # an archive entry that is no model (refused before it is inflated)
-        if data is not None and by_magic(data[:4]) is None:
+        if data is not None and by_magic(data) is None:
             raise UsageError(
                 f"{source} is not a model quakemodels reads (see `quakemodels formats`)"
             )

@@ -20,7 +20,7 @@ FORMAT = Format(
     kind=Kind.MESH,
     package=__name__,
     magic=b"MD5Version",
-    suffixes=(".md5mesh", ".md5anim"),
+    suffixes=(".md5mesh",),
     services={
         "model": "model:Md5",
         "check": "check:check_md5",

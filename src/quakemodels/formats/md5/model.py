@@ -17,7 +17,7 @@ from ...core.scene import ExportModel, Surface, model_stem
 from ...core.skeletal import SkeletalScene, baked_model, pose
 from ...core.skins import find_skin
 from .files import gather, read_file
-from .reader import F64, Md5Files
+from .reader import F64, CalcW, Md5Files
 from .scene import baked, clip, skeletal
 
 
@@ -57,12 +57,14 @@ class Md5(Md5Files):
 
     # -- what the verbs read -----------------------------------------------------------------
 
-    def skeletal(self) -> SkeletalScene:
+    def skeletal(self, calc_w: CalcW = "doom3") -> SkeletalScene:
         """The skeletal scene: joints, one skinned mesh per mesh block, one clip per
-        animation (at its frame rate), the tag joints."""
+        animation (at its frame rate), the tag joints; ``calc_w`` how each quaternion's w is
+        recomputed (Doom 3's rule, or ``clamp`` as Q2PRO: :data:`.reader.CalcW`)."""
         parents = self.mesh_file.parents
-        clips = [clip(n, a, parents, self.scales.get(n)) for n, a in self.anims.items()]
-        return skeletal(self.mesh_file, clips, self.tags, self.bound)
+        clips = [clip(n, a, parents, self.scales.get(n), calc_w) for n, a in self.anims.items()]
+        bound = self.bound if calc_w == "doom3" else None
+        return skeletal(self.mesh_file, clips, self.tags, bound, calc_w)
 
     @property
     def animations(self) -> dict[str, range]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -31,10 +32,18 @@ MAGIC = b"MD5Version"
 ANIM_BITS = 6
 
 
-def quaternions(xyz: F64) -> F64:
+CalcW = Literal["doom3", "clamp"]
+"""How w is recomputed where rounding leaves x² + y² + z² over 1: ``doom3`` (``idQuat::CalcW``:
+sqrt(|1 - x² - y² - z²|), a small w), ``clamp`` (Q2PRO's ``Quat_ComputeW``, the IQM tool's and
+assimp's: w = 0). Stored rotations near 180° differ between the two by up to ~1e-3 radians."""
+
+
+def quaternions(xyz: F64, calc_w: CalcW = "doom3") -> F64:
     """(...,4) unit quaternions (x, y, z, w) of the rotations stored as (...,3) x, y, z: w
-    from Doom 3's CalcW, negated for the column-vector convention (see the module)."""
-    w = -np.sqrt(np.abs(1.0 - np.sum(xyz * xyz, axis=-1)))
+    by ``calc_w`` (Doom 3's by default), negated for the column-vector convention (see the
+    module)."""
+    rest = 1.0 - np.sum(xyz * xyz, axis=-1)
+    w = -np.sqrt(np.abs(rest) if calc_w == "doom3" else np.maximum(rest, 0.0))
     q = np.concatenate([xyz, w[..., None]], axis=-1)
     norm = np.linalg.norm(q, axis=-1, keepdims=True)
     return np.asarray(q / np.where(norm > 0, norm, 1.0), dtype=np.float64)
@@ -72,7 +81,8 @@ class Md5MeshBlock:
 class Md5MeshFile:
     """A ``.md5mesh``: joints ``names``, ``parents`` (J,) int64 (-1 a root; a parent always
     comes first), their bind pose in object space ``position`` (J,3) and ``orientation``
-    (J,4) float64 (x, y, z, w), and the meshes."""
+    (J,4) float64 (x, y, z, w; w by Doom 3's rule) with the stored ``orientation_xyz`` (J,3),
+    and the meshes."""
 
     commandline: str
     names: tuple[str, ...]
@@ -80,6 +90,7 @@ class Md5MeshFile:
     position: F64
     orientation: F64
     meshes: list[Md5MeshBlock]
+    orientation_xyz: F64
 
 
 @dataclass(frozen=True)
@@ -103,7 +114,7 @@ class Md5AnimFile:
     def num_frames(self) -> int:
         return int(self.components.shape[0])
 
-    def local(self) -> tuple[F64, F64]:
+    def local(self, calc_w: CalcW = "doom3") -> tuple[F64, F64]:
         """Every frame's parent-relative joint (F,J,3) positions and (F,J,4) quaternions:
         the base frame with each joint's flagged components replaced by the frame's."""
         frames = self.num_frames
@@ -116,7 +127,7 @@ class Md5AnimFile:
                 if flags & (1 << bit):
                     out[:, j, bit] = self.components[:, k]
                     k += 1
-        return out[..., :3], quaternions(out[..., 3:])
+        return out[..., :3], quaternions(out[..., 3:], calc_w)
 
 
 def _header(tok: Tokens) -> str:
@@ -180,6 +191,7 @@ def read_mesh(data: bytes, what: str = "md5mesh") -> Md5MeshFile:
         pose_array[:, :3].copy(),
         quaternions(pose_array[:, 3:]),
         meshes,
+        pose_array[:, 3:].copy(),
     )
 
 

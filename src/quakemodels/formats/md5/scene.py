@@ -26,7 +26,17 @@ from ...core.skeletal import (
     bake,
     trs_matrices,
 )
-from .reader import F64, BoundMesh, Md5AnimFile, Md5MeshBlock, Md5MeshFile, bind_vertices, rotate
+from .reader import (
+    F64,
+    BoundMesh,
+    CalcW,
+    Md5AnimFile,
+    Md5MeshBlock,
+    Md5MeshFile,
+    bind_vertices,
+    quaternions,
+    rotate,
+)
 
 
 def quat_multiply(a: F64, b: F64) -> F64:
@@ -95,6 +105,7 @@ def clip(
     anim: Md5AnimFile,
     parents: npt.NDArray[np.integer] | None = None,
     scales: F64 | None = None,
+    calc_w: CalcW = "doom3",
 ) -> SkeletalClip:
     """An animation as a clip of its frames at its frame rate: every joint's parent-relative
     TRS per frame.
@@ -106,8 +117,8 @@ def clip(
     weight offsets by its own scale when skinning: a scale no child inherits. A TRS hierarchy
     passes a parent's scale on, so each joint's local translation and scale are divided by
     its parent's scale here, which gives every joint Q2PRO's world position, orientation and
-    (own) scale."""
-    translation, rotation = anim.local()
+    (own) scale. ``calc_w``: how w is recomputed (:data:`.reader.CalcW`)."""
+    translation, rotation = anim.local(calc_w)
     frames, joints = translation.shape[:2]
     scale = np.ones((frames, joints, 3))
     if scales is not None and parents is not None:
@@ -130,12 +141,17 @@ def skeletal(
     clips: Sequence[SkeletalClip] = (),
     tags: Sequence[int] = (),
     bound: Sequence[BoundMesh] | None = None,
+    calc_w: CalcW = "doom3",
 ) -> SkeletalScene:
-    """The scene of ``mesh`` with ``clips`` and the tag joints ``tags``."""
-    translation, rotation = local_pose(mesh.parents, mesh.position, mesh.orientation)
-    world = trs_matrices(mesh.position, mesh.orientation, np.ones_like(mesh.position))
+    """The scene of ``mesh`` with ``clips`` and the tag joints ``tags`` (``bound``: the mesh
+    blocks' vertices when computed already, by the same ``calc_w``)."""
+    orientation = mesh.orientation
+    if calc_w != "doom3":
+        orientation = quaternions(mesh.orientation_xyz, calc_w)
+    translation, rotation = local_pose(mesh.parents, mesh.position, orientation)
+    world = trs_matrices(mesh.position, orientation, np.ones_like(mesh.position))
     if bound is None:
-        bound = [bind_vertices(b, mesh.position, mesh.orientation) for b in mesh.meshes]
+        bound = [bind_vertices(b, mesh.position, orientation) for b in mesh.meshes]
     meshes = [
         skinned(b, v, world, i) for i, (b, v) in enumerate(zip(mesh.meshes, bound, strict=True))
     ]
