@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 
 from ...archive.gamefs import open_archive
-from ...archive.vpath import read_path, split_archive_path
+from ...archive.vpath import game_roots, read_path, shared_gamefs, split_archive_path
 from ...errors import BadValueError, QuakeModelsWarning
 from .limits import MAX_FILE_SIZE
 from .reader import F64, Md5AnimFile, Md5Files, Md5MeshFile, read_anim, read_mesh
@@ -56,26 +56,35 @@ def _siblings(path: str, suffixes: Sequence[str]) -> list[Sibling]:
     """The files in ``path``'s folder (on disk or in an archive) whose names end in one of
     ``suffixes`` (ASCII case ignored), in name order; the over-large skipped."""
     found: list[Sibling] = []
+    wanted = tuple(suffixes)
     split = split_archive_path(path)
-    if split is None:
-        folder = Path(path).parent
-        try:
-            names = sorted(os.listdir(folder))
-        except OSError:
-            return []
-        for n in names:
+    folder = Path(path).parent
+    if split is None and folder.is_dir():
+        for n in sorted(os.listdir(folder)):
             p = folder / n
-            wanted = n.lower().endswith(tuple(suffixes)) and p.is_file()
-            if wanted and p.stat().st_size <= MAX_FILE_SIZE:
+            if n.lower().endswith(wanted) and p.is_file() and p.stat().st_size <= MAX_FILE_SIZE:
                 found.append(Sibling(n, p.read_bytes()))
         return found
-    archive, inner = split
-    folder_in = str(PurePosixPath(inner).parent).lower()
-    with open_archive(archive) as a:
-        for n in sorted(a.names()):
-            entry = PurePosixPath(n)
-            if str(entry.parent).lower() == folder_in and n.lower().endswith(tuple(suffixes)):
-                found.append(Sibling(entry.name, a.read(n, max_size=MAX_FILE_SIZE)))
+    if split is not None:
+        archive, inner = split
+        folder_in = str(PurePosixPath(inner).parent).lower()
+        with open_archive(archive) as a:
+            for n in sorted(a.names()):
+                entry = PurePosixPath(n)
+                if str(entry.parent).lower() == folder_in and n.lower().endswith(wanted):
+                    found.append(Sibling(entry.name, a.read(n, max_size=MAX_FILE_SIZE)))
+        return found
+    # a name in a game folder's search path (baseq2/models/x/y.md5mesh held by a pk3): the
+    # files the engine would find beside it, each where it wins
+    roots = game_roots(path)
+    if roots is None:
+        return found
+    fs = shared_gamefs(tuple(roots[0]))
+    for n in sorted(fs.listdir(str(PurePosixPath(roots[1]).parent))):
+        hit = fs.find(n)
+        if n.lower().endswith(wanted) and hit is not None:
+            data = fs.read_found(hit, lambda head: MAX_FILE_SIZE)
+            found.append(Sibling(PurePosixPath(n).name, data))
     return found
 
 
