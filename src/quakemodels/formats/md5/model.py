@@ -49,6 +49,9 @@ class Md5(Md5Files):
         """The model at ``path`` (see :meth:`from_bytes`)."""
         return cls.from_bytes(read_file(path), os.fspath(path), anims=anims)
 
+    ARRAYS: tuple[str, ...] = ()
+    """The lazily decoded arrays (none: the text is parsed whole on load)."""
+
     def load_all(self) -> Md5:
         """Compute every mesh's bind-pose vertices now (the text was parsed and checked
         whole on load); returns self."""
@@ -101,10 +104,17 @@ class Md5(Md5Files):
         for s, block in zip(em.surfaces, self.mesh_file.meshes, strict=True):
             names = tuple(dict.fromkeys([block.shader, PurePosixPath(block.shader).name]))
             surfaces.append(Surface(s.name, s.positions, s.normals, s.uvs, s.indices, names))
-        em = ExportModel(
-            em.name, surfaces, em.clips, em.tags, em.source, em.frame_names, em.fps, em.clip_times
+        # each clip plays at its animation's frameRate: one fps when they share it, and
+        # every clip's own times (glTF keys, GIF delays) either way
+        rates = {a.frame_rate for a in self.anims.values()}
+        fps = float(rates.pop()) if len(rates) == 1 else em.fps
+        times = {
+            label: (np.arange(len(frames)) / a.frame_rate).astype(np.float32)
+            for (label, frames), a in zip(em.clips.items(), self.anims.values(), strict=False)
+        }
+        return ExportModel(
+            em.name, surfaces, em.clips, em.tags, em.source, em.frame_names, fps, times
         )
-        return em
 
     def mesh(self, frame: int = 0) -> Mesh:
         """Frame ``frame`` of :meth:`scene` as one render-ready :class:`Mesh`: every mesh
@@ -125,6 +135,19 @@ class Md5(Md5Files):
             ids,
             ids.copy(),
         )
+
+    def meshes(self, frame: int = 0) -> list[Mesh]:
+        """:meth:`mesh` as a one-item list (the multi-surface formats' accessor)."""
+        return [self.mesh(frame)]
+
+    @property
+    def bounds(self) -> tuple[F64, F64]:
+        """(mins, maxs), each (3,) float64, over every vertex of every frame of :meth:`scene`."""
+        points = [s.positions.reshape(-1, 3) for s in self.scene().surfaces if s.positions.size]
+        if not points:
+            return np.zeros(3), np.zeros(3)
+        p = np.concatenate(points)
+        return p.min(axis=0).astype(np.float64), p.max(axis=0).astype(np.float64)
 
     def pose(self, clip_name: str | None = None) -> list[F64]:
         """Every mesh's (F,N,3) posed positions in clip ``clip_name`` (default: the rest)."""

@@ -54,6 +54,8 @@ class Tokens:
     def __init__(self, data: bytes, what: str) -> None:
         self.text = data.decode("latin-1")
         self.what = what
+        self._lines: list[int] | None = None
+        self._starts: list[int] | None = None
         words: list[str] = []
         self.comment_names: dict[int, str] = {}
         """Token index → the name a ``// meshes: NAME`` comment just before it gives."""
@@ -73,8 +75,6 @@ class Tokens:
         words += _split(self.text[pos:])
         self.words = words
         self.pos = 0
-        self._lines: list[int] | None = None
-        self._starts: list[int] | None = None
 
     @property
     def starts(self) -> list[int]:
