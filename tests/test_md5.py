@@ -350,34 +350,34 @@ def test_posed_frames_agree_with_the_iqm_reference(folder: str) -> None:
     ours = m.skeletal("clamp")
     assert ours.names == theirs.names
     meshes = []
+    matches = []
     for mine, ref in zip(ours.meshes, theirs.meshes, strict=True):
+        # the tool welds duplicate vertices: match each of ours to its bind-pose twin
         d = np.sqrt(((mine.positions[:, None] - ref.positions[None]) ** 2).sum(axis=2))
         match = d.argmin(axis=1)
         assert d.min(axis=1).max() < 1e-4
+        matches.append(match)
         dense = np.zeros((len(match), len(ours.names)))
-        np.add.at(
-            dense,
-            (np.arange(len(match))[:, None], ref.slots[ref.joints[match]]),
-            ref.weights[match],
-        )
-        world = ours.rest_world()
+        rows = np.arange(len(match))[:, None]
+        np.add.at(dense, (rows, ref.slots[ref.joints[match]]), ref.weights[match])
         every = np.arange(len(ours.names))
         meshes.append(
             replace(
                 mine,
                 slots=every,
-                inverse_bind=np.linalg.inv(world),
+                inverse_bind=np.linalg.inv(ours.rest_world()),
                 joints=np.broadcast_to(every, dense.shape).copy(),
                 weights=dense,
             )
         )
-    posed = bake(replace(ours, meshes=meshes)).positions
     reference_posed = bake(theirs).positions
-    for p, q in zip(posed, reference_posed, strict=True):
+    own = bake(ours).positions
+    posed = bake(replace(ours, meshes=meshes)).positions
+    for p, o, q, match in zip(posed, own, reference_posed, matches, strict=True):
         assert p.shape[0] == q.shape[0]
-        for f in range(p.shape[0]):
-            d = np.sqrt(((p[f][:, None] - q[f][None]) ** 2).sum(axis=2))
-            assert d.min(axis=1).max() < 1e-4, f
+        assert np.linalg.norm(p - q[:, match], axis=2).max() < 1e-4
+        # with our own (exact) weights: only the byte rounding apart
+        assert np.linalg.norm(o - q[:, match], axis=2).max() < 2e-3
 
 
 @pytest.mark.parametrize("folder", sorted(MODELS))
