@@ -43,6 +43,7 @@ PACKAGE_LAYERS = {
     # MD5 (text): the tokenizer under the reader; where its files come from (animations,
     # md5.cfg, .md5scale beside the mesh) under the checker and the model
     "md5": [
+        ("layout",),
         ("limits",),
         ("tokens",),
         ("reader",),

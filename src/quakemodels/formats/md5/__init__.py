@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.format import Format, Kind, lazy_names
+from .layout import MAGIC
 
 if TYPE_CHECKING:
     from .model import Md5
@@ -19,7 +20,7 @@ FORMAT = Format(
     title="Doom 3 MD5",
     kind=Kind.MESH,
     package=__name__,
-    magic=b"MD5Version",
+    magic=MAGIC,
     suffixes=(".md5mesh",),
     services={
         "model": "model:Md5",

@@ -26,9 +26,6 @@ from dataclasses import dataclass
 
 from ...core.files import MAX_LOADFILE
 
-VERSION = 10
-"""``MD5_VERSION`` (Doom 3 ``Model.h``): the only version Doom 3 and Q2PRO read."""
-
 
 @dataclass(frozen=True)
 class Limits:

@@ -19,13 +19,12 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from .limits import READ, VERSION
+from .layout import VERSION
+from .limits import READ
 from .tokens import FLOAT, INT, Column, Tokens
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
-
-MAGIC = b"MD5Version"
 
 # Bits of a hierarchy entry's flags: which of Tx Ty Tz Qx Qy Qz a frame animates, in order
 # (Doom 3 Anim.cpp ANIM_TX..ANIM_QZ; Q2PRO MD5_NUM_ANIMATED_COMPONENT_BITS).
