@@ -25,6 +25,7 @@ from quakemodels.core.skeletal import bake
 from quakemodels.errors import ModelFormatError, TextFormatError
 from quakemodels.formats.md5 import Md5
 from quakemodels.formats.md5.reader import read_anim, read_mesh
+from quakemodels.formats.md5.scene import baked
 
 MD5_CORPUS = CORPUS / "md5"
 MODELS = {
@@ -302,6 +303,21 @@ def test_corpus_triangles_face_outward(folder: str) -> None:
         flux = float(np.einsum("ij,ij->i", (a + b + c) / 3, np.cross(b - a, c - a)).sum())
         assert volume > 0, s.name
         assert flux > 0, s.name
+
+
+@pytest.mark.parametrize("folder", ["hudgun_gl", "inky"])
+def test_grouped_posing_is_the_core_bake(folder: str) -> None:
+    """The format's bake (each joint's weights moved in one product) gives the core's
+    :func:`bake` positions, tags, clips and frame names."""
+    m = quakemodels.load(corpus_mesh(folder))
+    scene = m.skeletal()
+    ours, core = baked(scene, {}), bake(scene)
+    assert ours.clips == core.clips and ours.frame_names == core.frame_names
+    for p, q in zip(ours.positions, core.positions, strict=True):
+        np.testing.assert_allclose(p, q, rtol=0, atol=1e-9)
+    assert ours.tags.keys() == core.tags.keys()
+    for k in ours.tags:
+        np.testing.assert_allclose(ours.tags[k], core.tags[k], rtol=0, atol=1e-12)
 
 
 def _assimp_vertices(path: Path, tmp: Path) -> np.ndarray:

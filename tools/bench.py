@@ -239,6 +239,14 @@ def main(argv: list[str] | None = None) -> int:
 
         for line in report():
             print(line)
+        print()
+        print("MD5 (tools/bench_md5.py): posing every frame against the numpy floor, the first")
+        print("pose against assimp's import:")
+        print()
+        from bench_md5 import rows as md5_rows
+
+        for line in md5_rows():
+            print(line)
     return 0
 
 

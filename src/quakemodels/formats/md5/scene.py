@@ -13,6 +13,7 @@ joint (every exporter writes them so; ``check`` reports the vertices where not).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -23,8 +24,10 @@ from ...core.skeletal import (
     SkeletalClip,
     SkeletalScene,
     SkinnedMesh,
-    bake,
+    frame_name,
+    pose_mesh,
     trs_matrices,
+    world_matrices,
 )
 from .reader import (
     F64,
@@ -169,9 +172,98 @@ def skeletal(
 
 def baked(scene: SkeletalScene, tag_names: dict[str, str]) -> Baked:
     """Every clip posed at its own frame rate (the rest pose without clips), tags renamed by
-    ``tag_names`` (joint name → tag name)."""
-    out = bake(scene, fps=None)
-    if tag_names:
-        tags = {tag_names.get(k, k): v for k, v in out.tags.items()}
-        out = Baked(out.positions, out.clips, out.frame_names, tags, out.fps)
+    ``tag_names`` (joint name → tag name): :func:`quakemodels.core.skeletal.bake` with no
+    root (MD5 is Quake's axes), each mesh posed by :func:`pose_grouped` (the same positions,
+    a test holds them equal, in a quarter of the time)."""
+    grouped = [influences(m) if not m.targets.shape[0] else None for m in scene.meshes]
+    per_mesh: list[list[F64]] = [[] for _ in scene.meshes]
+    tags: dict[str, list[F64]] = {scene.names[j]: [] for j in scene.tags}
+    ranges: dict[str, range] = {}
+    names: list[str] = []
+    start = 0
+    for clip in scene.clips or [scene.rest_clip()]:
+        world = world_matrices(scene.local(clip), scene.parents)
+        for i, (mesh, g) in enumerate(zip(scene.meshes, grouped, strict=True)):
+            posed = (
+                pose_mesh(mesh, world, clip.morph.get(i))
+                if g is None
+                else pose_grouped(mesh, world, g)
+            )
+            per_mesh[i].append(posed)
+        for j in scene.tags:
+            tags[scene.names[j]].append(world[:, j])
+        label = clip.name
+        while label in ranges:
+            label += "_"
+        ranges[label] = range(start, start + clip.num_frames)
+        names += [frame_name(label, k, clip.num_frames) for k in range(clip.num_frames)]
+        start += clip.num_frames
+    return Baked(
+        [np.concatenate(p) for p in per_mesh],
+        ranges,
+        names,
+        {tag_names.get(k, k): np.concatenate(v) for k, v in tags.items()},
+        None,
+    )
+
+
+@dataclass(frozen=True)
+class Influences:
+    """A skinned mesh's weights grouped by joint, for :func:`pose_grouped`: ``slot`` (W,)
+    the joint slot of every nonzero weight, sorted; ``points`` (W,3) the vertex in that
+    joint's bind space (inverse bind · position); ``weight`` (W,); ``back`` (W,) where each
+    sorted weight goes in vertex order; ``starts`` (N,) each vertex's first weight there;
+    ``groups`` (S+1,) where each slot's run begins in the sorted order."""
+
+    slot: npt.NDArray[np.intp]
+    points: F64
+    weight: F64
+    back: npt.NDArray[np.intp]
+    starts: npt.NDArray[np.intp]
+    groups: npt.NDArray[np.intp]
+
+
+def influences(mesh: SkinnedMesh) -> Influences:
+    """The grouping of ``mesh``'s weights that :func:`pose_grouped` runs on."""
+    vertex, k = np.nonzero(mesh.weights > 0)  # vertex-major: each vertex's weights together
+    slot = mesh.joints[vertex, k]
+    order = np.argsort(slot, kind="stable")
+    back = np.empty_like(order)
+    back[order] = np.arange(len(order))
+    bind = mesh.inverse_bind[slot[order]]
+    p = mesh.positions[vertex[order]]
+    points = np.einsum("wij,wj->wi", bind[:, :3, :3], p) + bind[:, :3, 3]
+    starts = np.searchsorted(vertex, np.arange(len(mesh.positions)))
+    groups = np.searchsorted(slot[order], np.arange(len(mesh.slots) + 1))
+    return Influences(
+        slot[order].astype(np.intp),
+        points,
+        mesh.weights[vertex, k][order],
+        back.astype(np.intp),
+        starts.astype(np.intp),
+        groups.astype(np.intp),
+    )
+
+
+def pose_grouped(mesh: SkinnedMesh, world: F64, grouped: Influences | None = None) -> F64:
+    """(F,N,3) positions of ``mesh`` (no morph targets) under (F,J,4,4) ``world`` matrices:
+    :func:`quakemodels.core.skeletal.pose_mesh`'s sum, computed joint by joint — every
+    weight's bind-space point moved by its joint's (F,3,4) matrices in one matrix product per
+    joint, weighted, then summed per vertex — instead of gathering each vertex's K (F,3,4)
+    matrices (12 numbers a weight and frame against 3 here)."""
+    g = influences(mesh) if grouped is None else grouped
+    frames = world.shape[0]
+    moved = np.empty((frames, len(g.slot), 3))
+    joints = world[:, mesh.slots]  # (F,S,4,4)
+    for s in range(len(mesh.slots)):
+        a, b = int(g.groups[s]), int(g.groups[s + 1])
+        if a == b:
+            continue
+        m = joints[:, s]
+        # (F,3,3) @ (3,P) + (F,3,1): every frame at once, the weights after
+        block = m[:, :3, :3] @ g.points[a:b].T + m[:, :3, 3:]
+        moved[:, a:b] = np.swapaxes(block, 1, 2) * g.weight[a:b, None]
+    if not len(g.slot):
+        return np.zeros((frames, len(mesh.positions), 3))
+    out: F64 = np.add.reduceat(moved[:, g.back], g.starts, axis=1)
     return out

@@ -1,0 +1,145 @@
+"""The MD5 rows of ``make bench`` (issue #38 item 5): posing every frame of the corpus MD5
+clips against a numpy floor, and the first pose against assimp's import of the same file.
+
+* pose: every clip of every corpus MD5 with animations, all frames, as an export poses them
+  (:func:`quakemodels.formats.md5.scene.baked`: local TRS → world matrices by depth → each
+  joint's weights moved in one matrix product → the sum per vertex), against the floor: the
+  weighted sum alone (each vertex's K skinning matrices, already computed, applied to its
+  bind position and weighted), run interleaved round by round (:func:`benchutil.raced`)
+  [<= 2x]; and the core's general :func:`quakemodels.core.skeletal.pose` for information
+* first pose: ``load(bytes).mesh(0)`` (parse the .md5mesh, the bind vertices from the
+  weights, frame 0 posed with normals) against assimp importing the same bytes
+  (``impasse.load``, ``aiImportFileFromMemory``: parse and build the bind-pose mesh), each
+  timed on its own [<= 1x]
+
+Run ``python tools/bench_md5.py``; assimp needs ``pip install impasse`` over Debian's
+``libassimp5``, and is skipped (with that line) when missing.
+"""
+
+from __future__ import annotations
+
+import io
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from benchutil import CORPUS, raced, timed
+
+import quakemodels
+from quakemodels.core.skeletal import SkeletalScene, pose, world_matrices
+from quakemodels.formats.md5 import Md5
+from quakemodels.formats.md5.scene import baked
+
+INSTALL = "pip install impasse && apt-get install libassimp5"
+
+
+def corpus_meshes() -> list[Path]:
+    """Every corpus .md5mesh (one per folder of ../shared/corpus/md5)."""
+    return sorted((CORPUS / "md5").glob("*/*.md5mesh"))
+
+
+def pose_all(scene: SkeletalScene) -> None:
+    """Every frame of every clip posed, as an export or a GIF of the model poses them."""
+    baked(scene, {})
+
+
+def core_pose_all(scene: SkeletalScene) -> None:
+    """The same through the core's general posing (the per-vertex gather of K matrices)."""
+    for clip in scene.clips:
+        pose(scene, clip)
+
+
+def floor_inputs(scene: SkeletalScene) -> list[tuple[Any, ...]]:
+    """Per clip and mesh: the skinning matrices (F,S,3,4) of every frame, computed once, and
+    the mesh's bind positions (homogeneous), joints and weights: what the floor starts from."""
+    out = []
+    for clip in scene.clips:
+        world = world_matrices(scene.local(clip), scene.parents)
+        for m in scene.meshes:
+            skin = (world[:, m.slots] @ m.inverse_bind)[:, :, :3, :]
+            p1 = np.concatenate([m.positions, np.ones((len(m.positions), 1))], axis=1)
+            out.append((skin, p1, m.joints, m.weights))
+    return out
+
+
+def floor(inputs: list[tuple[Any, ...]]) -> None:
+    """The weighted sum alone: for each influence k, the (F,N,3,4) matrices of the vertices'
+    k-th joints applied to their bind positions, weighted and summed."""
+    for skin, p1, joints, weights in inputs:
+        total = np.zeros((skin.shape[0], len(p1), 3))
+        for k in range(joints.shape[1]):
+            moved = np.einsum("fnij,nj->fni", skin[:, joints[:, k]], p1)
+            total += weights[None, :, k, None] * moved
+        del total
+
+
+def _impasse() -> Any | None:
+    try:
+        import impasse
+    except (ImportError, OSError):  # the binding or libassimp is missing
+        return None
+    return impasse
+
+
+def rows() -> list[str]:
+    """The MD5 table's lines (markdown)."""
+    meshes = corpus_meshes()
+    if not meshes:
+        return [f"no MD5 corpus at {CORPUS / 'md5'}: MD5 rows skipped"]
+    lines = [
+        "| MD5 | frames | vertices | K | pose every frame | floor | pose/floor (<= 2x) |"
+        " core pose | first pose | assimp import | first/assimp (<= 1x) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    impasse = _impasse()
+    pose_ratios, first_ratios = [], []
+    for path in meshes:
+        model = Md5.open(path)
+        scene = model.skeletal()
+        frames = sum(c.num_frames for c in scene.clips)
+        vertices = sum(len(m.positions) for m in scene.meshes)
+        k = max(m.joints.shape[1] for m in scene.meshes)
+        pose_cell = floor_cell = ratio_cell = core_cell = "–"
+        if scene.clips:
+            inputs = floor_inputs(scene)
+            t = raced({"pose": lambda s=scene: pose_all(s), "floor": lambda i=inputs: floor(i)})
+            pose_ratios.append(t["pose"] / t["floor"])
+            pose_cell, floor_cell = f"{t['pose'] * 1e3:.2f} ms", f"{t['floor'] * 1e3:.2f} ms"
+            ratio_cell = f"{pose_ratios[-1]:.2f}x"
+            core_cell = f"{timed(lambda s=scene: core_pose_all(s)) * 1e3:.2f} ms"
+        data = path.read_bytes()
+        first = timed(lambda d=data: quakemodels.load(d).mesh(0), budget=0.6)
+        peer_cell = first_ratio = f"skipped: `{INSTALL}`"
+        if impasse is not None:
+
+            def assimp(d: bytes = data) -> None:
+                scene = impasse.load(io.BytesIO(d), file_type="md5mesh")
+                assert len(scene.meshes) > 0
+
+            peer = timed(assimp, budget=0.6)
+            first_ratios.append(first / peer)
+            peer_cell, first_ratio = f"{peer * 1e3:.2f} ms", f"{first / peer:.2f}x"
+        lines.append(
+            f"| {path.parent.name}/{path.name} | {frames} | {vertices} | {k} | {pose_cell} |"
+            f" {floor_cell} | {ratio_cell} | {core_cell} | {first * 1e3:.2f} ms | {peer_cell} |"
+            f" {first_ratio} |"
+        )
+    if pose_ratios:
+        med = statistics.median(pose_ratios)
+        lines.append(f"median pose/floor over {len(pose_ratios)} animated MD5s: {med:.2f}x")
+    if first_ratios:
+        med = statistics.median(first_ratios)
+        lines.append(f"median first pose/assimp over {len(first_ratios)} MD5s: {med:.2f}x")
+    return lines
+
+
+def main() -> int:
+    for line in rows():
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
