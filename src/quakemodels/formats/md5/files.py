@@ -159,6 +159,7 @@ def read_file(path: str | os.PathLike[str]) -> bytes:
 def _from_anim(data: bytes, name: str | None) -> Md5Files:
     what = _label(name, "md5anim")
     if name is None:
+        read_anim(data, what)  # its own errors first: a broken file says where it breaks
         raise BadValueError(
             f"{what}: an .md5anim holds no mesh: load its .md5mesh", field="numFrames", offset=0
         )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -24,10 +24,56 @@ from ...errors import TextFormatError
 
 # Quoted strings and comments (few in a file) are found by a regex; the text between them is
 # split by str.split with the punctuation padded, which runs in C (a regex over every token
-# takes six times as long). The same split as a regex (_PLAIN) finds offsets for errors.
-_SPECIAL = re.compile(r'"[^"\n]*"?|//[^\n]*|/\*(?:.*?\*/)?', re.S)
-_PLAIN = re.compile(r"[(){}]|[^\s(){}]+")
+# takes six times as long).
+# (_specials finds them with str.find, a C scan: the equivalent regex,
+# '"[^"\n]*"?|//[^\n]*|/\*(?:.*?\*/)?', steps through every character in Python's engine.)
+# Every token (and comment) as one regex, the same split as _specials + _split: for files
+# dense with strings or comments (findall runs in C; the walk pays a Python step per special),
+# and to find offsets for errors.
+_ALL = re.compile(r'"[^"\n]*"?|//[^\n]*|/\*(?:.*?\*/)?|[(){}]|(?:[^\s(){}"/]|/(?![/*]))+', re.S)
 _NAMED = re.compile(r"//\s*meshes:\s*(\S+)")
+
+
+def _specials(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every quoted string (to its closing quote, or to the end of its line
+    when unclosed) and comment (``//`` to the end of the line, ``/*`` to ``*/`` or to the end
+    of the text when unclosed), in order. Each kind's next place is looked up again only once
+    the scan has passed it, so the whole walk reads the text a bounded number of times."""
+    find = text.find
+    n = len(text)
+    pos = 0
+    quote = slash = -1  # the next '"' and '/' at or after pos (-1: look again; n: none)
+    while True:
+        if quote < pos:
+            quote = find('"', pos)
+            quote = n if quote < 0 else quote
+        if slash < pos:
+            slash = find("/", pos)
+            slash = n if slash < 0 else slash
+        if quote == slash == n:
+            return
+        if quote < slash:
+            # the newline is looked for only up to the closing quote: a long line of many
+            # strings must not be read to its end once per string
+            close = find('"', quote + 1)
+            line = find("\n", quote + 1, close if close >= 0 else n)
+            closed = close >= 0 and line < 0
+            end = close + 1 if closed else (line if line >= 0 else n)
+            yield quote, end
+            pos = end
+            continue
+        after = text[slash + 1 : slash + 2]
+        if after == "/":
+            line = find("\n", slash + 2)
+            end = line if line >= 0 else n
+        elif after == "*":
+            close = find("*/", slash + 2)
+            end = close + 2 if close >= 0 else n
+        else:
+            pos = slash + 1  # a lone slash is part of the plain text
+            continue
+        yield slash, end
+        pos = end
 
 
 def _split(plain: str) -> list[str]:
@@ -56,39 +102,64 @@ class Tokens:
         self.what = what
         self._lines: list[int] | None = None
         self._starts: list[int] | None = None
+        self.pos = 0
         words: list[str] = []
         self.comment_names: dict[int, str] = {}
         """Token index → the name a ``// meshes: NAME`` comment just before it gives."""
+        text = self.text
+        if text.count('"') + text.count("/") > len(text) // 64:
+            self.words = self._dense()
+            return
         pos = 0
-        for m in _SPECIAL.finditer(self.text):
-            words += _split(self.text[pos : m.start()])
-            t = m.group()
-            pos = m.end()
+        for start, end in _specials(text):
+            words += _split(text[pos:start])
+            t = text[start:end]
+            pos = end
             if t[0] == '"':
                 if len(t) < 2 or t[-1] != '"':
-                    self._fail(m.start(), "string", "a quoted string is not closed on its line")
+                    self._fail(start, "string", "a quoted string is not closed on its line")
                 words.append(t)
             elif t[1] == "*" and (len(t) < 4 or not t.endswith("*/")):
-                self._fail(m.start(), "comment", "a /* comment is never closed")
+                self._fail(start, "comment", "a /* comment is never closed")
             elif named := _NAMED.match(t):
                 self.comment_names[len(words)] = named.group(1)
-        words += _split(self.text[pos:])
+        words += _split(text[pos:])
         self.words = words
-        self.pos = 0
+
+    def _dense(self) -> list[str]:
+        """The tokens by one regex (see _ALL), comments dropped, broken ones refused."""
+        words: list[str] = []
+        for t in _ALL.findall(self.text):
+            c = t[0]
+            if c == "/" and t[1:2] in ("/", "*"):
+                if t[1] == "*" and (len(t) < 4 or not t.endswith("*/")):
+                    self._find_bad("comment", "a /* comment is never closed")
+                if named := _NAMED.match(t):
+                    self.comment_names[len(words)] = named.group(1)
+                continue
+            if c == '"' and (len(t) < 2 or t[-1] != '"'):
+                self._find_bad("string", "a quoted string is not closed on its line")
+            words.append(t)
+        return words
+
+    def _find_bad(self, field: str, message: str) -> None:
+        """Raise ``message`` at the first unclosed string or comment."""
+        for m in _ALL.finditer(self.text):
+            t = m.group()
+            if (t[0] == '"' and (len(t) < 2 or t[-1] != '"')) or (
+                t[:2] == "/*" and (len(t) < 4 or not t.endswith("*/"))
+            ):
+                self._fail(m.start(), field, message)
 
     @property
     def starts(self) -> list[int]:
         """The byte offset of every token of :attr:`words` (found only for an error)."""
         if self._starts is None:
-            starts: list[int] = []
-            pos = 0
-            for m in _SPECIAL.finditer(self.text):
-                starts += [pos + p.start() for p in _PLAIN.finditer(self.text[pos : m.start()])]
-                if m.group()[0] == '"':
-                    starts.append(m.start())
-                pos = m.end()
-            starts += [pos + p.start() for p in _PLAIN.finditer(self.text[pos:])]
-            self._starts = starts
+            self._starts = [
+                m.start()
+                for m in _ALL.finditer(self.text)
+                if m.group()[0] != "/" or m.group()[1:2] not in ("/", "*")
+            ]
         return self._starts
 
     # -- places and errors -------------------------------------------------------------------
