@@ -85,6 +85,23 @@ def synthetic_mdl() -> Iterator[bytes]:
     yield b.set_header(b.build(), "num_frames", 0)
 
 
+def synthetic_md5() -> Iterator[bytes]:
+    """Valid and damaged synthetic MD5 text (tests/md5builder.py): the two-bone arm's mesh and
+    its animation (read alone: refused for want of a mesh, after its own checks), a mesh
+    with tag joints and no meshes, and the arm with a forward parent and a bad index."""
+    import md5builder as b
+
+    mesh, anim = b.two_bone()
+    yield mesh
+    yield anim
+    yield b.mesh_text(
+        [("root", -1, (0, 0, 0), (0, 0, 0)), ("tag_a", 0, (1, 2, 3), (0.5, 0, 0))], []
+    )
+    yield mesh.replace(b'"elbow"\t0', b'"elbow"\t1', 1)
+    yield mesh.replace(b"tri 1 0 3 2", b"tri 1 0 3 7", 1)
+    yield anim.replace(b"numAnimatedComponents 3", b"numAnimatedComponents 99", 1)
+
+
 def synthetic_archives() -> Iterator[bytes]:
     """Small .pak and .pk3 files holding a synthetic model (tests/archivebuilder.py)."""
     from archivebuilder import pak_bytes, pk3_bytes
@@ -105,7 +122,8 @@ def corpus_files(max_size: int) -> Iterator[bytes]:
     wanted = [(CORPUS / f.name, f.suffixes) for f in FORMATS if f.suffixes]
     wanted.append((CORPUS / "archives", (".pak",)))
     for folder, suffixes in wanted:
-        found = sorted(folder.iterdir()) if folder.is_dir() else []
+        # a format's corpus may keep each model in a folder of its own (md5/inky/...)
+        found = sorted(folder.rglob("*")) if folder.is_dir() else []
         for p in found:
             if p.is_file() and p.suffix.lower() in suffixes and p.stat().st_size <= max_size:
                 yield p.read_bytes()

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import REPO, corpus_files, corpus_params, formats
+from conftest import CORPUS, REPO, corpus_files, corpus_params, formats
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from md2builder import FIELDS as MD2_FIELDS
@@ -148,6 +148,7 @@ def test_seeds_load() -> None:
         pytest.param(p, id=p.name)
         for p in corpus_files("md2") + corpus_files("md3") + corpus_files("mdl")
     ]
+    + [pytest.param(p, id=p.name) for p in sorted((CORPUS / "md5").glob("*/*.md5*"))]
     or corpus_params("md2"),  # one skip that says why
 )
 def test_corpus_parsing_within_its_memory_budget(path: Path) -> None:

@@ -125,13 +125,18 @@ class Md5(Md5Files):
         em = self.scene()
         base = np.cumsum([0] + [len(s.uvs) for s in em.surfaces])
         ids = np.arange(int(base[-1]), dtype=np.int32)
+        # a mesh file may hold no mesh (numMeshes 0): an empty mesh then
+        positions = [np.zeros((0, 3), np.float32)] + [s.positions[frame] for s in em.surfaces]
+        normals = [np.zeros((0, 3), np.float32)] + [s.normals[frame] for s in em.surfaces]
+        uvs = [np.zeros((0, 2), np.float32)] + [s.uvs for s in em.surfaces]
+        indices = [np.zeros((0, 3), np.int64)] + [
+            s.indices.astype(np.int64) + b for s, b in zip(em.surfaces, base, strict=False)
+        ]
         return Mesh(
-            np.concatenate([s.positions[frame] for s in em.surfaces]).astype(np.float32),
-            np.concatenate([s.normals[frame] for s in em.surfaces]).astype(np.float32),
-            np.concatenate([s.uvs for s in em.surfaces]).astype(np.float32),
-            np.concatenate(
-                [s.indices.astype(np.int64) + b for s, b in zip(em.surfaces, base, strict=False)]
-            ).astype(np.uint32),
+            np.concatenate(positions).astype(np.float32),
+            np.concatenate(normals).astype(np.float32),
+            np.concatenate(uvs).astype(np.float32),
+            np.concatenate(indices).astype(np.uint32),
             ids,
             ids.copy(),
         )

@@ -12,6 +12,7 @@ rotation the one Doom 3's matrices (row vectors) apply: in the column-vector con
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -158,7 +159,24 @@ def _vector(tok: Tokens, field: str, n: int = 3) -> list[float]:
 
 
 def read_mesh(data: bytes, what: str = "md5mesh") -> Md5MeshFile:
-    """Parse a ``.md5mesh`` (``what`` names it in errors)."""
+    """Parse a ``.md5mesh`` (``what`` names it in errors). The last few files parsed are
+    kept (read-only): ``check`` and ``load`` of the same bytes, as the CLI and the fuzzers
+    run them, parse once."""
+    return _read_mesh(bytes(data), what)
+
+
+@functools.lru_cache(maxsize=4)
+def _read_mesh(data: bytes, what: str) -> Md5MeshFile:
+    mesh = _parse_mesh(data, what)
+    for array in (mesh.parents, mesh.position, mesh.orientation, mesh.orientation_xyz):
+        array.flags.writeable = False
+    for b in mesh.meshes:
+        for array in (b.uvs, b.first, b.count, b.triangles, b.weight_joint, b.bias, b.offset):
+            array.flags.writeable = False
+    return mesh
+
+
+def _parse_mesh(data: bytes, what: str) -> Md5MeshFile:
     tok = Tokens(data, what)
     commandline = _header(tok)
     tok.expect("numJoints")
