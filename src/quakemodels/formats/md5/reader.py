@@ -20,6 +20,7 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
+from ...errors import TextFormatError
 from .layout import VERSION
 from .limits import READ
 from .tokens import FLOAT, INT, Column, Tokens
@@ -165,8 +166,31 @@ def read_mesh(data: bytes, what: str = "md5mesh") -> Md5MeshFile:
     return _read_mesh(bytes(data), what)
 
 
-@functools.lru_cache(maxsize=4)
+_FAILED: dict[tuple[bytes, str], TextFormatError] = {}
+"""The last few refused files (bytes, name) → their error, raised again as a fresh copy."""
+
+
 def _read_mesh(data: bytes, what: str) -> Md5MeshFile:
+    failed = _FAILED.get((data, what))
+    if failed is not None:
+        raise TextFormatError(
+            str(failed),
+            field=failed.field,
+            offset=failed.offset,
+            line=failed.line,
+            column=failed.column,
+        )
+    try:
+        return _parsed_mesh(data, what)
+    except TextFormatError as e:
+        if len(_FAILED) >= 4:
+            _FAILED.pop(next(iter(_FAILED)))
+        _FAILED[(data, what)] = e
+        raise
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed_mesh(data: bytes, what: str) -> Md5MeshFile:
     mesh = _parse_mesh(data, what)
     for array in (mesh.parents, mesh.position, mesh.orientation, mesh.orientation_xyz):
         array.flags.writeable = False

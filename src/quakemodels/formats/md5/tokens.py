@@ -13,7 +13,6 @@ place of an error.
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterator, Sequence
 
@@ -100,8 +99,6 @@ class Tokens:
     def __init__(self, data: bytes, what: str) -> None:
         self.text = data.decode("latin-1")
         self.what = what
-        self._lines: list[int] | None = None
-        self._starts: list[int] | None = None
         self.pos = 0
         words: list[str] = []
         self.comment_names: dict[int, str] = {}
@@ -151,32 +148,31 @@ class Tokens:
             ):
                 self._fail(m.start(), field, message)
 
-    @property
-    def starts(self) -> list[int]:
-        """The byte offset of every token of :attr:`words` (found only for an error)."""
-        if self._starts is None:
-            self._starts = [
-                m.start()
-                for m in _ALL.finditer(self.text)
-                if m.group()[0] != "/" or m.group()[1:2] not in ("/", "*")
-            ]
-        return self._starts
+    def start_of(self, index: int) -> int:
+        """The byte offset of token ``index`` (the end of the text past the last), found
+        only for an error, by the regex of every token run up to that token only."""
+        if index >= len(self.words):
+            return len(self.text)
+        seen = -1
+        for m in _ALL.finditer(self.text):
+            t = m.group()
+            if t[0] != "/" or t[1:2] not in ("/", "*"):
+                seen += 1
+                if seen == index:
+                    return m.start()
+        raise AssertionError("the token regex and the split disagree")  # pragma: no cover
 
     # -- places and errors -------------------------------------------------------------------
 
     def where(self, offset: int) -> tuple[int, int]:
         """(line, column), 1-based, of the byte at ``offset``."""
-        if self._lines is None:
-            self._lines = [m.end() for m in re.finditer("\n", self.text)]
-        line = bisect.bisect_right(self._lines, offset)
-        start = self._lines[line - 1] if line else 0
-        return line + 1, offset - start + 1
+        line = self.text.count("\n", 0, offset)
+        return line + 1, offset - (self.text.rfind("\n", 0, offset) + 1) + 1
 
     def offset(self, index: int | None = None) -> int:
         """Byte offset of token ``index`` (default: the next); the end of the file past the
         last token."""
-        i = self.pos if index is None else index
-        return self.starts[i] if i < len(self.starts) else len(self.text)
+        return self.start_of(self.pos if index is None else index)
 
     def _fail(self, offset: int, field: str, message: str) -> TextFormatError:
         line, column = self.where(offset)
