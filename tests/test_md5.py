@@ -460,3 +460,10 @@ def test_corpus_in_a_pk3_finds_its_animations(tmp_path: Path) -> None:
     shutil.copy(pk3, game / "pak0.pk3")
     m = quakemodels.load(game / "models" / "gl" / "gl.md5mesh")
     assert list(m.anims) == ["gl_idle", "gl_shoot"]
+
+
+def test_dump_refuses_a_text_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mesh, _ = md5builder.two_bone()
+    (tmp_path / "arm.md5mesh").write_bytes(mesh)
+    assert main(["dump", str(tmp_path / "arm.md5mesh")]) == 2
+    assert "md5 (Doom 3 MD5) is text: it has no binary spec to dump" in capsys.readouterr().err

@@ -13,8 +13,8 @@ from typing import IO
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
 from ..core.format import Format
-from ..errors import ArchiveError, ModelFormatError
-from ..registry import explain, folder_format, folder_formats, read_any, spec_id
+from ..errors import ArchiveError, ModelFormatError, UnsupportedError
+from ..registry import by_magic, explain, folder_format, folder_formats, read_any, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
@@ -79,6 +79,11 @@ def _better(error: ModelFormatError, data: bytes) -> ModelFormatError:
 
 
 def _dump_to(data: bytes, out: IO[str], args: argparse.Namespace) -> ParsedTree:
+    fmt = by_magic(data)
+    if fmt is not None and fmt.spec_id is None:
+        # a text format (MD5): no Kaitai spec, so no parse tree; guessing one would fail
+        # with another format's error
+        raise UnsupportedError(f"{fmt.name} ({fmt.title}) is text: it has no binary spec to dump")
     return dump(
         data, out, args.format, partial=args.partial, spec_id=spec_id(data), explain=explain
     )
