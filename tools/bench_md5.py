@@ -30,6 +30,7 @@ from benchutil import CORPUS, raced, timed
 import quakemodels
 from quakemodels.core.skeletal import SkeletalScene, pose, world_matrices
 from quakemodels.formats.md5 import Md5
+from quakemodels.formats.md5.reader import _parsed_mesh
 from quakemodels.formats.md5.scene import baked
 
 INSTALL = "pip install impasse && apt-get install libassimp5"
@@ -110,7 +111,11 @@ def rows() -> list[str]:
             ratio_cell = f"{pose_ratios[-1]:.2f}x"
             core_cell = f"{timed(lambda s=scene: core_pose_all(s)) * 1e3:.2f} ms"
         data = path.read_bytes()
-        first = timed(lambda d=data: quakemodels.load(d).mesh(0), budget=0.6)
+        def first_pose(d: bytes = data) -> None:
+            _parsed_mesh.cache_clear()  # each run parses: no parse kept from the run before
+            quakemodels.load(d).mesh(0)
+
+        first = timed(first_pose, budget=0.6)
         peer_cell = first_ratio = f"skipped: `{INSTALL}`"
         if impasse is not None:
 

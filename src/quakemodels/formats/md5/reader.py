@@ -23,7 +23,7 @@ import numpy.typing as npt
 from ...errors import TextFormatError
 from .layout import VERSION
 from .limits import READ
-from .tokens import FLOAT, INT, Column, Tokens
+from .tokens import FLOAT, INT, ROW, Column, Tokens
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -250,16 +250,14 @@ def _mesh(tok: Tokens, num_joints: int) -> Md5MeshBlock:
     tok.expect("numverts")
     num_verts = tok.integer("numverts", 0, READ.vertices)
     vert_at = tok.pos
-    (s, t), (index, first, count) = tok.table(
-        num_verts, ("vert", INT, "(", FLOAT, FLOAT, ")", INT, INT), "vert"
+    (s, t), (first, count) = tok.table(
+        num_verts, ("vert", ROW, "(", FLOAT, FLOAT, ")", INT, INT), "vert"
     )
-    _in_order(tok, index, vert_at, 8, "vert")
 
     tok.expect("numtris")
     num_tris = tok.integer("numtris", 0, READ.triangles)
     tri_at = tok.pos
-    _, (tri_index, a, b, c) = tok.table(num_tris, ("tri", INT, INT, INT, INT), "tri")
-    _in_order(tok, tri_index, tri_at, 5, "tri")
+    _, (a, b, c) = tok.table(num_tris, ("tri", ROW, INT, INT, INT), "tri")
     triangles = np.stack([a, b, c], axis=1) if num_tris else np.zeros((0, 3), np.int64)
     bad = np.flatnonzero(((triangles < 0) | (triangles >= num_verts)).any(axis=1))
     if bad.size:
@@ -277,10 +275,9 @@ def _mesh(tok: Tokens, num_joints: int) -> Md5MeshBlock:
     tok.expect("numweights")
     num_weights = tok.integer("numweights", 0, READ.weights)
     weight_at = tok.pos
-    (bias, ox, oy, oz), (weight_index, joint) = tok.table(
-        num_weights, ("weight", INT, INT, FLOAT, "(", FLOAT, FLOAT, FLOAT, ")"), "weight"
+    (bias, ox, oy, oz), (joint,) = tok.table(
+        num_weights, ("weight", ROW, INT, FLOAT, "(", FLOAT, FLOAT, FLOAT, ")"), "weight"
     )
-    _in_order(tok, weight_index, weight_at, 9, "weight")
     bad = np.flatnonzero((joint < 0) | (joint >= num_joints))
     if bad.size:
         row = int(bad[0])
@@ -320,17 +317,6 @@ def _mesh(tok: Tokens, num_joints: int) -> Md5MeshBlock:
         np.stack([ox, oy, oz], axis=1) if num_weights else np.zeros((0, 3)),
         at,
     )
-
-
-def _in_order(tok: Tokens, index: I64, start: int, width: int, field: str) -> None:
-    """Rows must be numbered 0, 1, 2... (Doom 3 ignores the number, Q2PRO stores the row at
-    it: only files in order read the same in both)."""
-    bad = np.flatnonzero(index != np.arange(len(index)))
-    if bad.size:
-        row = int(bad[0])
-        tok.cell_error(
-            start, width, row, 1, field, f"{field} {int(index[row])} where {row} was expected"
-        )
 
 
 def read_anim(
@@ -406,10 +392,8 @@ def read_anim(
         num_joints, ("(", FLOAT, FLOAT, FLOAT, ")", "(", FLOAT, FLOAT, FLOAT, ")"), "baseframe"
     )
     tok.expect("}", "baseframe")
-    frame_at = tok.pos
-    columns: tuple[Column, ...] = ("frame", INT, "{", *([FLOAT] * num_components), "}")
-    values, (frame_index,) = tok.table(num_frames, columns, "frame")
-    _in_order(tok, frame_index, frame_at, len(columns), "frame")
+    columns: tuple[Column, ...] = ("frame", ROW, "{", *([FLOAT] * num_components), "}")
+    values, _ = tok.table(num_frames, columns, "frame")
     if tok.pos < len(tok.words):
         tok.fail("end", f"unexpected {tok._shown(tok.pos)} after the {num_frames} frames")
     components = (

@@ -88,8 +88,26 @@ FLOAT = float
 """A table column of floats (finite)."""
 INT = int
 """A table column of integers (bounded by the caller)."""
+
+
+class ROW:
+    """A table column holding each row's own number, 0, 1, 2...: rows must be in order
+    (Doom 3 ignores the number and Q2PRO stores the row at it: only files in order read the
+    same in both). Compared as text, nothing converted."""
+
+
 Column = str | type
-"""A table column: a literal keyword or punctuation, :data:`FLOAT` or :data:`INT`."""
+"""A table column: a literal keyword or punctuation, :data:`FLOAT`, :data:`INT` or
+:class:`ROW`."""
+
+_ROW_NAMES: list[str] = []
+
+
+def _row_names(rows: int) -> list[str]:
+    """``["0", "1", ... str(rows - 1)]`` (kept and grown: every table of a file reuses it)."""
+    if len(_ROW_NAMES) < rows:
+        _ROW_NAMES.extend(map(str, range(len(_ROW_NAMES), rows)))
+    return _ROW_NAMES[:rows]
 
 
 class Tokens:
@@ -280,6 +298,11 @@ class Tokens:
                         ok = False
                         break
                     continue
+                if kind is ROW:
+                    if cells != _row_names(rows):
+                        ok = False
+                        break
+                    continue
                 try:
                     if kind is FLOAT:
                         values = np.array(cells, dtype=np.float64)
@@ -299,10 +322,15 @@ class Tokens:
 
     def _table_error(self, rows: int, columns: Sequence[Column], field: str) -> None:
         """Walk the table token by token and raise at the first one that does not fit."""
-        for _ in range(rows):
+        for row in range(rows):
             for kind in columns:
                 if isinstance(kind, str):
                     self.expect(kind, field)
+                elif kind is ROW:
+                    at = self.pos
+                    number = self.integer(field, -(2**62), 2**62)
+                    if number != row:
+                        self.fail(field, f"{field} {number} where {row} was expected", at)
                 elif kind is FLOAT:
                     self.number(field)
                 else:
