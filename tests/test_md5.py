@@ -17,6 +17,7 @@ from typing import Any
 import md5builder
 import numpy as np
 import pytest
+from PIL import Image
 from conftest import CORPUS, IN_CI, REPO
 
 import quakemodels
@@ -406,6 +407,9 @@ def test_corpus_renders_exports_and_converts(folder: str, tmp_path: Path) -> Non
         gif = tmp_path / "a.gif"
         assert main(["render", str(path), "--clip", clips[-1], "-o", str(gif), "-q"]) == 0
         assert gif.read_bytes()[:6] == b"GIF89a"
+        with Image.open(gif) as im:  # the animations' frameRate 24: 1000/24 ms, GIF's 4 cs
+            im.seek(1)
+            assert im.info["duration"] == 40
     assert main(["export", str(path), "-o", str(tmp_path / "a.glb"), "-q"]) == 0
     for target in ("md2", "md3", "mdl"):
         out = tmp_path / f"a.{target}"

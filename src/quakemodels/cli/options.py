@@ -88,9 +88,10 @@ def add_scene_args(parser: argparse.ArgumentParser, *, fps: bool = True) -> None
         parser.add_argument(
             "--fps",
             type=positive,
-            default=FPS,
+            default=None,
             metavar="N",
-            help=f"clip playback speed in frames per second (default {FPS:g}, as Quake)",
+            help="clip playback speed in frames per second (default: the model's own rate,"
+            f" an MD5 animation's frameRate; else {FPS:g}, as Quake)",
         )
     parser.add_argument(
         "--no-clobber",
@@ -132,7 +133,9 @@ def load_scene(
     if opts.get("skin") is not None:
         em = _with_skin(model, em, str(opts["skin"]), opts["skin_dir"])
     em = em.scaled(float(opts.get("scale", 1.0)))
-    return replace(em, fps=float(opts.get("fps", FPS)))
+    fps = opts.get("fps")
+    # a model that says its rate (MD5's frameRate) plays at it unless --fps says otherwise
+    return em if fps is None else replace(em, fps=float(fps))
 
 
 def _with_skin(model: Any, em: ExportModel, skin: str, skin_dir: str | None) -> ExportModel:
