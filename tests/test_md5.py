@@ -17,8 +17,8 @@ from typing import Any
 import md5builder
 import numpy as np
 import pytest
-from PIL import Image
 from conftest import CORPUS, IN_CI, REPO
+from PIL import Image
 
 import quakemodels
 from quakemodels.cli import main

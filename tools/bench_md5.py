@@ -111,6 +111,7 @@ def rows() -> list[str]:
             ratio_cell = f"{pose_ratios[-1]:.2f}x"
             core_cell = f"{timed(lambda s=scene: core_pose_all(s)) * 1e3:.2f} ms"
         data = path.read_bytes()
+
         def first_pose(d: bytes = data) -> None:
             _parsed_mesh.cache_clear()  # each run parses: no parse kept from the run before
             quakemodels.load(d).mesh(0)
