@@ -471,3 +471,29 @@ def test_dump_refuses_a_text_format(tmp_path: Path, capsys: pytest.CaptureFixtur
     (tmp_path / "arm.md5mesh").write_bytes(mesh)
     assert main(["dump", str(tmp_path / "arm.md5mesh")]) == 2
     assert "md5 (Doom 3 MD5) is text: it has no binary spec to dump" in capsys.readouterr().err
+
+
+def test_check_grades_q2pro_limits_and_pitfalls() -> None:
+    joints = [("root", -1, (0, 0, 0), (0, 0, 0))]
+    joints += [(f"j{i}", 0, (i, 0, 0), (0, 0, 0)) for i in range(1, 257)]
+    weights = [(0, 0.5, (0, 0, 0)), (1, 0.25, (5, 0, 0))]  # sums to 0.75, 4 units apart
+    mesh = md5builder.mesh_text(
+        joints,
+        [
+            {
+                "shader": "x",
+                "uvs": [(0, 0), (1, 0), (0, 1), (1, 1)],
+                "verts": [(0, 2), (0, 1), (0, 1), (0, 1)],
+                "tris": [(0, 1, 2), (1, 1, 2)],
+                "weights": weights,
+            }
+        ],
+    )
+    any_engine = {f.code: f for f in quakemodels.check_model(mesh)}
+    q2pro = {f.code: f for f in quakemodels.check_model(mesh, "q2pro")}
+    assert any_engine["numJoints"].severity == "warning"
+    assert q2pro["numJoints"].severity == "error"
+    assert "257 is over Q2PRO's 256" in q2pro["numJoints"].message
+    for code in ("weight-sum", "weight-spread", "degenerate-triangle", "unused-vertex"):
+        assert any_engine[code].severity == "warning", code
+    assert "0.7500" in any_engine["weight-sum"].message
