@@ -117,7 +117,9 @@ def clip(
     says ``scale_positions``). Q2PRO (``MD5_BuildFrameSkeleton``, ``src/refresh/models.c``)
     multiplies a ``scale_positions`` joint's animated position by its scale, composes
     positions and orientations down the hierarchy without scale, and scales each joint's
-    weight offsets by its own scale when skinning: a scale no child inherits. A TRS hierarchy
+    weight offsets by its own scale when skinning (``src/refresh/shader.c``: ``joint.pos.xyz +
+    (weight.xyz * joint.axis) * joint.pos.w``, the scale in ``pos.w``): a scale no child
+    inherits. A TRS hierarchy
     passes a parent's scale on, so each joint's local translation and scale are divided by
     its parent's scale here, which gives every joint Q2PRO's world position, orientation and
     (own) scale. ``calc_w``: how w is recomputed (:data:`.reader.CalcW`)."""
