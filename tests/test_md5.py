@@ -497,3 +497,24 @@ def test_check_grades_q2pro_limits_and_pitfalls() -> None:
     for code in ("weight-sum", "weight-spread", "degenerate-triangle", "unused-vertex"):
         assert any_engine[code].severity == "warning", code
     assert "0.7500" in any_engine["weight-sum"].message
+
+
+@pytest.mark.parametrize("folder", sorted(MODELS))
+def test_mesh_of_one_frame_is_that_frame_of_the_scene(folder: str) -> None:
+    """``mesh(f)`` poses frame f alone; it is the scene's frame f, positions, normals and
+    counter-clockwise triangles."""
+    m = quakemodels.load(corpus_mesh(folder))
+    em = m.scene()
+    base = np.cumsum([0] + [len(s.uvs) for s in em.surfaces])
+    indices = np.concatenate(
+        [s.indices.astype(np.int64) + b for s, b in zip(em.surfaces, base, strict=False)]
+    )
+    for frame in sorted({0, m.num_frames // 2, m.num_frames - 1}):
+        mesh = m.mesh(frame)
+        positions = np.concatenate([s.positions[frame] for s in em.surfaces])
+        normals = np.concatenate([s.normals[frame] for s in em.surfaces])
+        np.testing.assert_allclose(mesh.positions, positions, rtol=0, atol=1e-5)
+        np.testing.assert_allclose(mesh.normals, normals, rtol=0, atol=1e-4)
+        assert (mesh.indices == indices).all()
+    with pytest.raises(IndexError):
+        m.mesh(m.num_frames)

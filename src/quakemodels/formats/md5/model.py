@@ -11,14 +11,15 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
+from ...core.build import vertex_normals
 from ...core.findings import Finding
-from ...core.mesh import Mesh
+from ...core.mesh import Mesh, flip_winding
 from ...core.scene import ExportModel, Surface, model_stem
-from ...core.skeletal import SkeletalScene, baked_model, pose
+from ...core.skeletal import SkeletalClip, SkeletalScene, baked_model, pose, world_matrices
 from ...core.skins import find_skin
 from .files import gather, read_file
 from .reader import F64, CalcW, Md5Files
-from .scene import baked, clip, skeletal
+from .scene import baked, clip, pose_grouped, skeletal
 
 
 class Md5(Md5Files):
@@ -122,24 +123,38 @@ class Md5(Md5Files):
         there), triangles counter-clockwise, normals from the posed triangles."""
         if not 0 <= frame < self.num_frames:
             raise IndexError(f"frame {frame} is outside 0..{self.num_frames - 1}")
-        em = self.scene()
-        base = np.cumsum([0] + [len(s.uvs) for s in em.surfaces])
+        blocks = self.mesh_file.meshes
+        posed = self.frame_positions(frame)
+        base = np.cumsum([0] + [len(b.uvs) for b in blocks])
         ids = np.arange(int(base[-1]), dtype=np.int32)
+        # turned counter-clockwise once: the normals (Quake's clockwise rule) take the stored
+        triangles = [flip_winding(b.triangles) + o for b, o in zip(blocks, base, strict=False)]
         # a mesh file may hold no mesh (numMeshes 0): an empty mesh then
-        positions = [np.zeros((0, 3), np.float32)] + [s.positions[frame] for s in em.surfaces]
-        normals = [np.zeros((0, 3), np.float32)] + [s.normals[frame] for s in em.surfaces]
-        uvs = [np.zeros((0, 2), np.float32)] + [s.uvs for s in em.surfaces]
-        indices = [np.zeros((0, 3), np.int64)] + [
-            s.indices.astype(np.int64) + b for s, b in zip(em.surfaces, base, strict=False)
-        ]
+        positions = np.concatenate([np.zeros((0, 3)), *posed]).astype(np.float32)
+        stored = np.concatenate([np.zeros((0, 3), np.int64)] + [flip_winding(t) for t in triangles])
+        normals = vertex_normals(positions[None], stored)[0].astype(np.float32)
         return Mesh(
-            np.concatenate(positions).astype(np.float32),
-            np.concatenate(normals).astype(np.float32),
-            np.concatenate(uvs).astype(np.float32),
-            np.concatenate(indices).astype(np.uint32),
+            positions,
+            normals,
+            np.concatenate([np.zeros((0, 2)), *(b.uvs for b in blocks)]).astype(np.float32),
+            np.concatenate([np.zeros((0, 3), np.int64), *triangles]).astype(np.uint32),
             ids,
             ids.copy(),
         )
+
+    def frame_positions(self, frame: int) -> list[F64]:
+        """Every mesh block's (N,3) positions in frame ``frame`` of :meth:`scene`, posing
+        that frame only (the bind pose itself when there is no animation)."""
+        if not self.anims:
+            return [b.positions for b in self.bound]
+        scene = self.skeletal()
+        for c, frames in zip(scene.clips, self.animations.values(), strict=True):
+            if frame in frames:
+                k = slice(frame - frames.start, frame - frames.start + 1)
+                one = SkeletalClip(c.name, c.times[k], c.translation[k], c.rotation[k], c.scale[k])
+                world = world_matrices(scene.local(one), scene.parents)
+                return [pose_grouped(m, world)[0] for m in scene.meshes]
+        raise IndexError(f"frame {frame} is outside 0..{self.num_frames - 1}")
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """:meth:`mesh` as a one-item list (the multi-surface formats' accessor)."""
