@@ -85,6 +85,16 @@ def synthetic_mdl() -> Iterator[bytes]:
     yield b.set_header(b.build(), "num_frames", 0)
 
 
+def synthetic_archives() -> Iterator[bytes]:
+    """Small .pak and .pk3 files holding a synthetic model (tests/archivebuilder.py)."""
+    from archivebuilder import pak_bytes, pk3_bytes
+
+    files = [("models/a/tris.md2", build()), ("models/a/skin.pcx", b"\x0a\x05\x01\x08" + bytes(60))]
+    yield pak_bytes(files)
+    yield pak_bytes(files, dir_first=True, dirlen_extra=10)
+    yield pk3_bytes(files)
+
+
 def synthetic_md5() -> Iterator[bytes]:
     """Valid and damaged synthetic MD5 text (tests/md5builder.py): the two-bone arm's mesh and
     its animation (read alone: refused for want of a mesh, after its own checks), a mesh
@@ -102,16 +112,6 @@ def synthetic_md5() -> Iterator[bytes]:
     yield anim.replace(b"numAnimatedComponents 3", b"numAnimatedComponents 99", 1)
 
 
-def synthetic_archives() -> Iterator[bytes]:
-    """Small .pak and .pk3 files holding a synthetic model (tests/archivebuilder.py)."""
-    from archivebuilder import pak_bytes, pk3_bytes
-
-    files = [("models/a/tris.md2", build()), ("models/a/skin.pcx", b"\x0a\x05\x01\x08" + bytes(60))]
-    yield pak_bytes(files)
-    yield pak_bytes(files, dir_first=True, dirlen_extra=10)
-    yield pk3_bytes(files)
-
-
 MAX_SIZE = 64 * 1024
 """Corpus files up to this size become seeds (a fuzzer mutates small inputs faster)."""
 
@@ -122,8 +122,7 @@ def corpus_files(max_size: int) -> Iterator[bytes]:
     wanted = [(CORPUS / f.name, f.suffixes) for f in FORMATS if f.suffixes]
     wanted.append((CORPUS / "archives", (".pak",)))
     for folder, suffixes in wanted:
-        # a format's corpus may keep each model in a folder of its own (md5/inky/...)
-        found = sorted(folder.rglob("*")) if folder.is_dir() else []
+        found = sorted(folder.rglob("*")) if folder.is_dir() else []  # IQM's are in subfolders
         for p in found:
             if p.is_file() and p.suffix.lower() in suffixes and p.stat().st_size <= max_size:
                 yield p.read_bytes()

@@ -78,7 +78,6 @@ def corpus_files(name: str) -> list[Path]:
     its suffixes (empty outside CI when the folder is absent; RuntimeError under CI=true)."""
     suffixes = format_named(name).suffixes
     folder = corpus_folder(name)
-    # a format may keep each model in a folder of its own (md5/inky/inky.md5mesh)
     found = sorted(folder.rglob("*")) if folder.is_dir() else []
     files = [p for p in found if p.is_file() and p.suffix.lower() in suffixes]
     if IN_CI and not files:
