@@ -11,9 +11,9 @@ FORMATS: tuple[Format, ...] = declared(
     "md2",
     "md3",
     "mdl",
+    "md5",
     "q3player",
     "spr",
     "hlspr",
     "sp2",
-    "md5",
 )
