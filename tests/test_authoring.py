@@ -381,3 +381,13 @@ def test_three_js_places_the_tag_where_md3_does(tmp_path: Path) -> None:
         got = md3.tags.origins[start : start + n, k]
         assert np.abs(got - from_y_up(matrices[:, :3, 3])).max() <= 1 / 128 + 1e-4
         start += n
+
+
+def test_node_frames_are_held_over_every_clip() -> None:
+    """Each clip keeps (F,J) tracks: their sum is bounded, not each clip alone. rigged.glb
+    has 6 nodes; at 1000 fps bend is 701 frames (4206 node frames), wave 1101 (6606)."""
+    from quakemodels.interchange.imported import ImportLimits
+
+    limits = ImportLimits(max_positions=20_000)  # 10,000 node frames
+    with pytest.raises(ModelFormatError, match=r"animations\[1\].*10000 node frames in all"):
+        read_gltf(FIXTURES / "rigged.glb", fps=1000, limits=limits)

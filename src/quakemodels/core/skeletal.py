@@ -27,8 +27,8 @@ from .scene import ExportModel, Surface, Tag
 F64 = npt.NDArray[np.float64]
 
 # Posing works through frames in chunks of at most this many (frame, vertex) pairs: the blended
-# (F,N,3,4) matrices take 96 bytes each, so a chunk holds about 100 MB at most.
-_CHUNK = 1 << 20
+# (F,N,3,4) matrices take 96 bytes each, so a chunk holds about 6 MB.
+_CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
