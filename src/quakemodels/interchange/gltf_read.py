@@ -788,12 +788,14 @@ def _value_at(
 class GltfScenes:
     """What :func:`read_gltf_scenes` reads: a scene per part; every animation's name and
     extras; the default scene's ``extras`` (untrusted JSON); and per part, the embedded base
-    colour image of each surface that has one (surface name → (image name, bytes))."""
+    colour image of each surface that has one (surface name → (image name, bytes)); every
+    node's name (what a file that went through Blender carries: see q3player/carry.py)."""
 
     scenes: dict[str, ExportModel]
     animations: list[GltfAnimation]
     extras: dict[str, Any]
     images: dict[str, dict[str, tuple[str, bytes]]]
+    names: tuple[str, ...] = ()  # every node's name, in node order
 
 
 @dataclass
@@ -1192,7 +1194,7 @@ def read_gltf_scenes(
             found = all_scenes[default]
             if isinstance(found, dict) and isinstance(found.get("extras"), dict):
                 extras = found["extras"]
-    return GltfScenes(scenes, animations, extras, images)
+    return GltfScenes(scenes, animations, extras, images, tuple(n.name for n in nodes))
 
 
 def read_gltf_scene(

@@ -46,12 +46,14 @@ from typing import Any
 import numpy as np
 
 from ...core.atomic import write_files_atomic
-from ...core.scene import safe_name
-from ...errors import BadValueError
+from ...core.scene import Tag, safe_name
+from ...errors import BadValueError, QuakeModelsWarning
 from ...interchange.gltf_read import GltfAnimation, frame_positions, read_gltf_scenes
 from ...interchange.imported import frame_limited
 from ..md3 import VANILLA, Limits, Md3
 from .animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS, Clip, parse
+from .carry import ALL_FRAMES, CFG_NODE, config_from_names, tag_name
+from .carry import config_text as carried_config_text
 
 # which part node's subtree stops at which child part (see gltf.py's node tree)
 PART_TREE = {"lower": ("upper",), "upper": ("head",), "head": ()}
@@ -277,6 +279,11 @@ def _keys(path: Path, extras: dict[str, Any]) -> dict[str, str]:
     keys = extras.get("animationKeys", {})
     if not isinstance(keys, dict):
         raise BadValueError(f"{path}: scene extras.animationKeys is not an object", field="keys")
+    return _check_keys(path, keys)
+
+
+def _check_keys(path: Path, keys: dict[Any, Any]) -> dict[str, str]:
+    """``keys`` checked to be cfg keys, each a word and words on one line; lower-cased."""
     out = {}
     for key, value in keys.items():
         if not (
@@ -343,6 +350,7 @@ def player_from_gltf(
     errors: dict[str, float] = {}
     out: dict[str, bytes] = {}
     for part, scene in read.scenes.items():
+        scene = replace(scene, tags=_part_tags(scene.tags, part))
         for s in scene.surfaces:
             _check_name(p, "surface name", s.name)
         for t in scene.tags:
@@ -362,7 +370,30 @@ def player_from_gltf(
             lines = [f"{s},{textures[part][s]}" for s in textures[part]]
             lines += [f"{t.name}," for t in scene.tags]
             out[f"{part}_default.skin"] = ("\n".join(lines) + "\n").encode("ascii")
-    clips = _clips(p, read.animations)
+    animations = [a for a in read.animations if a.name != ALL_FRAMES]
+    carried = config_from_names(read.names, str(p))
+    if carried is not None:
+        clips = list(carried.clips)
+        text = carried_config_text(carried)
+        _check_keys(p, carried.keys)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a short table is the file's, reported by check
+            again = parse(text)
+        if [_row(c) for c in again.clips] != [_row(c) for c in clips] or again.keys != carried.keys:
+            raise BadValueError(f"{p}: the {CFG_NODE} nodes do not read back the same", field="cfg")
+        names = {c.name.upper() for c in clips}
+        left = [a.name for a in animations if a.name.upper() not in names]
+        if left:
+            warnings.warn(
+                f"{p}: animations {', '.join(left)} are not rows of the {CFG_NODE} nodes;"
+                " animation.cfg leaves them out",
+                QuakeModelsWarning,
+                stacklevel=2,
+            )
+        out["animation.cfg"] = text.encode("ascii")
+        out.update(files)
+        return PlayerBuild(out, parts, errors, clips)
+    clips = _clips(p, animations)
     if clips:
         keys = _keys(p, read.extras)
         text = config_text(clips, keys)
@@ -383,6 +414,15 @@ def player_from_gltf(
         out["animation.cfg"] = text.encode("ascii")
     out.update(files)
     return PlayerBuild(out, parts, errors, clips)
+
+
+def _part_tags(tags: list[Tag], part: str) -> list[Tag]:
+    """A part's tags named as the MD3 names them (``<tag>@<part>`` nodes: see .carry), each
+    name once (the first: a node before an older export's extras)."""
+    out: dict[str, Tag] = {}
+    for t in tags:
+        out.setdefault(tag_name(t.name, part), replace(t, name=tag_name(t.name, part)))
+    return list(out.values())
 
 
 def _row(c: Clip) -> tuple[str, int, int, int, float, bool]:

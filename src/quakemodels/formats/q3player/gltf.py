@@ -62,6 +62,15 @@ from ...interchange.gltf_write import (
 )
 from ..md3 import Md3
 from .animcfg import Clip
+from .carry import (
+    ALL_FRAMES,
+    ALL_FRAMES_FPS,
+    CFG_NODE,
+    config_node_names,
+    first_clip,
+    rest_frames,
+    tag_node_names,
+)
 from .materials import part_materials
 from .player import Player
 
@@ -131,15 +140,6 @@ def _tag_track(model: Md3, name: str) -> tuple[npt.NDArray[np.float32], npt.NDAr
     return to_y_up(origins), tag_quaternions(axes)
 
 
-def _track_json(origins: npt.NDArray[np.float32], rotations: npt.NDArray[np.float32]) -> Any:
-    """A tag's (F,3) Y-up translations and (F,4) rotations of every frame as JSON lists (the
-    clips key only the frames they play; converting back to MD3 needs all of them)."""
-    return {
-        "translation": np.asarray(origins, np.float64).tolist(),
-        "rotation": np.asarray(rotations, np.float64).tolist(),
-    }
-
-
 def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], list[int]]:
     """Key times (s) and the part's frame at each key, clamped to ``num_frames``."""
     steps = clip.num_frames + 1 if clip.looping else clip.num_frames
@@ -165,43 +165,51 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
         part: _part_meshes(b, part, model, textures[part], shared, materials.get(part))
         for part, model in player.parts.items()
     }
-    tracks: dict[str, tuple[int, Any, Any]] = {}  # tag → (node, origins, rotations)
+    cfg = player.animations
+    counts = {part: model.num_frames for part, model in player.parts.items()}
+    rest = rest_frames(cfg, counts)
+    for part, nodes in meshes.items():
+        # the rest pose shows the standing frame (glTF's default morph weights)
+        for node in nodes:
+            mesh = b.doc["meshes"][b.doc["nodes"][node]["mesh"]]
+            weights = [0.0] * counts[part]
+            weights[rest[part]] = 1.0
+            mesh["weights"] = weights
+    node_names = tag_node_names(
+        {part: model.tags.names for part, model in player.parts.items()}, PART_TAGS
+    )
+    tracks: dict[str, list[tuple[int, Any, Any]]] = {}  # part → (node, origins, rotations)
     part_nodes: dict[str, int] = {}
     for part in ("head", "upper", "lower"):  # children first, so parents can list them
         children = list(meshes[part])
-        for tag in PART_TAGS.get(part, ()):
+        tracks[part] = []
+        for tag, node_name in node_names[part].items():
             origins, rotations = _tag_track(player.parts[part], tag)
             tag_node: dict[str, Any] = {
-                "extras": {"frames": _track_json(origins, rotations)},
-                "rotation": json_floats(rotations[0]),
-                "translation": json_floats(origins[0]),
+                "rotation": json_floats(rotations[rest[part]]),
+                "translation": json_floats(origins[rest[part]]),
             }
-            if tag in CHILD_OF_TAG:
+            if tag in CHILD_OF_TAG and tag in PART_TAGS.get(part, ()):
                 tag_node["children"] = [part_nodes[CHILD_OF_TAG[tag]]]
-            tag_node["name"] = tag
+            tag_node["name"] = node_name
             node = b.add("nodes", tag_node)
-            tracks[tag] = (node, origins, rotations)
+            tracks[part].append((node, origins, rotations))
             children.append(node)
-        # the part's other tags (upper's own tag_torso, head's tag_head...): no node places
-        # anything by them, so they ride along as extras for the way back to MD3
-        others = [t for t in player.parts[part].tags.names if t not in PART_TAGS.get(part, ())]
-        part_node: dict[str, Any] = {}
-        if others:
-            part_node["extras"] = {
-                "tags": {t: _track_json(*_tag_track(player.parts[part], t)) for t in others}
-            }
-        part_node |= {"children": children, "name": part}
-        part_nodes[part] = b.add("nodes", part_node)
+        part_nodes[part] = b.add("nodes", {"children": children, "name": part})
 
-    for clip in player.animations:
+    clips = list(cfg)
+    first = first_clip(cfg)
+    if first is not None:  # Blender shows the first animation on opening: a standing one
+        clips.remove(first)
+        clips.insert(0, first)
+    for clip in clips:
         samplers: list[dict[str, Any]] = []
         channels: list[dict[str, Any]] = []
         for part in player.clip_parts(clip):
             model = player.parts[part]
             times, frames = _clip_keys(clip, model.num_frames)
-            tag_tracks = [tracks[tag] for tag in PART_TAGS[part]]
             b.clip_channels(
-                samplers, channels, frames, times, model.num_frames, meshes[part], tag_tracks
+                samplers, channels, frames, times, model.num_frames, meshes[part], tracks[part]
             )
         b.add(
             "animations",
@@ -220,11 +228,45 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
                 "samplers": samplers,
             },
         )
-    keys = dict(player.animations.keys)
-    doc, pieces = b.finish_pieces(
-        player.name, [part_nodes["lower"]], {"animationKeys": keys} if keys else None
+    _all_frames(b, player, meshes, tracks)
+    cfg_node = b.add(
+        "nodes",
+        {
+            "children": [b.add("nodes", {"name": n}) for n in config_node_names(cfg)],
+            "name": CFG_NODE,
+        },
     )
+    doc, pieces = b.finish_pieces(player.name, [part_nodes["lower"], cfg_node])
     return doc, pieces, b
+
+
+def _all_frames(
+    b: GltfBuilder,
+    player: Player,
+    meshes: dict[str, list[int]],
+    tracks: dict[str, list[tuple[int, Any, Any]]],
+) -> None:
+    """The :data:`~.carry.ALL_FRAMES` animation: frame f of every part at f / 24 s, and a
+    closing key at F / 24 s holding the last frame (so no resampling loses it)."""
+    samplers: list[dict[str, Any]] = []
+    channels: list[dict[str, Any]] = []
+    longest = 1
+    for part, model in player.parts.items():
+        f = model.num_frames
+        frames = [*range(f), f - 1]
+        times = (np.arange(f + 1, dtype=np.float64) / ALL_FRAMES_FPS).astype(np.float32)
+        b.clip_channels(samplers, channels, frames, times, f, meshes[part], tracks[part])
+        longest = max(longest, f)
+    if channels:
+        b.add(
+            "animations",
+            {
+                "extras": {"allFrames": True, "fps": ALL_FRAMES_FPS, "numFrames": longest},
+                "name": ALL_FRAMES,
+                "channels": channels,
+                "samplers": samplers,
+            },
+        )
 
 
 def export_player_gltf(
