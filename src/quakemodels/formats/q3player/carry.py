@@ -45,7 +45,22 @@ ALL_FRAMES_FPS = 24.0  # Blender's default scene rate: keys on its frames surviv
 CFG_NODE = "animation.cfg"
 NAME_BYTES = 63  # the longest object name Blender keeps (MAX_ID_NAME - 3)
 _LINE = re.compile(r"cfg (\d{3,6})(\+?) (.*)\Z", re.S)
+_RUN = re.compile(ALL_FRAMES + r"_(\d{1,7})\Z")
 _PRINTABLE = re.compile(r"[ -~]*\Z")
+
+
+def all_frames_run(durations: Iterable[float]) -> int:
+    """Frames per :data:`ALL_FRAMES` animation: as many as the longest clip spans at 24 fps
+    (at least 24). Blender's exporter samples every animation over the frames of the longest
+    one, for every object: one long run would make every clip cost as much as it."""
+    longest = max((float(d) for d in durations), default=0.0)
+    return max(24, int(longest * ALL_FRAMES_FPS))
+
+
+def all_frames_first(name: str) -> int | None:
+    """The first frame of the :data:`ALL_FRAMES` run called ``name``; None for another name."""
+    m = _RUN.match(name)
+    return int(m.group(1)) if m else None
 
 
 def config_lines(cfg: AnimationConfig) -> list[str]:
@@ -172,6 +187,8 @@ __all__ = [
     "ALL_FRAMES",
     "ALL_FRAMES_FPS",
     "CFG_NODE",
+    "all_frames_first",
+    "all_frames_run",
     "config_from_names",
     "config_lines",
     "config_node_names",

@@ -48,11 +48,11 @@ import numpy as np
 from ...core.atomic import write_files_atomic
 from ...core.scene import Tag, safe_name
 from ...errors import BadValueError, QuakeModelsWarning
-from ...interchange.gltf_read import GltfAnimation, frame_positions, read_gltf_scenes
-from ...interchange.imported import frame_limited
+from ...interchange.gltf_read import GltfAnimation, frame_positions, read_gltf_scenes, tag_axes
+from ...interchange.imported import frame_limited, from_y_up
 from ..md3 import VANILLA, Limits, Md3
 from .animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS, Clip, parse
-from .carry import ALL_FRAMES, CFG_NODE, config_from_names, tag_name
+from .carry import ALL_FRAMES_FPS, CFG_NODE, all_frames_first, config_from_names, tag_name
 from .carry import config_text as carried_config_text
 
 # which part node's subtree stops at which child part (see gltf.py's node tree)
@@ -349,8 +349,10 @@ def player_from_gltf(
     parts: dict[str, Md3] = {}
     errors: dict[str, float] = {}
     out: dict[str, bytes] = {}
+    runs = {first: a for a in read.animations if (first := all_frames_first(a.name)) is not None}
     for part, scene in read.scenes.items():
-        scene = replace(scene, tags=_part_tags(scene.tags, part))
+        tags = _all_frame_tags(scene.tags, runs) if runs else scene.tags
+        scene = replace(scene, tags=_part_tags(tags, part))
         for s in scene.surfaces:
             _check_name(p, "surface name", s.name)
         for t in scene.tags:
@@ -370,7 +372,7 @@ def player_from_gltf(
             lines = [f"{s},{textures[part][s]}" for s in textures[part]]
             lines += [f"{t.name}," for t in scene.tags]
             out[f"{part}_default.skin"] = ("\n".join(lines) + "\n").encode("ascii")
-    animations = [a for a in read.animations if a.name != ALL_FRAMES]
+    animations = [a for a in read.animations if all_frames_first(a.name) is None]
     carried = config_from_names(read.names, str(p))
     if carried is not None:
         clips = list(carried.clips)
@@ -414,6 +416,55 @@ def player_from_gltf(
         out["animation.cfg"] = text.encode("ascii")
     out.update(files)
     return PlayerBuild(out, parts, errors, clips)
+
+
+def _at(times: np.ndarray, values: np.ndarray, at: np.ndarray, rotation: bool) -> np.ndarray:
+    """(N,C) values of a LINEAR channel at times ``at`` (a key's own value within 1e-4 s of
+    it; quaternions on one side and normalised)."""
+    order = np.argsort(times, kind="stable")
+    times, values = times[order], values[order]
+    k = np.clip(np.searchsorted(times, at), 1, max(len(times) - 1, 1))
+    if len(times) == 1:
+        return np.repeat(values[:1], len(at), axis=0)
+    a, b = values[k - 1], values[k]
+    if rotation:
+        b = np.where((a * b).sum(axis=1, keepdims=True) < 0, -b, b)
+    span = times[k] - times[k - 1]
+    s = np.clip((at - times[k - 1]) / np.where(span > 0, span, 1.0), 0.0, 1.0)[:, None]
+    out = a + (b - a) * s
+    near = np.abs(times[k - 1] - at) < 1e-4
+    out[near] = a[near]
+    near = np.abs(times[k] - at) < 1e-4
+    out[near] = values[k][near]
+    if rotation:
+        out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    return out
+
+
+def _all_frame_tags(tags: list[Tag], runs: dict[int, GltfAnimation]) -> list[Tag]:
+    """``tags`` with every frame the :data:`~.carry.ALL_FRAMES` runs key (run ``first``:
+    frame ``first + k`` at k / 24 s, up to the next run's first frame): they hold every frame
+    as the export wrote it, so they win over what the clips' keys give (edit a tag there)."""
+    firsts = sorted(runs)
+    out = []
+    for t in tags:
+        origins, axes = t.origins.copy(), t.axes.copy()
+        count = len(origins)
+        for i, first in enumerate(firsts):
+            anim = runs[first]
+            moves = anim.tags.get((t.name, "translation"))
+            turns = anim.tags.get((t.name, "rotation"))
+            end = min(firsts[i + 1] if i + 1 < len(firsts) else count, count)
+            if moves is None or turns is None or end <= first:
+                continue
+            at = np.arange(end - first) / ALL_FRAMES_FPS
+            moved = from_y_up(_at(*moves, at, False).astype(np.float32))
+            rotations = _at(*turns, at, True)
+            if not (np.isfinite(moved).all() and np.isfinite(rotations).all()):
+                raise BadValueError(f"{anim.name}: tag {t.name!r} has values that are not finite")
+            origins[first:end], axes[first:end] = moved, tag_axes(rotations)
+        out.append(replace(t, origins=origins, axes=axes))
+    return out
 
 
 def _part_tags(tags: list[Tag], part: str) -> list[Tag]:

@@ -66,6 +66,7 @@ from .carry import (
     ALL_FRAMES,
     ALL_FRAMES_FPS,
     CFG_NODE,
+    all_frames_run,
     config_node_names,
     first_clip,
     rest_frames,
@@ -228,7 +229,7 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
                 "samplers": samplers,
             },
         )
-    _all_frames(b, player, meshes, tracks)
+    _all_frames(b, player, tracks)
     cfg_node = b.add(
         "nodes",
         {
@@ -243,30 +244,35 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
 def _all_frames(
     b: GltfBuilder,
     player: Player,
-    meshes: dict[str, list[int]],
     tracks: dict[str, list[tuple[int, Any, Any]]],
 ) -> None:
-    """The :data:`~.carry.ALL_FRAMES` animation: frame f of every part at f / 24 s, and a
-    closing key at F / 24 s holding the last frame (so no resampling loses it)."""
-    samplers: list[dict[str, Any]] = []
-    channels: list[dict[str, Any]] = []
-    longest = 1
-    for part, model in player.parts.items():
-        f = model.num_frames
-        frames = [*range(f), f - 1]
-        times = (np.arange(f + 1, dtype=np.float64) / ALL_FRAMES_FPS).astype(np.float32)
-        b.clip_channels(samplers, channels, frames, times, f, meshes[part], tracks[part])
-        longest = max(longest, f)
-    if channels:
-        b.add(
-            "animations",
-            {
-                "extras": {"allFrames": True, "fps": ALL_FRAMES_FPS, "numFrames": longest},
-                "name": ALL_FRAMES,
-                "channels": channels,
-                "samplers": samplers,
-            },
-        )
+    """The :data:`~.carry.ALL_FRAMES` animations: every tag node of every part at its frame f,
+    in runs of ``n`` frames (:func:`~.carry.all_frames_run`), one animation
+    ``ALL_FRAMES_<first>`` per run: frame ``first + k`` at k / 24 s, and a closing key at
+    n / 24 s holding the run's last frame (so no resampling loses it). Tags only: keying every
+    morph weight at every frame too costs Blender's import and export minutes."""
+    counts = [model.num_frames for model in player.parts.values()]
+    n = all_frames_run([c.duration for c in player.animations])
+    for first in range(0, max(counts, default=0), n):
+        samplers: list[dict[str, Any]] = []
+        channels: list[dict[str, Any]] = []
+        for part, model in player.parts.items():
+            last = min(first + n, model.num_frames)
+            if last <= first or not tracks[part]:
+                continue
+            frames = [*range(first, last), last - 1]
+            times = (np.arange(len(frames), dtype=np.float64) / ALL_FRAMES_FPS).astype(np.float32)
+            b.clip_channels(samplers, channels, frames, times, model.num_frames, [], tracks[part])
+        if channels:
+            b.add(
+                "animations",
+                {
+                    "extras": {"allFrames": True, "firstFrame": first, "fps": ALL_FRAMES_FPS},
+                    "name": f"{ALL_FRAMES}_{first}",
+                    "channels": channels,
+                    "samplers": samplers,
+                },
+            )
 
 
 def export_player_gltf(
