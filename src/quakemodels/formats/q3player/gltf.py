@@ -198,12 +198,11 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
             children.append(node)
         part_nodes[part] = b.add("nodes", {"children": children, "name": part})
 
-    clips = list(cfg)
+    rows = list(enumerate(cfg))
     first = first_clip(cfg)
     if first is not None:  # Blender shows the first animation on opening: a standing one
-        clips.remove(first)
-        clips.insert(0, first)
-    for clip in clips:
+        rows.sort(key=lambda row: row[1] is not first)
+    for row, clip in rows:
         samplers: list[dict[str, Any]] = []
         channels: list[dict[str, Any]] = []
         for part in player.clip_parts(clip):
@@ -223,6 +222,7 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
                     "firstFrame": clip.first_frame,
                     "numFrames": clip.num_frames,
                     "reversed": clip.reversed,
+                    "row": row,
                 },
                 "name": clip.name,
                 "channels": channels,
