@@ -1175,10 +1175,10 @@ def read_gltf_scenes(
             channel = g.obj(cvalue, f"animations[{a}].channels[{c}]")
             target = g.obj(channel.get("target"), f"animations[{a}].channels[{c}].target")
             node = target.get("node")
-            path = target.get("path")
+            channel_path = target.get("path")
             tag = nodes[node].name if type(node) is int and 0 <= node < len(nodes) else ""
-            if tag.startswith("tag_") and path in ("translation", "rotation"):
-                kind = "VEC3" if path == "translation" else "VEC4"
+            if tag.startswith("tag_") and channel_path in ("translation", "rotation"):
+                kind = "VEC3" if channel_path == "translation" else "VEC4"
                 times, v = _sampler(g, anim, a, channel.get("sampler"), (kind,))
                 budget -= v.size
                 if budget < 0:
@@ -1187,11 +1187,13 @@ def read_gltf_scenes(
                         f"key more than {limits.max_positions} values (the import limit)",
                     )
                 if v.shape[1] != _WIDTH[kind]:
-                    raise g.error(f"animations[{a}]", f"{path} keys of {tag!r} are not {kind}")
-                tags.setdefault((tag, path), (times, v))
+                    raise g.error(
+                        f"animations[{a}]", f"{channel_path} keys of {tag!r} are not {kind}"
+                    )
+                tags.setdefault((tag, channel_path), (times, v))
                 continue
             owner = meshes.get(node) if type(node) is int else None
-            if path != "weights" or owner is None or owner in weights:
+            if channel_path != "weights" or owner is None or owner in weights:
                 continue
             times, w = _sampler(g, anim, a, channel.get("sampler"), ("SCALAR",))
             budget -= w.size

@@ -6,25 +6,30 @@ each one scene of surfaces, morph-target frames and ``tag_*`` nodes: see
 :func:`quakemodels.interchange.gltf_read.read_gltf_scenes`) and encodes, all in memory:
 
 * ``lower.md3``, ``upper.md3``, ``head.md3``: positions quantized to 1/64 unit, normals to
-  the lat/lng bytes, tags at every frame (keyed by the clips, else kept in the nodes' extras);
-* ``animation.cfg``: one row per animation, from its ``extras`` (``firstFrame``,
-  ``numFrames``, ``loopFrames``, ``fps``, ``reversed``), named by a ``// NAME`` comment, with
-  the legs clips shifted back by the engine's ``skip`` (see :mod:`.animcfg`), and the keys the
-  scene's extras kept (``sex``, ``footsteps``...). The text is parsed again before anything is
-  written: it must give back the same clips;
+  the lat/lng bytes, tags at every frame: from the ``ALL_FRAMES_<first>`` runs (every frame
+  on Blender's own frames, :mod:`.carry`), else where the clips key them, else from the
+  nodes' extras (older exports); a node ``<tag>@<part>`` is the part's tag ``<tag>``;
+* ``animation.cfg``: from the ``animation.cfg`` nodes (:func:`.carry.config_from_names`: the
+  rows by position with their names, file frame numbers, loops and fps, and the keys before
+  the table, as the exported cfg had them). A file without them (an older export) gets one
+  row per animation, from its ``extras`` (``firstFrame``, ``numFrames``, ``loopFrames``,
+  ``fps``, ``reversed``), named by a ``// NAME`` comment, with the legs clips shifted back by
+  the engine's ``skip`` (see :mod:`.animcfg`), and the keys the scene's extras kept. The text
+  is parsed again before anything is written: it must give back the same clips;
 * ``<part>_default.skin``: each surface's embedded texture as
   ``models/players/<name>/<image>``, and the images themselves (PNG or JPEG as embedded).
 
 A file that went through Blender 3.4 (import, then export with default settings) keeps node
 names, morph targets and animations, but not one ``extras``, and its animations come sorted
-by name and resampled at 24 fps. Then each clip is read from its name and keys
+by name and resampled at 24 fps. What the engine reads comes back whole from what Blender
+keeps (:mod:`.carry`): the cfg's rows by position, their numbers and fps (1-frame clips
+included), its keys, every tag of every part at every frame. An older export through Blender
+has only its clips' names and keys: each clip is read from its name and keys
 (:func:`_keyed_clip`: the part from the LEGS_/TORSO_/BOTH_ prefix, frames, rate, loop and
-direction from the part's morph weights), the rows are put back in the engine's order
-(:func:`_engine_order`), and tags at frames between resampled keys are solved from the keys
-(:func:`~quakemodels.interchange.gltf_read.solve_frames`). What Blender writes does not hold
-the cfg's keys (``sex``, ``footsteps``: the defaults apply), the part tags no node places
-(upper's own ``tag_torso``, head's ``tag_head``), tags at frames no clip plays, or a clip's
-last frame when its rate is over 24 fps and no key reaches it.
+direction from the part's morph weights), the rows put in the engine's order
+(:func:`_engine_order`), and tags at frames between resampled keys solved from the keys
+(:func:`~quakemodels.interchange.gltf_read.solve_frames`); its keys, its part tags that
+place nothing and a 1-frame clip's fps are lost.
 
 Everything in the glTF is untrusted. Surface, tag and clip names must be names (no
 separators, commas, quotes or white space) and fit their fields; image file names are reduced
@@ -44,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ...core.atomic import write_files_atomic
 from ...core.scene import Tag, safe_name
@@ -418,7 +424,12 @@ def player_from_gltf(
     return PlayerBuild(out, parts, errors, clips)
 
 
-def _at(times: np.ndarray, values: np.ndarray, at: np.ndarray, rotation: bool) -> np.ndarray:
+def _at(
+    times: npt.NDArray[np.float64],
+    values: npt.NDArray[np.float64],
+    at: npt.NDArray[np.float64],
+    rotation: bool,
+) -> npt.NDArray[np.float64]:
     """(N,C) values of a LINEAR channel at times ``at`` (a key's own value within 1e-4 s of
     it; quaternions on one side and normalised)."""
     order = np.argsort(times, kind="stable")
@@ -438,7 +449,7 @@ def _at(times: np.ndarray, values: np.ndarray, at: np.ndarray, rotation: bool) -
     out[near] = values[k][near]
     if rotation:
         out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
-    return out
+    return np.asarray(out, np.float64)
 
 
 def _all_frame_tags(tags: list[Tag], runs: dict[int, GltfAnimation]) -> list[Tag]:

@@ -9,29 +9,35 @@ The scene is one node tree, built on :class:`~quakemodels.interchange.gltf_write
         upper                     the torso's surfaces
         tag_head                  the torso's tag, animated by the torso's frames
           head                    the head's surfaces
+            tag_head@head         the head's own tag (an empty)
         tag_weapon                the torso's weapon tag: an empty node to parent weapons to
+        tag_torso@upper, tag_flag ...   the torso's other tags (empties)
+      animation.cfg               the cfg, a line a child: cfg 000 sex m, cfg 002 0 30 0 25 ...
 
 Every frame of a part is a morph target of each of the part's meshes (POSITION and NORMAL
-deltas from frame 0, named ``frame<N>``). With no animation applied (the rest pose) every part
-shows frame 0 and every tag its frame-0 transform. A tag node's translation is the tag's
-origin and its rotation the tag's axes (snapped to the nearest rotation, as for single MD3s),
-so a child placed under it lands where ``CG_PositionRotatedEntityOnTag`` draws it.
+deltas from frame 0, named ``frame<N>``). Every tag of every part is a node (:mod:`.carry`
+names them: ``<tag>@<part>`` when another part has a tag of that name). A tag node's
+translation is the tag's origin and its rotation the tag's axes (snapped to the nearest
+rotation, as for single MD3s), so a child placed under it lands where
+``CG_PositionRotatedEntityOnTag`` draws it. The rest pose stands: each mesh's default
+``weights`` are one-hot on the standing frame (TORSO_STAND's first for the torso, LEGS_IDLE's
+for the legs, :func:`~.carry.rest_frames`) and each tag node is at that frame.
 
-One animation per clip of ``animation.cfg``, named as the clip. A ``LEGS_*`` clip drives the
-legs' weights and ``tag_torso``; a ``TORSO_*`` clip the torso's weights, ``tag_head`` and
-``tag_weapon``; a ``BOTH_*`` clip all of them. So a legs clip and a torso clip can play at
-once (three.js AnimationMixer, Blender NLA strips). Keys are ``frame_lerp`` ms apart (the
-engine's ``1000 / fps``, truncated) with LINEAR interpolation, which for one-hot weights is the
-engine's lerp between frames; a looping clip gets a closing key on the frame it loops back to,
-so it repeats seamlessly. ``extras`` of each animation: ``part`` (legs, torso, both), ``fps``,
-``loop`` and ``loopFrames``, ``firstFrame`` and ``numFrames`` (after the legs offset),
-``reversed``.
+One animation per clip of ``animation.cfg``, named as the clip, TORSO_STAND first (Blender
+makes the first animation active: the player opens standing), then the others in the cfg's
+order. A ``LEGS_*`` clip drives the legs' weights and the legs' tags; a ``TORSO_*`` clip the
+torso's weights and tags; a ``BOTH_*`` clip all of them. So a legs clip and a torso clip can
+play at once (three.js AnimationMixer, Blender NLA strips). Keys are ``frame_lerp`` ms apart
+(the engine's ``1000 / fps``, truncated) with LINEAR interpolation, which for one-hot weights
+is the engine's lerp between frames; a looping clip gets a closing key on the frame it loops
+back to, so it repeats seamlessly. ``extras`` of each animation: ``part`` (legs, torso,
+both), ``fps``, ``loop`` and ``loopFrames``, ``firstFrame`` and ``numFrames`` (after the legs
+offset), ``reversed``, and ``row`` (its place in the cfg). Then the ``ALL_FRAMES_<first>``
+runs: every tag of every part at every frame, on Blender's own 24 fps frames (:mod:`.carry`).
 
-Every tag node's ``extras.frames`` holds its translation and rotation at every frame of its
-part (``translation`` (F,3), ``rotation`` (F,4)), a part node's ``extras.tags`` the same for
-the part's tags that place nothing (upper's own ``tag_torso``, head's ``tag_head``), and the
-scene's ``extras.animationKeys`` the cfg's keys before the table (``sex``, ``footsteps``...):
-what converting back to a player folder needs that the clips do not key.
+Nothing the way back needs is kept only in ``extras`` (Blender drops them): the cfg's rows
+and keys ride in the ``animation.cfg`` node names, the tags in their nodes and the
+ALL_FRAMES runs (:mod:`.carry`).
 
 Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once (a
 JPEG or PNG as the file it is, anything else as PNG); a surface whose shader a script of the
