@@ -27,10 +27,17 @@ from blenderlike import blender_roundtrip, pack_glb, split_glb
 from conftest import CORPUS, IN_CI, REPO
 
 from quakemodels.cli import main
-from quakemodels.errors import LimitExceededError, QuakeModelsWarning
+from quakemodels.errors import BadValueError, LimitExceededError, QuakeModelsWarning
 from quakemodels.formats.md3 import Md3
 from quakemodels.formats.md3.write import FORMAT_LIMITS, VANILLA, SurfaceData, TagData
 from quakemodels.formats.q3player import Player
+from quakemodels.formats.q3player.animcfg import parse
+from quakemodels.formats.q3player.carry import (
+    config_from_names,
+    config_node_names,
+    tag_name,
+    tag_node_names,
+)
 from quakemodels.formats.q3player.fromgltf import player_from_gltf
 from quakemodels.interchange.gltf_read import frame_positions, frame_times
 
@@ -404,6 +411,51 @@ def _quaternions(axes: np.ndarray) -> np.ndarray:
     from quakemodels.interchange.gltf_write import tag_quaternions
 
     return np.asarray(tag_quaternions(axes), np.float64)
+
+
+def test_cfg_node_names_fit_blender_and_read_back_in_any_order() -> None:
+    long = "x" * 70  # a key's words longer than one object name: carried on in a second node
+    text = f"sex n\nsomekey {long} end\n" + "".join(
+        f"{first}\t{num}\t{loop}\t{fps}\t\t// {name}\n" for name, first, num, loop, fps in ROWS
+    )
+    text = text.replace("149\t6\t6\t15", "149\t-6\t6\t12.5")  # LEGS_TURN reversed, 12.5 fps
+    cfg = parse(text)
+    names = config_node_names(cfg)
+    assert all(len(n.encode()) <= 63 for n in names)  # Blender keeps 63 bytes of a name
+    assert names[:4] == [
+        "cfg 000 sex n",
+        "cfg 001 somekey " + long[:47],
+        "cfg 001+ " + long[47:] + " end",
+        "cfg 002 0 10 0 25 // BOTH_DEATH1",
+    ]
+    assert names[-1] == "cfg 026 149 -6 6 12.5 // LEGS_TURN"
+    # Blender writes siblings in its own order; other nodes around them are not lines
+    again = config_from_names(["lower", *reversed(names), "cfgx", "tag_head"], "p.glb")
+    assert again is not None
+    assert again.keys == cfg.keys == {"sex": "n", "somekey": f"{long} end"}
+    assert [(c.name, c.file_first_frame, c.num_frames, c.loop_frames, c.fps, c.reversed)
+            for c in again.clips] == [(c.name, c.file_first_frame, c.num_frames, c.loop_frames,
+                                       c.fps, c.reversed) for c in cfg.clips]  # fmt: skip
+    assert again.clips[-1].reversed and again.clips[-1].fps == 12.5
+    assert config_from_names(["lower", "upper"], "p.glb") is None
+    with pytest.raises(BadValueError, match="line 1 is not one line"):
+        config_from_names([n for n in names if n != "cfg 001 somekey " + long[:47]], "p.glb")
+
+
+def test_tag_node_names_are_unique_across_parts() -> None:
+    names = tag_node_names(
+        {"lower": ["tag_torso"], "upper": ["tag_head", "tag_torso", "tag_flag"],
+         "head": ["tag_head"]},
+        {"lower": ("tag_torso",), "upper": ("tag_head", "tag_weapon")},
+    )  # fmt: skip
+    assert names == {
+        "lower": {"tag_torso": "tag_torso"},
+        "upper": {"tag_head": "tag_head", "tag_weapon": "tag_weapon",
+                  "tag_torso": "tag_torso@upper", "tag_flag": "tag_flag"},
+        "head": {"tag_head": "tag_head@head"},
+    }  # fmt: skip
+    assert tag_name("tag_torso@upper", "upper") == "tag_torso"
+    assert tag_name("tag_torso@upper", "head") == "tag_torso@upper"
 
 
 def test_vertices_blender_splits_are_joined_to_fit_the_engine(
