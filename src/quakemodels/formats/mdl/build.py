@@ -176,24 +176,18 @@ def _imported_skin(
     """(pixels or None, the summary's words) of a glTF's or OBJ frames' MDL skin: ``--skin``
     (an image file; for a glTF a number N not naming a file is its ``images[N]``), else the
     glTF's base colour texture; a warning when there is none."""
-    from PIL import Image, UnidentifiedImageError  # Pillow is heavy: only a skin needs it
+    from PIL import Image  # Pillow is heavy: only a skin needs it
 
     wanted = options.skin
-    if wanted is not None and (os.path.exists(wanted) or not source.is_gltf):
-        try:
-            with Image.open(wanted) as image:
-                return np.asarray(image.convert("RGB"), dtype=np.uint8), f"skin from {wanted}"
-        except FileNotFoundError:
-            raise OptionError(
-                f"--skin {wanted}: no such image file (→ MDL from OBJ frames, --skin names the"
-                " image to quantize)"
-            ) from None
-        except (OSError, UnidentifiedImageError) as e:
-            raise OptionError(f"--skin {wanted}: not an image Pillow reads ({e})") from None
+    number = wanted is not None and wanted.isdigit() and not os.path.exists(wanted)
+    if wanted is not None and not (number and source.is_gltf):
+        # a missing or unreadable file is an OSError naming it (exit 1)
+        with Image.open(wanted) as image:
+            return np.asarray(image.convert("RGB"), dtype=np.uint8), f"skin from {wanted}"
     texture: GltfTexture | None
     if wanted is not None:
         count = image_count(source.path)
-        if not wanted.isdigit() or int(wanted) >= count:
+        if int(wanted) >= count:
             raise OptionError(
                 f"--skin {wanted}: no such image file, and {source.path} has"
                 f" {plural(count, 'image')}{f' (0..{count - 1})' if count else ''}: → MDL from"

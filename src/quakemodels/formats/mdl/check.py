@@ -247,6 +247,27 @@ def _check_texcoords(r: Report, m: MdlReader) -> None:
         )
 
 
+def _check_skins(r: Report, m: MdlReader) -> None:
+    """One warning for the skin images that are one palette index everywhere: a blank skin
+    (index 0, what a converter writes without an image) is drawn black."""
+    if m.num_skin_images <= 0 or m.skin_width <= 0 or m.skin_height <= 0:
+        return
+    indices = m.skin_indices.reshape(m.num_skin_images, -1)
+    flat = np.flatnonzero((indices == indices[:, :1]).all(axis=1))
+    if flat.size:
+        k = int(flat[0])
+        value = int(indices[k, 0])
+        drawn = "black" if value == 0 else "in one flat colour"
+        more = f" (and {flat.size - 1} more skin images)" if flat.size > 1 else ""
+        r.warning(
+            "skin-blank",
+            "skins",
+            None,
+            f"skin image {k} is palette index {value} everywhere{more}: Quake draws the model"
+            f" {drawn}",
+        )
+
+
 def check_mdl(
     source: MdlReader | Source, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
@@ -280,3 +301,4 @@ def _check(r: Report, data: bytes, name: str | None, model: MdlReader | None) ->
     r.guarded(lambda m: _check_groups(r, m), m)
     r.guarded(lambda m: _check_geometry(r, m), m)
     r.guarded(lambda m: _check_texcoords(r, m), m)
+    r.guarded(lambda m: _check_skins(r, m), m)
