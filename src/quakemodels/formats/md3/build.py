@@ -93,7 +93,9 @@ def _textured(source: Source, view: ExportModel, out: Path) -> tuple[ExportModel
         notes += [skin.note] if skin.note else []
         bare += [] if skin.names else [s.name]
         surfaces.append(replace(s, skin_names=skin.names))
-    missing = ", ".join(bare) if bare else None
+    many = len(bare) > 1
+    missing = f"surface{'s' if many else ''} {', '.join(bare)} {'have' if many else 'has'}"
+    missing = missing if bare else None
     return replace(view, surfaces=surfaces), SkinOut((), files, None, "; ".join(notes), missing)
 
 
@@ -110,8 +112,8 @@ def build(source: Source, options: BuildOptions) -> Built:
         )  # fmt: skip
     elif skins.missing is not None:
         warnings.warn(
-            f"{source.path}: surfaces {skins.missing} have no texture and no shader name:"
-            f" {options.out.name} gives them an empty shader, which the engine draws with its"
+            f"{source.path}: {skins.missing} no base-colour texture and no shader name:"
+            f" {options.out.name} gets an empty shader there, which the engine draws with its"
             " default (give --shader NAME)",
             QuakeModelsWarning,
             stacklevel=2,

@@ -248,23 +248,20 @@ def _check_texcoords(r: Report, m: MdlReader) -> None:
 
 
 def _check_skins(r: Report, m: MdlReader) -> None:
-    """One warning for the skin images that are one palette index everywhere: a blank skin
-    (index 0, what a converter writes without an image) is drawn black."""
+    """One warning for the skin images that are palette index 0 everywhere: a blank skin
+    (what a converter wrote without an image), which Quake draws black. A skin of one other
+    colour is left alone: a flat-coloured model may mean it."""
     if m.num_skin_images <= 0 or m.skin_width <= 0 or m.skin_height <= 0:
         return
-    indices = m.skin_indices.reshape(m.num_skin_images, -1)
-    flat = np.flatnonzero((indices == indices[:, :1]).all(axis=1))
-    if flat.size:
-        k = int(flat[0])
-        value = int(indices[k, 0])
-        drawn = "black" if value == 0 else "in one flat colour"
-        more = f" (and {flat.size - 1} more skin images)" if flat.size > 1 else ""
+    blank = np.flatnonzero(~m.skin_indices.reshape(m.num_skin_images, -1).any(axis=1))
+    if blank.size:
+        more = f" (and {blank.size - 1} more skin images)" if blank.size > 1 else ""
         r.warning(
             "skin-blank",
             "skins",
             None,
-            f"skin image {k} is palette index {value} everywhere{more}: Quake draws the model"
-            f" {drawn}",
+            f"skin image {int(blank[0])} is palette index 0 everywhere{more}: a blank skin,"
+            " which Quake draws black",
         )
 
 
