@@ -21,6 +21,11 @@ Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primit
   surface's :class:`~quakemodels.core.scene.Material` (a Quake III shader script's ``cull``
   and ``alphaFunc``, Quake II's alpha test) gives ``doubleSided`` and ``alphaMode: MASK``
   with its ``alphaCutoff`` (see :meth:`GltfBuilder.material`).
+* the game paths the model stores for a surface (MD2 skin names, MD3 shader names) in what
+  Blender keeps at its default settings: the material is named after the first (a material
+  without a texture when the skin was not found) and each further name is an empty child
+  node ``skin<k>:<name>`` of the surface's node
+  (read back by :mod:`quakemodels.interchange.gltf_images`).
 
 Quake's Z-up space becomes glTF's Y-up by the rotation (x, y, z) → (y, z, x) (see
 :func:`quakemodels.core.scene.to_y_up`): a Quake model faces +X, a glTF asset faces +Z.

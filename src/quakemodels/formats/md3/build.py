@@ -94,8 +94,8 @@ def _textured(source: Source, view: ExportModel, out: Path) -> tuple[ExportModel
         bare += [] if skin.names else [s.name]
         surfaces.append(replace(s, skin_names=skin.names))
     many = len(bare) > 1
-    missing = f"surface{'s' if many else ''} {', '.join(bare)} {'have' if many else 'has'}"
-    missing = missing if bare else None
+    said = f"surface{'s' if many else ''} {', '.join(bare)} {'have' if many else 'has'}"
+    missing = said if bare else None
     return replace(view, surfaces=surfaces), SkinOut((), files, None, "; ".join(notes), missing)
 
 
