@@ -180,6 +180,11 @@ def test_a_material_named_by_a_game_path_names_the_skin_and_the_file(
     src = _quad_gltf(tmp_path / "b.glb", pixels, material="Material.001")
     assert _convert(["convert", src, md2], capsys)[0] == 0
     assert Md2.from_file(md2).skins == ["crate.tga"]
+    # ... or --shader's name, the image under its last part
+    md3 = tmp_path / "out" / "given.md3"
+    assert _convert(["convert", src, md3, "--shader", "models/crate/lid"], capsys)[0] == 0
+    assert [sh.name for sh in Md3.from_file(md3).surfaces[0].shaders] == ["models/crate/lid"]
+    assert np.array_equal(_tga(md3.with_name("lid.tga")), pixels)
 
 
 def test_an_image_file_beside_the_gltf_and_skin_numbers(

@@ -60,12 +60,16 @@ def source_scene(source: Source, options: BuildOptions) -> ExportModel:
     )
 
 
-def _textured(source: Source, view: ExportModel, out: Path) -> tuple[ExportModel, SkinOut]:
+def _textured(
+    source: Source, view: ExportModel, out: Path, shaders: tuple[str, ...]
+) -> tuple[ExportModel, SkinOut]:
     """A glTF scene's surfaces with the shader names their materials carry and their images
     written beside ``out`` (named by the shader name's last part, else ``<stem>.tga`` or
     ``<stem>_<surface>.tga``); a model's surfaces without a shader name but with a skin image
-    found get that image the same way. Returns the scene and what to write (``files``;
-    ``missing``: the surfaces that have neither a name nor an image, for one warning)."""
+    found get that image the same way. ``shaders`` (``--shader``) name the surfaces that
+    carry no name (their image under the first one's last part). Returns the scene and what
+    to write (``files``; ``missing``: the surfaces with neither a name nor an image, for one
+    warning)."""
     textures = surface_textures(source.path) if source.model is None and source.is_gltf else {}
     files: dict[str, bytes] = {}
     notes: list[str] = []
@@ -81,7 +85,8 @@ def _textured(source: Source, view: ExportModel, out: Path) -> tuple[ExportModel
             texture = GltfTexture((), None, s.skin.path.name, encode_png(s.skin.pixels))
         else:
             texture = textures.get(s.name, GltfTexture())
-        skin = skin_out(texture, out, stem, roots=QUAKE3_ROOTS, raw=True)
+        given = () if texture.names else shaders
+        skin = skin_out(texture, out, stem, given=given, roots=QUAKE3_ROOTS, raw=True)
         for file, data in skin.files.items():
             if files.setdefault(file, data) != data:
                 warnings.warn(
@@ -103,14 +108,14 @@ def build(source: Source, options: BuildOptions) -> Built:
     """``source`` as an MD3 at ``options.out`` (see the module doc)."""
     view = source_scene(source, options)
     stored_names(options.shaders, "--shader")
-    view, skins = _textured(source, view, options.out)
+    view, skins = _textured(source, view, options.out, options.shaders)
     if options.shaders:
         view = replace(
             view,
             surfaces=[s if any(s.skin_names) else replace(s, skin_names=options.shaders)
                       for s in view.surfaces],
         )  # fmt: skip
-    elif skins.missing is not None:
+    if skins.missing is not None and not options.shaders:
         warnings.warn(
             f"{source.path}: {skins.missing} no base-colour texture and no shader name:"
             f" {options.out.name} gets an empty shader there, which the engine draws with its"
