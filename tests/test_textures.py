@@ -330,6 +330,38 @@ def test_blender_round_trip_keeps_md2_skin_names_and_pixels(
 
 @needs_blender
 @pytest.mark.parametrize(
+    ("name", "skin"),
+    [
+        ("ppm_ratamahatta_weapon.md2", "ppm_ratamahatta_weapon__weapon.pcx"),
+        ("ppm_hueteotl_weapon.md2", "ppm_hueteotl_weapon__WEAPON.pcx"),
+        ("sauer_pknight_vwep.md2", None),  # two names, no image beside it
+    ],
+)
+def test_blender_round_trip_keeps_corpus_md2_skins(
+    name: str, skin: str | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _corpus("md2", name)
+    names = Md2.from_file(path).skins
+    exported, edited = tmp_path / "m.glb", tmp_path / "m_blender.glb"
+    assert _convert(["export", path, "-o", exported], capsys)[0] == 0
+    _through_blender(exported, edited)
+    out = tmp_path / "back" / "tris.md2"
+    code, text, said = _convert(["convert", edited, out], capsys)
+    assert code == 0, text
+    assert Md2.from_file(out).skins == names
+    if skin is None:
+        # the names kept; no image to write, said once
+        assert len(said) == 1 and "gets no skin image (its skin names are stored)" in said[0]
+        assert sorted(p.name for p in out.parent.iterdir()) == ["tris.md2"]
+        return
+    assert said == [], said
+    written = out.with_name(names[0].rsplit("/", 1)[-1].rsplit(".", 1)[0] + ".tga")
+    with Image.open(path.parent / skin) as image:
+        assert np.array_equal(_tga(written), np.asarray(image.convert("RGB")))
+
+
+@needs_blender
+@pytest.mark.parametrize(
     ("name", "shaders", "skin"),
     [
         ("assimp_watercan.md3", ["models/mapobjects/kt_utilities/water_can.tga"], "water_can.tga"),
@@ -397,3 +429,36 @@ def test_blender_round_trip_keeps_the_mdl_skin(
     assert np.abs(got - want).mean() < 8
     code, text, _ = _convert(["check", "--engine", "quake", out], capsys)
     assert code == 0 and "skin-blank" not in text, text
+
+
+@needs_blender
+def test_a_mesh_a_modder_adds_in_blender_gets_a_shader_and_its_image(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _corpus("md3", "trem_rifle.md3")
+    exported, edited = tmp_path / "rifle.glb", tmp_path / "rifle_blender.glb"
+    assert _convert(["export", path, "-o", exported], capsys)[0] == 0
+    pixels = _image(16, 16, seed=21)
+    Image.fromarray(pixels).save(tmp_path / "pic.png")
+    if BLENDER is None:
+        pytest.fail(f"CI=true but no `blender`: {INSTALL}")
+    script = REPO / "tools" / "blender_add_mesh.py"
+    done = subprocess.run(
+        [BLENDER, "-b", "--factory-startup", "--python", str(script), "--", str(exported),
+         str(edited), str(tmp_path / "pic.png")],
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    assert edited.is_file(), done.stdout[-2000:] + done.stderr[-2000:]
+    out = tmp_path / "baseq3" / "models" / "rifle" / "rifle.md3"
+    code, text, said = _convert(["convert", edited, out], capsys)
+    assert code == 0, text
+    shaders = {s.name: [sh.name for sh in s.shaders] for s in Md3.from_file(out).surfaces}
+    assert shaders == {
+        "rifle": ["models/tremulous/weapons/rifle/rifle"],  # kept through Blender
+        "lid": ["models/rifle/rifle_lid.tga"],  # the new mesh's texture, by its game path
+        "plain": [],  # no texture, no name: one warning, and check says so
+    }
+    assert np.array_equal(_tga(out.with_name("rifle_lid.tga")), pixels)
+    assert len(said) == 1 and "surface plain has no base-colour texture" in said[0], said
+    code, text, _ = _convert(["check", "--engine", "quake3", out], capsys)
+    assert code == 0 and "warning[shader-empty]" in text and "'plain'" in text, text
