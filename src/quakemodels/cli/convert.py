@@ -78,9 +78,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ"
-        " and MD2/MD3 → MDL: the skin to embed, the model's skin number N or an image NAME;"
-        " glTF/OBJ → MDL: the image file to quantize into the MDL",
+        help="→ MD2: a skin name to store (repeatable; at most 63 bytes; default: the names"
+        " a glTF's material carries); model → glTF/OBJ and MD2/MD3 → MDL: the skin to embed,"
+        " the model's skin number N or an image NAME; glTF/OBJ → MDL: the image file to"
+        " quantize into the MDL, or a glTF's image number N (default: the glTF's base colour"
+        " texture)",
     )
     parser.add_argument(
         "--skin-size",
@@ -116,7 +118,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="→ MD3: a shader name for every surface that has none (repeatable; ≤ 63 bytes)",
+        help="→ MD3: a shader name for every surface that has none (repeatable; ≤ 63 bytes;"
+        " a glTF surface has the name its material carries, else its texture's game path)",
     )
     parser.add_argument(
         "--frame",

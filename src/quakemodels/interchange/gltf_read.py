@@ -169,8 +169,10 @@ def _evaluated_mesh(g: _Document, scene: SkeletalScene, baked: Baked) -> Importe
 
 
 def _first_image(g: _Document) -> tuple[str, bytes] | None:
-    """(name, bytes) of ``images[0]`` when it is embedded (in a buffer view), else None; a
-    ModelFormatError when its buffer view is broken."""
+    """(name, bytes) of ``images[0]`` when it is embedded (in a buffer view), else None (what
+    :func:`read_gltf`'s ``skin_size`` measures; a build reads each surface's own texture
+    through :mod:`quakemodels.interchange.gltf_images`); a ModelFormatError when its buffer
+    view is broken."""
     images = g.doc.get("images")
     if not isinstance(images, list) or not images or not isinstance(images[0], dict):
         return None
@@ -191,23 +193,6 @@ def _embedded(g: _Document, i: int, image: dict[str, Any]) -> tuple[str, bytes] 
         raise g.error(at, f"runs to byte {start + length} of a {len(data)}-byte buffer")
     name = image.get("name")
     return (name if isinstance(name, str) else f"image{i}"), data[start : start + length]
-
-
-def embedded_image(path: str | os.PathLike[str]) -> tuple[str, bytes | None] | None:
-    """(name, file bytes) of a glTF's first image, the one :func:`read_gltf`'s ``skin_size``
-    measures (the skin of a model we exported): bytes None when it is not embedded (a file
-    beside the glTF, named by its ``uri``, which is not opened); None when the glTF has no
-    image. A ModelFormatError when the file or the image's buffer view is broken."""
-    g, _ = _open(path)
-    found = _first_image(g)
-    if found is not None:
-        return found
-    images = g.doc.get("images")
-    if not isinstance(images, list) or not images:
-        return None
-    first = images[0] if isinstance(images[0], dict) else {}
-    label = first.get("uri") if isinstance(first.get("uri"), str) else first.get("name")
-    return (label if isinstance(label, str) else "images[0]")[:200], None
 
 
 def _image_size(g: _Document) -> tuple[int, int] | None:
