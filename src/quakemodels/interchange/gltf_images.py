@@ -35,7 +35,8 @@ import numpy.typing as npt
 
 from ..core.skins import IMAGE_EXTENSIONS, game_path
 from ..errors import ModelFormatError
-from .gltf_read import _Document, _embedded, _external, _mesh_primitives, _nodes, _open
+from .gltf_doc import _Document, _external, _mesh_primitives, _nodes, _open
+from .gltf_read import _embedded
 
 SKIN_NODE = re.compile(r"skin(\d{1,2}):(.+)")
 """An empty child of a surface's node that carries the surface's further stored name k ≥ 1."""
