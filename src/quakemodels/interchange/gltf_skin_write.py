@@ -18,13 +18,16 @@ Layout (the container, materials and images are :mod:`.gltf_write`'s :class:`Glt
   of 4: three.js reads JOINTS_0 only, so a fifth influence would play in Blender and not in
   three.js; a scene with more loses them (:func:`top_influences` says what is kept).
 * a mesh whose vertices all follow one joint (weight 1) is not skinned: it rides that joint,
-  on the joint's own node when its inverse bind matrix is the identity (a glTF mesh node read
-  back), else on a child node carrying the inverse bind matrix. A rigid hierarchy exports as
-  nodes, as Blender makes one.
+  on the joint's own node when it is named as the joint, its inverse bind matrix is the
+  identity (a glTF mesh node read back) and no skin binds the joint (three.js makes a skin
+  joint a bone, and a bone plays no morph weights), else on a child node named as the mesh
+  carrying the inverse bind matrix. A rigid hierarchy exports as nodes, as Blender makes one.
 * one animation per clip, keyed LINEAR at the clip's own times (shifted to start at 0 when
   they start before it: glTF times are not negative): a translation, rotation or scale channel
   for each joint whose track leaves its rest value, a weights channel for each mesh whose morph
-  weights the clip moves. glTF slerps rotations between keys, as the clips' resampling does.
+  weights move, in some clip (:func:`moving`); every clip keys all of them, at rest where it
+  does not move them, so that Blender, which keeps a bone where the last action left it,
+  plays each clip alone. glTF slerps rotations between keys, as the clips' resampling does.
 
 Coordinates: glTF is Y up. A scene in another space is turned (and scaled) on the way out by
 ``axes`` (3,3), a rotation from the scene's space to glTF's: every root joint, inverse bind
@@ -123,18 +126,26 @@ def build_skinned_gltf(
             children.setdefault(p, []).append(j)
     roots = [j for j, p in enumerate(scene.parents.tolist()) if p < 0]
     carriers: dict[int, int] = {}  # mesh index → the node showing it
+    rigid = [_rigid_joint(mesh) for mesh in scene.meshes]
+    # joints of a skin become bones in three.js, which animates no morph weights on a bone
+    # (GLTFLoader looks for them on the node itself): a mesh never rides a skin joint's node
+    bones = {
+        int(j) for mesh, r in zip(scene.meshes, rigid, strict=True) if r is None for j in mesh.slots
+    }
     top: list[int] = []  # skinned mesh nodes: scene roots
     for i, mesh in enumerate(scene.meshes):
         if mesh.indices.size == 0 or mesh.positions.shape[0] == 0:
             continue  # glTF accessors cannot be empty
         skin = skins[i] if i < len(skins) else None
         material = materials[i] if i < len(materials) else OPAQUE
-        rigid = _rigid_joint(mesh)
-        m = _mesh(b, mesh, skin, material, skinned=rigid is None)
-        if rigid is not None:
-            joint = int(mesh.slots[rigid])
-            bind = mesh.inverse_bind[rigid]
-            if np.array_equal(bind, np.eye(4)) and "mesh" not in nodes[joint]:
+        slot = rigid[i]
+        m = _mesh(b, mesh, skin, material, skinned=slot is None)
+        if slot is not None:
+            joint = int(mesh.slots[slot])
+            bind = mesh.inverse_bind[slot]
+            own = mesh.name == scene.names[joint] and "mesh" not in nodes[joint]
+            own = own and joint not in bones
+            if own and np.array_equal(bind, np.eye(4)):
                 nodes[joint]["mesh"] = m
                 carriers[i] = joint
                 continue
@@ -148,8 +159,9 @@ def build_skinned_gltf(
         top.append(skinned)
     for j, kids in children.items():
         b.doc["nodes"][j]["children"] = kids
+    tracks = moving(scene)
     for clip in scene.clips:
-        _animation(b, scene, clip, carriers)
+        _animation(b, scene, clip, carriers, tracks)
     doc, pieces = b.finish_pieces(name, roots, roots=top)
     return doc, pieces, b
 
@@ -234,41 +246,68 @@ def _product(a: F64, b: F64) -> F64:
 
 
 def reframed(scene: SkeletalScene, rotation: F64, scale: float = 1.0) -> SkeletalScene:
-    """``scene`` turned by the (3,3) ``rotation`` and scaled by ``scale`` as a whole: every
-    root joint's local transform (rest, fixed and every clip frame) and every mesh's bind
-    space (positions, morph deltas, inverse bind matrices) move, so that each posed vertex
-    is the old one turned and scaled. ValueError when ``rotation`` is not one."""
+    """``scene`` turned by the (3,3) ``rotation`` and scaled by ``scale`` as a whole, so
+    that each posed vertex is the old one turned and scaled: every root joint's local
+    transform (rest, fixed and every clip frame) and every mesh's bind space (positions, morph
+    deltas, inverse bind matrices) move. A tag joint's own axes turn too (its world matrix is
+    conjugated, as :func:`~quakemodels.core.skeletal.bake` turns tags, so that a model
+    exported into the same axes sits on it): its local rotation gains the inverse turn on the
+    right, its children the turn on the left. ValueError when ``rotation`` is not one.
+
+    Exact for TRS joints except a tag with a non-uniform scale under a turn that is not an
+    axis permutation (the Z-up to Y-up turn is one)."""
     r = np.asarray(rotation, np.float64)
     if r.shape != (3, 3) or np.abs(r.T @ r - np.eye(3)).max() > 1e-6 or np.linalg.det(r) < 0:
         raise ValueError(f"axes {r.tolist()} are not a rotation")
     if not (np.isfinite(scale) and scale > 0):
         raise ValueError(f"scale {scale} is not a positive number")
-    linear = r * scale
-    move = np.eye(4)
-    move[:3, :3] = linear
-    unmove = np.linalg.inv(move)
-    q0 = quaternion(r)
+    count = len(scene.names)
+    tags = np.zeros(count, bool)
+    tags[list(scene.tags)] = True
     roots = scene.parents < 0
+    under_tag = ~roots & tags[np.maximum(scene.parents, 0)]
+    q0 = quaternion(r)
+    q0_inverse = q0 * [-1.0, -1.0, -1.0, 1.0]
+    # world'_j = move · world_j · C_j, C_j the inverse turn for a tag, else the identity;
+    # so local'_j = A_j · local_j · C_j with A_j = move (a root), turn (under a tag), else I
+    after_q = np.where(tags[:, None], q0_inverse, [0.0, 0.0, 0.0, 1.0])  # C_j
+    before_q = np.where((roots | under_tag)[:, None], q0, [0.0, 0.0, 0.0, 1.0])
+    before = np.broadcast_to(np.eye(3), (count, 3, 3)).copy()
+    before[roots | under_tag] = r
+    before[roots] *= scale
+    after = np.broadcast_to(np.eye(3), (count, 3, 3)).copy()
+    after[tags] = r.T
+    # C^T S C is diagonal, (C∘C)^T s, when C permutes axes (or s is uniform)
+    spread = after**2
+    grow = np.where(roots, scale, 1.0)[:, None]
 
     def turned(t: F64, q: F64, s: F64) -> tuple[F64, F64, F64]:
-        t, q, s = t.copy(), q.copy(), s.copy()
-        t[..., roots, :] = t[..., roots, :] @ linear.T
-        q[..., roots, :] = _product(np.broadcast_to(q0, q[..., roots, :].shape), q[..., roots, :])
-        s[..., roots, :] = s[..., roots, :] * scale
+        t = np.einsum("jab,...jb->...ja", before, t)
+        q = _product(_product(np.broadcast_to(before_q, q.shape), q), after_q)
+        s = np.einsum("jba,...jb->...ja", spread, s) * grow
         return t, q, s
 
+    def matrix4(linear: F64) -> F64:
+        out = np.eye(4)
+        out[:3, :3] = linear
+        return out
+
     t, q, s = turned(scene.translation, scene.rotation, scene.scale)
-    fixed = {j: move @ m if roots[j] else m for j, m in scene.fixed.items()}
+    fixed = {j: matrix4(before[j]) @ m @ matrix4(after[j]) for j, m in scene.fixed.items()}
     clips = []
     for clip in scene.clips:
         ct, cq, cs = turned(clip.translation, clip.rotation, clip.scale)
         clips.append(replace(clip, translation=ct, rotation=cq, scale=cs))
+    linear = r * scale
+    unmove = np.linalg.inv(matrix4(linear))
     meshes = [
         replace(
             m,
             positions=m.positions @ linear.T,
             targets=m.targets @ linear.T,
-            inverse_bind=m.inverse_bind @ unmove,
+            inverse_bind=np.stack([matrix4(after[j].T) for j in m.slots.tolist()])
+            @ m.inverse_bind
+            @ unmove,
         )
         for m in scene.meshes
     ]
@@ -413,11 +452,48 @@ def _continuous(q: F64) -> F64:
     return out
 
 
+def _rest_weights(mesh: SkinnedMesh) -> F64:
+    return mesh.rest_weights if len(mesh.rest_weights) else np.zeros(mesh.targets.shape[0])
+
+
+def _unit(q: F64) -> F64:
+    out: F64 = q / np.linalg.norm(q, axis=-1, keepdims=True)
+    return out
+
+
+def moving(scene: SkeletalScene) -> list[tuple[int, str]]:
+    """The (joint, path) TRS tracks and (mesh, "weights") morph tracks that leave their rest
+    values in some clip of ``scene``: what every animation keys (see :func:`_animation`)."""
+    found: set[tuple[int, str]] = set()
+    for clip in scene.clips:
+        for j in range(len(scene.names)):
+            if j in scene.fixed:
+                continue  # a matrix joint is never animated (glTF allows TRS channels only)
+            if np.abs(clip.translation[:, j] - scene.translation[j]).max() > _STILL:
+                found.add((j, "translation"))
+            dots = _unit(clip.rotation[:, j]) @ _unit(scene.rotation[j])
+            if (1 - np.abs(dots)).max() > _STILL:
+                found.add((j, "rotation"))
+            if np.abs(clip.scale[:, j] - scene.scale[j]).max() > _STILL:
+                found.add((j, "scale"))
+        for i, w in clip.morph.items():
+            if w.shape[1] and np.abs(w - _rest_weights(scene.meshes[i])).max() > _STILL:
+                found.add((i, "weights"))
+    order = {"translation": 0, "rotation": 1, "scale": 2, "weights": 3}
+    return sorted(found, key=lambda item: (item[1] == "weights", item[0], order[item[1]]))
+
+
 def _animation(
-    b: GltfBuilder, scene: SkeletalScene, clip: SkeletalClip, carriers: dict[int, int]
+    b: GltfBuilder,
+    scene: SkeletalScene,
+    clip: SkeletalClip,
+    carriers: dict[int, int],
+    tracks_moving: list[tuple[int, str]],
 ) -> None:
-    """One animation for ``clip``: the channels that leave their rest values (see the module
-    doc), all on one accessor of its key times."""
+    """One animation for ``clip`` keying every track of ``tracks_moving`` (:func:`moving`),
+    all on one accessor of its key times. A track this clip leaves at rest is keyed at rest:
+    Blender (and any player that switches actions without resetting) otherwise keeps it where
+    the clip before left it."""
     times = np.asarray(clip.times, np.float64)
     if times[0] < 0:
         times = times - times[0]
@@ -426,25 +502,23 @@ def _animation(
         raise BadValueError(
             f"clip {clip.name!r}: key times are not increasing in float32", field="times"
         )
+    frames = len(keys)
     tracks: list[tuple[int, str, npt.NDArray[np.float32]]] = []
-    for j in range(len(scene.names)):
-        if j in scene.fixed:
-            continue  # a matrix joint is never animated (glTF allows TRS channels only)
-        t = clip.translation[:, j]
-        if np.abs(t - scene.translation[j]).max() > _STILL:
-            tracks.append((j, "translation", t.astype(np.float32)))
-        r = clip.rotation[:, j] / np.linalg.norm(clip.rotation[:, j], axis=1, keepdims=True)
-        rest = scene.rotation[j] / np.linalg.norm(scene.rotation[j])
-        if (1 - np.abs(r @ rest)).max() > _STILL:
-            tracks.append((j, "rotation", _continuous(r).astype(np.float32)))
-        s = clip.scale[:, j]
-        if np.abs(s - scene.scale[j]).max() > _STILL:
-            tracks.append((j, "scale", s.astype(np.float32)))
-    for i, w in sorted(clip.morph.items()):
-        mesh = scene.meshes[i]
-        rest_w = mesh.rest_weights if len(mesh.rest_weights) else np.zeros(mesh.targets.shape[0])
-        if i in carriers and w.shape[1] and np.abs(w - rest_w).max() > _STILL:
-            tracks.append((carriers[i], "weights", w.astype(np.float32)))
+    for index, path in tracks_moving:
+        if path == "weights":
+            if index not in carriers:
+                continue  # a mesh with no triangles is not in the file
+            w = clip.morph.get(index)
+            if w is None:
+                rest = _rest_weights(scene.meshes[index])
+                w = np.broadcast_to(rest, (frames, len(rest)))
+            tracks.append((carriers[index], path, w.astype(np.float32)))
+        elif path == "rotation":
+            r = _continuous(_unit(clip.rotation[:, index]))
+            tracks.append((index, path, r.astype(np.float32)))
+        else:
+            values = clip.translation if path == "translation" else clip.scale
+            tracks.append((index, path, values[:, index].astype(np.float32)))
     if not tracks:
         # an animation needs a channel: the first root joint held where it rests, which
         # keeps the clip's length
