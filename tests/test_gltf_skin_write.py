@@ -28,6 +28,9 @@ from conftest import IN_CI, REPO
 from oracles import FIXTURES, accessor, read_glb, set_distance
 from oracles_three import threejs_poses
 
+import quakemodels
+from quakemodels import registry
+from quakemodels.cli import main
 from quakemodels.core.scene import Y_UP, Material
 from quakemodels.core.skeletal import (
     SkeletalClip,
@@ -614,3 +617,103 @@ def test_bad_scenes_are_refused(tmp_path: Path) -> None:
     with pytest.raises(BadValueError, match="binds a joint twice"):
         export_skinned_gltf(replace(scene, meshes=[twice]), tmp_path / "x.glb")
     assert not (tmp_path / "x.glb").exists()
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+SAMPLE = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
+
+
+class SkeletalMd2(quakemodels.Md2):
+    """Test-only: an MD2 (its file, skin and scene) that also says it animates by joints, as
+    MD5 and IQM models do (``core.skeletal.Skeletal``): the strip of six joints, taken as
+    Quake space."""
+
+    def skeletal(self) -> SkeletalScene:
+        return many_influences()
+
+
+@pytest.fixture
+def skeletal_md2(monkeypatch: pytest.MonkeyPatch) -> SkeletalMd2:
+    model = SkeletalMd2.from_bytes(SAMPLE.read_bytes(), name=str(SAMPLE))
+    monkeypatch.setattr(registry, "load", lambda *args, **kwargs: model)
+    return model
+
+
+def test_a_skeletal_model_exports_a_real_skin(tmp_path: Path, skeletal_md2: SkeletalMd2) -> None:
+    assert registry.skeletal(skeletal_md2) is not None
+    out = tmp_path / "strip.glb"
+    assert main(["export", str(SAMPLE), "-o", str(out), "--quiet"]) == 0
+    doc, _ = read_glb(out)
+    [skin] = doc["skins"]
+    assert len(skin["joints"]) == 6 and [a["name"] for a in doc["animations"]] == ["curl"]
+    # the format's own skin lookup found quakeguy.png beside the model: it is the texture
+    [image] = doc["images"]
+    assert image["name"] == "quakeguy.png"
+    assert _validate(out)["errors"] == 0
+    # Quake space in, Y up in the file: read back into Quake space it is where it was
+    scene = truncated(many_influences())
+    got = read_gltf_scene(out, fps=FPS)
+    want = bake(scene, FPS)
+    [surface] = got.surfaces
+    assert np.abs(surface.positions - want.positions[0]).max() < 1e-4
+
+
+def test_export_clip_scale_and_stdout(
+    tmp_path: Path, skeletal_md2: SkeletalMd2, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    out = tmp_path / "half.gltf"
+    assert main(["export", str(SAMPLE), "-o", str(out), "--clip", "curl", "--scale", "0.5"]) == 0
+    capfdbinary.readouterr()
+    got = read_gltf_scene(out, fps=FPS)
+    want = bake(truncated(many_influences()), FPS, np.diag([0.5, 0.5, 0.5, 1.0]))
+    assert np.abs(got.surfaces[0].positions - want.positions[0]).max() < 1e-4
+    # an unknown clip names the clips there are
+    assert main(["export", str(SAMPLE), "-o", str(tmp_path / "x.glb"), "--clip", "no"]) != 0
+    assert b"curl" in b"".join(capfdbinary.readouterr())
+    # -o -: the same skin on stdout
+    assert main(["export", str(SAMPLE), "-o", "-"]) == 0
+    data = capfdbinary.readouterr().out
+    assert data[:4] == b"glTF"
+    (tmp_path / "stdout.glb").write_bytes(data)
+    doc, _ = read_glb(tmp_path / "stdout.glb")
+    assert len(doc["skins"][0]["joints"]) == 6
+
+
+def test_a_vertex_animated_model_still_exports_morph_targets(tmp_path: Path) -> None:
+    assert registry.skeletal(quakemodels.load(SAMPLE)) is None
+    out = tmp_path / "guy.glb"
+    assert main(["export", str(SAMPLE), "-o", str(out), "--quiet"]) == 0
+    doc, _ = read_glb(out)
+    assert "skins" not in doc and len(doc["meshes"][0]["primitives"][0]["targets"]) > 1
+
+
+@pytest.mark.parametrize("suffix", [".glb", ".gltf"])
+def test_convert_a_rigged_gltf_to_gltf_keeps_the_rig(tmp_path: Path, suffix: str) -> None:
+    """``convert rigged.glb out.glb``: a real skin again (joints, skin, TRS clips, its image),
+    playing the frames the source plays."""
+    out = tmp_path / f"again{suffix}"
+    assert main(["convert", str(FIXTURES / "rigged.glb"), str(out)]) == 0
+    assert _validate(out)["errors"] == 0
+    if suffix == ".glb":
+        doc, _ = read_glb(out)
+        assert sorted(doc["nodes"][j]["name"] for j in doc["skins"][0]["joints"]) == [
+            "arm",
+            "root",
+            "spine",
+        ]
+        assert [a["name"] for a in doc["animations"]] == ["bend", "wave"]
+        assert len(doc["images"]) == 1 and "tag_weapon" in [n["name"] for n in doc["nodes"]]
+    source = read_gltf_scene(FIXTURES / "rigged.glb", fps=FPS)
+    again = read_gltf_scene(out, fps=FPS)
+    assert again.clips == source.clips
+    assert np.abs(again.surfaces[0].positions - source.surfaces[0].positions).max() < 1e-4
+    [tag] = again.tags
+    assert np.abs(tag.origins - source.tags[0].origins).max() < 1e-4
+
+
+def test_convert_gltf_to_gltf_samples_at_fps(tmp_path: Path) -> None:
+    out = tmp_path / "fast.glb"
+    assert main(["convert", str(FIXTURES / "rigged.glb"), str(out), "--fps", "20"]) == 0
+    # bend runs 0.7 s: 15 keys at 20 fps, re-read at 20 fps as 15 frames
+    assert read_gltf_scene(out, fps=20).clips["bend"] == range(15)

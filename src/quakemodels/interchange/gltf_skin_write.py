@@ -517,8 +517,8 @@ def _animation(
             r = _continuous(_unit(clip.rotation[:, index]))
             tracks.append((index, path, r.astype(np.float32)))
         else:
-            values = clip.translation if path == "translation" else clip.scale
-            tracks.append((index, path, values[:, index].astype(np.float32)))
+            track = clip.translation if path == "translation" else clip.scale
+            tracks.append((index, path, track[:, index].astype(np.float32)))
     if not tracks:
         # an animation needs a channel: the first root joint held where it rests, which
         # keeps the clip's length
