@@ -30,6 +30,7 @@ from oracles_three import threejs_poses
 
 import quakemodels
 from quakemodels import registry
+from quakemodels.cli import convert as convert_cli
 from quakemodels.cli import main
 from quakemodels.core.scene import Y_UP, Material
 from quakemodels.core.skeletal import (
@@ -717,3 +718,30 @@ def test_convert_gltf_to_gltf_samples_at_fps(tmp_path: Path) -> None:
     assert main(["convert", str(FIXTURES / "rigged.glb"), str(out), "--fps", "20"]) == 0
     # bend runs 0.7 s: 15 keys at 20 fps, re-read at 20 fps as 15 frames
     assert read_gltf_scene(out, fps=20).clips["bend"] == range(15)
+
+
+def test_convert_a_skeletal_model_to_gltf_writes_its_skin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model = SkeletalMd2.from_bytes(SAMPLE.read_bytes(), name=str(SAMPLE))
+    monkeypatch.setattr(convert_cli, "load", lambda *args, **kwargs: model)
+    out = tmp_path / "strip.glb"
+    assert main(["convert", str(SAMPLE), str(out)]) == 0
+    doc, _ = read_glb(out)
+    assert len(doc["skins"][0]["joints"]) == 6 and doc["images"][0]["name"] == "quakeguy.png"
+    got = read_gltf_scene(out, fps=FPS)
+    want = bake(truncated(many_influences()), FPS)
+    assert np.abs(got.surfaces[0].positions - want.positions[0]).max() < 1e-4
+
+
+def test_convert_gltf_to_gltf_up_z_and_scale(tmp_path: Path) -> None:
+    """``--up z`` stands a Z-up export up, ``--scale`` scales it: read back Y up, the frames
+    are the source's read with --up z, scaled."""
+    out = tmp_path / "upright.glb"
+    args = ["convert", str(FIXTURES / "zup.glb"), str(out), "--up", "z", "--scale", "2"]
+    assert main(args) == 0
+    assert _validate(out)["errors"] == 0
+    source = read_gltf_scene(FIXTURES / "zup.glb", fps=FPS, up="z")
+    again = read_gltf_scene(out, fps=FPS)
+    for mine, theirs in zip(again.surfaces, source.surfaces, strict=True):
+        assert np.abs(mine.positions - 2 * theirs.positions).max() < 1e-4

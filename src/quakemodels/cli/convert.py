@@ -56,6 +56,7 @@ EXAMPLES = """\
   quakemodels convert tris.glb tris.mdl --skin skin.png     # glTF or OBJ frames → MDL
   quakemodels convert rifle.md3 rifle.md2         # one surface: positions requantized, tags dropped
   quakemodels convert upper.md3 upper.mdl --merge-surfaces --skin-size 256x256
+  quakemodels convert rigged.glb again.glb        # a rigged glTF stays a real skin (--fps)
 """
 
 _GLTF = GLTF_SUFFIXES
@@ -143,8 +144,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=1.0,
         metavar="K",
-        help="model → glTF/OBJ: multiply positions by K (default 1: Quake units, about an"
-        " inch; 0.0254 gives metres)",
+        help="model or glTF → glTF/OBJ: multiply positions by K (default 1: Quake units,"
+        " about an inch; 0.0254 gives metres)",
     )
     parser.add_argument(
         "--palette",
@@ -164,14 +165,15 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="glTF → MD2/MD3/MDL: sample a rigged or moved glTF's animations at N frames per"
         f" second (default {FPS:g}, the rate Quake, Quake II and Quake III animate models at);"
-        " each animation becomes a clip of frames named after it",
+        " each animation becomes a clip of frames named after it; glTF → glTF: each"
+        " animation's keys, N a second",
     )
     parser.add_argument(
         "--up",
         choices=("y", "z"),
         default="y",
-        help="glTF → MD2/MD3/MDL: the file's up axis (default y, as glTF defines it); z reads a"
-        " model exported Z-up (Blender's '+Y Up' unchecked) upright",
+        help="glTF → MD2/MD3/MDL/glTF: the file's up axis (default y, as glTF defines it); z"
+        " reads a model exported Z-up (Blender's '+Y Up' unchecked) upright",
     )
     parser.add_argument(
         "--no-clobber", action="store_true", help="never replace an existing file (exit 3)"
@@ -308,13 +310,20 @@ def _player_gltf(args: argparse.Namespace, player: Any, out: Path) -> int:
 def _gltf_to_gltf(args: argparse.Namespace, source: Path, out: Path) -> int:
     """A glTF → a glTF with a real skin: its node hierarchy as joints, its skins, its
     animations sampled at --fps as TRS clips, its meshes' embedded images (a rigged or moved
-    glTF comes out rigged, not baked; ``--up z`` stands a Z-up file up)."""
-    if args.scale != 1.0:
-        raise UsageError("--scale applies to a Quake model's glTF/OBJ output")
+    glTF comes out rigged, not baked; ``--up z`` stands a Z-up file up, ``--scale``
+    multiplies every length)."""
     scene, skins, materials, axes = gltf_skeletal(source, fps=args.fps, up=args.up)
     refuse_existing([out], args.no_clobber)
     with writing(out):
-        export_skeletal(scene, out, skins=skins, materials=materials, name=source.stem, axes=axes)
+        export_skeletal(
+            scene,
+            out,
+            skins=skins,
+            materials=materials,
+            name=source.stem,
+            axes=axes,
+            scale=args.scale,
+        )
     print(_skin_summary(out, scene))
     return EXIT_OK
 

@@ -465,17 +465,16 @@ def moving(scene: SkeletalScene) -> list[tuple[int, str]]:
     """The (joint, path) TRS tracks and (mesh, "weights") morph tracks that leave their rest
     values in some clip of ``scene``: what every animation keys (see :func:`_animation`)."""
     found: set[tuple[int, str]] = set()
+    free = np.ones(len(scene.names), bool)
+    free[list(scene.fixed)] = False  # a matrix joint is never animated (glTF: TRS channels)
     for clip in scene.clips:
-        for j in range(len(scene.names)):
-            if j in scene.fixed:
-                continue  # a matrix joint is never animated (glTF allows TRS channels only)
-            if np.abs(clip.translation[:, j] - scene.translation[j]).max() > _STILL:
-                found.add((j, "translation"))
-            dots = _unit(clip.rotation[:, j]) @ _unit(scene.rotation[j])
-            if (1 - np.abs(dots)).max() > _STILL:
-                found.add((j, "rotation"))
-            if np.abs(clip.scale[:, j] - scene.scale[j]).max() > _STILL:
-                found.add((j, "scale"))
+        dots = np.sum(_unit(clip.rotation) * _unit(scene.rotation)[None], axis=-1)
+        for path, moves in (
+            ("translation", np.abs(clip.translation - scene.translation).max(axis=(0, 2))),
+            ("rotation", (1 - np.abs(dots)).max(axis=0)),
+            ("scale", np.abs(clip.scale - scene.scale).max(axis=(0, 2))),
+        ):
+            found.update((int(j), path) for j in np.flatnonzero((moves > _STILL) & free))
         for i, w in clip.morph.items():
             if w.shape[1] and np.abs(w - _rest_weights(scene.meshes[i])).max() > _STILL:
                 found.add((i, "weights"))
