@@ -113,7 +113,9 @@ def _mesh(
         weights=weights,
         uvs=uvs,
         indices=indices,
-        rest_weights=np.zeros(0) if rest_weights is None else rest_weights,
+        rest_weights=np.zeros(0 if targets is None else len(targets))
+        if rest_weights is None
+        else rest_weights,
     )
 
 
@@ -163,6 +165,8 @@ def chain() -> SkeletalScene:
         order[:, :2],
         np.take_along_axis(weights, order[:, :2], axis=1)
         / np.take_along_axis(weights, order[:, :2], axis=1).sum(axis=1, keepdims=True),
+        # a belly: skinned and morphed at once (shape keys under an armature)
+        (np.exp(-(((y - 9) / 4) ** 2))[:, None] * pos * [0.6, 0, 0.6])[None],
     )
     # the gun: its own space, placed on the mount by an inverse bind that is not the identity
     gpos, gtri, guv = _tube(-2, 2, 0.7, rings=2, sides=4)
@@ -205,7 +209,7 @@ def chain() -> SkeletalScene:
     r[:, 2] = [_quat([1, 0, 0.3], -70 * x) for x in k]
     s = np.repeat(scale[None], f, axis=0)
     s[:, 2] = (1 + 0.3 * np.sin(math.pi * k))[:, None]  # the arm swells (uniform)
-    morph = {2: np.stack([k, 1 - k], axis=1)}
+    morph = {0: np.sin(math.pi * k)[:, None], 2: np.stack([k, 1 - k], axis=1)}
     wave = SkeletalClip("wave", times, t, r, s, morph)
     f = 4
     r2 = np.repeat(rotation[None], f, axis=0)
@@ -494,6 +498,7 @@ def test_the_layout_of_a_skin(tmp_path: Path) -> None:
         ("spine", "rotation"),
         ("arm", "rotation"),
         ("arm", "scale"),
+        ("body", "weights"),
         ("arm", "weights"),
     ]
     for anim in anims.values():
@@ -501,8 +506,10 @@ def test_the_layout_of_a_skin(tmp_path: Path) -> None:
             (nodes[c["target"]["node"]]["name"], c["target"]["path"]) for c in anim["channels"]
         ]
         assert keyed == want, anim["name"]
-        [weights] = [c for c in anim["channels"] if c["target"]["path"] == "weights"]
-        assert weights["target"]["node"] == nodes.index(head)
+        weights = [
+            c["target"]["node"] for c in anim["channels"] if c["target"]["path"] == "weights"
+        ]
+        assert weights == [nodes.index(body), nodes.index(head)]
     assert {s["interpolation"] for a in anims.values() for s in a["samplers"]} == {"LINEAR"}
     doc_blob = read_glb(path)
     late = anims["late"]
