@@ -752,3 +752,21 @@ def test_convert_gltf_to_gltf_up_z_and_scale(tmp_path: Path) -> None:
     again = read_gltf_scene(out, fps=FPS)
     for mine, theirs in zip(again.surfaces, source.surfaces, strict=True):
         assert np.abs(mine.positions - 2 * theirs.positions).max() < 1e-4
+
+
+def test_meshes_bound_alike_share_one_skin(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    scene = many_influences()
+    [strip] = scene.meshes
+    other = replace(strip, name="other", positions=strip.positions + np.array([4.0, 0.0, 0.0]))
+    two = replace(scene, meshes=[strip, other])
+    path = _export(tmp_path, two, "two")
+    doc, _ = read_glb(path)
+    assert len(doc["skins"]) == 1
+    assert [n.get("skin") for n in doc["nodes"] if "mesh" in n] == [0, 0]
+    got = {s.name: s for s in read_gltf_scene(path, fps=FPS).surfaces}
+    want = bake(truncated(two), FPS, QUAKE_FROM_Y_UP)
+    for mesh, positions in zip(two.meshes, want.positions, strict=True):
+        assert np.abs(got[mesh.name].positions - positions).max() < 1e-4
+    assert _validate(path)["errors"] == 0

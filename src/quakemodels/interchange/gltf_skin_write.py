@@ -13,7 +13,8 @@ Layout (the container, materials and images are :mod:`.gltf_write`'s :class:`Glt
   mesh's ``weights``, and a material with its skin as base-colour texture when one is given.
 * a mesh bound to more than one joint is skinned: a node at the scene's top (the validator
   wants skinned mesh nodes to be roots without a transform) with a skin whose ``joints`` are
-  the mesh's slots and whose ``inverseBindMatrices`` are the mesh's, and JOINTS_0/WEIGHTS_0:
+  the mesh's slots and whose ``inverseBindMatrices`` are the mesh's (one skin for the meshes
+  bound alike), and JOINTS_0/WEIGHTS_0:
   each vertex's 4 largest influences (a slot named twice counts once), renormalized. One set
   of 4: three.js reads JOINTS_0 only, so a fifth influence would play in Blender and not in
   three.js; a scene with more loses them (:func:`top_influences` says what is kept).
@@ -133,6 +134,7 @@ def build_skinned_gltf(
         int(j) for mesh, r in zip(scene.meshes, rigid, strict=True) if r is None for j in mesh.slots
     }
     top: list[int] = []  # skinned mesh nodes: scene roots
+    shared: dict[tuple[bytes, bytes], int] = {}  # (slots, inverse binds) → skin
     for i, mesh in enumerate(scene.meshes):
         if mesh.indices.size == 0 or mesh.positions.shape[0] == 0:
             continue  # glTF accessors cannot be empty
@@ -153,7 +155,10 @@ def build_skinned_gltf(
             children.setdefault(joint, []).append(child)
             carriers[i] = child
             continue
-        skin_index = b.add("skins", _skin(b, mesh))
+        key = (mesh.slots.tobytes(), np.ascontiguousarray(mesh.inverse_bind).tobytes())
+        skin_index = shared.get(key)
+        if skin_index is None:  # meshes bound alike share a skin (MD5's all do)
+            skin_index = shared[key] = b.add("skins", _skin(b, mesh))
         skinned = b.add("nodes", {"mesh": m, "name": mesh.name, "skin": skin_index})
         carriers[i] = skinned
         top.append(skinned)
