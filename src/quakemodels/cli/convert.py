@@ -19,6 +19,7 @@ from ..errors import BadMagicError, LimitExceededError, ModelFormatError
 from ..formats import FORMATS
 from ..interchange.convert import GLTF_SUFFIXES, BuildOptions, Built, OptionError, Source
 from ..interchange.export import check_frame, export_skeletal, gltf_skeletal
+from ..interchange.gltf_skin_write import skin_summary
 from ..interchange.gltf_write import export_gltf
 from ..interchange.obj_write import export_obj, export_obj_clip
 from ..registry import by_magic, for_model, load, read_any, skeletal
@@ -329,9 +330,7 @@ def _gltf_to_gltf(args: argparse.Namespace, source: Path, out: Path) -> int:
 
 
 def _skin_summary(out: Path, scene: SkeletalScene) -> str:
-    meshes = plural(len(scene.meshes), "mesh", "meshes")
-    clips = plural(len(scene.clips), "clip")
-    return f"{out}: skin of {plural(len(scene.names), 'joint')}, {meshes}, {clips}"
+    return f"{out}: {skin_summary(scene)}"
 
 
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:

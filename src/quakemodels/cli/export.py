@@ -161,7 +161,8 @@ def _export_skeletal(
 ) -> list[str]:
     """A model that animates by joints as a glTF with a real skin (see
     :mod:`..interchange.gltf_skin_write`): joints, inverse bind matrices, TRS clips."""
-    from ..interchange.export import export_skeletal
+    from ..interchange.export import export_skeletal, skeletal_clip
+    from ..interchange.gltf_skin_write import skin_summary
 
     fmt = fmt_of(opts)
     target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
@@ -180,12 +181,9 @@ def _export_skeletal(
             clip=opts["clip"],
             scale=float(opts.get("scale", 1.0)),
         )
-    clips = 1 if opts["clip"] is not None else len(scene.clips)
     skin = next((s.path.name for s in skins if s is not None), "none")
-    return [
-        f"{path} -> {out} (skin of {plural(len(scene.names), 'joint')},"
-        f" {plural(len(scene.meshes), 'mesh', 'meshes')}, {plural(clips, 'clip')}, skin: {skin})"
-    ]
+    shown = skeletal_clip(scene, opts["clip"])
+    return [f"{path} -> {out} (real skin: {skin_summary(shown)}, skin: {skin})"]
 
 
 def _export_html(path: str, opts: dict[str, Any]) -> list[str]:

@@ -127,7 +127,7 @@ def build_skinned_gltf(
             children.setdefault(p, []).append(j)
     roots = [j for j, p in enumerate(scene.parents.tolist()) if p < 0]
     carriers: dict[int, int] = {}  # mesh index → the node showing it
-    rigid = [_rigid_joint(mesh) for mesh in scene.meshes]
+    rigid = [rigid_slot(mesh) for mesh in scene.meshes]
     # joints of a skin become bones in three.js, which animates no morph weights on a bone
     # (GLTFLoader looks for them on the node itself): a mesh never rides a skin joint's node
     bones = {
@@ -324,7 +324,7 @@ def reframed(scene: SkeletalScene, rotation: F64, scale: float = 1.0) -> Skeleta
 # -- meshes ---------------------------------------------------------------------------------------
 
 
-def _rigid_joint(mesh: SkinnedMesh) -> int | None:
+def rigid_slot(mesh: SkinnedMesh) -> int | None:
     """The slot every vertex of ``mesh`` follows with all its weight, or None (skinned)."""
     used = np.unique(mesh.joints[mesh.weights > 0])
     if len(used) == 1:
@@ -548,6 +548,21 @@ def _animation(
     b.add("animations", {"name": clip.name, "channels": channels, "samplers": samplers})
 
 
+def skin_summary(scene: SkeletalScene) -> str:
+    """What the export of ``scene`` holds, for a command's output line: ``6 joints, 2 meshes
+    (1 skinned), 2 clips``."""
+    skinned = sum(
+        rigid_slot(m) is None for m in scene.meshes if m.indices.size and len(m.positions)
+    )
+    joints = "joint" if len(scene.names) == 1 else "joints"
+    meshes = "mesh" if len(scene.meshes) == 1 else "meshes"
+    clips = "clip" if len(scene.clips) == 1 else "clips"
+    return (
+        f"{len(scene.names)} {joints}, {len(scene.meshes)} {meshes} ({skinned} skinned),"
+        f" {len(scene.clips)} {clips}"
+    )
+
+
 # -- checks ---------------------------------------------------------------------------------------
 
 
@@ -585,7 +600,10 @@ __all__ = [
     "INFLUENCES",
     "build_skinned_gltf",
     "export_skinned_gltf",
+    "moving",
     "quaternion",
     "reframed",
+    "rigid_slot",
+    "skin_summary",
     "top_influences",
 ]
