@@ -528,15 +528,26 @@ class GltfBuilder:
         return ("{" + members + "}").encode("utf-8")
 
     def finish(
-        self, name: str, children: Sequence[int], extras: dict[str, Any] | None = None
+        self,
+        name: str,
+        children: Sequence[int],
+        extras: dict[str, Any] | None = None,
+        *,
+        roots: Sequence[int] = (),
     ) -> tuple[Doc, bytes]:
         """The document, with a root node ``name`` over ``children`` as its one scene (with
-        ``extras`` when given), and the binary buffer (buffer 0, no uri yet)."""
-        doc, pieces = self.finish_pieces(name, children, extras)
+        ``extras`` when given; ``roots`` more nodes at the scene's top, beside that root: a
+        skinned mesh's node must be one), and the binary buffer (buffer 0, no uri yet)."""
+        doc, pieces = self.finish_pieces(name, children, extras, roots=roots)
         return doc, b"".join(pieces)
 
     def finish_pieces(
-        self, name: str, children: Sequence[int], extras: dict[str, Any] | None = None
+        self,
+        name: str,
+        children: Sequence[int],
+        extras: dict[str, Any] | None = None,
+        *,
+        roots: Sequence[int] = (),
     ) -> tuple[Doc, list[Piece]]:
         """:meth:`finish` with the binary buffer as the pieces that make it up, in order."""
         root: dict[str, Any] = {"children": list(children)} if children else {}
@@ -548,7 +559,7 @@ class GltfBuilder:
             doc["buffers"] = [{"byteLength": self._size}]
         doc["scene"] = 0
         scene: dict[str, Any] = {"extras": extras} if extras else {}
-        doc["scenes"] = [scene | {"name": name, "nodes": [root_node]}]
+        doc["scenes"] = [scene | {"name": name, "nodes": [root_node, *roots]}]
         ordered = {key: doc[key] for key in _TOP_LEVEL if key in doc}
         ordered.update((key, value) for key, value in doc.items() if key not in ordered)
         return ordered, self._pieces
