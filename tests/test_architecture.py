@@ -42,6 +42,7 @@ FORMAT_LAYERS = [
 PACKAGE_LAYERS = {
     "q3player": [
         ("animcfg", "skinfile"),
+        ("carry",),  # what a player glTF carries in names Blender keeps (over animcfg)
         ("files",),
         ("player",),
         ("materials",),

@@ -414,7 +414,7 @@ def _quaternions(axes: np.ndarray) -> np.ndarray:
 
 
 def test_cfg_node_names_fit_blender_and_read_back_in_any_order() -> None:
-    long = "x" * 70  # a key's words longer than one object name: carried on in a second node
+    long = "x" * 120  # a key's words longer than two object names: carried on in two more
     text = f"sex n\nsomekey {long} end\n" + "".join(
         f"{first}\t{num}\t{loop}\t{fps}\t\t// {name}\n" for name, first, num, loop, fps in ROWS
     )
@@ -422,13 +422,15 @@ def test_cfg_node_names_fit_blender_and_read_back_in_any_order() -> None:
     cfg = parse(text)
     names = config_node_names(cfg)
     assert all(len(n.encode()) <= 63 for n in names)  # Blender keeps 63 bytes of a name
-    assert names[:4] == [
+    assert names[:5] == [
         "cfg 000 sex n",
         "cfg 001 somekey " + long[:47],
-        "cfg 001+ " + long[47:] + " end",
-        "cfg 002 0 10 0 25 // BOTH_DEATH1",
+        "cfg 001+1 " + long[47:100],
+        "cfg 001+2 " + long[100:] + " end",
+        "cfg 002 0 10 0 25 BOTH_DEATH1; 9 1 0 25 BOTH_DEAD1",
     ]
-    assert names[-1] == "cfg 026 149 -6 6 12.5 // LEGS_TURN"
+    assert names[-1] == "cfg 014 149 -6 6 12.5 LEGS_TURN"
+    assert len(names) == 4 + 13  # 25 rows in 13 nodes
     # Blender writes siblings in its own order; other nodes around them are not lines
     again = config_from_names(["lower", *reversed(names), "cfgx", "tag_head"], "p.glb")
     assert again is not None
@@ -438,8 +440,10 @@ def test_cfg_node_names_fit_blender_and_read_back_in_any_order() -> None:
                                        c.fps, c.reversed) for c in cfg.clips]  # fmt: skip
     assert again.clips[-1].reversed and again.clips[-1].fps == 12.5
     assert config_from_names(["lower", "upper"], "p.glb") is None
-    with pytest.raises(BadValueError, match="line 1 is not one line"):
-        config_from_names([n for n in names if n != "cfg 001 somekey " + long[:47]], "p.glb")
+    with pytest.raises(BadValueError, match="line 1 lacks a piece"):
+        config_from_names([n for n in names if not n.startswith("cfg 001 ")], "p.glb")
+    with pytest.raises(BadValueError, match=r"is not a line of an animation\.cfg"):
+        config_from_names(["cfg 000 sex m /* x"], "p.glb")
 
 
 def test_tag_node_names_are_unique_across_parts() -> None:

@@ -303,8 +303,8 @@ HOSTILE = {
         "node 'cfg 000 sex m\\n0 1 0 15' is not a line of an animation.cfg",
     ),
     "cfg node with a row that is no number": (
-        lambda d: _node(d, "cfg 002 0 30 0 25 // BOTH_DEATH1").update(
-            name="cfg 002 0 x 0 25 // BOTH_DEATH1"
+        lambda d: _node(d, "cfg 002 0 30 0 25 BOTH_DEATH1; 29 1 0 25 BOTH_DEAD1").update(
+            name="cfg 002 0 x 0 25 BOTH_DEATH1; 29 1 0 25 BOTH_DEAD1"
         ),
         "num_frames='x' at offset",
     ),

@@ -699,10 +699,9 @@ def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
         "u_torso",
         "tag_head",
         "tag_weapon",
-        "tag_torso@upper",
     }
     death = anims["BOTH_DEATH1"]
-    assert len(death["channels"]) == 2 + 2 * 4  # two meshes; four tags, T and R each
+    assert len(death["channels"]) == 2 + 2 * 3  # two meshes; three tags, T and R each
     run = anims["ALL_FRAMES_46"]
     times = _array(doc, blob, run["samplers"][0]["input"])[:, 0]
     assert times.tolist() == pytest.approx([k / 24 for k in range(47)])
@@ -718,14 +717,15 @@ def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
     assert tree["tag_head"] == ["head"]
     assert tree["head"] == ["h_head", "tag_head@head"]
     assert tree["tag_weapon"] == []
-    # the animation.cfg, a line a node (Blender keeps node names, not extras)
+    # the animation.cfg in node names (Blender keeps them, not extras): a key a node, rows
+    # packed into 63 bytes
     assert tree["animation.cfg"][:4] == [
         "cfg 000 sex m",
         "cfg 001 footsteps custom",
-        "cfg 002 0 30 0 25 // BOTH_DEATH1",
-        "cfg 003 29 1 0 25 // BOTH_DEAD1",
+        "cfg 002 0 30 0 25 BOTH_DEATH1; 29 1 0 25 BOTH_DEAD1",
+        "cfg 003 30 30 0 25 BOTH_DEATH2; 59 1 0 25 BOTH_DEAD2",
     ]
-    assert len(tree["animation.cfg"]) == 2 + 37
+    assert len(tree["animation.cfg"]) == 25
     assert [i["name"] for i in doc["images"]] == ["human_bsuit.jpg"]
     assert len(doc["materials"]) == 1
 

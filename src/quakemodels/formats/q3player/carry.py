@@ -5,14 +5,16 @@ animations by name and resamples every channel at the scene's 24 fps; it keeps n
 (up to 63 bytes), animation names, mesh, material and image names, morph targets, and a
 channel keyed on whole 24 fps frames exactly. So :mod:`.gltf` writes, besides the clips:
 
-* **the animation.cfg** as empty nodes under a node named ``animation.cfg``, one per line:
-  ``cfg NNN <line>`` with ``NNN`` the line's place (Blender reorders siblings), the keys
-  first (``cfg 000 sex m``, ``cfg 001 footsteps boot``, ``cfg 002 headoffset 0 0 -4``...),
-  then the rows as the file numbers them (``cfg 004 153 8 8 16 // LEGS_WALKCR``: first frame
-  with the legs' ``skip``, frames, negative when reversed, looping frames, fps). A line longer
-  than a node name holds goes on in nodes ``cfg NNN+ <more>``. :func:`config_from_names`
-  reads them back into the same :class:`~.animcfg.AnimationConfig` (rows by position, as the
-  engine reads them, with their names, numbers and rates, 1-frame clips included).
+* **the animation.cfg** as empty nodes under a node named ``animation.cfg``: ``cfg NNN
+  <text>``, ``NNN`` the text's place (Blender reorders siblings). The keys first, a line a
+  node (``cfg 000 sex m``, ``cfg 001 footsteps boot``, ``cfg 002 headoffset 0 0 -4``...),
+  then the rows as the file numbers them (first frame with the legs' ``skip``, frames,
+  negative when reversed, looping frames, fps, name), as many to a node as fit its 63 bytes,
+  ``; ``-separated: ``cfg 002 0 30 0 25 BOTH_DEATH1; 29 1 0 25 BOTH_DEAD1``. A text longer
+  than a node name holds goes on in nodes ``cfg NNN+1 <more>``, ``cfg NNN+2``...
+  :func:`config_from_names` reads them back into the same
+  :class:`~.animcfg.AnimationConfig` (rows by position, as the engine reads them, with their
+  names, numbers and rates, 1-frame clips included).
 * **every tag of every part** as a node: the tags a part places another by (lower's
   ``tag_torso``, upper's ``tag_head`` and ``tag_weapon``) as before, every other tag as an
   empty under its part node named as the tag, or ``<tag>@<part>`` when another part has a tag
@@ -44,7 +46,7 @@ ALL_FRAMES = "ALL_FRAMES"
 ALL_FRAMES_FPS = 24.0  # Blender's default scene rate: keys on its frames survive resampling
 CFG_NODE = "animation.cfg"
 NAME_BYTES = 63  # the longest object name Blender keeps (MAX_ID_NAME - 3)
-_LINE = re.compile(r"cfg (\d{3,6})(\+?) (.*)\Z", re.S)
+_LINE = re.compile(r"cfg (\d{3,6})(?:\+(\d{1,4}))? (.*)\Z", re.S)
 _RUN = re.compile(ALL_FRAMES + r"_(\d{1,7})\Z")
 _PRINTABLE = re.compile(r"[ -~]*\Z")
 
@@ -73,50 +75,72 @@ def config_lines(cfg: AnimationConfig) -> list[str]:
     return lines
 
 
+def _units(cfg: AnimationConfig) -> list[str]:
+    """The texts the cfg nodes hold: each key line, then the rows ``first num loop fps NAME``
+    packed ``; ``-separated into as few texts as fit a node name (fewer objects: Blender's
+    exporter visits every object at every frame of every action)."""
+    keys = [f"{key} {value}".rstrip() for key, value in cfg.keys.items()]
+    units: list[str] = []
+    room = NAME_BYTES - len("cfg 000 ")
+    for c in cfg.clips:
+        num = -c.num_frames if c.reversed else c.num_frames
+        row = f"{c.file_first_frame} {num} {c.loop_frames} {c.fps:.9g} {c.name}"
+        if units and len(units[-1]) + 2 + len(row) <= room:
+            units[-1] += "; " + row
+        else:
+            units.append(row)
+    return keys + units
+
+
 def config_node_names(cfg: AnimationConfig) -> list[str]:
     """The names of the nodes that carry ``cfg`` (see the module doc), in order."""
     names = []
-    for k, line in enumerate(config_lines(cfg)):
-        head = f"cfg {k:03d} "
-        rest = line
+    for k, unit in enumerate(_units(cfg)):
+        head, rest, piece = f"cfg {k:03d} ", unit, 0
         while True:
             room = NAME_BYTES - len(head)
             names.append(head + rest[:room])
             rest = rest[room:]
             if not rest:
                 break
-            head = f"cfg {k:03d}+ "
+            piece += 1
+            head = f"cfg {k:03d}+{piece} "
     return names
 
 
 def config_from_names(names: Iterable[str], where: str) -> AnimationConfig | None:
     """The animation.cfg the ``cfg NNN`` node names among ``names`` carry; None when there
     are none. Raises BadValueError for names that are not lines of a cfg (untrusted)."""
-    found: list[tuple[int, int, str]] = []
-    for k, name in enumerate(names):
+    units: dict[int, dict[int, str]] = {}
+    for name in names:
         m = _LINE.match(name)
         if m is None:
             continue
         text = m.group(3)
-        if not _PRINTABLE.match(text) or "/*" in text or '"' in text:
+        if not _PRINTABLE.match(text) or "/*" in text or "//" in text or '"' in text:
             raise BadValueError(f"{where}: node {name!r} is not a line of an animation.cfg")
-        found.append((int(m.group(1)), k if m.group(2) else -1, text))
-    if not found:
+        pieces = units.setdefault(int(m.group(1)), {})
+        piece = int(m.group(2) or 0)
+        if piece in pieces:
+            raise BadValueError(f"{where}: two nodes hold animation.cfg line {m.group(1)}")
+        pieces[piece] = text
+    if not units:
         return None
-    lines: dict[int, list[tuple[int, str]]] = {}
-    for number, order, text in found:
-        lines.setdefault(number, []).append((order, text))
-    text_lines = []
-    for number in sorted(lines):
-        pieces = sorted(lines[number])  # the line's start (-1), then its pieces in node order
-        if pieces[0][0] != -1 or sum(1 for o, _ in pieces if o == -1) != 1:
-            raise BadValueError(
-                f"{where}: animation.cfg line {number} is not one line", field="cfg"
-            )
-        text_lines.append("".join(t for _, t in pieces))
+    lines = []
+    for number in sorted(units):
+        pieces = units[number]
+        if sorted(pieces) != list(range(len(pieces))):
+            raise BadValueError(f"{where}: animation.cfg line {number} lacks a piece", field="cfg")
+        text = "".join(pieces[k] for k in range(len(pieces)))
+        if text[:1].isdigit() or text[:1] == "-":  # rows: first num loop fps NAME; ...
+            for row in text.split(";"):
+                *numbers, name = row.split() or [""]
+                lines.append(" ".join(numbers) + " // " + name)
+        else:
+            lines.append(text)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a short table is the file's, reported by check
-        return parse("\n".join(text_lines) + "\n", path=f"{where} (node {CFG_NODE})")
+        return parse("\n".join(lines) + "\n", path=f"{where} (node {CFG_NODE})")
 
 
 def config_text(cfg: AnimationConfig) -> str:

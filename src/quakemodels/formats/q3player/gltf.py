@@ -12,7 +12,7 @@ The scene is one node tree, built on :class:`~quakemodels.interchange.gltf_write
             tag_head@head         the head's own tag (an empty)
         tag_weapon                the torso's weapon tag: an empty node to parent weapons to
         tag_torso@upper, tag_flag ...   the torso's other tags (empties)
-      animation.cfg               the cfg, a line a child: cfg 000 sex m, cfg 002 0 30 0 25 ...
+      animation.cfg               the cfg in its children's names: cfg 000 sex m ...
 
 Every frame of a part is a morph target of each of the part's meshes (POSITION and NORMAL
 deltas from frame 0, named ``frame<N>``). Every tag of every part is a node (:mod:`.carry`
@@ -25,8 +25,9 @@ for the legs, :func:`~.carry.rest_frames`) and each tag node is at that frame.
 
 One animation per clip of ``animation.cfg``, named as the clip, TORSO_STAND first (Blender
 makes the first animation active: the player opens standing), then the others in the cfg's
-order. A ``LEGS_*`` clip drives the legs' weights and the legs' tags; a ``TORSO_*`` clip the
-torso's weights and tags; a ``BOTH_*`` clip all of them. So a legs clip and a torso clip can
+order. A ``LEGS_*`` clip drives the legs' weights and ``tag_torso``; a ``TORSO_*`` clip the
+torso's weights, ``tag_head`` and ``tag_weapon``; a ``BOTH_*`` clip all of them (the other
+tags move in the ALL_FRAMES runs). So a legs clip and a torso clip can
 play at once (three.js AnimationMixer, Blender NLA strips). Keys are ``frame_lerp`` ms apart
 (the engine's ``1000 / fps``, truncated) with LINEAR interpolation, which for one-hot weights
 is the engine's lerp between frames; a looping clip gets a closing key on the frame it loops
@@ -214,8 +215,12 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
         for part in player.clip_parts(clip):
             model = player.parts[part]
             times, frames = _clip_keys(clip, model.num_frames)
+            # the tags that place a part move with the clips; every tag moves in ALL_FRAMES
+            # (keying the others here too costs Blender's export 13% more)
+            placing = [tracks[part][k] for k, tag in enumerate(node_names[part])
+                       if tag in PART_TAGS.get(part, ())]  # fmt: skip
             b.clip_channels(
-                samplers, channels, frames, times, model.num_frames, meshes[part], tracks[part]
+                samplers, channels, frames, times, model.num_frames, meshes[part], placing
             )
         b.add(
             "animations",
