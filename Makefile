@@ -103,6 +103,12 @@ images: venv
 	  $(VENV)/bin/quakemodels render ../shared/corpus/q3/models/players/human_bsuit --legs LEGS_RUN \
 	    --torso TORSO_STAND --time 0.15 --size 320x320 -o docs/images/human_bsuit_run.png; \
 	else echo "images: no ../shared/corpus: docs/images/human_bsuit_run.png left as it is"; fi
+	@# the Blender guide's pictures: the Blender-made rig converted to each format, every clip
+	tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && for f in md2 md3 mdl; do \
+	  $(VENV)/bin/quakemodels convert tests/fixtures/authoring/rigged.glb "$$tmp/rigged.$$f" && \
+	  $(VENV)/bin/quakemodels render "$$tmp/rigged.$$f" --sheet --size 160x160 \
+	    -o docs/images/rigged_$$f.png || exit 1; \
+	done
 
 # The benchmark tables, peers included (assimp via `pip install impasse` + apt's libassimp5 and
 # the `assimp` command from assimp-utils, three.js in node, vgio); missing peers are skipped.

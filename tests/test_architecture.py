@@ -53,6 +53,7 @@ PACKAGE_LAYERS = {
     ],
     "q3player": [
         ("animcfg", "skinfile"),
+        ("carry",),  # what a player glTF carries in names Blender keeps (over animcfg)
         ("files",),
         ("player",),
         ("materials",),

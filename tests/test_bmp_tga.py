@@ -132,12 +132,14 @@ def _corpus_skins(corpus_dir: Path) -> list[Path]:
 def test_corpus_skins_equal_pillow(corpus_dir: Path) -> None:
     files = _corpus_skins(corpus_dir)
     assert [p.name for p in files] == [
+        "Body.tga",  # iqm/mrfixit's skins
+        "Head.tga",
         "assimp_faerie__faerie2.bmp",
         "assimp_sydney__sydney.bmp",
         "assimp_watercan__water_can.tga",
     ]
     shapes = [_same_as_pillow(p.read_bytes(), p.suffix[1:].upper()).shape for p in files]
-    assert shapes == [(193, 220, 3), (193, 308, 3), (128, 256, 3)]
+    assert shapes == [(1024, 1024, 3), (512, 512, 3), (193, 220, 3), (193, 308, 3), (128, 256, 3)]
 
 
 VARIANTS = [

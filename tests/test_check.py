@@ -489,7 +489,8 @@ def test_md3_engine_and_layout_findings() -> None:
     from md3builder import build as build3
 
     data = build3()
-    assert check_model(data, "quake3") == []
+    # the builder's second surface has no shader name: a warning only
+    assert [f.code for f in check_model(data, "quake3")] == ["shader-empty"]
     f = only(check_model(data, "quake2"), "engine-format")
     assert (f.severity, f.field, f.offset) == ("error", "magic", 0)
     short = set_header(data, "ofs_end", len(data) - 8)

@@ -10,9 +10,10 @@ Blocks are found and evaluated with Sybil:
 
 Each runs in a fresh folder holding the files the examples name, made from the bundled sample
 (``tris.md2`` is quakeguy.md2, ``upper.md3`` and ``player.mdl`` are converted from it,
-``baseq2/pak0.pak`` holds it) or, for the blocks that name ``baseq3``, copied from the corpus's
-``human_bsuit`` (those skip without the corpus, and must run under CI=true); none may write
-over one of those files.
+``baseq2/pak0.pak`` holds it; ``knight.glb`` and ``lying.glb`` are the Blender-made
+fixtures ``rigged.glb`` and ``zup.glb``) or, for the blocks that name ``baseq3``, copied
+from the corpus's ``human_bsuit`` (those skip without the corpus, and must run under
+CI=true); none may write over one of those files.
 """
 
 from __future__ import annotations
@@ -141,6 +142,10 @@ def sample_files(folder: Path) -> None:
         )
     )
     (folder / "mymod").mkdir()
+    # a model made in Blender (a rig with two actions) and one exported Z-up
+    authoring = REPO / "tests" / "fixtures" / "authoring"
+    shutil.copyfile(authoring / "rigged.glb", folder / "knight.glb")
+    shutil.copyfile(authoring / "zup.glb", folder / "lying.glb")
 
 
 def player_files(folder: Path) -> None:

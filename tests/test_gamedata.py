@@ -386,38 +386,38 @@ def test_gltf_skin_is_written_beside_the_md2_as_tga(
         expected = np.asarray(image.convert("RGB"))
     glb = tmp_path / "guy.glb"
     assert _run(["convert", src / "guy.md2", glb], capsys)[0] == 0
-    # under a game folder: the skin is named by its game path
+    # the skin name the MD2 stored comes back (the glTF's material is named by it); the
+    # image is written beside the model as TGA under that name's stem
     out = tmp_path / "baseq2" / "models" / "guy" / "tris.md2"
     code, text, err = _run(["convert", glb, out], capsys)
     assert code == 0, err
-    assert text.rstrip().endswith(
-        "; skin guy.pcx written as tris.tga, named models/guy/tris.tga"
-    ), text
+    assert text.rstrip().endswith("; skin guy.pcx written as guy.tga, named guy.pcx"), text
     md2 = Md2.from_file(out)
-    assert md2.skins == ["models/guy/tris.tga"]
+    assert md2.skins == ["guy.pcx"]
     assert (md2.skin_width, md2.skin_height) == (64, 32)
-    with Image.open(out.with_name("tris.tga")) as image:
+    with Image.open(out.with_name("guy.tga")) as image:
         assert image.format == "TGA" and image.mode == "RGB"
         assert np.array_equal(np.asarray(image), expected)
-    raw = out.with_name("tris.tga").read_bytes()
+    raw = out.with_name("guy.tga").read_bytes()
     assert raw[2] == 2 and raw[16] == 24 and raw[17] & 0x20 == 0  # what Quake II's LoadTGA reads
     # the skin is found again by its name
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         view = scene(quakemodels.load(out))
     found = view.surfaces[0].skin
-    assert found is not None and found.path == out.with_name("tris.tga")
-    # outside a game folder: the file name; --no-clobber counts the skin too
+    assert found is not None and found.path == out.with_name("guy.tga")
+    # --no-clobber counts the skin too
     plain = tmp_path / "plain" / "guy.md2"
     assert _run(["convert", glb, plain], capsys)[0] == 0
-    assert Md2.from_file(plain).skins == ["guy.tga"]
+    assert Md2.from_file(plain).skins == ["guy.pcx"]
     plain.unlink()
     code, _, err = _run(["convert", glb, plain, "--no-clobber"], capsys)
     assert code == 3 and "guy.tga exists" in err and not plain.exists()
-    # --skin NAME: the names given, no image written
+    # --skin NAME: the names given; the image is written under the first one's stem
     named = tmp_path / "named" / "guy.md2"
     assert _run(["convert", glb, named, "--skin", "models/guy/skin.pcx"], capsys)[0] == 0
-    assert sorted(p.name for p in named.parent.iterdir()) == ["guy.md2"]
+    assert sorted(p.name for p in named.parent.iterdir()) == ["guy.md2", "skin.tga"]
+    assert Md2.from_file(named).skins == ["models/guy/skin.pcx"]
 
 
 def test_gltf_skin_that_cannot_be_carried_over_warns(
@@ -433,16 +433,35 @@ def test_gltf_skin_that_cannot_be_carried_over_warns(
     doc["images"][0] = {"uri": "guy_skin.png", "mimeType": "image/png"}
     gltf.write_text(__import__("json").dumps(doc))
     out = tmp_path / "out.md2"
-    with pytest.warns(QuakeModelsWarning, match=r"image 'guy_skin.png' is a file beside the glTF"):
+    with pytest.warns(
+        QuakeModelsWarning, match=r"image 'guy_skin.png' that cannot be read: .*guy_skin.png"
+    ) as caught:
         code, _, err = _run(["convert", gltf, out], capsys)
     assert code == 0, err
-    assert Md2.from_file(out).skins == []
+    assert len([w for w in caught if "skin" in str(w.message)]) == 1
+    assert Md2.from_file(out).skins == ["guy.pcx"]  # the name is kept, the image is missing
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "guy.gltf",
         "guy.md2",
         "guy.pcx",
         "out.md2",
     ]
+    # once the file is there (inside the glTF's folder), it is read
+    Image.new("RGB", (64, 32), (50, 60, 70)).save(tmp_path / "guy_skin.png")
+    out.unlink()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code, _, err = _run(["convert", gltf, out], capsys)
+    assert code == 0, err
+    with Image.open(tmp_path / "guy.tga") as image:
+        assert np.asarray(image)[0, 0].tolist() == [50, 60, 70]
+    # a uri out of the glTF's folder is refused
+    doc["images"][0] = {"uri": "../outside.png", "mimeType": "image/png"}
+    Image.new("RGB", (4, 4)).save(tmp_path.parent / "outside.png")
+    gltf.write_text(__import__("json").dumps(doc))
+    with pytest.warns(QuakeModelsWarning, match=r"points outside"):
+        code, _, err = _run(["convert", gltf, tmp_path / "out2.md2"], capsys)
+    assert code == 0, err
     # an embedded image no decoder reads
     glb = tmp_path / "bad.glb"
     assert _run(["convert", src, glb], capsys)[0] == 0
@@ -450,10 +469,10 @@ def test_gltf_skin_that_cannot_be_carried_over_warns(
     at = data.find(b"\x89PNG")
     data[at : at + 8] = b"NOTANIMG"
     glb.write_bytes(bytes(data))
-    with pytest.warns(QuakeModelsWarning, match=r"images\[0\] \(.*\) cannot be decoded"):
+    with pytest.warns(QuakeModelsWarning, match=r"image 'guy.pcx' that cannot be decoded"):
         code, _, err = _run(["convert", glb, tmp_path / "bad.md2"], capsys)
     assert code == 0, err
-    assert Md2.from_file(tmp_path / "bad.md2").skins == []
+    assert Md2.from_file(tmp_path / "bad.md2").skins == ["guy.pcx"]
 
 
 def test_encode_tga_round_trips_through_pillow_and_our_decoder() -> None:

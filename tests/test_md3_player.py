@@ -213,6 +213,17 @@ def _named(doc: dict[str, object], name: str) -> dict[str, object]:
     return next(a for a in anims if a["name"] == name)
 
 
+def _older(doc: dict[str, object]) -> dict[str, object]:
+    """``doc`` without its animation.cfg nodes: as the exporter wrote it before they were,
+    the clips' extras give the table."""
+    nodes = doc["nodes"]
+    assert isinstance(nodes, list)
+    for node in nodes:
+        if node.get("name", "").startswith("cfg "):
+            node["name"] = "x" + node["name"]
+    return doc
+
+
 HOSTILE = {
     "surface named as a path": (
         lambda d: _node(d, "h_head").update(name="../../../evil"),
@@ -227,57 +238,75 @@ HOSTILE = {
         "tag name 'tag_\\nweapon'",
     ),
     "clip name that is not a name": (
-        lambda d: _anim(d, 0).update(name="BOTH DEATH1"),
+        lambda d: _older(d) and _anim(d, 0).update(name="BOTH DEATH1"),
         "animations[0].name 'BOTH DEATH1' is not a clip name",
     ),
     "numFrames below one": (
-        lambda d: _anim(d, 3)["extras"].update(numFrames=0),  # type: ignore[union-attr]
+        lambda d: _older(d) and _anim(d, 3)["extras"].update(numFrames=0),  # type: ignore[union-attr]
         "animations[3].extras.numFrames=0 is below 1",
     ),
     "fps not a number": (
-        lambda d: _anim(d, 2)["extras"].update(fps="fast"),  # type: ignore[union-attr]
+        lambda d: _older(d) and _anim(d, 2)["extras"].update(fps="fast"),  # type: ignore[union-attr]
         "animations[2].extras.fps is 'fast', not a number",
     ),
     "firstFrame not an integer": (
-        lambda d: _anim(d, 1)["extras"].update(firstFrame=1.5),  # type: ignore[union-attr]
+        lambda d: _older(d) and _anim(d, 1)["extras"].update(firstFrame=1.5),  # type: ignore[union-attr]
         "animations[1].extras.firstFrame=1.5 is not an integer",
     ),
     "loopFrames past numFrames": (
-        lambda d: _anim(d, 20)["extras"].update(loopFrames=99),  # type: ignore[union-attr]
+        lambda d: _older(d) and _anim(d, 20)["extras"].update(loopFrames=99),  # type: ignore[union-attr]
         "animations[20].extras.loopFrames=99 exceeds numFrames",
     ),
     "a legs clip said to be a torso clip": (
-        lambda d: _named(d, "LEGS_RUN")["extras"].update(part="torso"),  # type: ignore[union-attr]
+        lambda d: _older(d) and _named(d, "LEGS_RUN")["extras"].update(part="torso"),  # type: ignore[union-attr]
         "is named as a legs clip but extras.part says torso",
     ),
     "no clip extras and no morph weights": (
         lambda d: (
-            _anim(d, 0).pop("extras"),
-            _anim(d, 0).update(
+            _older(d),
+            _named(d, "BOTH_DEATH1").pop("extras"),
+            _named(d, "BOTH_DEATH1").update(
                 channels=[
                     c
-                    for c in _anim(d, 0)["channels"]  # type: ignore[attr-defined]
+                    for c in _named(d, "BOTH_DEATH1")["channels"]  # type: ignore[attr-defined]
                     if c["target"]["path"] != "weights"
                 ]
             ),
         ),
-        "animations[0] (BOTH_DEATH1) has no extras.part and keys no morph weights",
+        "(BOTH_DEATH1) has no extras.part and keys no morph weights",
     ),
     "extras with a part that is not one": (
-        lambda d: _anim(d, 0)["extras"].update(part="arms"),  # type: ignore[union-attr]
+        lambda d: _older(d) and _anim(d, 0)["extras"].update(part="arms"),  # type: ignore[union-attr]
         "extras.part is 'arms', not legs, torso or both",
     ),
     "cfg key that injects a table row": (
-        lambda d: d["scenes"][0]["extras"]["animationKeys"].update(sex="m\n0 1 0 15"),  # type: ignore[index]
+        lambda d: _older(d)["scenes"][0].update(extras={"animationKeys": {"sex": "m\n0 1 0 15"}}),  # type: ignore[index]
         "animationKeys 'sex': 'm\\n0 1 0 15' is not a cfg key",
     ),
     "tag track of the wrong type": (
-        lambda d: _node(d, "tag_head")["extras"].update(frames={"translation": 5}),  # type: ignore[union-attr]
+        lambda d: _node(d, "tag_head").update(extras={"frames": {"translation": 5}}),
         "extras.frames.translation is the number 5, not a JSON array",
     ),
     "tag track with a non-finite value": (
-        lambda d: _node(d, "tag_torso")["extras"]["frames"]["rotation"][3].__setitem__(0, 1e400),  # type: ignore[index]
+        lambda d: _node(d, "tag_torso").update(
+            extras={
+                "frames": {
+                    "translation": [[0, 0, 0]] * 191,
+                    "rotation": [[0, 0, 0, 1]] * 3 + [[1e400, 0, 0, 1]] + [[0, 0, 0, 1]] * 187,
+                }
+            }
+        ),
         "extras.frames.rotation[3] holds values that are not finite numbers",
+    ),
+    "cfg node that is no line of a cfg": (
+        lambda d: _node(d, "cfg 000 sex m").update(name="cfg 000 sex m\n0 1 0 15"),
+        "node 'cfg 000 sex m\\n0 1 0 15' is not a line of an animation.cfg",
+    ),
+    "cfg node with a row that is no number": (
+        lambda d: _node(d, "cfg 002 0 30 0 25 BOTH_DEATH1; 29 1 0 25 BOTH_DEAD1").update(
+            name="cfg 002 0 x 0 25 BOTH_DEATH1; 29 1 0 25 BOTH_DEAD1"
+        ),
+        "num_frames='x' at offset",
     ),
     "a node that is its own child": (
         lambda d: _node(d, "head").update(children=[d["nodes"].index(_node(d, "upper"))]),  # type: ignore[union-attr]

@@ -34,6 +34,7 @@ from quakemodels.formats.q3player import (
     parse_skin,
 )
 from quakemodels.formats.q3player.animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS
+from quakemodels.formats.q3player.carry import rest_frames
 from quakemodels.formats.q3player.check import check_player
 from quakemodels.formats.q3player.describe import describe_player
 from quakemodels.formats.q3player.gltf import export_player_gltf
@@ -581,7 +582,12 @@ def _evaluate(
 ) -> dict[str, np.ndarray]:
     """World-space positions of every mesh node with each clip at its ``k``-th key."""
     nodes = [dict(n) for n in doc["nodes"]]
-    weights: dict[int, np.ndarray] = {}
+    # the rest pose: each mesh's default weights (the standing frame), each node's own TRS
+    weights: dict[int, np.ndarray] = {
+        k: np.asarray(doc["meshes"][n["mesh"]]["weights"])
+        for k, n in enumerate(nodes)
+        if "mesh" in n
+    }
     for name, k in clips:
         [anim] = [a for a in doc["animations"] if a["name"] == name]
         for ch in anim["channels"]:
@@ -642,8 +648,16 @@ def test_gltf_scene_assembles_like_the_engine(
     doc, blob = _read_glb(player_exports[name])
     clips = [(c, k) for c, k in ((legs, lk), (torso, tk)) if c]
     world = _evaluate(doc, blob, clips)
-    lf = player.animations[legs].step(lk) if legs else 0
-    tf = player.animations[torso or legs].step(tk if torso else lk) if (torso or legs) else 0
+    # with no clip, the rest pose: TORSO_STAND and LEGS_IDLE (Blender opens it standing)
+    rest = rest_frames(player.animations, {p: m.num_frames for p, m in player.parts.items()})
+    assert rest["upper"] == player.animations["TORSO_STAND"].first_frame
+    assert rest["lower"] == player.animations["LEGS_IDLE"].first_frame
+    lf = player.animations[legs].step(lk) if legs else rest["lower"]
+    tf = (
+        player.animations[torso or legs].step(tk if torso else lk)
+        if (torso or legs)
+        else rest["upper"]
+    )
     pose = player.pose_frames((lf, lf, 0.0), (tf, tf, 0.0))
     for part, model in player.parts.items():
         for s, expected in zip(model.surfaces, pose.surfaces[part], strict=True):
@@ -656,7 +670,13 @@ def test_gltf_scene_assembles_like_the_engine(
 def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
     doc, blob = _read_glb(player_exports["human_bsuit"])
     anims = {a["name"]: a for a in doc["animations"]}
-    assert list(anims) == _load("human_bsuit").animations.names
+    names = _load("human_bsuit").animations.names
+    # TORSO_STAND first (Blender opens the first), the cfg's order in extras.row, then the
+    # ALL_FRAMES runs of 46 frames (TORSO_GESTURE's 1.95 s at 24 fps): every tag's frames
+    clips = [a["name"] for a in doc["animations"] if "row" in a["extras"]]
+    assert clips == ["TORSO_STAND", *(n for n in names if n != "TORSO_STAND")]
+    assert [names[anims[n]["extras"]["row"]] for n in clips] == clips
+    assert list(anims)[len(names) :] == [f"ALL_FRAMES_{f}" for f in range(0, 191, 46)]
     run = anims["LEGS_RUN"]
     assert run["extras"] == {
         "part": "legs",
@@ -666,6 +686,7 @@ def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
         "firstFrame": 107,
         "numFrames": 13,
         "reversed": False,
+        "row": 27,
     }
     names = {doc["nodes"][c["target"]["node"]]["name"] for c in run["channels"]}
     assert names == {"l_legs", "tag_torso"}
@@ -681,15 +702,30 @@ def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
     }
     death = anims["BOTH_DEATH1"]
     assert len(death["channels"]) == 2 + 2 * 3  # two meshes; three tags, T and R each
+    run = anims["ALL_FRAMES_46"]
+    times = _array(doc, blob, run["samplers"][0]["input"])[:, 0]
+    assert times.tolist() == pytest.approx([k / 24 for k in range(47)])
+    tags = {doc["nodes"][c["target"]["node"]]["name"] for c in run["channels"]}
+    assert tags == {"tag_torso", "tag_head", "tag_weapon", "tag_torso@upper"}
     tree = {
         n["name"]: [doc["nodes"][c]["name"] for c in n.get("children", [])] for n in doc["nodes"]
     }
-    assert tree["human_bsuit"] == ["lower"]
+    assert tree["human_bsuit"] == ["lower", "animation.cfg"]
     assert tree["lower"] == ["l_legs", "tag_torso"]
     assert tree["tag_torso"] == ["upper"]
-    assert tree["upper"] == ["u_torso", "tag_head", "tag_weapon"]
+    assert tree["upper"] == ["u_torso", "tag_head", "tag_weapon", "tag_torso@upper"]
     assert tree["tag_head"] == ["head"]
+    assert tree["head"] == ["h_head", "tag_head@head"]
     assert tree["tag_weapon"] == []
+    # the animation.cfg in node names (Blender keeps them, not extras): a key a node, rows
+    # packed into 63 bytes
+    assert tree["animation.cfg"][:4] == [
+        "cfg 000 sex m",
+        "cfg 001 footsteps custom",
+        "cfg 002 0 30 0 25 BOTH_DEATH1; 29 1 0 25 BOTH_DEAD1",
+        "cfg 003 30 30 0 25 BOTH_DEATH2; 59 1 0 25 BOTH_DEAD2",
+    ]
+    assert len(tree["animation.cfg"]) == 25
     assert [i["name"] for i in doc["images"]] == ["human_bsuit.jpg"]
     assert len(doc["materials"]) == 1
 
@@ -702,7 +738,11 @@ def test_gltf_validator_and_threejs(player_exports: dict[str, Path]) -> None:
     loaded = {r["file"]: r for r in _node_json("threejs_gltf.mjs", glbs)}
     bsuit = loaded[str(player_exports["human_bsuit"])]
     assert "error" not in bsuit
-    assert [a["name"] for a in bsuit["animations"]] == _load("human_bsuit").animations.names
+    names = _load("human_bsuit").animations.names
+    assert [a["name"] for a in bsuit["animations"]][: len(names)] == [
+        "TORSO_STAND",
+        *(n for n in names if n != "TORSO_STAND"),
+    ]
     durations = {a["name"]: a["duration"] for a in bsuit["animations"]}
     assert durations["LEGS_RUN"] == pytest.approx(13 * 0.043)
     assert durations["TORSO_ATTACK"] == pytest.approx(5 * 0.066)
@@ -712,10 +752,12 @@ def test_gltf_validator_and_threejs(player_exports: dict[str, Path]) -> None:
         ("h_head", 1),
     ]
     assert bsuit["textures"] == 3
-    # BOTH_DEATH1 at 0.05 s: 40 ms per frame, so frames 1 and 2 at 0.75 and 0.25
-    assert bsuit["sampled"]["influences"] == [[1, pytest.approx(0.75)], [2, pytest.approx(0.25)]]
+    # the first clip, TORSO_STAND, keys no legs: three.js shows the legs at rest, in
+    # LEGS_IDLE's first frame (229 - 63), as Blender opens them
+    assert bsuit["sampled"]["clip"] == "TORSO_STAND"
+    assert bsuit["sampled"]["influences"] == [[166, 1]]
     base = loaded[str(player_exports["human_base"])]
-    assert base["textures"] == 8 and len(base["animations"]) == 25
+    assert base["textures"] == 8 and len(base["animations"]) == 25 + 4  # 4 ALL_FRAMES runs
 
 
 def test_scene_frames_are_poses_and_clip_pairs() -> None:
@@ -806,7 +848,7 @@ def test_cli_on_player_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str
         "human_bsuit.glb",
     ]
     doc, _ = _read_glb(tmp_path / "glb" / "human_bsuit.glb")
-    assert len(doc["animations"]) == 37
+    assert len(doc["animations"]) == 37 + 5  # and 5 ALL_FRAMES runs
     assert (
         main(
             [

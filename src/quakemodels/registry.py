@@ -27,6 +27,7 @@ from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.format import Format, Kind
 from .core.scene import ExportModel
 from .core.shaders import game_shaders
+from .core.skeletal import Skeletal, SkeletalScene
 from .core.skins import game_images
 from .errors import BadMagicError, BadValueError, ModelFormatError
 from .formats import FORMATS
@@ -55,6 +56,7 @@ __all__ = [
     "is_game_path",
     "load",
     "scene",
+    "skeletal",
 ]
 
 
@@ -387,6 +389,13 @@ def scene(
             with game_images(*context), game_shaders(lambda: game_scripts(fs)):
                 em = fmt.scene(model, **kwargs)
     return em if frames is None else replace(em, clips=clips)
+
+
+def skeletal(model: object) -> SkeletalScene | None:
+    """The joints, skinned meshes and clips of a model that animates by joints (its
+    :class:`~quakemodels.core.skeletal.Skeletal` ``skeletal()``, in Quake space), None for a
+    vertex-animated one: what makes ``export`` and ``convert`` write a real skin."""
+    return model.skeletal() if isinstance(model, Skeletal) else None
 
 
 def frames(model: object, *, palette: Any = None) -> SpriteFrames:

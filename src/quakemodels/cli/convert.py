@@ -14,14 +14,17 @@ from typing import Any
 from ..core.atomic import write_bytes_atomic, write_files_atomic
 from ..core.format import Format, Kind
 from ..core.scene import FPS
+from ..core.skeletal import SkeletalScene
 from ..errors import BadMagicError, LimitExceededError, ModelFormatError
 from ..formats import FORMATS
 from ..interchange.convert import GLTF_SUFFIXES, BuildOptions, Built, OptionError, Source
-from ..interchange.export import check_frame
+from ..interchange.export import check_frame, export_skeletal, gltf_skeletal
+from ..interchange.gltf_skin_write import skin_summary
 from ..interchange.gltf_write import export_gltf
 from ..interchange.obj_write import export_obj, export_obj_clip
-from ..registry import by_magic, for_model, load, read_any
+from ..registry import by_magic, for_model, load, read_any, skeletal
 from .build import build_files
+from .export import skeletal_skins
 from .options import folder, frame_number, load_scene, plural, positive
 from .output import (
     EXIT_BAD_INPUT,
@@ -54,6 +57,7 @@ EXAMPLES = """\
   quakemodels convert tris.glb tris.mdl --skin skin.png     # glTF or OBJ frames → MDL
   quakemodels convert rifle.md3 rifle.md2         # one surface: positions requantized, tags dropped
   quakemodels convert upper.md3 upper.mdl --merge-surfaces --skin-size 256x256
+  quakemodels convert rigged.glb again.glb        # a rigged glTF stays a real skin (--fps)
 """
 
 _GLTF = GLTF_SUFFIXES
@@ -80,9 +84,11 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="→ MD2: a skin name to store (repeatable; at most 63 bytes); model → glTF/OBJ"
-        " and MD2/MD3 → MDL: the skin to embed, the model's skin number N or an image NAME;"
-        " glTF/OBJ → MDL: the image file to quantize into the MDL",
+        help="→ MD2: a skin name to store (repeatable; at most 63 bytes; default: the names"
+        " a glTF's material carries); model → glTF/OBJ and MD2/MD3 → MDL: the skin to embed,"
+        " the model's skin number N or an image NAME; glTF/OBJ → MDL: the image file to"
+        " quantize into the MDL, or a glTF's image number N (default: the glTF's base colour"
+        " texture)",
     )
     parser.add_argument(
         "--skin-size",
@@ -118,7 +124,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="NAME",
-        help="→ MD3: a shader name for every surface that has none (repeatable; ≤ 63 bytes)",
+        help="→ MD3: a shader name for every surface that has none (repeatable; ≤ 63 bytes;"
+        " a glTF surface has the name its material carries, else its texture's game path)",
     )
     parser.add_argument(
         "--frame",
@@ -143,8 +150,8 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         type=positive,
         default=1.0,
         metavar="K",
-        help="model → glTF/OBJ: multiply positions by K (default 1: Quake units, about an"
-        " inch; 0.0254 gives metres)",
+        help="model or glTF → glTF/OBJ: multiply positions by K (default 1: Quake units,"
+        " about an inch; 0.0254 gives metres)",
     )
     parser.add_argument(
         "--palette",
@@ -164,14 +171,15 @@ def add_args(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="glTF → MD2/MD3/MDL: sample a rigged or moved glTF's animations at N frames per"
         f" second (default {FPS:g}, the rate Quake, Quake II and Quake III animate models at);"
-        " each animation becomes a clip of frames named after it",
+        " each animation becomes a clip of frames named after it; glTF → glTF: each"
+        " animation's keys, N a second",
     )
     parser.add_argument(
         "--up",
         choices=("y", "z"),
         default="y",
-        help="glTF → MD2/MD3/MDL: the file's up axis (default y, as glTF defines it); z reads a"
-        " model exported Z-up (Blender's '+Y Up' unchecked) upright",
+        help="glTF → MD2/MD3/MDL/glTF: the file's up axis (default y, as glTF defines it); z"
+        " reads a model exported Z-up (Blender's '+Y Up' unchecked) upright",
     )
     parser.add_argument(
         "--no-clobber", action="store_true", help="never replace an existing file (exit 3)"
@@ -305,6 +313,31 @@ def _player_gltf(args: argparse.Namespace, player: Any, out: Path) -> int:
     return EXIT_OK
 
 
+def _gltf_to_gltf(args: argparse.Namespace, source: Path, out: Path) -> int:
+    """A glTF → a glTF with a real skin: its node hierarchy as joints, its skins, its
+    animations sampled at --fps as TRS clips, its meshes' embedded images (a rigged or moved
+    glTF comes out rigged, not baked; ``--up z`` stands a Z-up file up, ``--scale``
+    multiplies every length)."""
+    scene, skins, materials, axes = gltf_skeletal(source, fps=args.fps, up=args.up)
+    refuse_existing([out], args.no_clobber)
+    with writing(out):
+        export_skeletal(
+            scene,
+            out,
+            skins=skins,
+            materials=materials,
+            name=source.stem,
+            axes=axes,
+            scale=args.scale,
+        )
+    print(_skin_summary(out, scene))
+    return EXIT_OK
+
+
+def _skin_summary(out: Path, scene: SkeletalScene) -> str:
+    return f"{out}: {skin_summary(scene)}"
+
+
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     """Any model the registry reads → glTF, OBJ, or a folder of OBJ frames."""
     model = _load_model(source)
@@ -318,6 +351,21 @@ def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     folder_set = for_model(model).kind is Kind.FOLDER
     if folder_set and suffix in _GLTF and args.clip is None:
         return _player_gltf(args, model, out)
+    scene = skeletal(model) if suffix in _GLTF and args.clip is None else None
+    if scene is not None:  # joints: a real skin, not baked morph targets
+        skins, materials = skeletal_skins(str(source), model, scene, opts)
+        refuse_existing([out], args.no_clobber)
+        with writing(out):
+            export_skeletal(
+                scene,
+                out,
+                skins=skins,
+                materials=materials,
+                name=source.stem,
+                scale=args.scale,
+            )
+        print(_skin_summary(out, scene))
+        return EXIT_OK
     view = load_scene(source, opts, model)
     if args.clip is not None:
         with writing(out):
@@ -364,6 +412,9 @@ def run(args: argparse.Namespace) -> int:
         if fmt is not None:
             with writing_parent(out):
                 return _convert(args, inputs, out, fmt)
+        if len(inputs) == 1 and inputs[0].suffix.lower() in _GLTF and suffix in _GLTF:
+            with writing_parent(out):
+                return _gltf_to_gltf(args, inputs[0], out)
         if len(inputs) != 1 or inputs[0].suffix.lower() in (*_GLTF, ".obj"):
             raise UsageError(f"→ {suffix or 'OBJ frames'} takes one model (.md2, .md3 or .mdl)")
         if suffix not in (".obj", "") and args.clip is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -27,8 +28,8 @@ from .scene import ExportModel, Surface, Tag
 F64 = npt.NDArray[np.float64]
 
 # Posing works through frames in chunks of at most this many (frame, vertex) pairs: the blended
-# (F,N,3,4) matrices take 96 bytes each, so a chunk holds about 100 MB at most.
-_CHUNK = 1 << 20
+# (F,N,3,4) matrices take 96 bytes each, so a chunk holds about 6 MB.
+_CHUNK = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -138,6 +139,16 @@ class SkeletalScene:
         """(J,4,4) float64 world matrices of the rest pose."""
         world: F64 = world_matrices(self.local(self.rest_clip()), self.parents)[0]
         return world
+
+
+@runtime_checkable
+class Skeletal(Protocol):
+    """A model that animates by joints (MD5, IQM): ``skeletal()`` gives its scene in Quake
+    space (Z up, x forward, as those formats store it; the glTF export turns it Y up).
+    ``quakemodels export`` and ``convert`` to glTF write such a model as a real skin
+    (:mod:`quakemodels.interchange.gltf_skin_write`) instead of baked morph targets."""
+
+    def skeletal(self) -> SkeletalScene: ...
 
 
 def trs_matrices(translation: F64, rotation: F64, scale: F64) -> F64:
@@ -385,6 +396,7 @@ def baked_model(
 
 __all__ = [
     "Baked",
+    "Skeletal",
     "SkeletalClip",
     "SkeletalScene",
     "SkinnedMesh",

@@ -10,17 +10,24 @@ for a source format by name.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from ..core.embed import PNG_SIGNATURE
 from ..core.format import Kind, format_of
 from ..core.names import plural
 from ..core.quantized import QuantizedMesh
+from ..core.rasters import encode_tga
 from ..core.scene import FPS, ExportModel
 from ..core.skins import _unsafe_reason, game_path
 from ..errors import BadValueError
+from .gltf_images import GltfTexture, decode_image
 from .gltf_read import read_gltf, read_gltf_scene
 from .imported import DEFAULT_LIMITS, ImportedMesh, frame_limited
 from .obj_read import read_obj_sequence
@@ -169,6 +176,85 @@ def stored_names(names: Sequence[str], option: str) -> None:
             )
 
 
+QUAKE2_ROOTS = ("models", "players")
+"""Folders Quake II keeps models in, below its game folder (``baseq2/players/male``)."""
+QUAKE3_ROOTS = ("models",)
+"""Quake III's (``baseq3/models/players/sarge``: ``players`` is below ``models``)."""
+
+
+def skin_file_name(out: Path, file: str, roots: Sequence[str] = QUAKE2_ROOTS) -> str:
+    """The name a model stores for the image ``file`` written beside ``out``: its path from
+    the game folder above (the parent of the nearest folder named in ``roots``, where the
+    engine keeps models), else the file name alone (the engine finds it once the model is
+    moved into its game folder and the name fixed; our tools find it beside the model)."""
+    folder = Path(os.path.abspath(out.parent))
+    wanted = {r.lower() for r in roots}
+    for k, parent in enumerate((folder, *folder.parents)):
+        if parent.name.lower() in wanted and parent.parent != parent:
+            parts = [*folder.parts[len(folder.parts) - k - 1 :], file]
+            name = "/".join(parts)
+            return name if len(name.encode()) <= 63 else file
+    return file
+
+
+@dataclass(frozen=True)
+class SkinOut:
+    """A texture as a built model carries it: ``names`` to store (game paths, the first the
+    one ``files`` serves), ``files`` to write beside the model (file name → bytes, empty
+    when there is no image), ``pixels`` (H,W,3|4) uint8 of the image (None: none),
+    ``note`` for the summary, ``missing`` why there is no image (None when there is)."""
+
+    names: tuple[str, ...]
+    files: dict[str, bytes]
+    pixels: npt.NDArray[np.uint8] | None
+    note: str
+    missing: str | None
+
+
+_RAW_KINDS = {".png": PNG_SIGNATURE, ".jpg": b"\xff\xd8", ".jpeg": b"\xff\xd8"}
+
+
+def skin_out(
+    texture: GltfTexture | None,
+    out: Path,
+    stem: str,
+    *,
+    given: Sequence[str] = (),
+    roots: Sequence[str] = QUAKE2_ROOTS,
+    raw: bool = False,
+) -> SkinOut:
+    """What a target stores and writes for a glTF surface's ``texture``: the names given
+    (``given``: ``--skin``), else the names the glTF carries, else the game path of the image
+    written beside ``out`` (``stem.tga``). The image file is named after the last part of the
+    first name: as TGA (what every Quake II and III renderer reads), or, with ``raw``, as the
+    PNG or JPEG bytes the glTF holds when the name's extension says that kind (ioquake3 reads
+    both)."""
+    names = tuple(given) or (texture.names if texture is not None else ())
+    pixels = None
+    if texture is None or (texture.image is None and texture.problem is None):
+        missing = "has no base-colour texture"
+    elif texture.data is None:
+        missing = f"has an image {texture.image!r} that cannot be read: {texture.problem}"
+    else:
+        pixels = decode_image(texture.data)
+        missing = f"has an image {texture.image!r} that cannot be decoded"
+    if pixels is None or texture is None or texture.data is None:
+        return SkinOut(names, {}, None, "", missing)
+    base = names[0].rsplit("/", 1)[-1] if names else ""
+    if base in ("", ".", ".."):
+        base = f"{stem}.tga"
+    front, ext = os.path.splitext(base)
+    kind = _RAW_KINDS.get(ext.lower())
+    if raw and kind is not None and texture.data.startswith(kind):
+        file, data = base, texture.data
+    else:
+        file, data = f"{front or stem}.tga", encode_tga(pixels)
+    if not names:
+        names = (skin_file_name(out, file, roots),)
+    note = f"skin {texture.image} written as {file}, named {names[0]}"
+    return SkinOut(names, {file: data}, pixels, note, None)
+
+
 def player_refusal(source: Path, target: str, out: Path) -> OptionError:
     """Why a player folder does not convert to one model file of ``target`` (``MD2``)."""
     holds = "one mesh" if target != "MD3" else "one model, not three parts on tags"
@@ -207,13 +293,18 @@ def merged_summary(view: ExportModel) -> tuple[str, str]:
 
 __all__ = [
     "GLTF_SUFFIXES",
+    "QUAKE2_ROOTS",
+    "QUAKE3_ROOTS",
     "BuildOptions",
     "Built",
     "OptionError",
+    "SkinOut",
     "Source",
     "game_names",
     "merged_summary",
     "one_mesh_scene",
     "player_refusal",
+    "skin_file_name",
+    "skin_out",
     "stored_names",
 ]

@@ -7,10 +7,17 @@ module is, so that importing :mod:`quakemodels` stays fast.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
-from ..core.scene import ExportModel
+import numpy as np
+import numpy.typing as npt
+
+from ..core.embed import PNG_SIGNATURE
+from ..core.scene import FPS, Y_UP, ExportModel, Material, Sides
+from ..core.skeletal import SkeletalScene
+from ..core.skins import Skin
 
 EXPORT_SUFFIXES = (".glb", ".gltf", ".obj")
 """What :func:`export_scene` writes, by the output's suffix."""
@@ -82,3 +89,90 @@ def export_scene(
 
     export_gltf(pick_frames(model, frame, clip), target, binary=suffix == ".glb")
     return [target]
+
+
+def skeletal_clip(scene: SkeletalScene, clip: str | None) -> SkeletalScene:
+    """``scene`` with only its clip named ``clip`` (KeyError naming the clips there are);
+    unchanged for None."""
+    if clip is None:
+        return scene
+    kept = [c for c in scene.clips if c.name == clip]
+    if not kept:
+        raise KeyError(f"no clip {clip!r}; clips: {', '.join(c.name for c in scene.clips)}")
+    return replace(scene, clips=kept[:1])
+
+
+def export_skeletal(
+    scene: SkeletalScene,
+    path: str | os.PathLike[str],
+    *,
+    skins: Sequence[Skin | None] = (),
+    materials: Sequence[Material] = (),
+    name: str = "model",
+    clip: str | None = None,
+    scale: float = 1.0,
+    axes: npt.ArrayLike | None = Y_UP,
+) -> list[Path]:
+    """Write a skeletal ``scene`` to the ``.glb``/``.gltf`` ``path`` as a real skin (only
+    ``clip`` when given); returns the files written. ``axes`` turn the scene into glTF's Y
+    up: the default, Quake space (a :class:`~quakemodels.core.skeletal.Skeletal` model's),
+    None for a scene read from a glTF. ValueError for another suffix (an OBJ holds one frame:
+    bake it first)."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix not in (".glb", ".gltf"):
+        raise ValueError(f"a skin exports to .glb or .gltf, not {suffix or 'no suffix'}")
+    from .gltf_skin_write import export_skinned_gltf
+
+    export_skinned_gltf(
+        skeletal_clip(scene, clip),
+        target,
+        skins=skins,
+        materials=materials,
+        name=name,
+        axes=axes,
+        scale=scale,
+        binary=suffix == ".glb",
+    )
+    return [target]
+
+
+def gltf_skeletal(
+    path: str | os.PathLike[str], *, fps: float = FPS, up: str = "y"
+) -> tuple[SkeletalScene, list[Skin | None], list[Material], npt.NDArray[np.float64] | None]:
+    """A glTF read as a skeletal scene (every animation sampled at ``fps``), with each mesh's
+    embedded base colour image as a skin and its sides, and the axes that turn it Y up
+    (``up="z"``: a file exported Z up; None: it is Y up): what ``convert x.glb y.glb``
+    re-exports as a real skin."""
+    from .gltf_doc import _open
+    from .gltf_eval import Z_UP_TO_Y_UP, read_skeletal
+    from .gltf_read import _image
+    from .imported import DEFAULT_LIMITS
+
+    g, size = _open(path)
+    scene = read_skeletal(g, fps, DEFAULT_LIMITS.for_input(size + g.external_bytes))
+    skins: list[Skin | None] = []
+    materials: list[Material] = []
+    for mesh in scene.meshes:
+        image = _image(g, mesh.material)
+        skins.append(None if image is None else _skin(*image))
+        sides: Sides = "front"
+        if mesh.material is not None:
+            _, material = g.item("materials", mesh.material, "material")
+            sides = "both" if material.get("doubleSided") is True else "front"
+        materials.append(Material(sides=sides))
+    axes = None if up == "y" else Z_UP_TO_Y_UP[:3, :3].copy()
+    return scene, skins, materials, axes
+
+
+def _skin(name: str, data: bytes) -> Skin | None:
+    """A glTF's embedded image as a skin: carried as it is when a glTF can hold it so,
+    else decoded (None, with a warning, when it cannot be)."""
+    import io
+
+    from ..core.skins import _open as open_skin
+
+    path = Path(name)
+    if path.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        path = Path(name + (".png" if data.startswith(PNG_SIGNATURE) else ".jpg"))
+    return open_skin(path, io.BytesIO(data))

@@ -60,7 +60,8 @@ from .gltf_doc import (
 from .imported import ImportLimits
 
 MAX_JOINT_FRAMES = 1 << 20
-"""Frames × nodes a clip may pose: its (F,J,4,4) float64 matrices take 128 bytes each."""
+"""Frames × nodes a clip may pose: its (F,J,4,4) float64 matrices take 128 bytes each. A
+small file gets half its import limit's positions (``ImportLimits.for_input``) at most."""
 
 _PATHS = {"translation": 3, "rotation": 4, "scale": 3}
 _INTERPOLATIONS = ("LINEAR", "STEP", "CUBICSPLINE")
@@ -404,6 +405,8 @@ def read_skeletal(g: _Document, fps: float, limits: ImportLimits) -> SkeletalSce
                 )
             )
     clips = []
+    joint_frames = min(MAX_JOINT_FRAMES, limits.max_positions // 2)
+    spent = 0
     for a, value in enumerate(g.array(g.doc.get("animations", []), "animations")):
         anim = g.obj(value, f"animations[{a}]")
         channels = _channels(g, a, anim, count)
@@ -412,11 +415,13 @@ def read_skeletal(g: _Document, fps: float, limits: ImportLimits) -> SkeletalSce
         t0 = min(float(c.times[0]) for c in channels)
         t1 = max(float(c.times[-1]) for c in channels)
         frames = round((t1 - t0) * fps) + 1
-        if frames > limits.max_frames or frames * max(count, 1) > MAX_JOINT_FRAMES:
+        spent += frames * max(count, 1)  # held over every clip: each keeps its tracks
+        if frames > limits.max_frames or spent > joint_frames:
             raise g.error(
                 f"animations[{a}]",
-                f"runs {t1 - t0:g} s: {frames} frames at {fps:g} fps × {count} nodes exceed the"
-                f" import limit ({limits.max_frames} frames, {MAX_JOINT_FRAMES} node frames)",
+                f"runs {t1 - t0:g} s: {frames} frames at {fps:g} fps × {count} nodes take the"
+                f" animations past the import limit ({limits.max_frames} frames a clip,"
+                f" {joint_frames} node frames in all)",
             )
         at = t0 + np.arange(frames) / fps
         trs = {"translation": rest_t, "rotation": rest_r, "scale": rest_s}

@@ -169,8 +169,10 @@ def _evaluated_mesh(g: _Document, scene: SkeletalScene, baked: Baked) -> Importe
 
 
 def _first_image(g: _Document) -> tuple[str, bytes] | None:
-    """(name, bytes) of ``images[0]`` when it is embedded (in a buffer view), else None; a
-    ModelFormatError when its buffer view is broken."""
+    """(name, bytes) of ``images[0]`` when it is embedded (in a buffer view), else None (what
+    :func:`read_gltf`'s ``skin_size`` measures; a build reads each surface's own texture
+    through :mod:`quakemodels.interchange.gltf_images`); a ModelFormatError when its buffer
+    view is broken."""
     images = g.doc.get("images")
     if not isinstance(images, list) or not images or not isinstance(images[0], dict):
         return None
@@ -191,23 +193,6 @@ def _embedded(g: _Document, i: int, image: dict[str, Any]) -> tuple[str, bytes] 
         raise g.error(at, f"runs to byte {start + length} of a {len(data)}-byte buffer")
     name = image.get("name")
     return (name if isinstance(name, str) else f"image{i}"), data[start : start + length]
-
-
-def embedded_image(path: str | os.PathLike[str]) -> tuple[str, bytes | None] | None:
-    """(name, file bytes) of a glTF's first image, the one :func:`read_gltf`'s ``skin_size``
-    measures (the skin of a model we exported): bytes None when it is not embedded (a file
-    beside the glTF, named by its ``uri``, which is not opened); None when the glTF has no
-    image. A ModelFormatError when the file or the image's buffer view is broken."""
-    g, _ = _open(path)
-    found = _first_image(g)
-    if found is not None:
-        return found
-    images = g.doc.get("images")
-    if not isinstance(images, list) or not images:
-        return None
-    first = images[0] if isinstance(images[0], dict) else {}
-    label = first.get("uri") if isinstance(first.get("uri"), str) else first.get("name")
-    return (label if isinstance(label, str) else "images[0]")[:200], None
 
 
 def _image_size(g: _Document) -> tuple[int, int] | None:
@@ -284,11 +269,16 @@ def tag_axes(rotations: npt.ArrayLike) -> FloatArray:
 class GltfAnimation:
     """An animation's name and its ``extras`` (untrusted JSON: validate before use), and per
     scene the first morph-weights channel keying one of its meshes: (times (K,) float64
-    seconds, weights (K,F) float64, one column per morph target)."""
+    seconds, weights (K,F) float64, one column per morph target); ``tags`` the translation
+    and rotation channels of ``tag_*`` nodes: (node name, path) → (times (K,), values (K,3)
+    or (K,4) float64, as the file keys them, Y-up)."""
 
     name: str
     extras: dict[str, Any]
     weights: dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = field(
+        default_factory=dict
+    )
+    tags: dict[tuple[str, str], tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = field(
         default_factory=dict
     )
 
@@ -433,12 +423,14 @@ def _value_at(
 class GltfScenes:
     """What :func:`read_gltf_scenes` reads: a scene per part; every animation's name and
     extras; the default scene's ``extras`` (untrusted JSON); and per part, the embedded base
-    colour image of each surface that has one (surface name → (image name, bytes))."""
+    colour image of each surface that has one (surface name → (image name, bytes)); every
+    node's name (what a file that went through Blender carries: see q3player/carry.py)."""
 
     scenes: dict[str, ExportModel]
     animations: list[GltfAnimation]
     extras: dict[str, Any]
     images: dict[str, dict[str, tuple[str, bytes]]]
+    names: tuple[str, ...] = ()  # every node's name, in node order
 
 
 def _subtree(g: _Document, nodes: list[_Node], root: str, stop: tuple[str, ...]) -> list[_Node]:
@@ -772,12 +764,30 @@ def read_gltf_scenes(
         anim = g.obj(value, f"animations[{a}]")
         name, more = anim.get("name", ""), anim.get("extras")
         weights: dict[str, tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
+        tags: dict[tuple[str, str], tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]] = {}
         for c, cvalue in enumerate(g.array(anim.get("channels", []), f"animations[{a}].channels")):
             channel = g.obj(cvalue, f"animations[{a}].channels[{c}]")
             target = g.obj(channel.get("target"), f"animations[{a}].channels[{c}].target")
             node = target.get("node")
+            channel_path = target.get("path")
+            tag = nodes[node].name if type(node) is int and 0 <= node < len(nodes) else ""
+            if tag.startswith("tag_") and channel_path in ("translation", "rotation"):
+                kind = "VEC3" if channel_path == "translation" else "VEC4"
+                times, v = _sampler(g, anim, a, channel.get("sampler"), (kind,))
+                budget -= v.size
+                if budget < 0:
+                    raise g.error(
+                        "animations",
+                        f"key more than {limits.max_positions} values (the import limit)",
+                    )
+                if v.shape[1] != _WIDTH[kind]:
+                    raise g.error(
+                        f"animations[{a}]", f"{channel_path} keys of {tag!r} are not {kind}"
+                    )
+                tags.setdefault((tag, channel_path), (times, v))
+                continue
             owner = meshes.get(node) if type(node) is int else None
-            if target.get("path") != "weights" or owner is None or owner in weights:
+            if channel_path != "weights" or owner is None or owner in weights:
                 continue
             times, w = _sampler(g, anim, a, channel.get("sampler"), ("SCALAR",))
             budget -= w.size
@@ -791,6 +801,7 @@ def read_gltf_scenes(
                 name if isinstance(name, str) else "",
                 more if isinstance(more, dict) else {},
                 weights,
+                tags,
             )
         )
     extras: dict[str, Any] = {}
@@ -801,7 +812,7 @@ def read_gltf_scenes(
             found = all_scenes[default]
             if isinstance(found, dict) and isinstance(found.get("extras"), dict):
                 extras = found["extras"]
-    return GltfScenes(scenes, animations, extras, images)
+    return GltfScenes(scenes, animations, extras, images, tuple(n.name for n in nodes))
 
 
 def read_gltf_scene(

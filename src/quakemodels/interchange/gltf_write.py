@@ -21,6 +21,11 @@ Layout, per surface (MD2 has one, MD3 one per surface), one mesh with one primit
   surface's :class:`~quakemodels.core.scene.Material` (a Quake III shader script's ``cull``
   and ``alphaFunc``, Quake II's alpha test) gives ``doubleSided`` and ``alphaMode: MASK``
   with its ``alphaCutoff`` (see :meth:`GltfBuilder.material`).
+* the game paths the model stores for a surface (MD2 skin names, MD3 shader names) in what
+  Blender keeps at its default settings: the material is named after the first (a material
+  without a texture when the skin was not found) and each further name is an empty child
+  node ``skin<k>:<name>`` of the surface's node
+  (read back by :mod:`quakemodels.interchange.gltf_images`).
 
 Quake's Z-up space becomes glTF's Y-up by the rotation (x, y, z) → (y, z, x) (see
 :func:`quakemodels.core.scene.to_y_up`): a Quake model faces +X, a glTF asset faces +Z.
@@ -76,7 +81,7 @@ from ..core.scene import (
     safe_name,
     to_y_up,
 )
-from ..core.skins import Skin
+from ..core.skins import Skin, game_path
 from ..errors import QuakeModelsWarning
 
 FLOAT = 5126
@@ -168,7 +173,7 @@ class GltfBuilder:
         self.doc: Doc = {}
         self._pieces: list[Piece] = []
         self._size = 0
-        self._materials: dict[tuple[str | None, Material], int] = {}
+        self._materials: dict[tuple[str | None, Material, str | None], int] = {}
         self._textures: dict[str, int] = {}
         # Runs of morph-target accessors whose JSON text json_bytes writes in one go: first
         # index → (count, the arguments of _targets_json). Rendered only when written: a
@@ -242,11 +247,20 @@ class GltfBuilder:
         mm = (json_floats(a.min(axis=0)), json_floats(a.max(axis=0))) if minmax else None
         return self.accessor(view, int(a.shape[0]), kind, minmax=mm)
 
-    def material(self, skin: Skin | None, material: Material = OPAQUE) -> int | None:
+    def material(
+        self, skin: Skin | None, material: Material = OPAQUE, name: str | None = None
+    ) -> int | None:
         """The glTF material showing ``skin`` as ``material`` says (image, texture and
-        material added once per skin file and material; the PNG encoded once per image);
-        returns its index, or None for no skin and one side drawn (glTF's default material:
-        single-sided, opaque; with no texture an alpha test has nothing to test).
+        material added once per skin file, material and name; the PNG encoded once per
+        image); returns its index, or None for no skin, no name and one side drawn (glTF's
+        default material: single-sided, opaque; with no texture an alpha test has nothing to
+        test).
+
+        ``name``, the game path the model stores for the surface (an MD2 skin, an MD3 shader),
+        names the material, with or without a texture: Blender keeps material names (and
+        drops ``extras``), so the name survives a modder's round trip (read back by
+        :mod:`quakemodels.interchange.gltf_images`). Without one the material is named after
+        the skin file.
 
         ``doubleSided`` is the material's sides; its alpha test becomes ``alphaMode: MASK``
         with the ``alphaCutoff`` that keeps the same 8-bit alphas, when the skin has an alpha
@@ -255,10 +269,10 @@ class GltfBuilder:
         texel the engine draws), and only the back side (``cull back``) becomes double-sided:
         each warns once per material.
         """
-        key = (os.fspath(skin.path) if skin is not None else None, material)
+        key = (os.fspath(skin.path) if skin is not None else None, material, name)
         if key in self._materials:
             return self._materials[key]
-        if skin is None and not material.double_sided:
+        if skin is None and not material.double_sided and name is None:
             return None  # without a texture there is no alpha to test: the default draws it
         pbr: dict[str, Any] = {
             "baseColorFactor": [1.0, 1.0, 1.0, 1.0],
@@ -290,7 +304,10 @@ class GltfBuilder:
                 stacklevel=3,
             )
         out["doubleSided"] = material.double_sided
-        out["name"] = skin.path.stem if skin is not None else safe_name(what, "material")
+        if name is not None:
+            out["name"] = name
+        else:
+            out["name"] = skin.path.stem if skin is not None else safe_name(what, "material")
         index = self.add("materials", out)
         self._materials[key] = index
         return index
@@ -384,7 +401,8 @@ class GltfBuilder:
             {"POSITION": first + 2 * f, "NORMAL": first + 2 * f + 1} for f in range(num_frames)
         ]
         primitive: dict[str, Any] = {"attributes": attributes, "indices": indices, "mode": 4}
-        material = self.material(surface.skin, surface.material)
+        stored = [g for n in surface.skin_names if n and (g := game_path(n)) is not None]
+        material = self.material(surface.skin, surface.material, stored[0] if stored else None)
         if material is not None:
             primitive["material"] = material
         primitive["targets"] = targets
@@ -397,7 +415,14 @@ class GltfBuilder:
                 "name": surface.name,
             },
         )
-        return self.add("nodes", {"mesh": mesh, "name": surface.name})
+        node: dict[str, Any] = {"mesh": mesh, "name": surface.name}
+        if len(stored) > 1:
+            # the further stored names (an MD2's other skins) as empty children, which
+            # Blender keeps with their names; the first is the material's name
+            node["children"] = [
+                self.add("nodes", {"name": f"skin{k}:{n}"}) for k, n in enumerate(stored[1:], 1)
+            ]
+        return self.add("nodes", node)
 
     def tag(self, tag: Tag) -> tuple[int, FloatArray, FloatArray]:
         """A node for ``tag`` posed as in frame 0; returns it with the (F,3) Y-up origins and
@@ -503,15 +528,26 @@ class GltfBuilder:
         return ("{" + members + "}").encode("utf-8")
 
     def finish(
-        self, name: str, children: Sequence[int], extras: dict[str, Any] | None = None
+        self,
+        name: str,
+        children: Sequence[int],
+        extras: dict[str, Any] | None = None,
+        *,
+        roots: Sequence[int] = (),
     ) -> tuple[Doc, bytes]:
         """The document, with a root node ``name`` over ``children`` as its one scene (with
-        ``extras`` when given), and the binary buffer (buffer 0, no uri yet)."""
-        doc, pieces = self.finish_pieces(name, children, extras)
+        ``extras`` when given; ``roots`` more nodes at the scene's top, beside that root: a
+        skinned mesh's node must be one), and the binary buffer (buffer 0, no uri yet)."""
+        doc, pieces = self.finish_pieces(name, children, extras, roots=roots)
         return doc, b"".join(pieces)
 
     def finish_pieces(
-        self, name: str, children: Sequence[int], extras: dict[str, Any] | None = None
+        self,
+        name: str,
+        children: Sequence[int],
+        extras: dict[str, Any] | None = None,
+        *,
+        roots: Sequence[int] = (),
     ) -> tuple[Doc, list[Piece]]:
         """:meth:`finish` with the binary buffer as the pieces that make it up, in order."""
         root: dict[str, Any] = {"children": list(children)} if children else {}
@@ -523,7 +559,7 @@ class GltfBuilder:
             doc["buffers"] = [{"byteLength": self._size}]
         doc["scene"] = 0
         scene: dict[str, Any] = {"extras": extras} if extras else {}
-        doc["scenes"] = [scene | {"name": name, "nodes": [root_node]}]
+        doc["scenes"] = [scene | {"name": name, "nodes": [root_node, *roots]}]
         ordered = {key: doc[key] for key in _TOP_LEVEL if key in doc}
         ordered.update((key, value) for key, value in doc.items() if key not in ordered)
         return ordered, self._pieces

@@ -90,9 +90,15 @@ def _durations(times: Any) -> list[float]:
 
 def player_clip_entries(doc: dict[str, Any]) -> list[Meta]:
     """The clips of a player's glTF (``doc`` from the player exporter: each animation's
-    ``extras`` hold its part, fps, loop, first frame and frame count)."""
+    ``extras`` hold its part, fps, loop, first frame and frame count, and its ``row`` in
+    animation.cfg), in the cfg's order; the ``ALL_FRAMES`` runs (``extras.allFrames``, what
+    the way back from Blender reads the tags from) are no clips."""
     out = []
-    for anim in doc.get("animations", []):
+    animations = [a for a in doc.get("animations", []) if not a.get("extras", {}).get("allFrames")]
+    order = sorted(
+        range(len(animations)), key=lambda k: animations[k].get("extras", {}).get("row", k)
+    )
+    for anim in (animations[k] for k in order):
         extras = anim.get("extras", {})
         part = str(extras.get("part", "both")).lower()
         fps = float(extras.get("fps") or 1.0)

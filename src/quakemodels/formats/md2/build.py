@@ -12,45 +12,28 @@ software renderer reads only PCX and WAL.
 
 from __future__ import annotations
 
-import io
-import os
 import re
 import warnings
-from pathlib import Path
-
-import numpy as np
-import numpy.typing as npt
 
 from ...core.names import plural
 from ...core.quantized import QuantizedMesh
 from ...core.rasters import encode_tga
 from ...errors import QuakeModelsWarning
 from ...interchange.convert import (
+    QUAKE2_ROOTS,
     BuildOptions,
     Built,
     Source,
     game_names,
     merged_summary,
     one_mesh_scene,
+    skin_file_name,
+    skin_out,
     stored_names,
 )
-from ...interchange.gltf_read import embedded_image
+from ...interchange.gltf_images import first_texture
 from .limits import FORMAT_LIMITS, VANILLA
 from .model import Md2
-
-
-def skin_file_name(out: Path, file: str) -> str:
-    """The name a model stores for the image ``file`` written beside ``out``: its path from
-    the game folder above (the parent of the nearest folder named ``models`` or ``players``,
-    where Quake II keeps models), else the file name alone (the engine finds it once the model
-    is moved into its game folder and the name fixed; our tools find it beside the model)."""
-    folder = Path(os.path.abspath(out.parent))
-    for k, parent in enumerate((folder, *folder.parents)):
-        if parent.name.lower() in ("models", "players") and parent.parent != parent:
-            parts = [*folder.parts[len(folder.parts) - k - 1 :], file]
-            name = "/".join(parts)
-            return name if len(name.encode()) <= 63 else file
-    return file
 
 
 def build(source: Source, options: BuildOptions) -> Built:
@@ -87,28 +70,38 @@ def build(source: Source, options: BuildOptions) -> Built:
 
 
 def _from_imported(source: Source, options: BuildOptions) -> Built:
-    """A glTF's morph targets or OBJ frames, welded; a glTF's embedded skin beside it."""
+    """A glTF's morph targets or OBJ frames, welded; a glTF's base colour texture beside it as
+    TGA, named by the game paths the glTF carries (its material's name, ``skin<k>:`` nodes:
+    see :mod:`~quakemodels.interchange.gltf_images`), else by ``--skin``, else by the game
+    path of the file written; one warning when there is no image to write."""
     limits = FORMAT_LIMITS if options.no_limits else VANILLA
     out = options.out
     mesh = source.imported(options, limits.max_frames)
     stored_names(options.skins, "--skin")
-    skin = _gltf_skin(source.path, out) if not options.skins and source.is_gltf else None
-    names = list(options.skins) or ([skin[0]] if skin else [])
-    size = options.skin_size or mesh.skin_size
-    if size is None and skin is not None:
-        size = (int(skin[2].shape[1]), int(skin[2].shape[0]))
-    result = Md2.from_imported(mesh, skins=names, skin_size=size, limits=limits)
-    files = {f"{out.stem}.tga": encode_tga(skin[2])} if skin else {}
+    texture = first_texture(source.path) if source.is_gltf else None
+    skin = skin_out(texture, out, out.stem, given=options.skins, roots=QUAKE2_ROOTS)
+    names = [n for n in skin.names if re.fullmatch(r"[ -~]{1,63}", n)]
+    if skin.pixels is None:
+        what = "its skin names are stored" if names else "give --skin NAME and put the image there"
+        why = f"it {skin.missing}" if source.is_gltf else "OBJ frames carry no texture"
+        warnings.warn(
+            f"{source.path}: {why}: {out.name} gets no skin image ({what})",
+            QuakeModelsWarning,
+            stacklevel=2,
+        )
+    size = options.skin_size
+    if size is None and skin.pixels is not None:
+        size = (int(skin.pixels.shape[1]), int(skin.pixels.shape[0]))
+    result = Md2.from_imported(mesh, skins=names, skin_size=size or mesh.skin_size, limits=limits)
     worst = (result.errors / result.steps.clip(min=1e-30)).max()
     m = result.model
     summary = (
         f"{out}: {plural(m.num_frames, 'frame')}, {plural(m.num_vertices, 'vertex', 'vertices')},"
         f" {plural(m.num_triangles, 'triangle')}, {plural(len(m.gl_commands), 'GL command')};"
         f" largest error {result.errors.max():.6g} units"
-        f" ({min(worst, 0.5):.3f} of a step)"
-        + (f"; skin {skin[1]} written as {out.stem}.tga, named {skin[0]}" if skin else "")
+        f" ({min(worst, 0.5):.3f} of a step)" + (f"; {skin.note}" if skin.note else "")
     )
-    return Built(m, files, summary)
+    return Built(m, skin.files, summary)
 
 
 def _from_quantized(frames: QuantizedMesh, options: BuildOptions) -> Built:
@@ -130,51 +123,6 @@ def _from_quantized(frames: QuantizedMesh, options: BuildOptions) -> Built:
     )
     images = {f: encode_tga(frames.skin_images[k]) for k, f in enumerate(files)}
     return Built(m, images, summary)
-
-
-def _gltf_skin(source: Path, out: Path) -> tuple[str, str, npt.NDArray[np.uint8]] | None:
-    """The glTF's embedded skin for an MD2 at ``out``: (the game path the MD2 stores, the
-    image's name in the glTF, its (H,W,3|4) uint8 pixels), or None, with a warning saying
-    why when the glTF has an image that cannot be carried over."""
-    found = embedded_image(source)
-    if found is None:
-        return None
-    label, data = found
-    if data is None:
-        warnings.warn(
-            f"{source}: its image {label!r} is a file beside the glTF, not embedded: the MD2"
-            " gets no skin (give --skin NAME and put the image there as PCX or TGA)",
-            QuakeModelsWarning,
-            stacklevel=2,
-        )
-        return None
-    pixels = _decoded_image(data)
-    if pixels is None:
-        warnings.warn(
-            f"{source}: images[0] ({label}) cannot be decoded: the MD2 gets no skin",
-            QuakeModelsWarning,
-            stacklevel=2,
-        )
-        return None
-    return skin_file_name(out, f"{out.stem}.tga"), label, pixels
-
-
-def _decoded_image(data: bytes) -> npt.NDArray[np.uint8] | None:
-    """An image file's pixels, (H,W,3) or (H,W,4) when it has transparency; None when Pillow
-    cannot decode it (or it is over Pillow's decompression-bomb limit)."""
-    from PIL import Image, UnidentifiedImageError  # Pillow is heavy: only a glTF skin needs it
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as image:
-                image.load()
-                alpha = image.mode in ("RGBA", "LA", "PA") or "transparency" in image.info
-                rgb = image.convert("RGBA" if alpha else "RGB")
-    except (OSError, UnidentifiedImageError, ValueError, Image.DecompressionBombError,
-            Image.DecompressionBombWarning):  # fmt: skip
-        return None
-    return np.asarray(rgb, dtype=np.uint8)
 
 
 __all__ = ["build", "skin_file_name"]

@@ -279,6 +279,16 @@ def _check_names(r: Report, m: Md2Reader) -> None:
             f"skins[{i}] has no NUL within its {SKIN_NAME_SIZE} bytes (Q2PRO refuses it,"
             f" Quake II reads past it){_more(len(unterminated))}",
         )
+    if r.engine in ("quake2", "q2pro") and not m.num_skins and not _under_players(m.name):
+        # Quake II draws a model without skins with its missing-texture pattern; a player
+        # model is the exception: the game gives it players/<model>/<skin>.pcx by name
+        r.warning(
+            "no-skins",
+            "num_skins",
+            HEADER_OFFSETS["num_skins"],
+            "num_skins=0: the model names no skin, so Quake II draws it with its"
+            " missing-texture pattern (a player model under players/ gets its skin by name)",
+        )
     empty = [i for i, raw in enumerate(m.skins_raw) if raw[:1] == b"\0"]
     if empty:
         i = empty[0]
@@ -308,6 +318,12 @@ def _check_names(r: Report, m: Md2Reader) -> None:
                 m.ofs_frames + m.framesize * i + FRAME_NAME_OFFSET,
                 f"frames[{i}].name has no NUL within its {FRAME_NAME_SIZE} bytes{_more(len(bad))}",
             )
+
+
+def _under_players(name: str | None) -> bool:
+    """Whether the model's path has a folder named ``players`` (a Quake II player model)."""
+    parts = os.path.normpath(name).replace("\\", "/").lower().split("/") if name else []
+    return "players" in parts[:-1]
 
 
 def _triangle_records(m: Md2Reader) -> npt.NDArray[np.int32]:

@@ -8,6 +8,8 @@ ModelFormatError becomes an error finding.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ...core.facade import Source, read_source
@@ -165,6 +167,13 @@ def _check_tags(r: Report, m: Md3Reader) -> None:
         )
 
 
+def _player_part(name: str | None) -> bool:
+    """Whether the model is a player's part (under a ``players`` folder, or named head, upper
+    or lower.md3): a .skin file beside it names its surfaces' shaders."""
+    parts = os.path.normpath(name).replace("\\", "/").lower().split("/") if name else []
+    return "players" in parts[:-1] or parts[-1:] in (["head.md3"], ["upper.md3"], ["lower.md3"])
+
+
 def _check_names(r: Report, m: Md3Reader) -> None:
     """Names ioquake3 loads as bytes but matches as ASCII text: surface names against .skin
     files (lowercased with ASCII ``tolower``), shader names against files in the game's
@@ -180,6 +189,20 @@ def _check_names(r: Report, m: Md3Reader) -> None:
         lambda i: f"surfaces[{i}].name",
         "a .skin file's surface names match it only as ASCII text",
     )
+    # A surface without a shader name: ioquake3's R_FindShader gives an empty name its
+    # default shader (a grey grid) unless a .skin file names one; one warning covers them all.
+    bare = [s for s in surfaces if not any(sh.name for sh in s.shaders)]
+    if bare and r.engine in ("quake3", "any") and not _player_part(m.name):
+        first = bare[0]
+        r.warning(
+            "shader-empty",
+            "shaders",
+            first.offset
+            + SURFACE_OFFSETS["num_shaders" if not first.num_shaders else "ofs_shaders"],
+            f"surfaces[{first.index}] {first.name!r} has no shader name"
+            + (f" (and {len(bare) - 1} more surfaces)" if len(bare) > 1 else "")
+            + ": the engine draws it with its default shader unless a .skin file names one",
+        )
     # Every surface's shaders as one list, so one warning covers them all.
     where = [(s, i) for s in surfaces for i in range(len(s.shaders))]
     non_ascii_names(

@@ -6,6 +6,9 @@ fullbright rows only with ``--fullbrights``)."""
 
 from __future__ import annotations
 
+import os
+import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,8 +17,17 @@ import numpy.typing as npt
 from ...core.names import plural
 from ...core.quantized import QuantizedMesh
 from ...core.scene import ExportModel
-from ...errors import LimitExceededError
-from ...interchange.convert import BuildOptions, Built, Source, merged_summary, one_mesh_scene
+from ...errors import LimitExceededError, QuakeModelsWarning
+from ...interchange.convert import (
+    BuildOptions,
+    Built,
+    OptionError,
+    Source,
+    merged_summary,
+    one_mesh_scene,
+    skin_out,
+)
+from ...interchange.gltf_images import GltfTexture, first_texture, image_at, image_count
 from .limits import FORMAT_LIMITS, VANILLA
 from .model import Mdl
 
@@ -46,6 +58,8 @@ def build(source: Source, options: BuildOptions) -> Built:
         return _from_quantized(source, frames, options)
     view = one_mesh_scene(source, options, "MDL", options.skin)
     result, found = _from_scene(view, options)
+    if found is None:
+        _blank(source, out, "no skin image was found for it")
     m = result.model
     merged, tags = merged_summary(view)
     summary = (
@@ -65,6 +79,8 @@ def _from_quantized(source: Source, frames: QuantizedMesh, options: BuildOptions
     if not skins:
         found = source.scene(options.skin, options.skin_dir).surfaces[0].skin
         skins = [] if found is None or min(size) <= 0 else [skin_pixels(found.image, size)]
+        if not skins:
+            _blank(source, options.out, "no skin image was found for it")
     result = Mdl.from_quantized(
         frames,
         skins=skins,
@@ -120,20 +136,18 @@ def _from_scene(view: ExportModel, options: BuildOptions) -> tuple[Any, Any]:
 
 
 def _from_imported(source: Source, options: BuildOptions) -> Built:
-    """A glTF with morph targets or OBJ frames (welded as for MD2); the skin is the image file
-    ``--skin`` names, quantized to the palette (a blank skin without one)."""
-    from PIL import Image  # Pillow is heavy: only a conversion with a skin needs it
-
+    """A glTF with morph targets or OBJ frames (welded as for MD2); the skin is the image
+    ``--skin`` names (a file, or a glTF's image number N), else the glTF's base colour
+    texture, quantized to the palette; a blank skin, with one warning, without either."""
     mesh = source.imported(options)
-    size = options.skin_size
-    skins = []
-    if options.skin:
-        with Image.open(options.skin) as image:
-            size = size or mesh.skin_size or image.size
-            skins.append(skin_pixels(image, size))
+    pixels, label = _imported_skin(source, options)
+    size = options.skin_size or mesh.skin_size
+    if pixels is not None:
+        size = options.skin_size or (int(pixels.shape[1]), int(pixels.shape[0]))
+        pixels = _resized(pixels, size)
     result = Mdl.from_imported(
         mesh,
-        skins=skins,
+        skins=[] if pixels is None else [pixels],
         skin_size=size,
         palette=options.palette,
         fullbrights=options.fullbrights,
@@ -144,10 +158,66 @@ def _from_imported(source: Source, options: BuildOptions) -> Built:
         f"{options.out}: {plural(m.num_poses, 'pose')},"
         f" {plural(m.num_vertices, 'vertex', 'vertices')}"
         f" ({int((m.on_seam != 0).sum())} on the seam), {plural(m.num_triangles, 'triangle')},"
-        f" {'skin from ' + options.skin if options.skin else 'a blank skin'};"
-        f" largest error {result.errors.max():.6g} units"
+        f" {label}; largest error {result.errors.max():.6g} units"
     )
     return Built(m, {}, summary)
+
+
+def _resized(pixels: npt.NDArray[np.uint8], size: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """(H,W,3) uint8 of an image's ``pixels`` at ``size`` (W, H)."""
+    from PIL import Image  # Pillow is heavy: only a conversion with a skin needs it
+
+    return skin_pixels(Image.fromarray(pixels), size)
+
+
+def _imported_skin(
+    source: Source, options: BuildOptions
+) -> tuple[npt.NDArray[np.uint8] | None, str]:
+    """(pixels or None, the summary's words) of a glTF's or OBJ frames' MDL skin: ``--skin``
+    (an image file; for a glTF a number N not naming a file is its ``images[N]``), else the
+    glTF's base colour texture; a warning when there is none."""
+    from PIL import Image  # Pillow is heavy: only a skin needs it
+
+    wanted = options.skin
+    number = wanted is not None and wanted.isdigit() and not os.path.exists(wanted)
+    if wanted is not None and not (number and source.is_gltf):
+        # a missing or unreadable file is an OSError naming it (exit 1)
+        with Image.open(wanted) as image:
+            return np.asarray(image.convert("RGB"), dtype=np.uint8), f"skin from {wanted}"
+    texture: GltfTexture | None
+    if wanted is not None:
+        count = image_count(source.path)
+        if int(wanted) >= count:
+            raise OptionError(
+                f"--skin {wanted}: no such image file, and {source.path} has"
+                f" {plural(count, 'image')}{f' (0..{count - 1})' if count else ''}: → MDL from"
+                " a glTF, --skin is an image file or the glTF's image number N"
+            )
+        texture = image_at(source.path, int(wanted))
+        where = f"image {wanted} of {source.path.name}"
+    else:
+        texture = first_texture(source.path) if source.is_gltf else None
+        where = f"{source.path.name}'s texture"
+    skin = skin_out(texture, options.out, options.out.stem)
+    if skin.pixels is not None:
+        assert texture is not None
+        return skin.pixels[..., :3], f"skin from {where} ({texture.image})"
+    _blank(
+        source,
+        options.out,
+        f"it {skin.missing}" if source.is_gltf else "OBJ frames carry no texture",
+    )
+    return None, "a blank skin"
+
+
+def _blank(source: Source, out: Path, why: str) -> None:
+    """The one warning of an MDL built without a skin image."""
+    warnings.warn(
+        f"{source.path}: {why}: {out.name} gets a blank skin, which Quake draws black"
+        " (give --skin IMAGE" + ("" if source.model is None else " or --skin-dir DIR") + ")",
+        QuakeModelsWarning,
+        stacklevel=4,
+    )
 
 
 __all__ = ["build", "skin_pixels"]

@@ -247,6 +247,24 @@ def _check_texcoords(r: Report, m: MdlReader) -> None:
         )
 
 
+def _check_skins(r: Report, m: MdlReader) -> None:
+    """One warning for the skin images that are palette index 0 everywhere: a blank skin
+    (what a converter wrote without an image), which Quake draws black. A skin of one other
+    colour is left alone: a flat-coloured model may mean it."""
+    if m.num_skin_images <= 0 or m.skin_width <= 0 or m.skin_height <= 0:
+        return
+    blank = np.flatnonzero(~m.skin_indices.reshape(m.num_skin_images, -1).any(axis=1))
+    if blank.size:
+        more = f" (and {blank.size - 1} more skin images)" if blank.size > 1 else ""
+        r.warning(
+            "skin-blank",
+            "skins",
+            None,
+            f"skin image {int(blank[0])} is palette index 0 everywhere{more}: a blank skin,"
+            " which Quake draws black",
+        )
+
+
 def check_mdl(
     source: MdlReader | Source, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
@@ -280,3 +298,4 @@ def _check(r: Report, data: bytes, name: str | None, model: MdlReader | None) ->
     r.guarded(lambda m: _check_groups(r, m), m)
     r.guarded(lambda m: _check_geometry(r, m), m)
     r.guarded(lambda m: _check_texcoords(r, m), m)
+    r.guarded(lambda m: _check_skins(r, m), m)

@@ -6,25 +6,30 @@ each one scene of surfaces, morph-target frames and ``tag_*`` nodes: see
 :func:`quakemodels.interchange.gltf_read.read_gltf_scenes`) and encodes, all in memory:
 
 * ``lower.md3``, ``upper.md3``, ``head.md3``: positions quantized to 1/64 unit, normals to
-  the lat/lng bytes, tags at every frame (keyed by the clips, else kept in the nodes' extras);
-* ``animation.cfg``: one row per animation, from its ``extras`` (``firstFrame``,
-  ``numFrames``, ``loopFrames``, ``fps``, ``reversed``), named by a ``// NAME`` comment, with
-  the legs clips shifted back by the engine's ``skip`` (see :mod:`.animcfg`), and the keys the
-  scene's extras kept (``sex``, ``footsteps``...). The text is parsed again before anything is
-  written: it must give back the same clips;
+  the lat/lng bytes, tags at every frame: from the ``ALL_FRAMES_<first>`` runs (every frame
+  on Blender's own frames, :mod:`.carry`), else where the clips key them, else from the
+  nodes' extras (older exports); a node ``<tag>@<part>`` is the part's tag ``<tag>``;
+* ``animation.cfg``: from the ``animation.cfg`` nodes (:func:`.carry.config_from_names`: the
+  rows by position with their names, file frame numbers, loops and fps, and the keys before
+  the table, as the exported cfg had them). A file without them (an older export) gets one
+  row per animation, from its ``extras`` (``firstFrame``, ``numFrames``, ``loopFrames``,
+  ``fps``, ``reversed``), named by a ``// NAME`` comment, with the legs clips shifted back by
+  the engine's ``skip`` (see :mod:`.animcfg`), and the keys the scene's extras kept. The text
+  is parsed again before anything is written: it must give back the same clips;
 * ``<part>_default.skin``: each surface's embedded texture as
   ``models/players/<name>/<image>``, and the images themselves (PNG or JPEG as embedded).
 
 A file that went through Blender 3.4 (import, then export with default settings) keeps node
 names, morph targets and animations, but not one ``extras``, and its animations come sorted
-by name and resampled at 24 fps. Then each clip is read from its name and keys
+by name and resampled at 24 fps. What the engine reads comes back whole from what Blender
+keeps (:mod:`.carry`): the cfg's rows by position, their numbers and fps (1-frame clips
+included), its keys, every tag of every part at every frame. An older export through Blender
+has only its clips' names and keys: each clip is read from its name and keys
 (:func:`_keyed_clip`: the part from the LEGS_/TORSO_/BOTH_ prefix, frames, rate, loop and
-direction from the part's morph weights), the rows are put back in the engine's order
-(:func:`_engine_order`), and tags at frames between resampled keys are solved from the keys
-(:func:`~quakemodels.interchange.gltf_read.solve_frames`). What Blender writes does not hold
-the cfg's keys (``sex``, ``footsteps``: the defaults apply), the part tags no node places
-(upper's own ``tag_torso``, head's ``tag_head``), tags at frames no clip plays, or a clip's
-last frame when its rate is over 24 fps and no key reaches it.
+direction from the part's morph weights), the rows put in the engine's order
+(:func:`_engine_order`), and tags at frames between resampled keys solved from the keys
+(:func:`~quakemodels.interchange.gltf_read.solve_frames`); its keys, its part tags that
+place nothing and a 1-frame clip's fps are lost.
 
 Everything in the glTF is untrusted. Surface, tag and clip names must be names (no
 separators, commas, quotes or white space) and fit their fields; image file names are reduced
@@ -44,14 +49,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ...core.atomic import write_files_atomic
-from ...core.scene import safe_name
-from ...errors import BadValueError
-from ...interchange.gltf_read import GltfAnimation, frame_positions, read_gltf_scenes
-from ...interchange.imported import frame_limited
+from ...core.scene import Tag, safe_name
+from ...errors import BadValueError, QuakeModelsWarning
+from ...interchange.gltf_read import GltfAnimation, frame_positions, read_gltf_scenes, tag_axes
+from ...interchange.imported import frame_limited, from_y_up
 from ..md3 import VANILLA, Limits, Md3
 from .animcfg import ENGINE_ANIMATIONS, QUAKE3_ANIMATIONS, Clip, parse
+from .carry import ALL_FRAMES_FPS, CFG_NODE, all_frames_first, config_from_names, tag_name
+from .carry import config_text as carried_config_text
 
 # which part node's subtree stops at which child part (see gltf.py's node tree)
 PART_TREE = {"lower": ("upper",), "upper": ("head",), "head": ()}
@@ -277,6 +285,11 @@ def _keys(path: Path, extras: dict[str, Any]) -> dict[str, str]:
     keys = extras.get("animationKeys", {})
     if not isinstance(keys, dict):
         raise BadValueError(f"{path}: scene extras.animationKeys is not an object", field="keys")
+    return _check_keys(path, keys)
+
+
+def _check_keys(path: Path, keys: dict[Any, Any]) -> dict[str, str]:
+    """``keys`` checked to be cfg keys, each a word and words on one line; lower-cased."""
     out = {}
     for key, value in keys.items():
         if not (
@@ -342,7 +355,10 @@ def player_from_gltf(
     parts: dict[str, Md3] = {}
     errors: dict[str, float] = {}
     out: dict[str, bytes] = {}
+    runs = {first: a for a in read.animations if (first := all_frames_first(a.name)) is not None}
     for part, scene in read.scenes.items():
+        tags = _all_frame_tags(scene.tags, runs) if runs else scene.tags
+        scene = replace(scene, tags=_part_tags(tags, part))
         for s in scene.surfaces:
             _check_name(p, "surface name", s.name)
         for t in scene.tags:
@@ -362,7 +378,30 @@ def player_from_gltf(
             lines = [f"{s},{textures[part][s]}" for s in textures[part]]
             lines += [f"{t.name}," for t in scene.tags]
             out[f"{part}_default.skin"] = ("\n".join(lines) + "\n").encode("ascii")
-    clips = _clips(p, read.animations)
+    animations = [a for a in read.animations if all_frames_first(a.name) is None]
+    carried = config_from_names(read.names, str(p))
+    if carried is not None:
+        clips = list(carried.clips)
+        text = carried_config_text(carried)
+        _check_keys(p, carried.keys)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # a short table is the file's, reported by check
+            again = parse(text)
+        if [_row(c) for c in again.clips] != [_row(c) for c in clips] or again.keys != carried.keys:
+            raise BadValueError(f"{p}: the {CFG_NODE} nodes do not read back the same", field="cfg")
+        names = {c.name.upper() for c in clips}
+        left = [a.name for a in animations if a.name.upper() not in names]
+        if left:
+            warnings.warn(
+                f"{p}: animations {', '.join(left)} are not rows of the {CFG_NODE} nodes;"
+                " animation.cfg leaves them out",
+                QuakeModelsWarning,
+                stacklevel=2,
+            )
+        out["animation.cfg"] = text.encode("ascii")
+        out.update(files)
+        return PlayerBuild(out, parts, errors, clips)
+    clips = _clips(p, animations)
     if clips:
         keys = _keys(p, read.extras)
         text = config_text(clips, keys)
@@ -383,6 +422,69 @@ def player_from_gltf(
         out["animation.cfg"] = text.encode("ascii")
     out.update(files)
     return PlayerBuild(out, parts, errors, clips)
+
+
+def _at(
+    times: npt.NDArray[np.float64],
+    values: npt.NDArray[np.float64],
+    at: npt.NDArray[np.float64],
+    rotation: bool,
+) -> npt.NDArray[np.float64]:
+    """(N,C) values of a LINEAR channel at times ``at`` (a key's own value within 1e-4 s of
+    it; quaternions on one side and normalised)."""
+    order = np.argsort(times, kind="stable")
+    times, values = times[order], values[order]
+    k = np.clip(np.searchsorted(times, at), 1, max(len(times) - 1, 1))
+    if len(times) == 1:
+        return np.repeat(values[:1], len(at), axis=0)
+    a, b = values[k - 1], values[k]
+    if rotation:
+        b = np.where((a * b).sum(axis=1, keepdims=True) < 0, -b, b)
+    span = times[k] - times[k - 1]
+    s = np.clip((at - times[k - 1]) / np.where(span > 0, span, 1.0), 0.0, 1.0)[:, None]
+    out = a + (b - a) * s
+    near = np.abs(times[k - 1] - at) < 1e-4
+    out[near] = a[near]
+    near = np.abs(times[k] - at) < 1e-4
+    out[near] = values[k][near]
+    if rotation:
+        out = out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-12)
+    return np.asarray(out, np.float64)
+
+
+def _all_frame_tags(tags: list[Tag], runs: dict[int, GltfAnimation]) -> list[Tag]:
+    """``tags`` with every frame the :data:`~.carry.ALL_FRAMES` runs key (run ``first``:
+    frame ``first + k`` at k / 24 s, up to the next run's first frame): they hold every frame
+    as the export wrote it, so they win over what the clips' keys give (edit a tag there)."""
+    firsts = sorted(runs)
+    out = []
+    for t in tags:
+        origins, axes = t.origins.copy(), t.axes.copy()
+        count = len(origins)
+        for i, first in enumerate(firsts):
+            anim = runs[first]
+            moves = anim.tags.get((t.name, "translation"))
+            turns = anim.tags.get((t.name, "rotation"))
+            end = min(firsts[i + 1] if i + 1 < len(firsts) else count, count)
+            if moves is None or turns is None or end <= first:
+                continue
+            at = np.arange(end - first) / ALL_FRAMES_FPS
+            moved = from_y_up(_at(*moves, at, False).astype(np.float32))
+            rotations = _at(*turns, at, True)
+            if not (np.isfinite(moved).all() and np.isfinite(rotations).all()):
+                raise BadValueError(f"{anim.name}: tag {t.name!r} has values that are not finite")
+            origins[first:end], axes[first:end] = moved, tag_axes(rotations)
+        out.append(replace(t, origins=origins, axes=axes))
+    return out
+
+
+def _part_tags(tags: list[Tag], part: str) -> list[Tag]:
+    """A part's tags named as the MD3 names them (``<tag>@<part>`` nodes: see .carry), each
+    name once (the first: a node before an older export's extras)."""
+    out: dict[str, Tag] = {}
+    for t in tags:
+        out.setdefault(tag_name(t.name, part), replace(t, name=tag_name(t.name, part)))
+    return list(out.values())
 
 
 def _row(c: Clip) -> tuple[str, int, int, int, float, bool]:

@@ -9,29 +9,36 @@ The scene is one node tree, built on :class:`~quakemodels.interchange.gltf_write
         upper                     the torso's surfaces
         tag_head                  the torso's tag, animated by the torso's frames
           head                    the head's surfaces
+            tag_head@head         the head's own tag (an empty)
         tag_weapon                the torso's weapon tag: an empty node to parent weapons to
+        tag_torso@upper, tag_flag ...   the torso's other tags (empties)
+      animation.cfg               the cfg in its children's names: cfg 000 sex m ...
 
 Every frame of a part is a morph target of each of the part's meshes (POSITION and NORMAL
-deltas from frame 0, named ``frame<N>``). With no animation applied (the rest pose) every part
-shows frame 0 and every tag its frame-0 transform. A tag node's translation is the tag's
-origin and its rotation the tag's axes (snapped to the nearest rotation, as for single MD3s),
-so a child placed under it lands where ``CG_PositionRotatedEntityOnTag`` draws it.
+deltas from frame 0, named ``frame<N>``). Every tag of every part is a node (:mod:`.carry`
+names them: ``<tag>@<part>`` when another part has a tag of that name). A tag node's
+translation is the tag's origin and its rotation the tag's axes (snapped to the nearest
+rotation, as for single MD3s), so a child placed under it lands where
+``CG_PositionRotatedEntityOnTag`` draws it. The rest pose stands: each mesh's default
+``weights`` are one-hot on the standing frame (TORSO_STAND's first for the torso, LEGS_IDLE's
+for the legs, :func:`~.carry.rest_frames`) and each tag node is at that frame.
 
-One animation per clip of ``animation.cfg``, named as the clip. A ``LEGS_*`` clip drives the
-legs' weights and ``tag_torso``; a ``TORSO_*`` clip the torso's weights, ``tag_head`` and
-``tag_weapon``; a ``BOTH_*`` clip all of them. So a legs clip and a torso clip can play at
-once (three.js AnimationMixer, Blender NLA strips). Keys are ``frame_lerp`` ms apart (the
-engine's ``1000 / fps``, truncated) with LINEAR interpolation, which for one-hot weights is the
-engine's lerp between frames; a looping clip gets a closing key on the frame it loops back to,
-so it repeats seamlessly. ``extras`` of each animation: ``part`` (legs, torso, both), ``fps``,
-``loop`` and ``loopFrames``, ``firstFrame`` and ``numFrames`` (after the legs offset),
-``reversed``.
+One animation per clip of ``animation.cfg``, named as the clip, TORSO_STAND first (Blender
+makes the first animation active: the player opens standing), then the others in the cfg's
+order. A ``LEGS_*`` clip drives the legs' weights and ``tag_torso``; a ``TORSO_*`` clip the
+torso's weights, ``tag_head`` and ``tag_weapon``; a ``BOTH_*`` clip all of them (the other
+tags move in the ALL_FRAMES runs). So a legs clip and a torso clip can
+play at once (three.js AnimationMixer, Blender NLA strips). Keys are ``frame_lerp`` ms apart
+(the engine's ``1000 / fps``, truncated) with LINEAR interpolation, which for one-hot weights
+is the engine's lerp between frames; a looping clip gets a closing key on the frame it loops
+back to, so it repeats seamlessly. ``extras`` of each animation: ``part`` (legs, torso,
+both), ``fps``, ``loop`` and ``loopFrames``, ``firstFrame`` and ``numFrames`` (after the legs
+offset), ``reversed``, and ``row`` (its place in the cfg). Then the ``ALL_FRAMES_<first>``
+runs: every tag of every part at every frame, on Blender's own 24 fps frames (:mod:`.carry`).
 
-Every tag node's ``extras.frames`` holds its translation and rotation at every frame of its
-part (``translation`` (F,3), ``rotation`` (F,4)), a part node's ``extras.tags`` the same for
-the part's tags that place nothing (upper's own ``tag_torso``, head's ``tag_head``), and the
-scene's ``extras.animationKeys`` the cfg's keys before the table (``sex``, ``footsteps``...):
-what converting back to a player folder needs that the clips do not key.
+Nothing the way back needs is kept only in ``extras`` (Blender drops them): the cfg's rows
+and keys ride in the ``animation.cfg`` node names, the tags in their nodes and the
+ALL_FRAMES runs (:mod:`.carry`).
 
 Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once (a
 JPEG or PNG as the file it is, anything else as PNG); a surface whose shader a script of the
@@ -62,6 +69,16 @@ from ...interchange.gltf_write import (
 )
 from ..md3 import Md3
 from .animcfg import Clip
+from .carry import (
+    ALL_FRAMES,
+    ALL_FRAMES_FPS,
+    CFG_NODE,
+    all_frames_run,
+    config_node_names,
+    first_clip,
+    rest_frames,
+    tag_node_names,
+)
 from .materials import part_materials
 from .player import Player
 
@@ -131,15 +148,6 @@ def _tag_track(model: Md3, name: str) -> tuple[npt.NDArray[np.float32], npt.NDAr
     return to_y_up(origins), tag_quaternions(axes)
 
 
-def _track_json(origins: npt.NDArray[np.float32], rotations: npt.NDArray[np.float32]) -> Any:
-    """A tag's (F,3) Y-up translations and (F,4) rotations of every frame as JSON lists (the
-    clips key only the frames they play; converting back to MD3 needs all of them)."""
-    return {
-        "translation": np.asarray(origins, np.float64).tolist(),
-        "rotation": np.asarray(rotations, np.float64).tolist(),
-    }
-
-
 def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], list[int]]:
     """Key times (s) and the part's frame at each key, clamped to ``num_frames``."""
     steps = clip.num_frames + 1 if clip.looping else clip.num_frames
@@ -165,43 +173,54 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
         part: _part_meshes(b, part, model, textures[part], shared, materials.get(part))
         for part, model in player.parts.items()
     }
-    tracks: dict[str, tuple[int, Any, Any]] = {}  # tag → (node, origins, rotations)
+    cfg = player.animations
+    counts = {part: model.num_frames for part, model in player.parts.items()}
+    rest = rest_frames(cfg, counts)
+    for part, nodes in meshes.items():
+        # the rest pose shows the standing frame (glTF's default morph weights)
+        for node in nodes:
+            mesh = b.doc["meshes"][b.doc["nodes"][node]["mesh"]]
+            weights = [0.0] * counts[part]
+            weights[rest[part]] = 1.0
+            mesh["weights"] = weights
+    node_names = tag_node_names(
+        {part: model.tags.names for part, model in player.parts.items()}, PART_TAGS
+    )
+    tracks: dict[str, list[tuple[int, Any, Any]]] = {}  # part → (node, origins, rotations)
     part_nodes: dict[str, int] = {}
     for part in ("head", "upper", "lower"):  # children first, so parents can list them
         children = list(meshes[part])
-        for tag in PART_TAGS.get(part, ()):
+        tracks[part] = []
+        for tag, node_name in node_names[part].items():
             origins, rotations = _tag_track(player.parts[part], tag)
             tag_node: dict[str, Any] = {
-                "extras": {"frames": _track_json(origins, rotations)},
-                "rotation": json_floats(rotations[0]),
-                "translation": json_floats(origins[0]),
+                "rotation": json_floats(rotations[rest[part]]),
+                "translation": json_floats(origins[rest[part]]),
             }
-            if tag in CHILD_OF_TAG:
+            if tag in CHILD_OF_TAG and tag in PART_TAGS.get(part, ()):
                 tag_node["children"] = [part_nodes[CHILD_OF_TAG[tag]]]
-            tag_node["name"] = tag
+            tag_node["name"] = node_name
             node = b.add("nodes", tag_node)
-            tracks[tag] = (node, origins, rotations)
+            tracks[part].append((node, origins, rotations))
             children.append(node)
-        # the part's other tags (upper's own tag_torso, head's tag_head...): no node places
-        # anything by them, so they ride along as extras for the way back to MD3
-        others = [t for t in player.parts[part].tags.names if t not in PART_TAGS.get(part, ())]
-        part_node: dict[str, Any] = {}
-        if others:
-            part_node["extras"] = {
-                "tags": {t: _track_json(*_tag_track(player.parts[part], t)) for t in others}
-            }
-        part_node |= {"children": children, "name": part}
-        part_nodes[part] = b.add("nodes", part_node)
+        part_nodes[part] = b.add("nodes", {"children": children, "name": part})
 
-    for clip in player.animations:
+    rows = list(enumerate(cfg))
+    first = first_clip(cfg)
+    if first is not None:  # Blender shows the first animation on opening: a standing one
+        rows.sort(key=lambda row: row[1] is not first)
+    for row, clip in rows:
         samplers: list[dict[str, Any]] = []
         channels: list[dict[str, Any]] = []
         for part in player.clip_parts(clip):
             model = player.parts[part]
             times, frames = _clip_keys(clip, model.num_frames)
-            tag_tracks = [tracks[tag] for tag in PART_TAGS[part]]
+            # the tags that place a part move with the clips; every tag moves in ALL_FRAMES
+            # (keying the others here too costs Blender's export 13% more)
+            placing = [tracks[part][k] for k, tag in enumerate(node_names[part])
+                       if tag in PART_TAGS.get(part, ())]  # fmt: skip
             b.clip_channels(
-                samplers, channels, frames, times, model.num_frames, meshes[part], tag_tracks
+                samplers, channels, frames, times, model.num_frames, meshes[part], placing
             )
         b.add(
             "animations",
@@ -214,17 +233,57 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
                     "firstFrame": clip.first_frame,
                     "numFrames": clip.num_frames,
                     "reversed": clip.reversed,
+                    "row": row,
                 },
                 "name": clip.name,
                 "channels": channels,
                 "samplers": samplers,
             },
         )
-    keys = dict(player.animations.keys)
-    doc, pieces = b.finish_pieces(
-        player.name, [part_nodes["lower"]], {"animationKeys": keys} if keys else None
+    _all_frames(b, player, tracks)
+    cfg_node = b.add(
+        "nodes",
+        {
+            "children": [b.add("nodes", {"name": n}) for n in config_node_names(cfg)],
+            "name": CFG_NODE,
+        },
     )
+    doc, pieces = b.finish_pieces(player.name, [part_nodes["lower"], cfg_node])
     return doc, pieces, b
+
+
+def _all_frames(
+    b: GltfBuilder,
+    player: Player,
+    tracks: dict[str, list[tuple[int, Any, Any]]],
+) -> None:
+    """The :data:`~.carry.ALL_FRAMES` animations: every tag node of every part at its frame f,
+    in runs of ``n`` frames (:func:`~.carry.all_frames_run`), one animation
+    ``ALL_FRAMES_<first>`` per run: frame ``first + k`` at k / 24 s, and a closing key at
+    n / 24 s holding the run's last frame (so no resampling loses it). Tags only: keying every
+    morph weight at every frame too costs Blender's import and export minutes."""
+    counts = [model.num_frames for model in player.parts.values()]
+    n = all_frames_run([c.duration for c in player.animations])
+    for first in range(0, max(counts, default=0), n):
+        samplers: list[dict[str, Any]] = []
+        channels: list[dict[str, Any]] = []
+        for part, model in player.parts.items():
+            last = min(first + n, model.num_frames)
+            if last <= first or not tracks[part]:
+                continue
+            frames = [*range(first, last), last - 1]
+            times = (np.arange(len(frames), dtype=np.float64) / ALL_FRAMES_FPS).astype(np.float32)
+            b.clip_channels(samplers, channels, frames, times, model.num_frames, [], tracks[part])
+        if channels:
+            b.add(
+                "animations",
+                {
+                    "extras": {"allFrames": True, "firstFrame": first, "fps": ALL_FRAMES_FPS},
+                    "name": f"{ALL_FRAMES}_{first}",
+                    "channels": channels,
+                    "samplers": samplers,
+                },
+            )
 
 
 def export_player_gltf(
