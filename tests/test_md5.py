@@ -27,6 +27,9 @@ from quakemodels.errors import ModelFormatError, TextFormatError
 from quakemodels.formats.md5 import Md5
 from quakemodels.formats.md5.reader import read_anim, read_mesh
 from quakemodels.formats.md5.scene import baked
+from quakemodels.interchange.gltf_doc import _open
+from quakemodels.interchange.gltf_eval import QUAKE_FROM_Y_UP, read_skeletal
+from quakemodels.interchange.imported import DEFAULT_LIMITS
 
 MD5_CORPUS = CORPUS / "md5"
 MODELS = {
@@ -518,3 +521,20 @@ def test_mesh_of_one_frame_is_that_frame_of_the_scene(folder: str) -> None:
         assert (mesh.indices == indices).all()
     with pytest.raises(IndexError):
         m.mesh(m.num_frames)
+
+
+@pytest.mark.parametrize("folder", ["hudgun_gl", "inky"])
+def test_real_skin_export_plays_as_the_md5(folder: str, tmp_path: Path) -> None:
+    """``export`` writes an MD5 as a real skin (joints, inverse binds, TRS clips): read back
+    by the project's glTF evaluator at the animations' 24 fps and turned to Quake space,
+    every frame of every clip is the MD5's, within float32's 1e-4."""
+    out = tmp_path / "a.glb"
+    assert main(["export", str(corpus_mesh(folder)), "-o", str(out), "-q"]) == 0
+    doc, _ = _open(out)
+    back = bake(read_skeletal(doc, 24.0, DEFAULT_LIMITS), root=QUAKE_FROM_Y_UP)
+    m = quakemodels.load(corpus_mesh(folder))
+    ours = baked(m.skeletal(), {})
+    assert back.clips == ours.clips
+    for p, q in zip(ours.positions, back.positions, strict=True):
+        assert p.shape == q.shape
+        assert np.abs(p - q).max() < 1e-4
