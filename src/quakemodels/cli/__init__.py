@@ -26,7 +26,9 @@ from .output import (
     EXIT_OUTPUT,
     EXIT_USAGE,
     OutputError,
+    StdoutError,
     UsageError,
+    guard_stdout,
     missing_dependency,
 )
 
@@ -169,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except OutputError as e:
         print(f"{verb}: error: {e}", file=sys.stderr)
+        if isinstance(e, StdoutError):
+            _silence_stdout()  # what is left in its buffer must not fail again at exit
         return EXIT_OUTPUT
     except UnsupportedError as e:  # the file's format cannot serve the verb: one line
         print(f"{verb}: error: {e}", file=sys.stderr)
@@ -200,6 +204,7 @@ def console_main() -> NoReturn:
     :func:`_keep_freed_memory`). Warnings are printed once per cause (:func:`_warnings_once`).
     """
     _keep_freed_memory()
+    guard_stdout()
     with _warnings_once(_verb_of(sys.argv[1:])):
         code = main()
     try:

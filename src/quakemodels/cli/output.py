@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 1
@@ -35,6 +40,58 @@ class UsageError(Exception):
 
 class OutputError(Exception):
     """An output that cannot be written (exit 3); the message names the user's path."""
+
+
+class StdoutError(OutputError):
+    """Stdout refused what was written (``> /dev/full``): exit 3 with one line."""
+
+
+class _GuardedStdout(io.RawIOBase):
+    """The descriptor of stdout as a raw stream whose write failures are :class:`StdoutError`.
+
+    ``print`` and ``sys.stdout.write`` fail with a bare OSError that names no file, which
+    cannot be told from a bug; under this stream they say it was stdout. A closed pipe stays
+    a BrokenPipeError (exit 141, quietly)."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, data: ReadableBuffer) -> int:
+        try:
+            return os.write(self._fd, data)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StdoutError(f"cannot write stdout: {e.strerror or e}") from e
+
+
+def guard_stdout() -> None:
+    """Put a stdout whose write failures are :class:`StdoutError` in place of ``sys.stdout``
+    (same descriptor, encoding and buffering); left alone when stdout is not a real file."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+        out.flush()
+    except (AttributeError, OSError, ValueError):
+        return
+    buffered = io.BufferedWriter(_GuardedStdout(fd))
+    sys.stdout = io.TextIOWrapper(
+        buffered,
+        encoding=out.encoding,
+        errors=out.errors,
+        line_buffering=bool(out.line_buffering),
+        write_through=getattr(out, "write_through", False),
+    )
 
 
 def output_error(path: str | os.PathLike[str], e: OSError) -> OutputError:
