@@ -55,3 +55,23 @@ def test_a_full_stdout_is_one_line_and_exit_3(args: tuple[str | Path, ...]) -> N
         f"quakemodels {args[0]}: error: cannot write stdout: No space left on device"
     ]
 
+
+# -- view of a path that cannot be shown ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["missing", "truncated"])
+def test_view_of_a_model_that_cannot_open_exits_1_at_once(tmp_path: Path, kind: str) -> None:
+    """``view missing.md2 --no-browser`` printed the error, then served the page until
+    killed (this test's timeout); now it says why and ends with exit 1, serving nothing."""
+    path = tmp_path / f"{kind}.md2"
+    if kind == "truncated":
+        path.write_bytes(SAMPLE.read_bytes()[:300])
+    p = qm("view", path, "--no-browser", timeout=30)
+    assert p.returncode == 1
+    assert p.stdout == ""  # no URL: nothing was served
+    expected = {
+        "missing": "No such file or directory",
+        "truncated": "ofs_triangles=220 at offset 52: 72 triangles × 12 bytes from offset 220"
+        " run past the end of the file (300 bytes)",
+    }[kind]
+    assert p.stderr.splitlines() == [f"{path}: error: {expected}"]

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.format import Kind
-from .batch import add_game_dir_arg, expand_tree, is_game_input
+from .batch import _call, add_game_dir_arg, expand_tree, is_game_input
 from .options import add_skin_dir_arg
-from .output import EXIT_OK, UsageError
+from .output import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
 HELP = "show a model, a player or a folder's models in the browser (three.js, 127.0.0.1 only)"
 EXAMPLES = """\
@@ -216,16 +216,18 @@ class Site:
     def _entry_json(self, path: str) -> bytes:
         return json.dumps(self.entry(path)).encode()
 
-    def prebuild(self, name: str) -> None:
-        """Build route ``name`` now (a thread's target); a failure is printed, and the page
-        shows it when it asks."""
+    def prebuild(self, name: str) -> bool:
+        """Build route ``name`` now; a failure is printed (the page shows it when it asks)
+        and False returned."""
         route = self.server.route(name)
         if route is None:
-            return
+            return True
         try:
             route.get()
         except Exception as e:  # the page asks again and shows the message
             print(f"quakemodels view: error: {e}", file=sys.stderr, flush=True)
+            return False
+        return True
 
     def gallery(self, title: str, files: list[str], places: dict[str, str]) -> bytes:
         from ..viewer.page import gallery_meta, served_html
@@ -265,12 +267,26 @@ def is_gallery(path: str) -> bool:
     return os.path.isfile(path) and is_game_input(path)
 
 
+def _opens(path: str, opts: dict[str, Any]) -> None:
+    """Load the model at ``path`` (its header: the model is read lazily); raises as load does."""
+    from ..registry import load
+
+    load(path, game_dir=opts.get("game_dir"))
+
+
 def run(args: argparse.Namespace) -> int:
     opts = {
         "skin_dir": args.skin_dir,
         "game_dir": args.game_dir,
         "weapon": args.weapon,
     }
+    if not is_gallery(args.path):
+        # A model that cannot be opened ends the command before anything is served: it
+        # printed its error, then served a page that could only repeat it until killed.
+        opened = _call(_opens, args.path, opts)
+        if not opened.ok:
+            print(f"{args.path}: error: {opened.error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
     import tempfile  # here: a command that does not view needs neither
     import webbrowser
 
@@ -301,8 +317,10 @@ def run(args: argparse.Namespace) -> int:
         if not args.no_browser:
             webbrowser.open(url)
         try:
-            if first is not None:
-                site.prebuild(first)  # while the browser starts and loads three.js
+            # while the browser starts and loads three.js; a model that cannot be built ends
+            # the command (exit 1), as one that cannot be opened does
+            if first is not None and not site.prebuild(first):
+                return EXIT_BAD_INPUT
             while serving.is_alive():
                 serving.join(0.5)
         except KeyboardInterrupt:
