@@ -5,8 +5,10 @@ clients, the weld under UBSan, an export from inside an archive, a large extract
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -75,3 +77,65 @@ def test_view_of_a_model_that_cannot_open_exits_1_at_once(tmp_path: Path, kind: 
         " run past the end of the file (300 bytes)",
     }[kind]
     assert p.stderr.splitlines() == [f"{path}: error: {expected}"]
+
+
+# -- special files --------------------------------------------------------------------------------
+
+
+def _limit_address_space(limit: int) -> Callable[[], None]:
+    """A ``preexec_fn`` that caps the child's address space at ``limit`` bytes."""
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return apply
+
+
+SPECIAL_VERBS = [
+    ("info",),
+    ("check",),
+    ("dump",),
+    ("render", "-o", "{out}/"),
+    ("export", "-o", "{out}/"),
+    ("ls",),
+    ("extract", "-o", "{out}/"),
+    ("view", "--no-browser"),
+]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+@pytest.mark.parametrize("kind", ["fifo", "dev-zero"])
+@pytest.mark.parametrize("verb", SPECIAL_VERBS, ids=[v[0] for v in SPECIAL_VERBS])
+def test_special_files_are_refused_without_blocking_or_reading(
+    tmp_path: Path, kind: str, verb: tuple[str, ...]
+) -> None:
+    """A FIFO with no writer blocked ``info`` forever; ``info /dev/zero`` read 1.95 GB before
+    failing. Every verb that opens a path now opens it without blocking and refuses what is
+    not a regular file on the open descriptor: exit 1 within seconds, under a 1 GiB address
+    space (a read of /dev/zero would exhaust it), one message naming the kind of file."""
+    if kind == "fifo":
+        path = tmp_path / "pipe.md2"
+        os.mkfifo(path)
+        what = "a FIFO"
+    else:
+        path = Path("/dev/zero")
+        if not path.exists():
+            pytest.skip("no /dev/zero on this system")
+        what = "a character device"
+    args = [a.format(out=tmp_path / "out") for a in verb[1:]]
+    p = subprocess.run(
+        [sys.executable, "-m", "quakemodels", verb[0], str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=30,  # a blocked open or an endless read ends here, and the test fails
+        preexec_fn=_limit_address_space(1 << 30),
+        check=False,
+    )
+    assert p.returncode == 1, p.stderr
+    assert "Traceback" not in p.stderr and "MemoryError" not in p.stderr
+    said = p.stdout + p.stderr  # check reports on stdout
+    assert f"{path} is {what}, not a regular file" in said or (
+        f"{path}: cannot open: {what}, not a regular file" in said
+    ), said
+    assert p.stdout.count("\n") <= 2  # check's report of the one finding, nothing read
+

@@ -328,6 +328,8 @@ def check(
         return [Finding("error", None, None, f"cannot read {name}: {e.strerror or e}", "io")]
     except TypeError as e:
         return [Finding("error", None, None, str(e), "io")]
+    except ModelFormatError as e:  # a FIFO or a device, an archive entry refused
+        return [finding_from_error(e)]
     found = by_magic(data)
     if found is None:
         report = Report(engine)

@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ..core.files import HEAD, SizeLimit
+from ..core.files import HEAD, SizeLimit, file_kind, is_regular, open_regular, read_regular
 from ..core.skins import Listings, _find_ci, _where, strip_leading_slash
-from ..errors import ArchiveError, QuakeModelsWarning
+from ..errors import ArchiveError, BadValueError, QuakeModelsWarning
 from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 from .pak import PakArchive
@@ -89,9 +89,9 @@ def _listdir(folder: Path) -> list[str]:
 def _sniff(path: Path) -> SourceKind | None:
     """``pak`` or ``pk3`` by the file's magic (``PACK`` / ``PK``), else None."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path, "archive") as f:
             magic = f.read(4)
-    except OSError:
+    except (OSError, ArchiveError, BadValueError):
         return None
     if magic == b"PACK":
         return "pak"
@@ -103,6 +103,13 @@ def _sniff(path: Path) -> SourceKind | None:
 def open_archive(path: str | os.PathLike[str], engine: Engine | None = None) -> Archive:
     """Open a .pak or .pk3 by its magic; ``engine`` picks the name comparison (see names.py)."""
     p = Path(path)
+    if os.path.exists(p) and not os.path.isdir(p) and not is_regular(p):
+        # a FIFO would block the open and a device never end (the pak's own open checks
+        # its descriptor again; zipfile opens the path itself)
+        raise ArchiveError(
+            f"{p}: cannot open: {file_kind(os.stat(p).st_mode)}, not a regular file",
+            archive=str(p),
+        )
     kind = _sniff(p)
     if kind == "pk3" or (kind is None and p.suffix.lower() == ".pk3"):
         return Pk3Archive(p, engine=engine or "quake3")
@@ -301,7 +308,7 @@ class GameFS(Closing):
             max_size = None if limit is None else limit(archive.read_head(found.entry, HEAD))
             return archive.read(found.entry, max_size=max_size)
         assert found.file is not None
-        return found.file.read_bytes()
+        return read_regular(found.file)
 
     # -- listing ----------------------------------------------------------------------------
 

@@ -22,7 +22,8 @@ from typing import BinaryIO
 import numpy as np
 from kaitaistruct import KaitaiStream, KaitaiStructError
 
-from ..errors import ArchiveError
+from ..core.files import open_regular
+from ..errors import ArchiveError, BadValueError
 from ..kaitai.quake_pak import QuakePak
 from ..kaitai.quake_pak_layout import INDEX_ENTRY
 from .base import Archive, Entry, EntryTable
@@ -64,7 +65,9 @@ class PakArchive(Archive):
         else:
             self.path = Path(source)
             try:
-                f = open(self.path, "rb")  # noqa: SIM115 - kept open for reads until close()
+                f = open_regular(self.path, "archive")  # kept open for reads until close()
+            except BadValueError as e:  # a FIFO, a device: never blocks, never read
+                raise ArchiveError(f"{self.path}: cannot open: {e}", archive=str(self.path)) from e
             except OSError as e:
                 raise ArchiveError(
                     f"{self.path}: cannot open: {e.strerror or e}", archive=str(self.path)

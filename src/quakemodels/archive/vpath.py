@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.files import HEAD, SizeLimit
+from ..core.files import HEAD, SizeLimit, read_regular
 from .names import Engine
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def read_path(path: str | os.PathLike[str], limit: SizeLimit | None = None) -> b
     """
     split = split_archive_path(path)
     if split is None:
-        return Path(path).read_bytes()
+        return read_regular(path)
     archive_path, inner = split
     from .gamefs import open_archive
 

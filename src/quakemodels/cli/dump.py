@@ -13,7 +13,7 @@ from typing import IO
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
 from ..core.format import Format
-from ..errors import ArchiveError, ModelFormatError, UnsupportedError
+from ..errors import ModelFormatError, UnsupportedError
 from ..registry import by_magic, explain, folder_format, folder_formats, read_any, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
@@ -132,7 +132,7 @@ def _dump_file(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"{args.file}: error: {e.strerror or e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except ArchiveError as e:
+    except ModelFormatError as e:  # a broken archive, a FIFO or a device
         print(f"{args.file}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     target: Path | None = None

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..archive import Archive, GameFS
 from ..archive.names import type_by_magic
+from ..core.files import open_regular
 from ..core.names import plural
 from ..errors import ModelFormatError
 from ..registry import by_magic, folder_sets
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
                     head = found.source.archive.read_head(found.entry)
                 else:
                     assert found.file is not None
-                    with open(found.file, "rb") as f:
+                    with open_regular(found.file) as f:
                         head = f.read(16)
             except (ModelFormatError, OSError) as e:
                 print(f"quakemodels ls: error: {found.name}: {e}", file=sys.stderr)

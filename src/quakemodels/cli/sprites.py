@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.atomic import write_bytes_atomic
+from ..core.files import open_regular
 from ..core.format import Format, Kind
 from .options import plural
 from .output import UsageError, refuse_existing, writing
@@ -181,7 +182,7 @@ def read_frames(inputs: Sequence[Path], opts: dict[str, Any]) -> Any:
     from ..registry import by_magic, load
 
     if len(inputs) == 1:
-        with open(inputs[0], "rb") as f:
+        with open_regular(inputs[0]) as f:
             head = f.read(16)
         fmt = by_magic(head)
         if fmt is not None:

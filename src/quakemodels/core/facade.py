@@ -18,6 +18,7 @@ from ..errors import (
     ModelFormatError,
     TruncatedError,
 )
+from .files import read_regular
 from .frames import PerFrame, lerp_between
 from .mesh import Mesh, bounds_of
 from .sections import read_record
@@ -97,8 +98,8 @@ def read_source(source: Source) -> tuple[bytes, str | None]:
     if isinstance(source, (bytes, bytearray, memoryview)):
         return bytes(source), None
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as f:
-            return f.read(), os.fspath(source)
+        # a FIFO would block and a device never end: regular files only (core/files.py)
+        return read_regular(source), os.fspath(source)
     read = getattr(source, "read", None)
     if not callable(read):
         raise TypeError(
@@ -263,9 +264,8 @@ class ModelFile:
 
     @classmethod
     def from_file(cls: type[_M], path: str | os.PathLike[str]) -> _M:
-        """Open a model file."""
-        with open(path, "rb") as f:
-            return cls(f.read(), name=os.fspath(path))
+        """Open a model file (a regular file: BadValueError for a FIFO or a device)."""
+        return cls(read_regular(path), name=os.fspath(path))
 
     @property
     def data(self) -> bytes:

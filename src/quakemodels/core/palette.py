@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from ..errors import BadValueError
 from .build import as_array
+from .files import read_regular
 
 PALETTE_SIZE = 768  # 256 colours × RGB
 
@@ -53,8 +54,7 @@ def as_palette(palette: PaletteLike | None) -> Palette:
     if isinstance(palette, (bytes, bytearray, memoryview)):
         return palette_from_bytes(palette)
     if isinstance(palette, (str, os.PathLike)):
-        with open(palette, "rb") as f:
-            return palette_from_bytes(f.read())
+        return palette_from_bytes(read_regular(palette, "palette"))
     arr = np.asarray(palette)
     if arr.shape != (256, 3):
         raise BadValueError(f"a palette array has shape (256, 3), not {arr.shape}", field="palette")

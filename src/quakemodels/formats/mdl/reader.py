@@ -55,6 +55,7 @@ from ...core.facade import (
     frame_index,
     parse_spec,
 )
+from ...core.files import read_regular
 from ...core.frames import decode_axes, rows
 from ...core.mesh import (
     Corners,
@@ -414,9 +415,8 @@ class MdlReader(TrivertxNormals, SingleSurface):
     def from_file(
         cls: type[_R], path: str | os.PathLike[str], *, palette: PaletteLike | None = None
     ) -> _R:
-        """Open a model file."""
-        with open(path, "rb") as f:
-            return cls(f.read(), name=os.fspath(path), palette=palette)
+        """Open a model file (a regular file: BadValueError for a FIFO or a device)."""
+        return cls(read_regular(path), name=os.fspath(path), palette=palette)
 
     # -- header -------------------------------------------------------------------------------
 
