@@ -139,3 +139,60 @@ def test_special_files_are_refused_without_blocking_or_reading(
     ), said
     assert p.stdout.count("\n") <= 2  # check's report of the one finding, nothing read
 
+
+# -- renders above the memory budget --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "what", "gib"),
+    [
+        (("-o", "{out}/a.png", "--size", "8192x8192"), "a 8192x8192 picture", 20.6),
+        (
+            ("-o", "{out}/a.gif", "--clip", "stand", "--size", "8000x8000"),
+            "40 pictures of 8000x8000",
+            29.0,
+        ),
+        (
+            ("-o", "{out}/a.png", "--sheet", "--size", "8192x8192"),
+            "a 40960x32824 contact sheet of 8192x8192 cells",
+            24.4,
+        ),
+    ],
+    ids=["size", "clip", "sheet"],
+)
+def test_a_render_over_the_memory_budget_is_refused_naming_its_size(
+    tmp_path: Path, args: tuple[str, ...], what: str, gib: float
+) -> None:
+    """``render --size 8192x8192`` grew to 4.2 GB and ended in "internal error: MemoryError";
+    ``--sheet`` at 8192 failed with an empty message. Now the render's memory is estimated
+    before anything is allocated (interchange/render.py ``render_bytes``) and a render over the
+    2 GiB budget is one line naming the size, exit 1, within a 3 GiB address space."""
+    argv = [a.format(out=tmp_path) for a in args]
+    p = subprocess.run(
+        [sys.executable, "-m", "quakemodels", "render", str(SAMPLE), *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_limit_address_space(3 << 30),
+        check=False,
+    )
+    assert p.returncode == 1
+    assert p.stderr.splitlines() == [
+        f"{SAMPLE}: error: {what} would need about {gib} GiB, over the 2 GiB a render may"
+        " use: ask for a smaller size",
+        "1 file: 0 ok, 1 failed",
+    ]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_render_under_the_budget_still_runs(tmp_path: Path) -> None:
+    """The budget leaves room for large pictures: 1024x1024 renders (0.74 GiB estimated)."""
+    from PIL import Image
+
+    from quakemodels.interchange.render import MEMORY_BUDGET, render_bytes
+
+    assert render_bytes((1024, 1024)) < MEMORY_BUDGET < render_bytes((3072, 3072))
+    p = qm("render", SAMPLE, "-o", tmp_path / "a.png", "--size", "1024x1024")
+    assert p.returncode == 0, p.stderr
+    with Image.open(tmp_path / "a.png") as img:
+        assert img.size == (1024, 1024)
