@@ -4,14 +4,22 @@ clients, the weld under UBSan, an export from inside an archive, a large extract
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import resource
+import selectors
+import signal
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from quakemodels.viewer.server import MAX_WORKERS
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
@@ -196,3 +204,180 @@ def test_a_render_under_the_budget_still_runs(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     with Image.open(tmp_path / "a.png") as img:
         assert img.size == (1024, 1024)
+
+
+# -- the viewer under slow clients ----------------------------------------------------------------
+
+
+class _Viewer:
+    """``quakemodels view SAMPLE --no-browser`` in a subprocess under a 2 GiB address space;
+    ``port`` and ``base`` (``/<token>/``) from the URL it prints."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "quakemodels", "view", str(SAMPLE), "--no-browser"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            preexec_fn=_limit_address_space(2 << 30),
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert " at http://127.0.0.1:" in line, line
+        url = line.split(" at ", 1)[1].split()[0]
+        rest = url.removeprefix("http://127.0.0.1:")
+        port, _, path = rest.partition("/")
+        self.port = int(port)
+        self.base = "/" + path
+
+    def stop(self) -> str:
+        """Stop the server (SIGINT, as Ctrl-C); its stderr."""
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            _, err = self.proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+        return err
+
+
+def _exchange(port: int, request: bytes, timeout: float = 15.0) -> bytes:
+    """Send ``request`` to 127.0.0.1:``port``; everything answered until the server closes."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        s.sendall(request)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _threads(pid: int) -> int:
+    """How many threads process ``pid`` runs (0 where /proc cannot say)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    return next(
+        (int(line.split()[1]) for line in status.splitlines() if line.startswith("Threads:")), 0
+    )
+
+
+def _get(port: int, path: str) -> tuple[int, bytes, float]:
+    """GET ``path``: (status, body, seconds taken); status 0 when nothing came back."""
+    start = time.monotonic()
+    try:
+        reply = _exchange(port, f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+    except OSError:
+        reply = b""
+    took = time.monotonic() - start
+    head, _, body = reply.partition(b"\r\n\r\n")
+    status = int(head.split()[1]) if head.startswith(b"HTTP/") else 0
+    return status, body, took
+
+
+@pytest.mark.parametrize("value", ["abc", "-5", "+12", "1_0", "99999999999999999999999999"])
+def test_a_bad_content_length_is_refused_not_raised(value: str) -> None:
+    """``POST /open`` with ``Content-Length: abc`` raised an unhandled ValueError in the
+    handler (a traceback on the server's stderr, the connection closed with no answer). A
+    value that is not a plain byte count is now 400; a count over the upload limit is 413."""
+    viewer = _Viewer()
+    try:
+        port = viewer.port
+        request = (
+            f"POST {viewer.base}open?name=x.md2 HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            f"Content-Length: {value}\r\n\r\n"
+        ).encode()
+        reply = _exchange(port, request)
+    finally:
+        err = viewer.stop()
+    expected = 413 if value.isdigit() else 400
+    assert reply.split(b"\r\n", 1)[0] == f"HTTP/1.0 {expected} {_REASONS[expected]}".encode()
+    body = json.loads(reply.partition(b"\r\n\r\n")[2])
+    if expected == 400:
+        assert body == {"error": f"Content-Length {value!r} is not a byte count"}
+    assert "Traceback" not in err and "ValueError" not in err, err
+
+
+_REASONS = {400: "Bad Request", 413: "Request Entity Too Large"}
+
+SLOW_CLIENTS = 400
+ATTACK_SECONDS = 20.0
+
+
+def test_the_viewer_answers_while_400_slow_clients_hold_connections() -> None:
+    """400 clients on 127.0.0.1 each open a connection and trickle a request line one byte a
+    second, never finishing its headers, reconnecting whenever the server closes them (a
+    slowloris, without the token). Before: a thread per connection, no timeout, a backlog of
+    5: under a 2 GiB address space the server logged "can't start new thread" and real
+    requests went unanswered. Now a connection holds no thread until its headers are whole:
+    the page is answered (200, the page's bytes) in well under a second, again and again,
+    while the 400 are connected, and the server logs nothing. Everything is bounded: the
+    attack stops after ATTACK_SECONDS and the test stops the server."""
+    viewer = _Viewer()
+    port = viewer.port
+    clients: list[socket.socket] = []
+    sel = selectors.DefaultSelector()
+    partial = b"GET /" + b"a" * 4000  # a request line that never ends
+
+    def connect() -> None:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setblocking(False)
+        with contextlib.suppress(BlockingIOError):
+            s.connect_ex(("127.0.0.1", port))
+        clients.append(s)
+        sel.register(s, selectors.EVENT_READ)
+
+    answers: list[tuple[int, bytes, float]] = []
+    reconnects = 0
+    threads = 0  # the most the server ran at once
+    baseline = _get(port, viewer.base)
+    try:
+        for _ in range(SLOW_CLIENTS):
+            connect()
+        start = time.monotonic()
+        sent = 0
+        next_get = start + 3.0
+        while time.monotonic() - start < ATTACK_SECONDS:
+            # one more byte from every client, then watch for closed ones for a second
+            for s in list(clients):
+                with contextlib.suppress(OSError):  # BlockingIOError included
+                    s.send(partial[sent % len(partial) : sent % len(partial) + 1])
+            sent += 1
+            deadline = time.monotonic() + 1.0
+            while (left := deadline - time.monotonic()) > 0:
+                for key, _ in sel.select(timeout=left):
+                    s = key.fileobj
+                    assert isinstance(s, socket.socket)
+                    try:
+                        gone = s.recv(4096) == b""
+                    except BlockingIOError:
+                        gone = False
+                    except OSError:
+                        gone = True
+                    if gone:  # the server closed it: come back at once
+                        sel.unregister(s)
+                        s.close()
+                        clients.remove(s)
+                        connect()
+                        reconnects += 1
+            threads = max(threads, _threads(viewer.proc.pid))
+            if time.monotonic() >= next_get:
+                answers.append(_get(port, viewer.base))
+                next_get = time.monotonic() + 3.0
+    finally:
+        for s in clients:
+            sel.unregister(s)
+            s.close()
+        sel.close()
+        err = viewer.stop()
+    assert baseline[0] == 200 and b"<html" in baseline[1].lower()
+    assert len(answers) >= 4
+    for status, body, took in answers:
+        assert status == 200, (answers, err)
+        assert body == baseline[1]
+        assert took < 2.0, answers
+    assert reconnects >= SLOW_CLIENTS  # the server let the slow ones go, and they came back
+    if threads:  # /proc is there: a fixed pool, not a thread per connection
+        assert threads <= MAX_WORKERS + 4, threads
+    assert "can't start new thread" not in err and "Traceback" not in err, err
