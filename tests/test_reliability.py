@@ -9,16 +9,22 @@ import json
 import os
 import resource
 import selectors
+import shutil
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import sysconfig
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+import md2builder
 import pytest
+from conftest import IN_CI
 
+import quakemodels
 from quakemodels.viewer.server import MAX_WORKERS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -381,3 +387,95 @@ def test_the_viewer_answers_while_400_slow_clients_hold_connections() -> None:
     if threads:  # /proc is there: a fixed pool, not a thread per connection
         assert threads <= MAX_WORKERS + 4, threads
     assert "can't start new thread" not in err and "Traceback" not in err, err
+
+
+# -- the weld under UBSan ---------------------------------------------------------------------
+
+WELD_C = REPO / "src" / "quakemodels" / "core" / "_weld.c"
+_UBSAN_RUN = """
+import importlib.util, sys
+so, md2 = sys.argv[1], sys.argv[2]
+spec = importlib.util.spec_from_file_location("quakemodels.core._weld", so)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.modules["quakemodels.core._weld"] = module  # core/mesh.py imports this one
+import quakemodels
+from quakemodels.core import mesh
+assert mesh.WELD is not None and mesh.WELD.__module__ == "quakemodels.core._weld"
+print(quakemodels.load(md2).mesh(0).indices.tolist())
+"""
+
+
+def _odd_ofs_tris_md2() -> bytes:
+    """The builder's quad with one byte before its triangles: ofs_tris is odd, so the (T,3)
+    int16 view of them the reader hands the weld is not 2-byte aligned."""
+    data = md2builder.build()
+    word = 4 + 4 * md2builder.FIELDS.index("ofs_triangles")
+    ofs = struct.unpack_from("<i", data, word)[0]
+    data = data[:ofs] + b"\0" + data[ofs:]
+    for name in ("ofs_triangles", "ofs_frames", "ofs_gl_cmds", "ofs_end"):
+        i = 4 + 4 * md2builder.FIELDS.index(name)
+        data = md2builder.set_header(data, name, struct.unpack_from("<i", data, i)[0] + 1)
+    assert struct.unpack_from("<i", data, word)[0] % 2 == 1
+    return data
+
+
+def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
+    """UBSan reported "load of misaligned address ... for type 'const uint16_t'" at
+    _weld.c:72 (index_at) for an MD2 whose ofs_tris is odd (SIGBUS on strict-alignment
+    CPUs). The weld is compiled here with -fsanitize=undefined -fno-sanitize-recover, loaded
+    in place of the built one, and run on such a file: it exits 0 with the triangles the
+    numpy path gives. Skipped without a C compiler, except under CI=true."""
+    cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
+    if cc is None:
+        if IN_CI:
+            pytest.fail("CI=true but no C compiler to build the weld under UBSan")
+        pytest.skip("no C compiler (cc/gcc) to build the weld under UBSan")
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    so = tmp_path / f"_weld{suffix}"
+    build = subprocess.run(
+        [
+            cc,
+            "-shared",
+            "-fPIC",
+            "-O1",
+            "-g",
+            "-fsanitize=undefined",
+            "-fno-sanitize-recover=all",
+            f"-I{sysconfig.get_paths()['include']}",
+            str(WELD_C),
+            "-o",
+            str(so),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if build.returncode != 0 and "ubsan" in build.stderr.lower():
+        if IN_CI:
+            pytest.fail(f"CI=true but the compiler has no UBSan runtime: {build.stderr}")
+        pytest.skip(f"{cc} has no UBSan runtime (libubsan): {build.stderr.strip()[:200]}")
+    assert build.returncode == 0, build.stderr
+    md2 = tmp_path / "odd.md2"
+    md2.write_bytes(_odd_ofs_tris_md2())
+    env = dict(os.environ)
+    runtime = subprocess.run(
+        [cc, "-print-file-name=libubsan.so"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    if os.path.isabs(runtime) and os.path.exists(runtime):  # a Python built without it
+        env["LD_PRELOAD"] = runtime
+    env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    p = subprocess.run(
+        [sys.executable, "-c", _UBSAN_RUN, str(so), str(md2)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        check=False,
+    )
+    assert "runtime error" not in p.stderr, p.stderr
+    assert p.returncode == 0, p.stderr
+    expected = quakemodels.load(md2).mesh(0).indices.tolist()
+    assert p.stdout.splitlines() == [str(expected)]
+    assert expected == [[0, 2, 1], [0, 3, 2]]

@@ -62,23 +62,26 @@ static int get_index_array(PyObject *obj, IndexArray *a, const char *name) {
 }
 
 /* The item at (row, column) as an unsigned 64-bit number; a negative value becomes
- * 2**64 + value, so one comparison with the bound refuses it. */
+ * 2**64 + value, so one comparison with the bound refuses it. The item is copied out with
+ * memcpy: a view of a file's bytes need not be aligned (an MD2 whose ofs_tris is odd), and
+ * a cast load there is undefined behaviour (SIGBUS on strict-alignment CPUs); compilers turn
+ * the fixed-size memcpy into one load where the CPU allows it. */
 static inline uint64_t index_at(const IndexArray *a, Py_ssize_t row, Py_ssize_t column) {
     const char *p = (const char *)a->view.buf + row * a->view.strides[0] +
                     column * a->view.strides[1];
     if (a->kind == 'u') {
         switch (a->view.itemsize) {
-        case 1: return *(const uint8_t *)p;
-        case 2: return *(const uint16_t *)p;
-        case 4: return *(const uint32_t *)p;
-        default: return *(const uint64_t *)p;
+        case 1: { uint8_t v; memcpy(&v, p, 1); return v; }
+        case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+        case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+        default: { uint64_t v; memcpy(&v, p, 8); return v; }
         }
     }
     switch (a->view.itemsize) {
-    case 1: return (uint64_t)(int64_t)*(const int8_t *)p;
-    case 2: return (uint64_t)(int64_t)*(const int16_t *)p;
-    case 4: return (uint64_t)(int64_t)*(const int32_t *)p;
-    default: return (uint64_t)*(const int64_t *)p;
+    case 1: { int8_t v; memcpy(&v, p, 1); return (uint64_t)(int64_t)v; }
+    case 2: { int16_t v; memcpy(&v, p, 2); return (uint64_t)(int64_t)v; }
+    case 4: { int32_t v; memcpy(&v, p, 4); return (uint64_t)(int64_t)v; }
+    default: { int64_t v; memcpy(&v, p, 8); return (uint64_t)v; }
     }
 }
 
