@@ -22,6 +22,7 @@ from pathlib import Path
 
 import md2builder
 import pytest
+from archivebuilder import write_pk3
 from conftest import IN_CI
 
 import quakemodels
@@ -479,3 +480,48 @@ def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
     expected = quakemodels.load(md2).mesh(0).indices.tolist()
     assert p.stdout.splitlines() == [str(expected)]
     assert expected == [[0, 2, 1], [0, 3, 2]]
+
+
+# -- a model inside an archive opens only what its lookups need -----------------------------------
+
+
+def _png(width: int, height: int) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 40, 10)).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def test_exporting_from_inside_a_pk3_opens_no_unrelated_archive(tmp_path: Path) -> None:
+    """``export baseq2/x.pk3/models/test/tris.md2``: the model's skin is in x.pk3, searched
+    first. Every archive of the folder was opened first, so an unrelated broken pak0.pak
+    beside it failed the export (exit 1, the pak's error). Archives are now opened when a
+    lookup reaches them: exit 0, the skin from x.pk3, not a word about pak0.pak. A model
+    whose skin is not in x.pk3 still reaches pak0.pak and reports it, as the engine would."""
+    game = tmp_path / "baseq2"
+    model = md2builder.build(md2builder.Md2Spec(skins=[b"models/test/skin.png"]))
+    orphan = md2builder.build(md2builder.Md2Spec(skins=[b"models/other/skin.png"]))
+    write_pk3(
+        game / "x.pk3",
+        {
+            "models/test/tris.md2": model,
+            "models/test/skin.png": _png(64, 32),
+            "models/other/tris.md2": orphan,
+        },
+    )
+    (game / "pak0.pak").write_bytes(b"PACK\xff\xff\xff\x7f\0\0\0\0garbage")
+    inside = f"{game}/x.pk3/models/test/tris.md2"
+    p = qm("export", inside, "-o", tmp_path / "out.glb")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines() == [
+        f"{inside} -> {tmp_path / 'out.glb'} (2 morph targets, 1 clip, skin: skin.png)"
+    ]
+    assert "pak0.pak" not in p.stderr and "warning" not in p.stderr, p.stderr
+    # a lookup that reaches the broken pak (a skin x.pk3 lacks) still says what is wrong
+    other = f"{game}/x.pk3/models/other/tris.md2"
+    p = qm("export", other, "-o", tmp_path / "other.glb")
+    assert p.returncode == 1
+    assert f"{game}/pak0.pak: directory [2147483647, 2147483647) ends past the end" in p.stderr

@@ -24,12 +24,19 @@ Inside one game folder the order depends on the engine (``engine=``):
 ``pakN.pak``, else ``quake2``. Loose files are found case-insensitively when no exact match
 exists (as on Windows, where these games shipped), and never outside their game folder (names
 with ``..``, absolute names, drive letters and symlinks leading out are not found).
+
+With ``lazy=True`` (the search path a model's skins are looked up through: ``vpath.
+shared_gamefs``) a game folder's archives are opened when a lookup first reaches them, in
+search order (Quake's, where a pak that fails to open hides the ones after it, at once): a
+model's skin found in its own archive opens no other, and a broken archive nothing needs is
+never read or warned about. Otherwise (``ls``, ``extract``) every archive opens at once.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -60,6 +67,17 @@ class Source:
     path: Path
     kind: SourceKind
     archive: Archive | None = None
+
+    def __str__(self) -> str:
+        return os.fspath(self.path)
+
+
+@dataclass(frozen=True)
+class _Pending:
+    """An archive of a game folder not opened yet: the first lookup reaching it opens it."""
+
+    path: Path
+    kind: SourceKind
 
     def __str__(self) -> str:
         return os.fspath(self.path)
@@ -210,6 +228,7 @@ class GameFS(Closing):
         roots: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         *,
         engine: Engine | None = None,
+        lazy: bool = False,
     ):
         if isinstance(roots, (str, os.PathLike)):
             roots = [roots]
@@ -220,43 +239,75 @@ class GameFS(Closing):
         self.engine: Engine = engine or infer_engine(paths)
         self._listing: list[tuple[Found, list[Source]]] | None = None
         self.roots = paths
-        self.sources: list[Source] = []
+        # the search path, first searched first; archives of a folder opened on first reach
+        self._entries: list[Source | _Pending | None] = []
+        self._opening = threading.Lock()
+        self._lazy = lazy and self.engine != "quake"
         # archives of a game folder the engine would skip: (path, why), each warned about once
         self.skipped: list[tuple[Path, str]] = []
         try:
             for root in paths:
-                self.sources[:0] = self._root_sources(root)
+                self._entries[:0] = self._root_sources(root)
         except BaseException:
             self.close()
             raise
 
-    def _root_sources(self, root: Path) -> list[Source]:
+    def _root_sources(self, root: Path) -> list[Source | _Pending | None]:
         """One root's sources, first searched first."""
         if not root.is_dir():
             archive = open_archive(root, self.engine)
             return [Source(root, archive.kind, archive)]
-        added: list[Source] = []
+        added: list[Source | _Pending | None] = []
         for path, kind in game_archives(root, self.engine):
             if kind == "pk3dir":
                 added.insert(0, Source(path, "pk3dir"))
-                continue
-            try:
-                archive = open_archive(path, self.engine)
-            except ArchiveError as e:
-                if not _skipped_by_engine(kind, e):
-                    for source in added:  # not in self.sources yet: close() would miss them
-                        if source.archive is not None:
-                            source.archive.close()
+            elif self._lazy:
+                added.insert(0, _Pending(path, kind))
+            else:
+                try:
+                    source = self._open(_Pending(path, kind))
+                except BaseException:
+                    for opened in added:  # not in self._entries yet: close() would miss them
+                        if isinstance(opened, Source) and opened.archive is not None:
+                            opened.archive.close()
                     raise
-                self.skipped.append((path, str(e)))
-                _warn_skipped(path, e)
-                if self.engine == "quake":
-                    break  # COM_AddGameDirectory stops at the first pak it cannot open
-                continue
-            added.insert(0, Source(path, archive.kind, archive))
+                if source is None:
+                    if self.engine == "quake":
+                        break  # COM_AddGameDirectory stops at the first pak it cannot open
+                    continue
+                added.insert(0, source)
         folder = Source(root, "dir")
         # Quake and Quake II put the folder behind its paks; ioquake3 in front of its pk3s.
         return [folder, *added] if self.engine == "quake3" else [*added, folder]
+
+    def _open(self, pending: _Pending) -> Source | None:
+        """``pending`` opened; None (warned once) when it fails and the engine skips it."""
+        try:
+            archive = open_archive(pending.path, self.engine)
+        except ArchiveError as e:
+            if not _skipped_by_engine(pending.kind, e):
+                raise
+            self.skipped.append((pending.path, str(e)))
+            _warn_skipped(pending.path, e)
+            return None
+        return Source(pending.path, archive.kind, archive)
+
+    def _search(self) -> Iterator[Source]:
+        """The search path in order, each archive opened when it is first reached."""
+        for i in range(len(self._entries)):
+            entry = self._entries[i]
+            if isinstance(entry, _Pending):
+                with self._opening:  # workers of one process share a GameFS
+                    entry = self._entries[i]
+                    if isinstance(entry, _Pending):
+                        entry = self._entries[i] = self._open(entry)
+            if entry is not None:
+                yield entry
+
+    @property
+    def sources(self) -> list[Source]:
+        """The search path, first searched first (every archive in it opened)."""
+        return list(self._search())
 
     # -- lookup -----------------------------------------------------------------------------
 
@@ -278,7 +329,7 @@ class GameFS(Closing):
 
     def find(self, name: str) -> Found | None:
         """Where the engine opens ``name`` from (the first source that has it), or None."""
-        for source in self.sources:
+        for source in self._search():  # stops at the first source that has it
             found = self._in_source(source, name)
             if found is not None:
                 return found
@@ -314,7 +365,7 @@ class GameFS(Closing):
 
     def _loose(self, source: Source) -> Iterator[Found]:
         """Loose files under a folder source, skipping the archives mounted from it."""
-        mounted = {s.path for s in self.sources if s.path.parent == source.path}
+        mounted = {s.path for s in self._entries if s is not None and s.path.parent == source.path}
         root = source.path
         for folder, dirs, files in os.walk(root):
             here = Path(folder)
@@ -421,13 +472,13 @@ class GameFS(Closing):
         return [found.name for found, _ in self.listing()]
 
     def describe(self) -> str:
-        return "[" + ", ".join(str(s) for s in self.sources) + "]"
+        return "[" + ", ".join(str(s) for s in self._entries if s is not None) + "]"
 
     # -- lifetime ---------------------------------------------------------------------------
 
     def close(self) -> None:
-        for s in self.sources:
-            if s.archive is not None:
+        for s in self._entries:  # only those opened
+            if isinstance(s, Source) and s.archive is not None:
                 s.archive.close()
 
     def __repr__(self) -> str:

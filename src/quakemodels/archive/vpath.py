@@ -82,14 +82,20 @@ def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
     """(GameFS roots, the model's name inside them) for a model path, or None.
 
     Inside an archive: the archive's folder (and the archive itself when that folder's rules
-    would not load it, e.g. ``mymodels.pak``). On disk: the nearest folder above the model
-    holding ``pakN.pak`` or ``*.pk3``, within MAX_GAME_DEPTH levels.
+    would not load it, e.g. ``mymodels.pak``, or an ``x.pk3`` beside Quake II's paks). On
+    disk: the nearest folder above the model holding ``pakN.pak`` or ``*.pk3``, within
+    MAX_GAME_DEPTH levels.
     """
     split = split_archive_path(path)
     if split is not None:
         archive_path, inner = split
         roots = [archive_path.parent]
-        if not _GAME_ARCHIVE.fullmatch(archive_path.name):
+        from .gamefs import game_archives, infer_engine
+
+        # the archive itself goes in front unless its folder's engine loads it already (an
+        # x.pk3 among Quake II's pakN.pak, a mymodels.pak, are not on that engine's path)
+        loaded = {path for path, _ in game_archives(archive_path.parent, infer_engine(roots))}
+        if archive_path not in loaded:
             roots.append(archive_path)
         return roots, inner
     p = Path(path)
@@ -137,7 +143,7 @@ def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
 def _cached_gamefs(roots: tuple[Path, ...], engine: Engine | None, stamp: object) -> GameFS:
     from .gamefs import GameFS
 
-    return GameFS(list(roots), engine=engine)
+    return GameFS(list(roots), engine=engine, lazy=True)  # open only what lookups reach
 
 
 def shared_gamefs(roots: tuple[Path, ...], engine: Engine | None = None) -> GameFS:
