@@ -23,13 +23,18 @@ from __future__ import annotations
 
 import contextlib
 import fnmatch
+import hashlib
 import os
 import shutil
+import stat
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from ..errors import QuakeModelsWarning
 from .base import MAX_TOTAL, Archive, Entry
@@ -42,24 +47,74 @@ JOURNAL = "journal"
 Writing = Callable[[Path], AbstractContextManager[None]]
 
 
-def select(archive: Archive, pattern: str | None = None) -> list[Entry]:
-    """Entries whose name matches the shell ``pattern`` (ASCII case ignored), or all of them."""
+def select(archive: Archive, pattern: str | None = None) -> npt.NDArray[np.int64]:
+    """The positions in ``archive.entries`` of the entries whose name matches the shell
+    ``pattern`` (ASCII case ignored), or of all of them (int64, ascending)."""
+    n = len(archive.entries)
     if pattern is None:
-        return list(archive.entries)
+        return np.arange(n, dtype=np.int64)
     pat = name_key(pattern.replace("\\", "/"), "quake3")
-    return [e for e in archive.entries if fnmatch.fnmatchcase(name_key(e.name, "quake3"), pat)]
+    names = archive.entries.names()
+    return np.array(
+        [i for i in range(n) if fnmatch.fnmatchcase(name_key(names[i], "quake3"), pat)], np.int64
+    )
+
+
+class Targets(Sequence[Path]):
+    """Where the entries at ``picks`` land under ``folder``: ``targets[k]`` is the path of
+    the k-th (made on demand: a million entries need no million Path objects at once)."""
+
+    def __init__(self, archive: Archive, folder: Path, picks: npt.NDArray[np.int64]) -> None:
+        self.archive = archive
+        self.folder = folder
+        self.picks = picks
+
+    def __len__(self) -> int:
+        return len(self.picks)
+
+    @overload
+    def __getitem__(self, k: int) -> Path: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[Path]: ...
+    def __getitem__(self, k: int | slice) -> Path | list[Path]:
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        name = self.archive.entries.name(int(self.picks[k]))
+        return self.folder.joinpath(*split_parts(name))
+
+    def entry(self, k: int) -> Entry:
+        """The k-th entry."""
+        return self.archive.entries[int(self.picks[k])]
+
+
+def _key_hash(key: str) -> int:
+    """A 64-bit hash of a folded name (blake2b: no collisions to craft)."""
+    return int.from_bytes(
+        hashlib.blake2b(key.encode("utf-8", "surrogateescape"), digest_size=8).digest(), "little"
+    )
 
 
 def plan(
-    archive: Archive, outdir: Path, entries: list[Entry], *, max_total: int = MAX_TOTAL
-) -> list[tuple[Entry, Path]]:
-    """(entry, target) for every entry, after every check above; nothing is written."""
+    archive: Archive,
+    outdir: Path,
+    picks: npt.NDArray[np.int64],
+    *,
+    max_total: int = MAX_TOTAL,
+) -> Targets:
+    """Where every picked entry lands, after every check above; nothing is written.
+
+    Memory stays a few bytes per entry (a million-entry pak): names are compared by 64-bit
+    hashes in arrays (an equal pair of hashes is then compared by name), and each folder's
+    real path is resolved once."""
     root = Path(os.path.realpath(outdir))
-    seen: dict[str, Entry] = {}
-    folders: dict[str, Entry] = {}
-    out: list[tuple[Entry, Path]] = []
+    targets = Targets(archive, outdir, picks)
+    n = len(picks)
+    hashes = np.empty(n, np.uint64)
+    folder_hashes: dict[int, int] = {}  # folder key's hash -> position of an entry under it
+    real_folders: dict[str, bool] = {}  # a folder below outdir -> whether it stays inside
     total = 0
-    for e in entries:
+    for k in range(n):
+        e = targets.entry(k)
         if archive.is_link(e):
             raise archive.error(
                 "is a symbolic link (zip external attributes); links are never written or followed",
@@ -76,26 +131,61 @@ def plan(
                 field="file_size",
             )
         parts = split_parts(e.name)
-        key = "/".join(parts).lower()
-        if key in seen:
-            raise archive.error(
-                f"extracts to the same file as {seen[key].name!r} (names differ only in case)",
-                e.name,
-            )
-        seen[key] = e
+        hashes[k] = _key_hash("/".join(parts).lower())
         for i in range(1, len(parts)):
-            folders.setdefault("/".join(parts[:i]).lower(), e)
-        target = outdir.joinpath(*parts)
-        real = Path(os.path.realpath(target))
-        if real != root and root not in real.parents:
+            folder_hashes.setdefault(_key_hash("/".join(parts[:i]).lower()), k)
+        parent = os.path.join(outdir, *parts[:-1])
+        inside = real_folders.get(parent)
+        if inside is None:
+            real = Path(os.path.realpath(parent))
+            inside = real_folders[parent] = real == root or root in real.parents
+        target = os.path.join(parent, parts[-1])
+        try:
+            st = os.lstat(target)
+        except OSError:
+            st = None
+        if st is not None and stat.S_ISLNK(st.st_mode):  # resolve it, as the folders were
+            real = Path(os.path.realpath(target))
+            inside = inside and (real == root or root in real.parents)
+            st = os.stat(target) if os.path.exists(target) else None
+        if not inside:
             raise archive.error(f"would be written outside {outdir} (through a symlink)", e.name)
-        if target.is_dir():
+        if st is not None and stat.S_ISDIR(st.st_mode):
             raise archive.error(f"would replace the folder {target}", e.name)
-        out.append((e, target))
-    for key, e in seen.items():
-        if key in folders:
-            raise archive.error(f"is a file, and also the folder of {folders[key].name!r}", e.name)
-    return out
+    _refuse_clashes(targets, hashes, folder_hashes)
+    return targets
+
+
+def _refuse_clashes(
+    targets: Targets, hashes: npt.NDArray[np.uint64], folder_hashes: dict[int, int]
+) -> None:
+    """ArchiveError for two entries landing on one file once case is ignored, or an entry
+    that is also another's folder (names compared where their hashes are equal)."""
+    archive = targets.archive
+
+    def key(k: int) -> str:
+        return "/".join(split_parts(targets.entry(k).name)).lower()
+
+    order = np.argsort(hashes, kind="stable")
+    same = np.flatnonzero(hashes[order][1:] == hashes[order][:-1])
+    for j in same:
+        first, second = int(order[j]), int(order[j + 1])
+        if key(first) == key(second):
+            raise archive.error(
+                f"extracts to the same file as {targets.entry(first).name!r} (names differ only"
+                " in case)",
+                targets.entry(second).name,
+            )
+    if folder_hashes:
+        folders = np.fromiter(folder_hashes, np.uint64, len(folder_hashes))
+        for k in np.flatnonzero(np.isin(hashes, folders)):
+            other = folder_hashes[int(hashes[k])]
+            parts = split_parts(targets.entry(other).name)
+            if key(int(k)) in ("/".join(parts[:i]).lower() for i in range(1, len(parts))):
+                raise archive.error(
+                    f"is a file, and also the folder of {targets.entry(other).name!r}",
+                    targets.entry(int(k)).name,
+                )
 
 
 def _no_context(path: Path) -> AbstractContextManager[None]:
@@ -110,11 +200,12 @@ def extract(
     max_total: int = MAX_TOTAL,
     writing: Writing = _no_context,
     on_written: Callable[[Path], None] | None = None,
-) -> list[Path]:
+) -> Sequence[Path]:
     """Write the selected entries under ``outdir`` by their inner paths, all or nothing; the
-    files written. ``writing(target)`` wraps each step writing ``target`` (the CLI turns an
-    OSError there into "cannot write TARGET"); ``on_written`` is called for each file once all
-    are in place. ArchiveError (nothing written) for a bad or hostile archive."""
+    files written (a sequence made on demand). ``writing(target)`` wraps each step writing
+    ``target`` (the CLI turns an OSError there into "cannot write TARGET"); ``on_written`` is
+    called for each file once all are in place. ArchiveError (nothing written) for a bad or
+    hostile archive."""
     folder = Path(outdir)
     created = make_folders(folder)
     recover(folder)
@@ -123,24 +214,23 @@ def extract(
     except BaseException:
         remove_empty(created)
         raise
-    for target in moved:
-        if on_written is not None:
+    if on_written is not None:
+        for target in moved:
             on_written(target)
     return moved
 
 
 def _extract(
     archive: Archive, folder: Path, pattern: str | None, max_total: int, writing: Writing
-) -> list[Path]:
+) -> Targets:
     todo = plan(archive, folder, select(archive, pattern), max_total=max_total)
     with _staging(folder) as stage:
-        staged: list[tuple[Path, Path]] = []
-        for n, (entry, target) in enumerate(todo):
-            tmp = stage / str(n)
-            with writing(target), open(tmp, "xb") as f:
-                archive.copy(entry, f)
-            staged.append((tmp, target))
-        return _move_all(staged, stage, writing)
+        for k in range(len(todo)):
+            target = todo[k]
+            with writing(target), open(stage / str(k), "xb") as f:
+                archive.copy(todo.entry(k), f)
+        _move_all(todo, stage, writing)
+        return todo
 
 
 @contextlib.contextmanager
@@ -168,39 +258,50 @@ def _note(journal: TextIO, *words: str | Path) -> None:
     journal.flush()
 
 
-def _move_all(staged: list[tuple[Path, Path]], stage: Path, writing: Writing) -> list[Path]:
-    """Rename every staged file onto its target; on failure undo every rename (a replaced file
-    comes back from the staging folder) and remove the folders made here. Each step is
-    journalled first, for :func:`recover` when this process is killed half way."""
-    done: list[tuple[Path, Path | None]] = []
+_NEW, _REPLACED = 1, 2  # what _move_all did with staged file k
+
+
+def _move_all(todo: Targets, stage: Path, writing: Writing) -> None:
+    """Rename every staged file (``stage/k``) onto its target; on failure undo every rename
+    (a replaced file comes back from the staging folder) and remove the folders made here.
+    Each step is journalled first, for :func:`recover` when this process is killed half way.
+    What was done is one byte per file, the targets made again from the entries to undo."""
+    done = bytearray(len(todo))
     created: list[Path] = []
+    made: set[str] = set()  # folders known to exist: one check per folder, not per file
     try:
         with open(stage / JOURNAL, "w", encoding="ascii") as journal:
-            for n, (tmp, target) in enumerate(staged):
+            for n in range(len(todo)):
+                target = todo[n]
+                tmp = stage / str(n)
                 with writing(target):
-                    for made in make_folders(target.parent, journal):
-                        created.append(made)
-                    backup: Path | None = None
+                    parent = os.fspath(target.parent)
+                    if parent not in made:
+                        created.extend(make_folders(target.parent, journal))
+                        made.add(parent)
                     if os.path.lexists(target):
                         backup = stage / f"{n}.orig"
                         _note(journal, "replace", str(n), target)
                         os.replace(target, backup)
-                        done.append((target, backup))
+                        done[n] = _REPLACED
                         os.replace(tmp, target)
                     else:
                         _note(journal, "new", str(n), target)
                         os.replace(tmp, target)
-                        done.append((target, None))
+                        done[n] = _NEW
     except BaseException:
-        for target, backup in reversed(done):
+        for n in reversed(range(len(todo))):
+            if not done[n]:
+                continue
+            target = todo[n]
+            backup = stage / f"{n}.orig"
             with contextlib.suppress(OSError):
-                if backup is None:
+                if done[n] == _NEW:
                     os.unlink(target)
                 elif os.path.lexists(backup):
                     os.replace(backup, target)
         remove_empty(created)
         raise
-    return [target for _, target in staged]
 
 
 def make_folders(folder: Path, journal: TextIO | None = None) -> list[Path]:

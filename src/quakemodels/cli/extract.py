@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .. import archive
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     written (``cannot write PATH: reason``, as every writing verb says). All or nothing: after
     a failure the output folder is as it was."""
     folder = Path(args.output)
-    written: list[Path] = []
+    written: Sequence[Path] = ()
     try:
         with archive.open(args.archive) as a:
             a.max_ratio = args.max_ratio
