@@ -126,7 +126,7 @@ def test_special_files_are_refused_without_blocking_or_reading(
 ) -> None:
     """A FIFO with no writer blocked ``info`` forever; ``info /dev/zero`` read 1.95 GB before
     failing. Every verb that opens a path now opens it without blocking and refuses what is
-    not a regular file on the open descriptor: exit 1 within seconds, under a 1 GiB address
+    not a regular file on the open descriptor: exit 1 within seconds, under a 2 GiB address
     space (a read of /dev/zero would exhaust it), one message naming the kind of file."""
     if kind == "fifo":
         path = tmp_path / "pipe.md2"
@@ -143,7 +143,7 @@ def test_special_files_are_refused_without_blocking_or_reading(
         capture_output=True,
         text=True,
         timeout=30,  # a blocked open or an endless read ends here, and the test fails
-        preexec_fn=_limit_address_space(1 << 30),
+        preexec_fn=_limit_address_space(2 << 30),
         check=False,
     )
     assert p.returncode == 1, p.stderr
