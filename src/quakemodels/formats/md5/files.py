@@ -26,6 +26,7 @@ import numpy as np
 
 from ...archive.gamefs import open_archive
 from ...archive.vpath import game_roots, read_path, shared_gamefs, split_archive_path
+from ...core.files import read_regular
 from ...errors import BadValueError, QuakeModelsWarning
 from .limits import MAX_FILE_SIZE
 from .reader import F64, Md5AnimFile, Md5Files, Md5MeshFile, read_anim, read_mesh
@@ -62,8 +63,18 @@ def _siblings(path: str, suffixes: Sequence[str]) -> list[Sibling]:
     if split is None and folder.is_dir():
         for n in sorted(os.listdir(folder)):
             p = folder / n
-            if n.lower().endswith(wanted) and p.is_file() and p.stat().st_size <= MAX_FILE_SIZE:
-                found.append(Sibling(n, p.read_bytes()))
+            if not n.lower().endswith(wanted):
+                continue
+            # opened once, as a regular file (a FIFO or device beside it is passed over, never
+            # waited on), and measured after reading: no window between a test and the read
+            try:
+                if p.stat().st_size > MAX_FILE_SIZE:  # not read at all when it says so
+                    continue
+                data = read_regular(p, n)
+            except (OSError, BadValueError):
+                continue
+            if len(data) <= MAX_FILE_SIZE:
+                found.append(Sibling(n, data))
         return found
     if split is not None:
         archive, inner = split
