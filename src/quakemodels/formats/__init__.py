@@ -15,4 +15,5 @@ FORMATS: tuple[Format, ...] = declared(
     "spr",
     "hlspr",
     "sp2",
+    "iqm",
 )

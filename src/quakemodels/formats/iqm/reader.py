@@ -709,6 +709,11 @@ class IqmReader:
         self.pose_parents, self.channels, self.anims, self.bounds  # noqa: B018
         self.comment, self.extensions  # noqa: B018
 
+    def load_all(self) -> IqmReader:
+        """Decode and validate every section now (a full load); returns self."""
+        self.validate()
+        return self
+
     @decoded
     def bind_world(self) -> F64:
         """(J,4,4) float64 every joint's world matrix in the base pose of ``joints``."""
