@@ -57,6 +57,8 @@ EXAMPLES = """\
 """
 
 _GLTF = GLTF_SUFFIXES
+# Enough of a file's start for every format's magic and version test (IQM: 16 + 4 bytes).
+HEAD = 64
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:
@@ -280,7 +282,7 @@ def _load_model(source: Path) -> Any:
             data = None  # a player folder in an archive, or a missing file: load() says which
         except BadMagicError:
             data = b""  # an archive entry that is no model (refused before it is inflated)
-        if data is not None and by_magic(data[:4]) is None:
+        if data is not None and by_magic(data[:HEAD]) is None:
             raise UsageError(
                 f"{source} is not a model quakemodels reads (see `quakemodels formats`)"
             )
