@@ -19,7 +19,9 @@ from .model import Iqm
 from .write import write
 
 
-def source_skeletal(source: Source, options: BuildOptions) -> tuple[SkeletalScene, np.ndarray, float | None]:
+def source_skeletal(
+    source: Source, options: BuildOptions
+) -> tuple[SkeletalScene, np.ndarray, float | None]:
     """The skeletal scene ``source`` gives, the (4,4) change of axes into IQM's Z up, and the
     frame rate to write (None: each clip's own)."""
     fmt = None if source.model is None else format_of(source.model)

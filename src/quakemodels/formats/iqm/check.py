@@ -44,7 +44,9 @@ _IOQ3_ARRAYS = {
 _IOQ3_FORMATS = {FORMATS[n] for n in ("byte", "ubyte", "int", "uint", "float")}
 
 
-def check(source: IqmReader | Source, engine: str = "any", *, name: str | None = None) -> list[Finding]:
+def check(
+    source: IqmReader | Source, engine: str = "any", *, name: str | None = None
+) -> list[Finding]:
     """Findings for one IQM (a loaded one, its bytes, a path or a binary file) for
     ``engine``; never raises on any input (an unknown ``engine`` is a ValueError)."""
     r = Report(engine)
@@ -144,7 +146,7 @@ def _check(r: Report, m: IqmReader) -> None:
                 f"no {', '.join(missing)} array: ioquake3 refuses the model (quake3)",
                 engines=IOQ3,
             )
-    for mesh in m.meshes:
+    for mesh in m.mesh_records:
         if mesh.num_vertices > IOQ3_MAX_MESH_VERTICES:
             r.limit(
                 "ioq3-mesh-vertices",
@@ -182,13 +184,13 @@ def _check(r: Report, m: IqmReader) -> None:
             h["ofs_poses"] + p * 88,
             f"poses[{p}].parent differs from joints[{p}].parent (the joints' is used)",
         )
-    for i, a in enumerate(m.anims):
-        if not a.framerate > 0:
+    for i, anim in enumerate(m.anims):
+        if not anim.framerate > 0:
             r.warning(
                 "framerate",
                 f"anims[{i}].framerate",
                 h["ofs_anims"] + i * 20 + 12,
-                f"anims[{i}] ({a.name}) has framerate={a.framerate}: played at 10 fps here",
+                f"anims[{i}] ({anim.name}) has framerate={anim.framerate}: played at 10 fps here",
             )
     _ = TYPES
 

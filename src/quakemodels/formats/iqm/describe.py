@@ -10,7 +10,9 @@ from .reader import IqmReader
 def describe(m: IqmReader) -> str:
     """A human-readable report on one IQM model."""
     magic = MAGIC.rstrip(b"\0").decode()
-    lines = [f"{m.name or '<bytes>'}: Inter-Quake Model ({magic} version {VERSION}), {m.size} bytes"]
+    lines = [
+        f"{m.name or '<bytes>'}: Inter-Quake Model ({magic} version {VERSION}), {m.size} bytes"
+    ]
     lines.append("header:")
     lines.extend(f"  {key:<20} {value!r}" for key, value in m.header.items())
     h = m.header
@@ -20,8 +22,8 @@ def describe(m: IqmReader) -> str:
         f" {plural(h['num_triangles'], 'triangle')}, {plural(h['num_joints'], 'joint')},"
         f" {plural(h['num_anims'], 'anim')}, {plural(h['num_frames'], 'frame')}"
     )
-    lines.append("meshes:" if m.meshes else "meshes: (none)")
-    for mesh in m.meshes:
+    lines.append("meshes:" if m.mesh_records else "meshes: (none)")
+    for mesh in m.mesh_records:
         lines.append(
             f"  {mesh.index}: {mesh.name:<16} {mesh.num_vertices:>6} vertices"
             f" {mesh.num_triangles:>6} triangles  material: {mesh.material!r}"
@@ -36,14 +38,14 @@ def describe(m: IqmReader) -> str:
     if tags:
         lines.append(f"tags: {', '.join(tags)}")
     lines.append("anims:" if m.anims else "anims: (none)")
-    for a in m.anims:
-        loop = ", loops" if a.loop else ""
+    for anim in m.anims:
+        loop = ", loops" if anim.loop else ""
         lines.append(
-            f"  {a.name}: frames {a.first_frame}..{a.first_frame + a.num_frames - 1}"
-            f" at {a.framerate:g} fps{loop}"
+            f"  {anim.name}: frames {anim.first_frame}..{anim.first_frame + anim.num_frames - 1}"
+            f" at {anim.framerate:g} fps{loop}"
         )
-    if m.bounds is not None and len(m.bounds):
-        lo, hi = m.bounds[:, 0:3].min(axis=0), m.bounds[:, 3:6].max(axis=0)
+    if m.frame_bounds is not None and len(m.frame_bounds):
+        lo, hi = m.frame_bounds[:, 0:3].min(axis=0), m.frame_bounds[:, 3:6].max(axis=0)
         lines.append(
             "bounds: min ({:.3f}, {:.3f}, {:.3f}) max ({:.3f}, {:.3f}, {:.3f})".format(*lo, *hi)
         )

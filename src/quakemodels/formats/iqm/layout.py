@@ -15,7 +15,7 @@ from ...core.sections import offset_of
 from ...kaitai import inter_quake_model_layout as spec
 
 MAGIC: bytes = spec.CONTENTS["ROOT"]["magic"]
-VERSION: int = int(spec.VALID["ROOT"]["version"])  # type: ignore[call-overload]
+VERSION: int = int(spec.VALID["ROOT"]["version"])
 
 HEADER: np.dtype[Any] = spec.ROOT
 HEADER_SIZE = HEADER.itemsize

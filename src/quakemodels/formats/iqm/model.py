@@ -6,12 +6,16 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...core.facade import decoded
+import numpy as np
+import numpy.typing as npt
+
+from ...core.facade import decoded, frame_index
+from ...core.mesh import Mesh
 from ...core.scene import ExportModel
-from ...core.skeletal import SkeletalScene
+from ...core.skeletal import SkeletalScene, bake, baked_model
 from ...interchange.export import export_scene
 from .reader import IqmReader
-from .scene import clip_table, scene
+from .scene import clip_table, picked, scene
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
@@ -30,6 +34,50 @@ class Iqm(IqmReader):
         return clip_table(self.skeletal())
 
     @property
+    def num_frames(self) -> int:
+        """F, the frames of the scene: every frame of every anim (1, the base pose, when
+        there are none)."""
+        return len(self._table[1])
+
+    @decoded
+    def _posed(self) -> ExportModel:
+        return scene(self)
+
+    def meshes(self, frame: int = 0) -> list[Mesh]:
+        """One render-ready :class:`Mesh` per IQM mesh, posed at ``frame``."""
+        f = frame_index(frame, self.num_frames)
+        out = []
+        skel = picked(self.skeletal(), [f])
+        for s in baked_model(skel, bake(skel), "").surfaces:
+            ids = np.arange(len(s.uvs), dtype=np.int32)
+            out.append(
+                Mesh.of_new_arrays(
+                    np.ascontiguousarray(s.positions[0]),
+                    np.ascontiguousarray(s.normals[0]),
+                    np.array(s.uvs, dtype=np.float32),
+                    np.array(s.indices, dtype=np.uint32),
+                    ids,
+                    ids.copy(),
+                )
+            )
+        return out
+
+    @property
+    def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """(mins, maxs), each (3,) float32: over the file's per-frame bounds records (what
+        the engines cull with; the writer stores every posed frame's box there), or over the
+        vertices in the base pose when the file has none. Posing every frame to find them
+        would make loading cost as much as an export."""
+        fb = self.frame_bounds
+        if fb is not None and len(fb):
+            return fb[:, 0:3].min(axis=0), fb[:, 3:6].max(axis=0)
+        if not len(self.positions):
+            zero = np.zeros(3, np.float32)
+            return zero, zero.copy()
+        p = self.positions.astype(np.float32)
+        return p.min(axis=0), p.max(axis=0)
+
+    @property
     def animations(self) -> dict[str, range]:
         """Clip name → range of the scene's frames (anims one after another)."""
         return self._table[0]
@@ -41,7 +89,7 @@ class Iqm(IqmReader):
 
     def scene(self, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
         """The exporters' scene (every frame posed; see :func:`.scene.scene`)."""
-        return scene(self, skin_dir=skin_dir)
+        return self._posed if skin_dir is None else scene(self, skin_dir=skin_dir)
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings; never raises."""
@@ -70,7 +118,6 @@ class Iqm(IqmReader):
     ) -> list[Path]:
         """Write the model as glTF 2.0 or OBJ by ``path``'s suffix (every frame posed)."""
         return export_scene(scene(self, skin_dir=skin_dir), path, frame=frame, clip=clip)
-
 
 
 def skeletal_of(model: IqmReader) -> SkeletalScene:

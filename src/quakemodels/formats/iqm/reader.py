@@ -54,7 +54,6 @@ from .layout import (
     POSE,
     TRIANGLE,
     TYPE_NAMES,
-    TYPES,
     VERSION,
     VERTEX_ARRAY,
 )
@@ -126,14 +125,45 @@ class Extension:
 class IqmReader:
     """An Inter-Quake Model (``INTERQUAKEMODEL\\0`` version 2), read lazily section by section.
 
-    ``header`` (dict of the header's fields), ``text`` (bytes), ``meshes``, ``vertex_arrays``,
+    ``header`` (dict of the header's fields), ``text`` (bytes), ``mesh_records``, ``vertex_arrays``,
     ``triangles`` (T,3) uint32, ``adjacency`` (T,3) uint32 or None, joints (``joint_names``,
     ``joint_parents`` (J,) intp, ``joint_translate`` (J,3), ``joint_rotate`` (J,4) x y z w,
     ``joint_scale`` (J,3) float64), poses (``pose_parents``, ``pose_masks`` (P,) uint32,
     ``pose_offsets``, ``pose_scales`` (P,10) float32), ``frame_channels`` (F,C) uint16 as
-    stored, ``channels`` (F,P,10) float64 decoded, ``anims``, ``bounds`` (F,8) float32 or
+    stored, ``channels`` (F,P,10) float64 decoded, ``anims``, ``frame_bounds`` (F,8) float32 or
     None, ``comment`` bytes, ``extensions``; :meth:`skeletal` the neutral scene.
     """
+
+    ARRAYS = (
+        "text",
+        "mesh_records",
+        "vertex_arrays",
+        "positions",
+        "texcoords",
+        "normals",
+        "tangents",
+        "colors",
+        "blend_indexes",
+        "blend_weights",
+        "triangles",
+        "adjacency",
+        "joint_names",
+        "joint_parents",
+        "joint_translate",
+        "joint_rotate",
+        "joint_scale",
+        "pose_parents",
+        "pose_masks",
+        "pose_offsets",
+        "pose_scales",
+        "frame_channels",
+        "channels",
+        "anims",
+        "frame_bounds",
+        "comment",
+        "extensions",
+    )
+    """Every lazily decoded section, in the order :meth:`validate` needs none of."""
 
     def __init__(self, data: bytes, name: str | None = None) -> None:
         self.data = bytes(data)
@@ -233,7 +263,7 @@ class IqmReader:
     # -- meshes and vertices ------------------------------------------------------------------
 
     @decoded
-    def meshes(self) -> list[IqmMesh]:
+    def mesh_records(self) -> list[IqmMesh]:
         """Every mesh, its ranges checked against ``num_vertices`` and ``num_triangles``."""
         h = self.header
         recs = self._records(MESH, "ofs_meshes", h["num_meshes"], "meshes")
@@ -317,7 +347,9 @@ class IqmReader:
                 kind = TYPE_NAMES.get(kind_value, f"reserved{kind_value}")
             data = np.frombuffer(self.data, item, count=n * size, offset=ofs if n else 0)
             out.append(
-                VertexArray(i, kind_value, kind, int(r["flags"]), fmt, size, ofs, data.reshape(n, size))
+                VertexArray(
+                    i, kind_value, kind, int(r["flags"]), fmt, size, ofs, data.reshape(n, size)
+                )
             )
         return out
 
@@ -332,8 +364,9 @@ class IqmReader:
         if a is None:
             if required and self.header["num_vertices"]:
                 raise BadValueError(
-                    f"no {kind} vertex array", field="vertex_arrays", offset=HEADER_OFFSETS[
-                        "ofs_vertex_arrays"]
+                    f"no {kind} vertex array",
+                    field="vertex_arrays",
+                    offset=HEADER_OFFSETS["ofs_vertex_arrays"],
                 )
             return None
         if a.size < width:
@@ -413,9 +446,7 @@ class IqmReader:
         if a is None:
             return None
         w = a.data.astype(np.float64)
-        if a.data.dtype.kind == "u":
-            w = w / float(np.iinfo(a.data.dtype).max)
-        elif a.data.dtype.kind == "i":
+        if a.data.dtype.kind == "u" or a.data.dtype.kind == "i":
             w = w / float(np.iinfo(a.data.dtype).max)
         bad = ~np.isfinite(w) | (w < 0)
         if bad.any():
@@ -469,7 +500,9 @@ class IqmReader:
         self._check_count("num_joints", h["num_joints"], MAX_JOINTS)
         return self._records(JOINT, "ofs_joints", h["num_joints"], "joints")
 
-    def _parents(self, values: npt.NDArray[Any], label: str, base: int, item: int) -> Any:
+    def _parents(
+        self, values: npt.NDArray[Any], label: str, base: int, item: int
+    ) -> npt.NDArray[np.intp]:
         """(J,) intp parents, -1 for a root: each must name an earlier joint."""
         parents = values.astype(np.int64)
         bad = (parents >= np.arange(len(parents))) & (parents >= 0)
@@ -481,7 +514,8 @@ class IqmReader:
                 field=f"{label}[{j}].parent",
                 offset=base + j * item + 4 * (label == "joints"),
             )
-        return np.where(parents < 0, -1, parents).astype(np.intp)
+        out: npt.NDArray[np.intp] = np.where(parents < 0, -1, parents).astype(np.intp)
+        return out
 
     @decoded
     def joint_names(self) -> tuple[str, ...]:
@@ -562,7 +596,9 @@ class IqmReader:
     @decoded
     def pose_parents(self) -> npt.NDArray[np.intp]:
         """(P,) intp parent of each pose (as the joints'), -1 for a root."""
-        return self._parents(self._poses["parent"], "poses", self.header["ofs_poses"], POSE.itemsize)
+        return self._parents(
+            self._poses["parent"], "poses", self.header["ofs_poses"], POSE.itemsize
+        )
 
     @decoded
     def pose_masks(self) -> npt.NDArray[np.uint32]:
@@ -586,7 +622,9 @@ class IqmReader:
         frames, width = h["num_frames"], h["num_frame_channels"]
         self._check_count("num_frames", frames * max(h["num_poses"], 1), MAX_POSE_FRAMES)
         ofs = self._section("ofs_frames", frames * width, CHANNEL.itemsize, "frame channels")
-        raw = np.frombuffer(self.data, CHANNEL, count=frames * width, offset=ofs if frames * width else 0)
+        raw = np.frombuffer(
+            self.data, CHANNEL, count=frames * width, offset=ofs if frames * width else 0
+        )
         return raw.reshape(frames, width)
 
     @decoded
@@ -633,7 +671,7 @@ class IqmReader:
         return out
 
     @decoded
-    def bounds(self) -> npt.NDArray[np.float32] | None:
+    def frame_bounds(self) -> npt.NDArray[np.float32] | None:
         """(F,8) float32 per frame: min xyz, max xyz, xy radius, radius; or None."""
         h = self.header
         if not h["ofs_bounds"]:
@@ -701,13 +739,9 @@ class IqmReader:
 
     def validate(self) -> None:
         """Decode every section (what ``load`` does, so that a broken file fails there)."""
-        for name in ("meshes", "triangles", "adjacency", "positions", "texcoords", "normals"):
+        for name in self.ARRAYS:
             getattr(self, name)
-        self.tangents, self.colors, self.blend_indexes, self.blend_weights  # noqa: B018
-        self.joint_names, self.joint_parents, self.joint_rotate  # noqa: B018
         self._check_joint_floats()
-        self.pose_parents, self.channels, self.anims, self.bounds  # noqa: B018
-        self.comment, self.extensions  # noqa: B018
 
     def load_all(self) -> IqmReader:
         """Decode and validate every section now (a full load); returns self."""
@@ -739,7 +773,7 @@ class IqmReader:
             translate, rotate, scale = np.zeros((1, 3)), np.array([[0.0, 0, 0, 1]]), np.ones((1, 3))
             inverse = np.eye(4)[None]
         else:
-            inverse = np.linalg.inv(self.bind_world)
+            inverse = np.asarray(np.linalg.inv(self.bind_world), dtype=np.float64)
         positions = self.positions
         uvs = self.texcoords
         idx = None if rigid else self.blend_indexes
@@ -753,7 +787,7 @@ class IqmReader:
         tri = self.triangles.astype(np.int64)
         slots = np.arange(len(names), dtype=np.intp)
         meshes = []
-        for m in self.meshes:
+        for m in self.mesh_records:
             v0, v1 = m.first_vertex, m.first_vertex + m.num_vertices
             t = tri[m.first_triangle : m.first_triangle + m.num_triangles] - v0
             outside = (t < 0) | (t >= m.num_vertices)
@@ -810,7 +844,7 @@ class IqmReader:
             return []
         ch = self.channels
         anims = self.anims or [Anim("frames", 0, self.header["num_frames"], DEFAULT_FPS, 0)]
-        out = []
+        out: list[SkeletalClip] = []
         for a in anims:
             if not a.num_frames:
                 continue
