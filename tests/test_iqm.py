@@ -291,17 +291,37 @@ def test_gltf_converts_to_iqm_posed_as_gltf_eval_poses_it(tmp_path: Path) -> Non
         assert main(["convert", str(fixture), str(tmp_path / f"{fixture.stem}.iqm")]) == 0
 
 
-def test_convert_iqm_to_md2_and_md3_and_refuse_vertex_models(tmp_path: Path) -> None:
+def test_convert_iqm_to_md2_md3_mdl_and_back(tmp_path: Path) -> None:
     data = two_bone_iqm(frames=4)
     src = tmp_path / "bar.iqm"
     src.write_bytes(data)
     for suffix in ("md2", "md3", "mdl"):
         out = tmp_path / f"bar.{suffix}"
-        args = ["convert", str(src), str(out)]
-        assert main(args) == 0, suffix
+        assert main(["convert", str(src), str(out)]) == 0, suffix
         assert quakemodels.load(out).num_frames == 4
-    md2 = tmp_path / "bar.md2"
-    assert main(["convert", str(md2), str(tmp_path / "back.iqm")]) == 2  # no skeleton
+    # a vertex-animated model comes back with a joint per vertex that follows it
+    md3 = quakemodels.load(tmp_path / "bar.md3")
+    back = tmp_path / "back.iqm"
+    assert main(["convert", str(tmp_path / "bar.md3"), str(back)]) == 0
+    m = quakemodels.load(back)
+    assert len(m.joint_names) == 1 + md3.surfaces[0].num_vertices + 1  # root, vertices, tag
+    assert m.skeletal().names[m.skeletal().tags[0]] == "tag_tip"
+    posed = bake(m.skeletal()).positions[0]
+    assert np.abs(posed - md3.surfaces[0].positions).max() < 1e-4
+
+
+def test_per_vertex_joints_follow_every_md2_frame(tmp_path: Path) -> None:
+    sample = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
+    out = tmp_path / "quakeguy.iqm"
+    assert main(["convert", str(sample), str(out)]) == 0
+    md2, m = quakemodels.load(sample), quakemodels.load(out)
+    em = scene_of(md2)
+    assert list(m.animations) == list(em.clips) and m.num_frames == em.num_frames
+    baked = bake(m.skeletal())
+    # the IQM's corners are the scene's; quantized to 16 bits over each vertex's travel
+    travel = np.ptp(em.surfaces[0].positions, axis=0).max()
+    assert np.abs(baked.positions[0] - em.surfaces[0].positions).max() <= travel / 65535
+    assert m.check("quake3") == []  # 127 joints, IQM_MAX_JOINTS is 128: ioquake3 loads it
 
 
 def test_info_check_dump_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
