@@ -19,6 +19,7 @@ from PIL import Image
 
 import quakemodels
 from quakemodels.cli import main
+from quakemodels.cli.view import model_parts
 from quakemodels.core.skeletal import bake, baked_model, pose, trs_matrices
 from quakemodels.errors import ModelFormatError
 from quakemodels.formats.iqm.layout import JOINT
@@ -452,3 +453,10 @@ def test_export_of_the_synthetic_model_validates(tmp_path: Path) -> None:
     out = tmp_path / "bar.glb"
     export_gltf(scene_of(m), out)
     assert _validate([out])[0]["errors"] == 0
+
+
+def test_view_page_entry_of_mrfixit() -> None:
+    entry, variants = model_parts(str(_mrfixit()), {"skin_dir": None, "game_dir": None})
+    assert entry["info"].startswith("mrfixit.iqm: Inter-Quake Model")
+    assert [c["name"] for c in entry["clips"]] == ["idle"]
+    assert variants[0][0] == "Body.tga" and variants[0][1]()[:4] == b"glTF"

@@ -152,6 +152,12 @@ class Format:
         raw = data[offset : offset + size]
         return len(raw) == size and int.from_bytes(raw, "little") == value
 
+    @property
+    def magic_text(self) -> str:
+        """:attr:`magic` as text to show: a byte a character, a NUL as ``\\0``
+        (``INTERQUAKEMODEL\\0``)."""
+        return self.magic.decode("latin-1").replace("\0", "\\0")
+
     def has(self, capability: str) -> bool:
         """True when the format serves ``capability``."""
         return capability in self.services
