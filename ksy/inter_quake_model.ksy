@@ -173,6 +173,8 @@ instances:
     type: frame
     repeat: expr
     repeat-expr: num_frames
+    if: num_frame_channels > 0
+    doc: absent when frames hold no channel (nothing is animated)
   num_bounds:
     value: 'ofs_bounds != 0 ? num_frames : 0'
     doc: one record per frame when the file has bounds
@@ -187,7 +189,7 @@ instances:
     doc: free text (the exporter's notes), usually absent
   extensions:
     pos: ofs_extensions
-    type: extension(0)
+    type: extension(0, ofs_extensions)
     if: num_extensions > 0
     doc: the first extension; `next` leads to the others
 types:
@@ -270,11 +272,34 @@ types:
       num_data:
         value: _root.num_vertices * size
         doc: components of all vertices, vertex-major
+      len_component:
+        value: |
+          format == vertex_array_format::byte or
+          format == vertex_array_format::ubyte ? 1 :
+          format == vertex_array_format::short or
+          format == vertex_array_format::ushort or
+          format == vertex_array_format::half ? 2 :
+          format == vertex_array_format::int or
+          format == vertex_array_format::uint or
+          format == vertex_array_format::float ? 4 :
+          format == vertex_array_format::double ? 8 : 0
+        doc: bytes of one component; 0 for a format IQM does not define
       data:
         io: _root._io
         pos: offset
+        size: num_data * len_component
+        type: vertex_data
+        doc: |
+          `size` components per vertex, `num_data` in all (none for an
+          unknown format)
+  vertex_data:
+    doc: |
+      The components of one vertex array, of its `format`; `half` values
+      are the raw IEEE 754 binary16 bits.
+    seq:
+      - id: values
         type:
-          switch-on: format
+          switch-on: _parent.format
           cases:
             'vertex_array_format::byte': s1
             'vertex_array_format::ubyte': u1
@@ -285,11 +310,7 @@ types:
             'vertex_array_format::half': u2
             'vertex_array_format::float': f4
             'vertex_array_format::double': f8
-        repeat: expr
-        repeat-expr: num_data
-        doc: |
-          `size` components per vertex; `half` values are the raw
-          IEEE 754 binary16 bits
+        repeat: eos
   triangle:
     seq:
       - id: vertices
@@ -405,6 +426,9 @@ types:
       - id: index
         type: u4
         doc: the extension's place in the list (0 for the first)
+      - id: ofs_self
+        type: u4
+        doc: where this record starts
     seq:
       - id: ofs_name
         -orig-id: name
@@ -431,8 +455,13 @@ types:
       next:
         io: _root._io
         pos: ofs_next
-        type: extension(index + 1)
-        if: ofs_next != 0 and index + 1 < _root.num_extensions
+        type: extension(index + 1, ofs_next)
+        if: |
+          ofs_next > ofs_self and index + 1 < _root.num_extensions and
+          index < 63
+        doc: |
+          the next extension, followed forwards only and for at most 64
+          records, so that a list that loops or runs deep ends
 enums:
   vertex_array_type:
     0: position

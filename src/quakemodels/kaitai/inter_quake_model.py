@@ -266,11 +266,12 @@ class InterQuakeModel(KaitaiStruct):
 
 
     class Extension(KaitaiStruct):
-        def __init__(self, index, _io, _parent=None, _root=None):
+        def __init__(self, index, ofs_self, _io, _parent=None, _root=None):
             super(InterQuakeModel.Extension, self).__init__(_io)
             self._parent = _parent
             self._root = _root
             self.index = index
+            self.ofs_self = ofs_self
             self._read()
 
         def _read(self):
@@ -322,15 +323,18 @@ class InterQuakeModel(KaitaiStruct):
 
         @property
         def next(self):
+            """the next extension, followed forwards only and for at most 64
+            records, so that a list that loops or runs deep ends
+            """
             if hasattr(self, '_m_next'):
                 return self._m_next
 
-            if  ((self.ofs_next != 0) and (self.index + 1 < self._root.num_extensions)) :
+            if  ((self.ofs_next > self.ofs_self) and (self.index + 1 < self._root.num_extensions) and (self.index < 63)) :
                 pass
                 io = self._root._io
                 _pos = io.pos()
                 io.seek(self.ofs_next)
-                self._m_next = InterQuakeModel.Extension(self.index + 1, io, self, self._root)
+                self._m_next = InterQuakeModel.Extension(self.index + 1, self.ofs_next, io, self, self._root)
                 io.seek(_pos)
 
             return getattr(self, '_m_next', None)
@@ -594,34 +598,13 @@ class InterQuakeModel(KaitaiStruct):
             _ = self.data
             if hasattr(self, '_m_data'):
                 pass
-                for i in range(len(self._m_data)):
-                    pass
-                    _on = self.format
-                    if _on == InterQuakeModel.VertexArrayFormat.byte:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.double:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.float:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.half:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.int:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.short:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.ubyte:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.uint:
-                        pass
-                    elif _on == InterQuakeModel.VertexArrayFormat.ushort:
-                        pass
-
+                self._m_data._fetch_instances()
 
 
         @property
         def data(self):
-            """`size` components per vertex; `half` values are the raw
-            IEEE 754 binary16 bits
+            """`size` components per vertex, `num_data` in all (none for an
+            unknown format)
             """
             if hasattr(self, '_m_data'):
                 return self._m_data
@@ -629,39 +612,20 @@ class InterQuakeModel(KaitaiStruct):
             io = self._root._io
             _pos = io.pos()
             io.seek(self.offset)
-            self._m_data = []
-            for i in range(self.num_data):
-                _on = self.format
-                if _on == InterQuakeModel.VertexArrayFormat.byte:
-                    pass
-                    self._m_data.append(io.read_s1())
-                elif _on == InterQuakeModel.VertexArrayFormat.double:
-                    pass
-                    self._m_data.append(io.read_f8le())
-                elif _on == InterQuakeModel.VertexArrayFormat.float:
-                    pass
-                    self._m_data.append(io.read_f4le())
-                elif _on == InterQuakeModel.VertexArrayFormat.half:
-                    pass
-                    self._m_data.append(io.read_u2le())
-                elif _on == InterQuakeModel.VertexArrayFormat.int:
-                    pass
-                    self._m_data.append(io.read_s4le())
-                elif _on == InterQuakeModel.VertexArrayFormat.short:
-                    pass
-                    self._m_data.append(io.read_s2le())
-                elif _on == InterQuakeModel.VertexArrayFormat.ubyte:
-                    pass
-                    self._m_data.append(io.read_u1())
-                elif _on == InterQuakeModel.VertexArrayFormat.uint:
-                    pass
-                    self._m_data.append(io.read_u4le())
-                elif _on == InterQuakeModel.VertexArrayFormat.ushort:
-                    pass
-                    self._m_data.append(io.read_u2le())
-
+            self._raw__m_data = io.read_bytes(self.num_data * self.len_component)
+            _io__raw__m_data = KaitaiStream(BytesIO(self._raw__m_data))
+            self._m_data = InterQuakeModel.VertexData(_io__raw__m_data, self, self._root)
             io.seek(_pos)
             return getattr(self, '_m_data', None)
+
+        @property
+        def len_component(self):
+            """bytes of one component; 0 for a format IQM does not define."""
+            if hasattr(self, '_m_len_component'):
+                return self._m_len_component
+
+            self._m_len_component = (1 if  ((self.format == InterQuakeModel.VertexArrayFormat.byte) or (self.format == InterQuakeModel.VertexArrayFormat.ubyte))  else (2 if  ((self.format == InterQuakeModel.VertexArrayFormat.short) or (self.format == InterQuakeModel.VertexArrayFormat.ushort) or (self.format == InterQuakeModel.VertexArrayFormat.half))  else (4 if  ((self.format == InterQuakeModel.VertexArrayFormat.int) or (self.format == InterQuakeModel.VertexArrayFormat.uint) or (self.format == InterQuakeModel.VertexArrayFormat.float))  else (8 if self.format == InterQuakeModel.VertexArrayFormat.double else 0))))
+            return getattr(self, '_m_len_component', None)
 
         @property
         def num_data(self):
@@ -671,6 +635,78 @@ class InterQuakeModel(KaitaiStruct):
 
             self._m_num_data = self._root.num_vertices * self.size
             return getattr(self, '_m_num_data', None)
+
+
+    class VertexData(KaitaiStruct):
+        """The components of one vertex array, of its `format`; `half` values
+        are the raw IEEE 754 binary16 bits.
+        """
+        def __init__(self, _io, _parent=None, _root=None):
+            super(InterQuakeModel.VertexData, self).__init__(_io)
+            self._parent = _parent
+            self._root = _root
+            self._read()
+
+        def _read(self):
+            self.values = []
+            i = 0
+            while not self._io.is_eof():
+                _on = self._parent.format
+                if _on == InterQuakeModel.VertexArrayFormat.byte:
+                    pass
+                    self.values.append(self._io.read_s1())
+                elif _on == InterQuakeModel.VertexArrayFormat.double:
+                    pass
+                    self.values.append(self._io.read_f8le())
+                elif _on == InterQuakeModel.VertexArrayFormat.float:
+                    pass
+                    self.values.append(self._io.read_f4le())
+                elif _on == InterQuakeModel.VertexArrayFormat.half:
+                    pass
+                    self.values.append(self._io.read_u2le())
+                elif _on == InterQuakeModel.VertexArrayFormat.int:
+                    pass
+                    self.values.append(self._io.read_s4le())
+                elif _on == InterQuakeModel.VertexArrayFormat.short:
+                    pass
+                    self.values.append(self._io.read_s2le())
+                elif _on == InterQuakeModel.VertexArrayFormat.ubyte:
+                    pass
+                    self.values.append(self._io.read_u1())
+                elif _on == InterQuakeModel.VertexArrayFormat.uint:
+                    pass
+                    self.values.append(self._io.read_u4le())
+                elif _on == InterQuakeModel.VertexArrayFormat.ushort:
+                    pass
+                    self.values.append(self._io.read_u2le())
+                i += 1
+
+
+
+        def _fetch_instances(self):
+            pass
+            for i in range(len(self.values)):
+                pass
+                _on = self._parent.format
+                if _on == InterQuakeModel.VertexArrayFormat.byte:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.double:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.float:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.half:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.int:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.short:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.ubyte:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.uint:
+                    pass
+                elif _on == InterQuakeModel.VertexArrayFormat.ushort:
+                    pass
+
 
 
     @property
@@ -737,23 +773,27 @@ class InterQuakeModel(KaitaiStruct):
             pass
             _pos = self._io.pos()
             self._io.seek(self.ofs_extensions)
-            self._m_extensions = InterQuakeModel.Extension(0, self._io, self, self._root)
+            self._m_extensions = InterQuakeModel.Extension(0, self.ofs_extensions, self._io, self, self._root)
             self._io.seek(_pos)
 
         return getattr(self, '_m_extensions', None)
 
     @property
     def frames(self):
+        """absent when frames hold no channel (nothing is animated)."""
         if hasattr(self, '_m_frames'):
             return self._m_frames
 
-        _pos = self._io.pos()
-        self._io.seek(self.ofs_frames)
-        self._m_frames = []
-        for i in range(self.num_frames):
-            self._m_frames.append(InterQuakeModel.Frame(self._io, self, self._root))
+        if self.num_frame_channels > 0:
+            pass
+            _pos = self._io.pos()
+            self._io.seek(self.ofs_frames)
+            self._m_frames = []
+            for i in range(self.num_frames):
+                self._m_frames.append(InterQuakeModel.Frame(self._io, self, self._root))
 
-        self._io.seek(_pos)
+            self._io.seek(_pos)
+
         return getattr(self, '_m_frames', None)
 
     @property

@@ -385,4 +385,5 @@ INSTANCES: dict[str, dict[str, dict[str, object]]] = {
 
 # Types with no fixed-size leading fields (no dtype):
 #   string_table: not fixed-size (no seq)
+#   vertex_data: not fixed-size (values: switch-on type)
 #   frame: not fixed-size (channels: repeat-expr '_root.num_frame_channels' is not an integer literal)

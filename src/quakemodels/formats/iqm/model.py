@@ -27,7 +27,10 @@ class Iqm(IqmReader):
 
     def __init__(self, data: bytes, name: str | None = None) -> None:
         super().__init__(data, name)
-        self.validate()  # a broken file fails at load, as every format's does
+        # a broken file fails at load, as every format's does: every section, and the scene
+        # (inverse binds, mesh ranges, blend arrays) the frames and meshes come from
+        self.validate()
+        self._table  # noqa: B018
 
     @decoded
     def _table(self) -> tuple[dict[str, range], list[str]]:

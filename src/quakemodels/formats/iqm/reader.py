@@ -375,7 +375,8 @@ class IqmReader:
                 field=f"vertex_arrays[{a.index}].size",
                 offset=self.header["ofs_vertex_arrays"] + a.index * VERTEX_ARRAY.itemsize,
             )
-        values = a.data[:, :width].astype(np.float64)
+        with np.errstate(invalid="ignore"):  # a NaN half: found just below, by field
+            values = a.data[:, :width].astype(np.float64)
         bad = ~np.isfinite(values)
         if bad.any():
             v = int(np.argwhere(bad)[0][0])
@@ -445,7 +446,8 @@ class IqmReader:
         a = self.array("blend_weights")
         if a is None:
             return None
-        w = a.data.astype(np.float64)
+        with np.errstate(invalid="ignore"):  # a NaN half: found just below, by field
+            w = a.data.astype(np.float64)
         if a.data.dtype.kind == "u" or a.data.dtype.kind == "i":
             w = w / float(np.iinfo(a.data.dtype).max)
         bad = ~np.isfinite(w) | (w < 0)
@@ -754,6 +756,18 @@ class IqmReader:
         self._check_joint_floats()
         local = trs_matrices(self.joint_translate, self.joint_rotate, self.joint_scale)
         world: F64 = world_matrices(local[None], self.joint_parents)[0]
+        # the inverse bind matrices invert these: a joint scaled to nothing has none (the
+        # engine's Matrix34Invert divides by zero there)
+        det = np.abs(np.linalg.det(world[:, :3, :3]))
+        flat = ~(det > 1e-30)
+        if flat.any():
+            j = int(np.flatnonzero(flat)[0])
+            raise BadValueError(
+                f"joints[{j}] ({self.joint_names[j]}) is scaled to nothing in the base pose"
+                " (no inverse bind matrix)",
+                field=f"joints[{j}].scale",
+                offset=self.header["ofs_joints"] + j * JOINT.itemsize + JOINT.fields["scale"][1],  # type: ignore[index]
+            )
         return world
 
     def skeletal(self) -> SkeletalScene:
