@@ -85,6 +85,16 @@ def synthetic_mdl() -> Iterator[bytes]:
     yield b.set_header(b.build(), "num_frames", 0)
 
 
+def synthetic_iqm() -> Iterator[bytes]:
+    """Valid and damaged synthetic IQM files (our writer's two-bone bar, about 1 KB)."""
+    import iqmbuilder as b
+
+    yield b.two_bone_iqm()
+    yield b.two_bone_iqm(frames=1, comment=b"a comment")
+    yield b.set_header(b.two_bone_iqm(), "num_frames", 0xFFFF)
+    yield b.set_header(b.two_bone_iqm(), "num_poses", 0)
+
+
 def synthetic_archives() -> Iterator[bytes]:
     """Small .pak and .pk3 files holding a synthetic model (tests/archivebuilder.py)."""
     from archivebuilder import pak_bytes, pk3_bytes

@@ -74,8 +74,9 @@ def corpus_folder(name: str) -> Path:
 
 
 def corpus_files(name: str) -> list[Path]:
-    """Every corpus file of the format called ``name``: the files of its folder with one of
-    its suffixes (empty outside CI when the folder is absent; RuntimeError under CI=true)."""
+    """Every corpus file of the format called ``name``: the files of its folder (and of its
+    subfolders: IQM's ``mrfixit/`` and ``reference/``) with one of its suffixes (empty outside
+    CI when the folder is absent; RuntimeError under CI=true)."""
     suffixes = format_named(name).suffixes
     folder = corpus_folder(name)
     found = sorted(folder.rglob("*")) if folder.is_dir() else []

@@ -240,7 +240,7 @@ def test_unknown_suffix_is_a_usage_error(model: Path, tmp_path: Path) -> None:
     assert p.returncode == 2 and "it writes .png, .jpg, .jpeg" in err(p)
     p = qm("convert", model, tmp_path / "x.stl")
     assert p.returncode == 2
-    assert "convert writes .md2, .md3, .mdl, .spr, .sp2, .glb, .gltf, .obj," in err(p)
+    assert "convert writes .md2, .md3, .mdl, .spr, .sp2, .iqm, .glb, .gltf, .obj," in err(p)
     assert files_in(tmp_path) == ["quad.md2"]
 
 

@@ -66,7 +66,8 @@ HEADER_CUTS = 64
 
 
 def files_of(fmt: Format) -> list[Path]:
-    """The corpus files of ``fmt``: its folder's files with one of its suffixes."""
+    """The corpus files of ``fmt``: its folder's files (subfolders too) with one of its
+    suffixes."""
     folder = corpus_folder(fmt.name)
     found = sorted(folder.rglob("*")) if folder.is_dir() else []
     return [p for p in found if p.is_file() and p.suffix.lower() in fmt.suffixes]

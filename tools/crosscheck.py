@@ -98,6 +98,8 @@ def synthetic_files() -> dict[str, bytes]:
     )
     if (REPO / "ksy" / "quake3_md3.ksy").is_file():
         files.update(md3_synthetic_files())
+    if (REPO / "ksy" / "inter_quake_model.ksy").is_file():
+        files.update(iqm_synthetic_files())
     if (REPO / "ksy" / "quake_pak.ksy").is_file():
         files.update(pak_synthetic_files(files))
     return files
@@ -125,6 +127,21 @@ def md3_synthetic_files() -> dict[str, bytes]:
     return {
         "md3_default.md3": build_md3(Md3Spec()),
         "md3_no_surfaces.md3": build_md3(Md3Spec(surfaces=[])),
+    }
+
+
+def iqm_synthetic_files() -> dict[str, bytes]:
+    """Synthetic IQM files: our writer's two-bone bar with a comment, and with one
+    extension (name, data) appended after it."""
+    from iqmbuilder import set_header, two_bone_iqm  # type: ignore[import-not-found]
+
+    bar = two_bone_iqm(comment=b"made by quakemodels")
+    at = len(bar)
+    ext = b"".join(n.to_bytes(4, "little") for n in (0, 4, at + 16, 0)) + b"data"
+    extended = set_header(set_header(bar + ext, "num_extensions", 1), "ofs_extensions", at)
+    return {
+        "iqm_two_bone.iqm": bar,
+        "iqm_extension.iqm": set_header(extended, "len_file", len(extended)),
     }
 
 

@@ -168,6 +168,15 @@ def samples(spec_id: str) -> dict[str, bytes]:
             "remainder.pak": pak_bytes(files, dir_first=True, dirlen_extra=10),
             "bad_entry.pak": pak_bytes(files)[:-8] + struct.pack("<ii", 10**6, 4),
         }
+    if spec_id == "inter_quake_model":
+        from iqmbuilder import set_header, two_bone_iqm
+
+        good = two_bone_iqm(comment=b"m\xe1de here")
+        return {
+            "sample.iqm": good,
+            "truncated.iqm": good[:400],
+            "bad_version.iqm": set_header(good, "version", 1),
+        }
     return {}
 
 

@@ -76,12 +76,13 @@ if _TYPE_CHECKING:
     # for type checkers only (they cannot follow the registry; `X as X` marks the re-export):
     # at run time the names come from each format's exports
     from .archive import GameFS as GameFS
+    from .formats.iqm import Iqm as Iqm
     from .formats.md2 import Md2 as Md2
     from .formats.md3 import Md3 as Md3
     from .formats.mdl import Mdl as Mdl
     from .formats.q3player import Player as Player
 
-    Model = Md2 | Md3 | Mdl | Player
+    Model = Md2 | Md3 | Mdl | Iqm | Player
     """Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a
     player folder gives a :class:`Player`)."""
 

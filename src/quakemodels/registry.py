@@ -145,7 +145,7 @@ def for_class(cls: type[Any]) -> Format:
 
 def unknown_magic(data: bytes) -> BadMagicError:
     """The error for data no format recognises, listing the magics there are."""
-    known = ", ".join(f"{f.magic.decode('latin-1')} = {f.name.upper()}" for f in FORMATS if f.magic)
+    known = ", ".join(f"{f.magic_text} = {f.name.upper()}" for f in FORMATS if f.magic)
     return BadMagicError(
         f"magic={data[:4]!r} at offset 0 is not a known model format ({known})",
         field="magic",

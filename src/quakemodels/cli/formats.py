@@ -22,7 +22,7 @@ _SPRITES = tuple(
 # What each writing verb writes, by output suffix (the verbs refuse any other suffix).
 WRITES: dict[str, tuple[str, ...]] = {
     "export": (".glb", ".gltf", ".obj", ".png", ".gif"),
-    "convert": (".glb", ".gltf", ".obj", ".md2", ".md3", ".mdl", *_SPRITES),
+    "convert": (".glb", ".gltf", ".obj", ".md2", ".md3", ".mdl", ".iqm", *_SPRITES),
     "build": _SPRITES,
     "render": (".png", ".jpg", ".jpeg", ".gif"),
     "dump": (".json",),
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         {
             "name": f.name,
             "title": f.title,
-            "magic": f.magic.decode("latin-1"),
+            "magic": f.magic_text,
             "suffixes": list(f.suffixes),
         }
         for f in FORMATS
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print("reads (by magic, whatever the file is called):")
     for f in formats:
-        print(f"  {f['name']:<6} {f['title']:<16} magic {f['magic']:<6} {', '.join(f['suffixes'])}")
+        print(f"  {f['name']:<6} {f['title']:<17} magic {f['magic']:<6} {', '.join(f['suffixes'])}")
     print("  also .glb/.gltf (morph targets) and .obj sequences, as convert's input")
     print("writes:")
     for verb, suffixes in WRITES.items():

@@ -22,6 +22,8 @@ Capabilities (the keys of :attr:`Format.services`; a format declares only what i
   conversion between them.
 - ``build``: ``build(scene_or_frames, *, name, ...) -> model``: the target side of convert.
 - ``limits``: the format's engine limits module.
+- ``skeletal``: skeletal formats (IQM, MD5): ``skeletal(model) -> SkeletalScene``
+  (:mod:`.skeletal`), what a skeletal target (IQM) is built from.
 - folder kinds: ``detect`` (``path, game_dir -> bool``, never raises), ``open`` (``path,
   game_dir -> model``, None when nothing is at the path) and ``clips`` (``model -> (table,
   count)``).
@@ -69,6 +71,7 @@ _WHAT = {
     "frames": "give image frames",
     "quantized": "give byte-compressed frames",
     "build": "be built from a scene",
+    "skeletal": "give a skeletal scene",
     "limits": "state engine limits",
     "detect": "be found in a folder",
     "open": "be opened from a folder",
@@ -148,6 +151,12 @@ class Format:
         offset, size, value = self.version
         raw = data[offset : offset + size]
         return len(raw) == size and int.from_bytes(raw, "little") == value
+
+    @property
+    def magic_text(self) -> str:
+        """:attr:`magic` as text to show: a byte a character, a NUL as ``\\0``
+        (``INTERQUAKEMODEL\\0``)."""
+        return self.magic.decode("latin-1").replace("\0", "\\0")
 
     def has(self, capability: str) -> bool:
         """True when the format serves ``capability``."""

@@ -56,6 +56,8 @@ class SkinnedMesh:
     material: int | None = None
     rest_weights: F64 = field(default_factory=lambda: np.zeros(0))
     """(M,) the morph weights shown when no clip plays."""
+    material_name: str | None = None
+    """The source's material (texture or shader) name, when it names one (IQM, MD5)."""
 
 
 @dataclass(frozen=True)

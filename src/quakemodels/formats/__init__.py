@@ -16,4 +16,5 @@ FORMATS: tuple[Format, ...] = declared(
     "spr",
     "hlspr",
     "sp2",
+    "iqm",
 )

@@ -66,11 +66,45 @@ int32_t kstream::read_s4le() {
     return static_cast<int32_t>(v);
 }
 
+int8_t kstream::read_s1() { return static_cast<int8_t>(read_u1()); }
+
+uint16_t kstream::read_u2le() { return static_cast<uint16_t>(read_s2le()); }
+
+uint32_t kstream::read_u4le() { return static_cast<uint32_t>(read_s4le()); }
+
+double kstream::read_f8le() {
+    uint64_t lo = read_u4le();
+    uint64_t hi = read_u4le();
+    uint64_t bits = lo | (hi << 32);
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
 float kstream::read_f4le() {
     uint32_t bits = static_cast<uint32_t>(read_s4le());
     float f;
     memcpy(&f, &bits, sizeof f);
     return f;
+}
+
+std::string kstream::read_bytes_term(char term, bool include, bool consume, bool eos_error) {
+    int64_t start = m_pos < size() ? m_pos : size();
+    const char* begin = m_data.data() + start;
+    const void* found = memchr(begin, term, static_cast<size_t>(size() - start));
+    if (found == NULL) {
+        if (eos_error) {
+            std::ostringstream msg;
+            msg << "end of stream reached, but no terminator " << static_cast<int>(term)
+                << " found";
+            throw std::out_of_range(msg.str());
+        }
+        m_pos = size();
+        return std::string(begin, static_cast<size_t>(size() - start));
+    }
+    int64_t len = static_cast<const char*>(found) - begin;
+    m_pos = start + len + (consume ? 1 : 0);
+    return std::string(begin, static_cast<size_t>(len + (include ? 1 : 0)));
 }
 
 std::string kstream::read_bytes(int64_t len) {

@@ -31,10 +31,17 @@ public:
     int64_t size() const;
 
     uint8_t read_u1();
+    int8_t read_s1();
     int16_t read_s2le();
+    uint16_t read_u2le();
     int32_t read_s4le();
+    uint32_t read_u4le();
     float read_f4le();
+    double read_f8le();
     std::string read_bytes(int64_t len);
+    // Up to the byte ``term`` (kept when ``include``, stepped over when ``consume``); without
+    // it, the rest of the stream, or an error when ``eos_error`` (Python's read_bytes_term).
+    std::string read_bytes_term(char term, bool include, bool consume, bool eos_error);
 
     static std::string bytes_strip_right(std::string src, char pad_byte);
     static std::string bytes_terminate(std::string src, char term, bool include);

@@ -18,6 +18,51 @@ public abstract class KaitaiStream {
 
     public abstract short readS2le();
 
+    /** Up to the byte {@code term} (kept when {@code includeTerm}, stepped over when
+     * {@code consumeTerm}); without it, the rest of the stream, or an error when
+     * {@code eosError} (Python's read_bytes_term). */
+    public byte[] readBytesTerm(byte term, boolean includeTerm, boolean consumeTerm, boolean eosError) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        while (true) {
+            if (isEof()) {
+                if (eosError) {
+                    throw new RuntimeException("end of stream reached, but no terminator " + term + " found");
+                }
+                return out.toByteArray();
+            }
+            long at = pos();
+            byte c = (byte) readU1();
+            if (c == term) {
+                if (includeTerm) {
+                    out.write(c);
+                }
+                if (!consumeTerm) {
+                    seek(at);
+                }
+                return out.toByteArray();
+            }
+            out.write(c);
+        }
+    }
+
+    public byte readS1() {
+        return (byte) readU1();
+    }
+
+    public int readU2le() {
+        return readS2le() & 0xffff;
+    }
+
+    public long readU4le() {
+        return readS4le() & 0xffffffffL;
+    }
+
+    public double readF8le() {
+        long lo = readU4le();
+        long hi = readU4le();
+        return Double.longBitsToDouble(lo | (hi << 32));
+    }
+
     public abstract int readS4le();
 
     public abstract float readF4le();

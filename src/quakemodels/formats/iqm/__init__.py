@@ -1,0 +1,42 @@
+"""Inter-Quake Model (``INTERQUAKEMODEL\\0`` version 2): a skeletal format read into the
+neutral :class:`~quakemodels.core.skeletal.SkeletalScene` (``Iqm.skeletal()``), posed for
+export, render and convert, and written from any skeletal scene.
+
+Declarative: :data:`FORMAT` names the services (each imported on first use, see
+:mod:`quakemodels.core.format`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.format import Format, Kind, lazy_names
+from .layout import HEADER_OFFSETS, MAGIC, VERSION
+
+if TYPE_CHECKING:
+    from .model import Iqm
+
+FORMAT = Format(
+    name="iqm",
+    title="Inter-Quake Model",
+    kind=Kind.MESH,
+    package=__name__,
+    magic=MAGIC,
+    version=(HEADER_OFFSETS["version"], 4, VERSION),
+    suffixes=(".iqm",),
+    spec_id="inter_quake_model",
+    services={
+        "model": "model:Iqm",
+        "check": "check:check",
+        "describe": "describe:describe",
+        "scene": "scene:scene",
+        "skeletal": "model:skeletal_of",
+        "limits": "limits",
+        "build": "build:build",
+    },
+    exports=("Iqm",),
+)
+
+__getattr__ = lazy_names(__name__, {"Iqm": "model"})
+
+__all__ = ["FORMAT", "Iqm"]

@@ -1,0 +1,131 @@
+"""The :class:`Iqm` users get: the reader plus its scene, description, checks and writer."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ...core.facade import decoded, frame_index
+from ...core.mesh import Mesh
+from ...core.scene import ExportModel
+from ...core.skeletal import SkeletalScene, bake, baked_model
+from ...interchange.export import export_scene
+from .reader import IqmReader
+from .scene import clip_table, picked, scene
+
+if TYPE_CHECKING:
+    from ...core.findings import Finding
+
+
+class Iqm(IqmReader):
+    """An Inter-Quake Model (IQM version 2): see :class:`IqmReader` for its arrays and
+    :meth:`skeletal` for the neutral skeletal scene."""
+
+    def __init__(self, data: bytes, name: str | None = None) -> None:
+        super().__init__(data, name)
+        # a broken file fails at load, as every format's does: every section, and the scene
+        # (inverse binds, mesh ranges, blend arrays) the frames and meshes come from
+        self.validate()
+        self._table  # noqa: B018
+
+    @decoded
+    def _table(self) -> tuple[dict[str, range], list[str]]:
+        return clip_table(self.skeletal())
+
+    @property
+    def num_frames(self) -> int:
+        """F, the frames of the scene: every frame of every anim (1, the base pose, when
+        there are none)."""
+        return len(self._table[1])
+
+    @decoded
+    def _posed(self) -> ExportModel:
+        return scene(self)
+
+    def meshes(self, frame: int = 0) -> list[Mesh]:
+        """One render-ready :class:`Mesh` per IQM mesh, posed at ``frame``."""
+        f = frame_index(frame, self.num_frames)
+        out = []
+        skel = picked(self.skeletal(), [f])
+        for s in baked_model(skel, bake(skel), "").surfaces:
+            ids = np.arange(len(s.uvs), dtype=np.int32)
+            out.append(
+                Mesh.of_new_arrays(
+                    np.ascontiguousarray(s.positions[0]),
+                    np.ascontiguousarray(s.normals[0]),
+                    np.array(s.uvs, dtype=np.float32),
+                    np.array(s.indices, dtype=np.uint32),
+                    ids,
+                    ids.copy(),
+                )
+            )
+        return out
+
+    @property
+    def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """(mins, maxs), each (3,) float32: over the file's per-frame bounds records (what
+        the engines cull with; the writer stores every posed frame's box there), or over the
+        vertices in the base pose when the file has none. Posing every frame to find them
+        would make loading cost as much as an export."""
+        fb = self.frame_bounds
+        if fb is not None and len(fb):
+            return fb[:, 0:3].min(axis=0), fb[:, 3:6].max(axis=0)
+        if not len(self.positions):
+            zero = np.zeros(3, np.float32)
+            return zero, zero.copy()
+        p = self.positions.astype(np.float32)
+        return p.min(axis=0), p.max(axis=0)
+
+    @property
+    def animations(self) -> dict[str, range]:
+        """Clip name → range of the scene's frames (anims one after another)."""
+        return self._table[0]
+
+    @property
+    def frame_names(self) -> list[str]:
+        """One name per frame of the scene (``idle001``...)."""
+        return self._table[1]
+
+    def scene(self, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
+        """The exporters' scene (every frame posed; see :func:`.scene.scene`)."""
+        return self._posed if skin_dir is None else scene(self, skin_dir=skin_dir)
+
+    def check(self, engine: str = "any") -> list[Finding]:
+        """Engine-compatibility findings; never raises."""
+        from .check import check
+
+        return check(self, engine)
+
+    def to_bytes(self) -> bytes:
+        """The model's bytes as loaded."""
+        return self.data
+
+    @classmethod
+    def from_skeletal(cls, scene: SkeletalScene, **kwargs: Any) -> Iqm:
+        """A new IQM from any skeletal scene (see :func:`.write.write`)."""
+        from .write import write
+
+        return cls(write(scene, **kwargs))
+
+    def export(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        frame: int | None = None,
+        clip: str | None = None,
+        skin_dir: str | os.PathLike[str] | None = None,
+    ) -> list[Path]:
+        """Write the model as glTF 2.0 or OBJ by ``path``'s suffix (every frame posed)."""
+        return export_scene(scene(self, skin_dir=skin_dir), path, frame=frame, clip=clip)
+
+
+def skeletal_of(model: IqmReader) -> SkeletalScene:
+    """The "skeletal" service: the model's :class:`SkeletalScene`."""
+    return model.skeletal()
+
+
+__all__ = ["Iqm", "skeletal_of"]
