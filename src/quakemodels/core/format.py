@@ -71,7 +71,6 @@ _WHAT = {
     "frames": "give image frames",
     "quantized": "give byte-compressed frames",
     "build": "be built from a scene",
-    "skeletal": "give a skeletal scene",
     "limits": "state engine limits",
     "detect": "be found in a folder",
     "open": "be opened from a folder",

@@ -30,7 +30,6 @@ FORMAT = Format(
         "check": "check:check",
         "describe": "describe:describe",
         "scene": "scene:scene",
-        "skeletal": "model:skeletal_of",
         "limits": "limits",
         "build": "build:build",
     },

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.format import Kind, format_of
+from ...core.format import Kind
 from ...core.names import plural
 from ...core.scene import ExportModel, Surface
-from ...core.skeletal import F64, SkeletalClip, SkeletalScene, SkinnedMesh
+from ...core.skeletal import F64, Skeletal, SkeletalClip, SkeletalScene, SkinnedMesh
 from ...errors import BadValueError
 from ...interchange.convert import BuildOptions, Built, Source, player_refusal
 from ...interchange.gltf_doc import _open
@@ -114,10 +114,8 @@ def source_skeletal(
 ) -> tuple[SkeletalScene, F64, float | None]:
     """The skeletal scene ``source`` gives, the (4,4) change of axes into IQM's Z up, and the
     frame rate to write (None: each clip's own), as the module doc says."""
-    fmt = None if source.model is None else format_of(source.model)
-    if fmt is not None and fmt.has("skeletal"):
-        found: SkeletalScene = fmt.service("skeletal")(source.model)
-        return found, np.eye(4), None
+    if isinstance(source.model, Skeletal):  # MD5, IQM: a scene of their own, in Quake axes
+        return source.model.skeletal(), np.eye(4), None
     if source.model is None and source.is_gltf:
         g, size = _open(source.path)
         if needs_evaluation(g):

@@ -123,9 +123,4 @@ class Iqm(IqmReader):
         return export_scene(scene(self, skin_dir=skin_dir), path, frame=frame, clip=clip)
 
 
-def skeletal_of(model: IqmReader) -> SkeletalScene:
-    """The "skeletal" service: the model's :class:`SkeletalScene`."""
-    return model.skeletal()
-
-
-__all__ = ["Iqm", "skeletal_of"]
+__all__ = ["Iqm"]
