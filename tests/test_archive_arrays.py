@@ -87,7 +87,8 @@ def test_info_million_entries(million_pak: Path, baseline_kb: int) -> None:
     peak, r = _peak_kb(sys.executable, "-m", "quakemodels", "info", str(million_pak))
     assert r.returncode == 1
     assert r.stdout == ""
-    assert "no .md2 or .md3 or .mdl or .spr or .sp2 files in this game data" in r.stderr
+    kinds = ".md2 or .md3 or .mdl or .md5mesh or .spr or .sp2 or .iqm"
+    assert f"no {kinds} files in this game data" in r.stderr
     assert peak < MEMORY_BUDGET_KB + baseline_kb, f"peak {peak} kB, baseline {baseline_kb} kB"
 
 
