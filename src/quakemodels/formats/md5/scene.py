@@ -13,7 +13,7 @@ joint (every exporter writes them so; ``check`` reports the vertices where not).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -24,10 +24,9 @@ from ...core.skeletal import (
     SkeletalClip,
     SkeletalScene,
     SkinnedMesh,
-    frame_name,
+    bake,
     pose_mesh,
     trs_matrices,
-    world_matrices,
 )
 from .reader import (
     F64,
@@ -178,35 +177,13 @@ def baked(scene: SkeletalScene, tag_names: dict[str, str]) -> Baked:
     root (MD5 is Quake's axes), each mesh posed by :func:`pose_grouped` (the same positions,
     a test holds them equal, in a quarter of the time)."""
     grouped = [influences(m) if not m.targets.shape[0] else None for m in scene.meshes]
-    per_mesh: list[list[F64]] = [[] for _ in scene.meshes]
-    tags: dict[str, list[F64]] = {scene.names[j]: [] for j in scene.tags}
-    ranges: dict[str, range] = {}
-    names: list[str] = []
-    start = 0
-    for clip in scene.clips or [scene.rest_clip()]:
-        world = world_matrices(scene.local(clip), scene.parents)
-        for i, (mesh, g) in enumerate(zip(scene.meshes, grouped, strict=True)):
-            posed = (
-                pose_mesh(mesh, world, clip.morph.get(i))
-                if g is None
-                else pose_grouped(mesh, world, g)
-            )
-            per_mesh[i].append(posed)
-        for j in scene.tags:
-            tags[scene.names[j]].append(world[:, j])
-        label = clip.name
-        while label in ranges:
-            label += "_"
-        ranges[label] = range(start, start + clip.num_frames)
-        names += [frame_name(label, k, clip.num_frames) for k in range(clip.num_frames)]
-        start += clip.num_frames
-    return Baked(
-        [np.concatenate(p) for p in per_mesh],
-        ranges,
-        names,
-        {tag_names.get(k, k): np.concatenate(v) for k, v in tags.items()},
-        None,
-    )
+
+    def poser(i: int, mesh: SkinnedMesh, world: F64, morph: F64 | None) -> F64:
+        g = grouped[i]
+        return pose_mesh(mesh, world, morph) if g is None else pose_grouped(mesh, world, g)
+
+    found = bake(scene, poser=poser)
+    return replace(found, tags={tag_names.get(k, k): v for k, v in found.tags.items()})
 
 
 @dataclass(frozen=True)
