@@ -7,14 +7,15 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.atomic import write_bytes_atomic, write_files_atomic
 from ..core.format import Format, Kind
-from ..core.scene import FPS
+from ..core.scene import FPS, Y_UP, Material
 from ..core.skeletal import SkeletalScene
+from ..core.skins import Skin
 from ..errors import BadMagicError, LimitExceededError, ModelFormatError
 from ..formats import FORMATS
 from ..interchange.convert import GLTF_SUFFIXES, BuildOptions, Built, OptionError, Source
@@ -36,6 +37,9 @@ from .output import (
     writing,
 )
 from .sprites import is_sprite_output
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 HELP = (
     "convert any model (MD2/MD3/MDL) to any model format or glTF/OBJ; a glTF or OBJ frames"
@@ -319,6 +323,21 @@ def _gltf_to_gltf(args: argparse.Namespace, source: Path, out: Path) -> int:
     glTF comes out rigged, not baked; ``--up z`` stands a Z-up file up, ``--scale``
     multiplies every length)."""
     scene, skins, materials, axes = gltf_skeletal(source, fps=args.fps, up=args.up)
+    return _write_skin(args, source, out, scene, skins, materials, axes)
+
+
+def _write_skin(
+    args: argparse.Namespace,
+    source: Path,
+    out: Path,
+    scene: SkeletalScene,
+    skins: Sequence[Skin | None],
+    materials: Sequence[Material],
+    axes: npt.ArrayLike | None = Y_UP,
+) -> int:
+    """``scene`` written to ``out`` as a glTF real skin (never over an existing file with
+    --no-clobber), and its summary line. ``axes``: the scene's space into glTF's (a model's
+    Quake space by default; None for a scene read from a glTF)."""
     refuse_existing([out], args.no_clobber)
     with writing(out):
         export_skeletal(
@@ -330,12 +349,8 @@ def _gltf_to_gltf(args: argparse.Namespace, source: Path, out: Path) -> int:
             axes=axes,
             scale=args.scale,
         )
-    print(_skin_summary(out, scene))
+    print(f"{out}: {skin_summary(scene)}")
     return EXIT_OK
-
-
-def _skin_summary(out: Path, scene: SkeletalScene) -> str:
-    return f"{out}: {skin_summary(scene)}"
 
 
 def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
@@ -354,18 +369,7 @@ def _from_model(args: argparse.Namespace, source: Path, out: Path) -> int:
     scene = skeletal(model) if suffix in _GLTF and args.clip is None else None
     if scene is not None:  # joints: a real skin, not baked morph targets
         skins, materials = skeletal_skins(str(source), model, scene, opts)
-        refuse_existing([out], args.no_clobber)
-        with writing(out):
-            export_skeletal(
-                scene,
-                out,
-                skins=skins,
-                materials=materials,
-                name=source.stem,
-                scale=args.scale,
-            )
-        print(_skin_summary(out, scene))
-        return EXIT_OK
+        return _write_skin(args, source, out, scene, skins, materials)
     view = load_scene(source, opts, model)
     if args.clip is not None:
         with writing(out):
