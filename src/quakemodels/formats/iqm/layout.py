@@ -40,23 +40,24 @@ FORMAT_NAMES: dict[int, str] = dict(spec.ENUMS["vertex_array_format"])
 CUSTOM: int = TYPES["custom"]
 """A type of this value or more is custom, named by the string at ``type - CUSTOM``."""
 
-# One component of each vertex array format, as the spec's switch reads it (half: the raw
-# binary16 bits, which numpy reads as float16 directly).
-_SCALARS = {
-    "byte": "i1",
-    "ubyte": "u1",
-    "short": "<i2",
-    "ushort": "<u2",
-    "int": "<i4",
-    "uint": "<u4",
-    "half": "<f2",
-    "float": "<f4",
-    "double": "<f8",
+# One component of each vertex array format, as the spec's switch reads it: the enum's names
+# are C's scalar types (half: the raw binary16 bits, which numpy reads as float16 directly),
+# all little-endian as the spec's meta says.
+_SCALARS: dict[str, type[np.generic]] = {
+    "byte": np.int8,
+    "ubyte": np.uint8,
+    "short": np.int16,
+    "ushort": np.uint16,
+    "int": np.int32,
+    "uint": np.uint32,
+    "half": np.float16,
+    "float": np.float32,
+    "double": np.float64,
 }
 COMPONENT: dict[int, np.dtype[Any]] = {
-    FORMATS[name]: np.dtype(code) for name, code in _SCALARS.items()
+    FORMATS[name]: np.dtype(kind).newbyteorder("<") for name, kind in _SCALARS.items()
 }
-CHANNEL: np.dtype[Any] = np.dtype("<u2")
+CHANNEL: np.dtype[Any] = COMPONENT[FORMATS["ushort"]]
 """One channel value of a frame (the spec's ``frame.channels``: ``u2``)."""
 CHANNELS = 10
 """Channels of a pose: translation x y z, rotation x y z w, scale x y z."""
