@@ -476,10 +476,10 @@ def _nodes(g: _Document) -> list[_Node]:
     return out
 
 
-def _numbers(g: _Document, value: Any, where: str, width: int, default: list[float]) -> FloatArray:
-    """A node's translation or rotation: ``width`` finite numbers (``default`` if absent)."""
+def _floats(g: _Document, value: Any, where: str, width: int) -> npt.NDArray[np.float64] | None:
+    """``width`` finite numbers as (width,) float64, None when absent."""
     if value is None:
-        return np.asarray(default, np.float32)
+        return None
     items = g.array(value, where)
     if len(items) != width or not all(
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in items
@@ -488,7 +488,13 @@ def _numbers(g: _Document, value: Any, where: str, width: int, default: list[flo
     out = np.asarray(items, np.float64)
     if not np.isfinite(out).all():
         raise g.error(where, "holds values that are not finite numbers")
-    return out.astype(np.float32)
+    return out
+
+
+def _numbers(g: _Document, value: Any, where: str, width: int, default: list[float]) -> FloatArray:
+    """A node's translation or rotation: ``width`` finite numbers (``default`` if absent)."""
+    out = _floats(g, value, where, width)
+    return np.asarray(default if out is None else out, np.float32)
 
 
 def _sampler(

@@ -48,6 +48,7 @@ from ..errors import QuakeModelsWarning
 from .gltf_doc import (
     _decode,
     _Document,
+    _floats,
     _mesh_primitives,
     _Node,
     _nodes,
@@ -92,10 +93,7 @@ class Hierarchy:
 
     def ancestors(self, i: int) -> list[int]:
         """Node ``i`` and every node above it."""
-        out = [i]
-        while self.parent[out[-1]] >= 0:
-            out.append(self.parent[out[-1]])
-        return out
+        return _chain(self.parent, i)
 
 
 def _has(n: _Node, key: str) -> bool:
@@ -138,24 +136,10 @@ def hierarchy(g: _Document) -> Hierarchy:
 
 
 def _chain(parent: list[int], i: int) -> list[int]:
+    """Node ``i`` and every node above it, by the ``parent`` of each node (-1 at a root)."""
     out = [i]
     while parent[out[-1]] >= 0:
         out.append(parent[out[-1]])
-    return out
-
-
-def _floats(g: _Document, value: Any, where: str, width: int) -> F64 | None:
-    """``width`` finite numbers, None when absent."""
-    if value is None:
-        return None
-    items = g.array(value, where)
-    if len(items) != width or not all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in items
-    ):
-        raise g.error(where, f"is not {width} numbers")
-    out = np.asarray(items, np.float64)
-    if not np.isfinite(out).all():
-        raise g.error(where, "holds values that are not finite numbers")
     return out
 
 
@@ -175,12 +159,13 @@ def _rest(g: _Document, n: _Node) -> tuple[F64, F64, F64, F64 | None]:
     return t, r, s, None if matrix is None else matrix.reshape(4, 4).T
 
 
-def needs_evaluation(g: _Document) -> bool:
+def needs_evaluation(g: _Document, tree: Hierarchy | None = None) -> bool:
     """True when the file animates or binds its meshes in ways only evaluation reproduces (a
     skin, a moved node above a mesh, shape-key weights over real shapes); False for a static
     file and for meshes whose morph targets are their frames (see the module doc), which
-    read exactly as stored, at their nodes' rest positions."""
-    tree = hierarchy(g)
+    read exactly as stored, at their nodes' rest positions. ``tree``: the document's
+    :func:`hierarchy` when the caller has it."""
+    tree = hierarchy(g) if tree is None else tree
     meshes = tree.mesh_nodes()
     if any(_has(n, "skin") for n in meshes):
         return True
@@ -520,9 +505,9 @@ def warn_if_lying(g: _Document, points: F64) -> None:
         )
 
 
-def rest_world(g: _Document) -> dict[int, F64]:
-    """Node index → (4,4) world matrix at rest, of every node (animations not applied)."""
-    tree = hierarchy(g)
+def rest_world(g: _Document, tree: Hierarchy) -> dict[int, F64]:
+    """Node index → (4,4) world matrix at rest, of every node of ``tree`` (the document's
+    :func:`hierarchy`; animations not applied)."""
     world: dict[int, F64] = {}
     for i in tree.order:
         t, r, s, m = _rest(g, tree.nodes[i])

@@ -55,6 +55,7 @@ from .gltf_doc import (
 )
 from .gltf_eval import (
     Z_UP_TO_Y_UP,
+    Hierarchy,
     evaluate,
     hierarchy,
     needs_evaluation,
@@ -93,9 +94,10 @@ def read_gltf(
     g, size = _open(path)
     p = g.path
     limits = limits.for_input(size + g.external_bytes)
-    if needs_evaluation(g):
+    tree = hierarchy(g)
+    if needs_evaluation(g, tree):
         return _evaluated_mesh(g, *evaluate(g, fps, limits, up))
-    placed = _placed(g, up)
+    placed = _placed(g, tree, up)
     prims = [prim for prim, _ in placed]
     layouts = [_frames(g, prim) for prim in prims]
     counts = {len(targets) + base for targets, base in layouts}
@@ -134,16 +136,17 @@ def read_gltf(
     )
 
 
-def _placed(g: _Document, up: str) -> list[tuple[_Primitive, npt.NDArray[np.float64] | None]]:
+def _placed(
+    g: _Document, tree: Hierarchy, up: str
+) -> list[tuple[_Primitive, npt.NDArray[np.float64] | None]]:
     """Every primitive of every shown mesh node with the node's world matrix at rest (None for
     the identity); every primitive of every mesh when no node names a mesh (a bare file)."""
     root = Z_UP_TO_Y_UP if up == "z" else np.eye(4)
-    tree = hierarchy(g)
     nodes = tree.mesh_nodes()
     if not nodes:
         bare = None if up == "y" else root
         return [(prim, bare) for prim in _primitives(g)]
-    world = rest_world(g)
+    world = rest_world(g, tree)
     out: list[tuple[_Primitive, npt.NDArray[np.float64] | None]] = []
     for n in nodes:
         m, mesh = g.item("meshes", n.node["mesh"], f"nodes[{n.index}].mesh")
@@ -829,11 +832,12 @@ def read_gltf_scene(
     anything is decoded or posed."""
     g, size = _open(path)
     limits = limits.for_input(size)
-    if needs_evaluation(g):
+    tree = hierarchy(g)
+    if needs_evaluation(g, tree):
         skeletal, baked = evaluate(g, fps, limits, up)
         return baked_model(skeletal, baked, g.path.stem, g.path)
     root = Z_UP_TO_Y_UP if up == "z" else np.eye(4)
-    world = {i: root @ m for i, m in rest_world(g).items()}
+    world = {i: root @ m for i, m in rest_world(g, tree).items()}
     moved = {i: m for i, m in world.items() if not np.array_equal(m, np.eye(4))}
     scene = _scene(g, g.path.stem, _nodes(g), limits, world=moved)
     if up == "y" and scene.surfaces:
