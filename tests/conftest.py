@@ -7,6 +7,7 @@ machine without it they skip with a clear reason.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -109,6 +110,20 @@ def no_corpus(missing: Path = CORPUS) -> NoReturn:
     if IN_CI:
         pytest.fail(f"CI=true but {missing} is missing")
     pytest.skip(f"corpus not found at {missing} (set CI=true to require it)")
+
+
+BLENDER_INSTALL = "apt-get install blender python3-numpy (or: make blender-deps)"
+
+
+def need_blender() -> str:
+    """The ``blender`` command (Debian's 3.4); a skip without it, a failure under CI=true,
+    where the Blender oracles must run."""
+    found = shutil.which("blender")
+    if found is None:
+        if IN_CI:
+            pytest.fail(f"CI=true but no `blender`: {BLENDER_INSTALL}")
+        pytest.skip(f"no `blender`: {BLENDER_INSTALL}")
+    return found
 
 
 @pytest.fixture(scope="session")

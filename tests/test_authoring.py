@@ -10,7 +10,6 @@ real Blender), within the target format's quantization.
 from __future__ import annotations
 
 import math
-import shutil
 import subprocess
 import sys
 import warnings
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import IN_CI, REPO
+from conftest import REPO, need_blender
 from oracles import FIXTURES, blender_oracle, set_distance
 from oracles_three import threejs_poses
 
@@ -283,24 +282,13 @@ def test_hostile_skins_and_animations(tmp_path: Path) -> None:
 # -- a real Blender edit of our own export -----------------------------------------------------
 
 
-def _blender() -> str:
-    """The blender command; a skip without it (a failure under CI=true)."""
-    found = shutil.which("blender")
-    if found is None:
-        reason = "no `blender`: apt-get install blender python3-numpy (or: make blender-deps)"
-        if IN_CI:
-            pytest.fail(reason)
-        pytest.skip(reason)
-    return found
-
-
 def test_an_object_scaled_and_moved_in_blender_keeps_it(tmp_path: Path) -> None:
     """MD2 → glTF → Blender (object scaled 1.1, moved 16 up, not applied) → MD2: the frames
     come back scaled and moved; they came back as they were before the node was read."""
     glb, edited, back = tmp_path / "guy.glb", tmp_path / "edited.glb", tmp_path / "back.md2"
     assert main(["export", str(SAMPLE), "-o", str(glb)]) == 0
     subprocess.run(
-        [_blender(), "-b", "--factory-startup", "--python-exit-code", "1", "--python",
+        [need_blender(), "-b", "--factory-startup", "--python-exit-code", "1", "--python",
          str(REPO / "tools" / "blender_transform.py"), "--", str(glb), str(edited),
          "1.1", "0", "0", "16"],
         check=True, capture_output=True, timeout=300,

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import IN_CI, REPO
+from conftest import IN_CI, REPO, need_blender
 from oracles import (
     FIXTURES,
     NAMES,
@@ -35,7 +35,6 @@ from PIL import Image
 
 FPS = 10
 SCRIPT = REPO / "tools" / "blender_fixtures.py"
-INSTALL = "apt-get install blender python3-numpy (or: make blender-deps)"
 # Blender 3.4 puts a skinned mesh's node under the armature's node; the validator warns (the
 # spec ignores that node's transform) but it is no error, and it is what modders' files hold.
 BLENDER_WARNINGS = {"NODE_SKINNED_MESH_NON_ROOT"}
@@ -277,11 +276,7 @@ def test_set_distance_is_the_symmetric_hausdorff_distance() -> None:
 @pytest.fixture(scope="module")
 def regenerated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The four fixtures made again by Blender, in one run of the script."""
-    if shutil.which("blender") is None:
-        reason = f"no `blender`: {INSTALL}"
-        if IN_CI:
-            pytest.fail(f"CI=true but {reason}")
-        pytest.skip(reason)
+    need_blender()
     out = tmp_path_factory.mktemp("authoring")
     done = subprocess.run(
         ["blender", "-b", "--factory-startup", "--python-exit-code", "1",

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
 import sys
 import warnings
@@ -24,7 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 from blenderlike import blender_roundtrip, pack_glb, split_glb
-from conftest import CORPUS, IN_CI, REPO
+from conftest import CORPUS, IN_CI, REPO, need_blender
 
 from quakemodels.cli import main
 from quakemodels.errors import BadValueError, LimitExceededError, QuakeModelsWarning
@@ -40,8 +39,6 @@ from quakemodels.formats.q3player.carry import (
 )
 from quakemodels.formats.q3player.fromgltf import player_from_gltf
 from quakemodels.interchange.gltf_read import frame_positions, frame_times
-
-INSTALL = "apt-get install blender python3-numpy (or: make blender-deps)"
 
 # (name, first frame as the file writes it, frames, looping frames, fps); the legs rows are
 # shifted by skip = 61 - 30 (first of LEGS_WALKCR minus first of TORSO_GESTURE)
@@ -547,12 +544,7 @@ def _players() -> list[object]:
 
 def _blender() -> str:
     """The blender command; a skip without it (a failure under CI=true)."""
-    found = shutil.which("blender")
-    if found is None:
-        if IN_CI:
-            pytest.fail(f"CI=true but no `blender`: {INSTALL}")
-        pytest.skip(f"no `blender`: {INSTALL}")
-    return found
+    return need_blender()
 
 
 @pytest.mark.parametrize("name", _players())

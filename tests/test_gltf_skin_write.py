@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import IN_CI, REPO
+from conftest import IN_CI, REPO, need_blender
 from oracles import FIXTURES, accessor, read_glb, set_distance
 from oracles_three import threejs_poses
 
@@ -316,12 +316,7 @@ def _validate(path: Path) -> dict[str, Any]:
 
 
 def _blender_pose(path: Path, out: Path) -> dict[str, Any]:
-    blender = shutil.which("blender")
-    if blender is None:
-        reason = "no `blender`: apt-get install blender python3-numpy (or: make blender-deps)"
-        if IN_CI:
-            pytest.fail(reason)
-        pytest.skip(reason)
+    blender = need_blender()
     subprocess.run(
         [blender, "-b", "--factory-startup", "--python-exit-code", "1", "--python",
          str(REPO / "tools" / "blender_pose.py"), "--", str(path), str(FPS), str(out)],

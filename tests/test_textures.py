@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import CORPUS, IN_CI, REPO
+from conftest import BLENDER_INSTALL, CORPUS, IN_CI, REPO
 from gltfbuilder import glb, split_glb
 from PIL import Image
 
@@ -29,7 +29,7 @@ from quakemodels.formats.md2 import Md2
 from quakemodels.formats.md3 import Md3
 from quakemodels.formats.mdl import Mdl
 
-INSTALL = "apt-get install blender python3-numpy (or: make blender-deps)"
+INSTALL = BLENDER_INSTALL
 BLENDER = shutil.which("blender")
 needs_blender = pytest.mark.skipif(
     BLENDER is None and not IN_CI, reason=f"no `blender`: {INSTALL}"

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import skinbuilder as sb
-from conftest import IN_CI, REPO
+from conftest import REPO, need_blender
 from oracles_three import threejs_poses
 
 TOLERANCE = 1e-5
@@ -241,11 +240,7 @@ def test_a_few_thousand_skinned_vertices_for_fifty_frames_take_under_five_second
 
 def _run_blender(script: Path, *args: str) -> None:
     """Run ``script`` in headless Blender with ``args``; skip (fail under CI) without it."""
-    if shutil.which("blender") is None:
-        reason = "no `blender` (apt-get install blender python3-numpy)"
-        if IN_CI:
-            pytest.fail(f"CI=true but {reason}")
-        pytest.skip(reason)
+    need_blender()
     proc = subprocess.run(
         ["blender", "-b", "--factory-startup", "--python-exit-code", "1",
          "--python", str(script), "--", *args],
