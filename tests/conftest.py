@@ -13,8 +13,8 @@ from typing import Any, NoReturn
 
 import pytest
 
-from quakemodels.core.format import Format
 from quakemodels.formats import FORMATS
+from quakemodels.formats.contract import Format
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -52,15 +52,17 @@ _FIRST_SERVICES = ("model", "check", "describe", "scene")
 
 
 def has(fmt: Format, capability: str) -> bool:
-    """Whether ``fmt`` offers ``capability`` (``"model"``, ``"check"``, ``"build"``, ...)."""
-    probe = getattr(fmt, "has", None)
-    return bool(probe(capability)) if probe is not None else capability in _FIRST_SERVICES
+    """Whether ``fmt`` offers ``capability`` (a field of its ``Services``: ``"model"``,
+    ``"check"``, ``"build"``, ...)."""
+    services = getattr(fmt, "services", None)
+    if services is None:
+        return capability in _FIRST_SERVICES
+    return bool(getattr(services, capability, None))
 
 
 def service(fmt: Format, capability: str) -> Any:
-    """The object serving ``capability`` of ``fmt`` (see :func:`has`)."""
-    getter = getattr(fmt, "service", None)
-    return getter(capability) if getter is not None else getattr(fmt, capability)
+    """The object serving ``capability`` of ``fmt`` (see :func:`has`): its typed accessor."""
+    return getattr(fmt, "open_folder" if capability == "open" else capability)
 
 
 def accepts(fmt: Format, data: bytes) -> bool:

@@ -318,7 +318,7 @@ def test_convert_md3_to_gltf_and_obj(tmp_path: Path, corpus_dir: Path) -> None:
     src = corpus_dir / "md3/trem_human_base_upper.md3"
     p = qm("convert", src, tmp_path / "u.glb")
     assert p.returncode == 0, err(p)
-    assert p.stdout.decode().strip().endswith("153 frames, 1 clip, 4 surfaces, 529 triangles")
+    assert p.stdout.decode().strip().endswith(": 153 morph targets, 1 clip, skin: none")
     p = qm("convert", src, tmp_path / "u.obj", "--frame", "2")
     assert p.stdout.decode().strip().endswith("1 frame (frame 2 of 153), 4 surfaces, 529 triangles")
 

@@ -45,9 +45,9 @@ from conftest import (
     service,
 )
 
-from quakemodels.core.format import Format
 from quakemodels.core.scene import ExportModel
 from quakemodels.errors import ModelFormatError
+from quakemodels.formats.contract import Format
 from quakemodels.interchange.convert import BuildOptions, Source
 from quakemodels.interchange.gltf_read import read_gltf_scene
 from quakemodels.interchange.gltf_write import export_gltf

@@ -13,26 +13,26 @@ from PIL import Image
 
 from quakemodels.cli import convert as cli_convert
 from quakemodels.cli import main
-from quakemodels.core.format import Format, Kind
 from quakemodels.formats import FORMATS
+from quakemodels.formats.contract import Format, Kind, Services
 from quakemodels.formats.md2 import Md2
 from quakemodels.formats.mdl import Mdl
 from quakemodels.interchange.convert import BuildOptions, Built, OptionError, Source
-from quakemodels.registry import by_name, load, scene
+from quakemodels.registry import by_name, load, model_source
 
 SAMPLE = Path(__file__).resolve().parents[1] / "src" / "quakemodels" / "samples" / "quakeguy.md2"
 
 
 def _source(path: Path) -> Source:
     model = load(path)
-    return Source((path,), model, Kind.MESH, lambda skin, skin_dir: scene(model))
+    return model_source(path, model)
 
 
 def test_every_mesh_and_folder_format_declares_build() -> None:
-    builders = {f.name for f in FORMATS if f.has("build")}
+    builders = {f.name for f in FORMATS if f.services.build is not None}
     assert {"md2", "md3", "mdl", "q3player"} <= builders
     for name in ("md2", "md3", "mdl", "q3player"):
-        assert callable(by_name(name).service("build"))
+        assert callable(by_name(name).build)
 
 
 @pytest.mark.parametrize(("target", "suffix"), [("mdl", ".mdl"), ("md3", ".md3")])
@@ -42,7 +42,7 @@ def test_cli_writes_what_the_build_service_returns(
     """The CLI adds nothing between the format's build and the file: the same bytes, the
     same summary line."""
     out = tmp_path / f"guy{suffix}"
-    built = by_name(target).service("build")(_source(SAMPLE), BuildOptions(out=out))
+    built = by_name(target).build(_source(SAMPLE), BuildOptions(out=out))
     assert isinstance(built, Built) and built.files == {}
     assert main(["convert", str(SAMPLE), str(out)]) == 0
     assert out.read_bytes() == built.model.to_bytes()
@@ -53,14 +53,14 @@ def test_cli_writes_what_the_build_service_returns(
 
 
 def test_md2_to_md2_is_an_exact_copy_through_build(tmp_path: Path) -> None:
-    built = by_name("md2").service("build")(_source(SAMPLE), BuildOptions(out=tmp_path / "a.md2"))
+    built = by_name("md2").build(_source(SAMPLE), BuildOptions(out=tmp_path / "a.md2"))
     assert built.model.to_bytes() == SAMPLE.read_bytes()
     assert built.summary == f"{tmp_path / 'a.md2'}: a copy of {SAMPLE} (198 frames)"
 
 
 def test_a_player_target_refuses_a_model_as_a_usage_error(tmp_path: Path) -> None:
     with pytest.raises(OptionError, match=r"^→ a player folder takes one player \.glb/\.gltf$"):
-        by_name("q3player").service("build")(_source(SAMPLE), BuildOptions(out=tmp_path / "p"))
+        by_name("q3player").build(_source(SAMPLE), BuildOptions(out=tmp_path / "p"))
 
 
 def test_a_target_without_build_is_one_line_exit_2(
@@ -75,14 +75,14 @@ def test_a_target_without_build_is_one_line_exit_2(
         package="quakemodels.formats.md2",
         magic=b"FLAT",
         suffixes=(".flat",),
-        services={"model": "model:Md2"},
+        services=Services(model="model:Md2"),
     )
     monkeypatch.setattr(cli_convert, "FORMATS", (*FORMATS, fake), raising=False)
     out = tmp_path / "guy.flat"
     assert main(["convert", str(SAMPLE), str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        "quakemodels convert: error: flat (Flat test image) cannot be built from a scene"
+        "quakemodels convert: error: flat (Flat test image) cannot be written by convert"
     ]
     assert list(tmp_path.iterdir()) == []
 

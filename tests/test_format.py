@@ -14,9 +14,10 @@ from conftest import REPO
 
 import quakemodels
 from quakemodels import registry
+from quakemodels.archive import vpath
 from quakemodels.cli import main
-from quakemodels.core.format import Format, Kind, lazy_names
 from quakemodels.errors import ModelFormatError, PlayerFolderError, UnsupportedError
+from quakemodels.formats.contract import Format, Kind, Services, lazy_names
 from quakemodels.registry import FORMATS, by_magic, by_name
 
 PACKAGE = REPO / "src" / "quakemodels"
@@ -30,7 +31,7 @@ V1 = Format(
     package="quakemodels.core",
     magic=b"IDSP",
     version=(4, 4, 1),
-    services={"describe": "names:plural"},
+    services=Services(model="", describe="names:plural"),
 )
 V2 = Format(
     name="v2", title="Test v2", kind=Kind.IMAGE, package="x", magic=b"IDSP", version=(4, 4, 2)
@@ -51,10 +52,10 @@ def test_accepts_tests_magic_and_version() -> None:
 def test_service_resolves_once_and_missing_ones_say_so() -> None:
     from quakemodels.core import names
 
-    assert V1.has("describe") and not V1.has("build")
-    assert V1.service("describe") is names.plural is V1.service("describe")
-    with pytest.raises(UnsupportedError, match=r"^v1 \(Test v1\) cannot be built from a scene$"):
-        V1.service("build")
+    assert V1.services.describe and V1.services.build is None
+    assert V1.describe is names.plural is V1.describe
+    with pytest.raises(UnsupportedError, match=r"^v1 \(Test v1\) cannot be written by convert$"):
+        _ = V1.build
     assert not issubclass(UnsupportedError, ModelFormatError)
     # a format without a model class holds nothing and is no class's format
     assert V1.model_module is None and not V1.holds(object()) and not V1.holds_class(object)
@@ -71,10 +72,11 @@ def test_registry_lists_every_kind_and_dispatches_bytes_only_to_byte_formats() -
     assert by_magic(b"") is None
     for fmt in FORMATS:
         assert fmt.package.startswith("quakemodels.formats.")
-        assert fmt.has("model") and fmt.has("check") and fmt.has("describe")
-        assert fmt.has("scene") or fmt.has("frames")
+        served = fmt.services
+        assert served.model and served.check and served.describe
+        assert served.scene or served.frames
         if fmt.kind is Kind.FOLDER:
-            assert fmt.has("detect") and fmt.has("open") and fmt.magic == b""
+            assert served.detect and served.open and served.members and fmt.magic == b""
 
 
 def test_lazy_names_serve_declared_names_only() -> None:
@@ -108,8 +110,8 @@ def test_player_folder_error_says_why_by_reason(tmp_path: Path) -> None:
     with pytest.raises(PlayerFolderError) as empty:
         Player.from_folder(tmp_path)
     assert empty.value.reason == "missing-part"
-    assert by_name("q3player").service("open")(tmp_path / "absent", None) is None
-    assert by_name("q3player").service("detect")(tmp_path, None) is False
+    assert by_name("q3player").open_folder(tmp_path / "absent", None) is None
+    assert by_name("q3player").detect(tmp_path, None) is False
 
 
 # -- the registry asks for capabilities --------------------------------------------------------
@@ -135,7 +137,7 @@ def image_only(monkeypatch: pytest.MonkeyPatch) -> Format:
         package="quakemodels.formats.md2",
         magic=b"IDP2",
         suffixes=(".md2",),
-        services={"model": "model:Md2", "describe": "describe:describe"},
+        services=Services(model="model:Md2", describe="describe:describe"),
     )
     monkeypatch.setattr(registry, "FORMATS", (fake, *FORMATS))
     return fake
@@ -148,10 +150,10 @@ def test_a_verb_the_format_cannot_serve_exits_2_with_one_line(
     out = tmp_path / "x.glb"
     assert main(["export", str(SAMPLE), "-o", str(out), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"{SAMPLE}: error: flat (Flat test image) cannot give a mesh scene"]
+    assert err == [f"{SAMPLE}: error: flat (Flat test image) cannot give image frames"]
     assert not out.exists()
     assert main(["render", str(SAMPLE), "-o", str(tmp_path / "x.png"), "--quiet"]) == 2
-    assert "cannot give a mesh scene" in capsys.readouterr().err
+    assert "cannot give image frames" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
     # what it serves still works: info describes it
     assert main(["info", str(SAMPLE)]) == 0
@@ -166,8 +168,10 @@ def test_load_of_a_plain_file_runs_no_folder_or_game_probe(
     def probe(*args: object, **kwargs: object) -> None:
         raise AssertionError(f"probed {args}")
 
-    for name in ("folder_format", "_open_folder", "_game_file", "split_archive_path", "game_roots"):
+    for name in ("folder_format", "_open_folder", "game_found", "split_archive_path"):
         monkeypatch.setattr(registry, name, probe)
+    for name in ("split_archive_path", "game_roots", "game_found"):
+        monkeypatch.setattr(vpath, name, probe)
     for fmt in FORMATS:
         if fmt.kind is Kind.FOLDER:
             monkeypatch.setitem(fmt._loaded, "detect", probe)
@@ -190,3 +194,63 @@ def test_public_api_serves_every_formats_exports() -> None:
     assert set(quakemodels.Model.__args__) == {fmt.model for fmt in FORMATS}
     with pytest.raises(AttributeError, match="no attribute 'Md4'"):
         quakemodels.Md4  # noqa: B018
+
+
+# Each service's protocol as positional arguments a call must bind, and the keywords it must
+# take: the typed contract (formats/contract.py) checked on what every format declares.
+CONTRACT: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "describe": (("model",), ()),
+    "facts": (("model", "name", "shared"), ()),
+    "clip_lines": (("model", "name"), ()),
+    "frames": (("model",), ("palette", "skin_dir", "game_dir")),
+    "quantized": (("model",), ("palette",)),
+    "build": (("source", "options"), ()),
+    "gltf": (("model", "skin", "game_dir"), ()),
+    "pose": (("model", "clips", "time", "skin", "game_dir"), ()),
+    "detect": (("path", "game_dir"), ()),
+    "open": (("path", "game_dir"), ()),
+    "folders": (("names",), ()),
+    "members": (("path",), ()),
+    "clips": (("model",), ()),
+    "check": (("source", "engine"), ()),
+    "scene": (("model",), ("frames",)),
+}
+
+
+@pytest.mark.parametrize("fmt", FORMATS, ids=lambda f: f.name)
+def test_every_declared_service_fits_its_typed_protocol(fmt: Format) -> None:
+    """Every service a format declares resolves, and takes the arguments its protocol in
+    formats/contract.py passes (positionally, then the protocol's keywords): a service with
+    the wrong shape fails here, not in a verb; the services no format may lack are there."""
+    import dataclasses
+    import inspect
+
+    declared = {f.name: getattr(fmt.services, f.name) for f in dataclasses.fields(Services)}
+    assert declared["model"] and declared["check"] and declared["describe"], fmt.name
+    assert declared["scene"] or declared["frames"], fmt.name
+    assert isinstance(fmt.model, type)
+    for name, (positional, keywords) in CONTRACT.items():
+        if not declared[name]:
+            continue
+        target = fmt.open_folder if name == "open" else getattr(fmt, name)
+        signature = inspect.signature(target)
+        try:
+            signature.bind(*positional, **dict.fromkeys(keywords))
+        except TypeError as e:
+            raise AssertionError(f"{fmt.name}.{name}{signature}: {e}") from e
+    if declared["limits"]:
+        assert fmt.max_file_size > 0
+    if fmt.kind is Kind.FOLDER:
+        assert declared["detect"] and declared["open"] and declared["members"], fmt.name
+
+
+def test_no_capability_name_is_used_from_the_cli() -> None:
+    """The CLI asks the registry and the typed accessors, never a service by its name."""
+    import dataclasses
+
+    names = "|".join(f.name for f in dataclasses.fields(Services))
+    pattern = re.compile(rf"""\.(has|service|_service)\(\s*["']({names})["']""")
+    for path in sorted((PACKAGE / "cli").glob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        assert not pattern.search(text), path.name
+        assert "services." not in text, path.name

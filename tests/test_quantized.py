@@ -22,7 +22,6 @@ from conftest import REPO, corpus_params
 
 from quakemodels import BadValueError
 from quakemodels.cli import main
-from quakemodels.core.format import Kind, format_of
 from quakemodels.formats.md2 import Md2
 from quakemodels.formats.md3 import Md3
 from quakemodels.formats.mdl import Mdl
@@ -31,7 +30,7 @@ from quakemodels.formats.mdl.write import FORMAT_LIMITS
 from quakemodels.interchange.convert import BuildOptions, Source
 from quakemodels.kaitai.quake2_md2 import Quake2Md2
 from quakemodels.kaitai.quake_mdl import QuakeMdl
-from quakemodels.registry import by_name, load, scene
+from quakemodels.registry import by_name, for_model, load, model_source, scene
 
 SAMPLE = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
 FORMATS_DIR = REPO / "src" / "quakemodels" / "formats"
@@ -44,7 +43,7 @@ def _md2(path: Path) -> Md2:
 
 
 def _source(model: Any, path: Path = SAMPLE) -> Source:
-    return Source((path,), model, Kind.MESH, lambda skin, skin_dir: scene(model))
+    return model_source(path, model)
 
 
 def _md2_frames(data: bytes) -> list[Any]:
@@ -156,7 +155,7 @@ def test_md2_to_mdl_is_the_build_of_the_md2s_arrays(path: Path, tmp_path: Path) 
     md2 = _md2(path)
     out = tmp_path / "x.mdl"
     options = BuildOptions(out=out, no_limits=True)
-    built = by_name("mdl").service("build")(_source(md2, path), options)
+    built = by_name("mdl").build(_source(md2, path), options)
     found = scene(md2).surfaces[0].skin  # the skin the build's source finds, as it resizes it
     size = (md2.skin_width, md2.skin_height)
     expected = Mdl.build(
@@ -205,7 +204,7 @@ def test_md2_to_mdl_is_the_build_of_the_md2s_arrays(path: Path, tmp_path: Path) 
 def test_the_record_is_the_files_frames_as_the_spec_reads_them(path: Path) -> None:
     model = load(path) if path.suffix == ".mdl" else _md2(path)
     q = _source(model, path).quantized()
-    assert q is not None and format_of(model) is by_name(path.suffix[1:])
+    assert q is not None and for_model(model) is by_name(path.suffix[1:])
     if isinstance(model, Mdl):
         header, poses = _mdl_poses(path.read_bytes())
         stored = np.stack([_mdl_bytes(p) for p in poses])
@@ -246,9 +245,9 @@ def test_sources_without_byte_compressed_frames_have_no_record(tmp_path: Path) -
     md3 = Md3.from_scene(scene(_md2(SAMPLE))).model
     assert _source(md3).quantized() is None
     assert Source((tmp_path / "x.glb",)).quantized() is None
-    assert format_of(object()) is None and format_of(md3) is by_name("md3")
-    assert not by_name("md3").has("quantized")
-    assert by_name("md2").has("quantized") and by_name("mdl").has("quantized")
+    assert for_model(md3) is by_name("md3")
+    assert by_name("md3").services.quantized is None
+    assert by_name("md2").services.quantized and by_name("mdl").services.quantized
 
 
 def test_no_build_recognises_another_format_by_its_attributes() -> None:

@@ -24,7 +24,6 @@ _gc.disable()
 try:
     from .core.facade import Source as _Source
     from .core.findings import Finding
-    from .core.format import Kind as _Kind
     from .core.mesh import AnimatedModel, Mesh
     from .errors import (
         ArchiveError,
@@ -37,6 +36,7 @@ try:
         TruncatedError,
         UnsupportedError,
     )
+    from .formats.contract import Kind as _Kind
     from .registry import FORMATS as _FORMATS
     from .registry import by_magic as _by_magic
     from .registry import check as _check

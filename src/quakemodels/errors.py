@@ -132,6 +132,6 @@ class PlayerFolderError(ModelFormatError):
 
 
 class UnsupportedError(Exception):
-    """A format cannot serve what was asked of it (``sp2 cannot be built from a scene``): not
-    a fault of the bytes, so not a :class:`ModelFormatError`; the CLI prints the message as
-    one line and exits 2."""
+    """A format cannot serve what was asked of it (``md5 (Doom 3 MD5) cannot be written by
+    convert``): not a fault of the bytes, so not a :class:`ModelFormatError`; the CLI prints
+    the message as one line and exits 2."""

@@ -10,32 +10,28 @@ format. Verbs ask a format for a capability (:meth:`Format.service`), which rais
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .archive.vpath import (
-    game_context,
-    game_roots,
-    read_path,
-    shared_gamefs,
-    split_archive_path,
-)
-from .core.facade import Source, read_source
-from .core.files import MAX_LOADFILE, SizeLimit, read_regular
+from .archive.vpath import game_context, game_found, read_resolved, split_archive_path
+from .core.facade import Source
+from .core.files import read_regular
 from .core.findings import Finding, Report, check_engine, finding_from_error
-from .core.format import Format, Kind
 from .core.scene import ExportModel
 from .core.shaders import game_shaders
 from .core.skeletal import Skeletal, SkeletalScene
 from .core.skins import game_images
 from .errors import BadMagicError, BadValueError, ModelFormatError
 from .formats import FORMATS
+from .formats.contract import Format, Kind
 from .interchange.export import select_frames
 
 if TYPE_CHECKING:
-    from .archive.gamefs import Found, GameFS
+    from .core.quantized import QuantizedMesh
     from .core.sprite import SpriteFrames
+    from .interchange.convert import Source as ConvertSource
+    from .interchange.gltf_write import Doc, Encoder, Piece
 
 __all__ = [
     "FORMATS",
@@ -62,7 +58,11 @@ __all__ = [
 
 def folder_formats() -> Iterator[Format]:
     """The formats opened from a folder (kind FOLDER, with ``detect`` and ``open``)."""
-    return (f for f in FORMATS if f.kind is Kind.FOLDER and f.has("detect") and f.has("open"))
+    return (
+        f
+        for f in FORMATS
+        if f.kind is Kind.FOLDER and f.services.detect is not None and f.services.open is not None
+    )
 
 
 def folder_format(
@@ -70,7 +70,7 @@ def folder_format(
 ) -> Format | None:
     """The folder format whose ``detect`` takes ``path`` (on disk, through an archive or in a
     game's search path), or None; never raises."""
-    return next((f for f in folder_formats() if f.service("detect")(path, game_dir)), None)
+    return next((f for f in folder_formats() if f.detect(path, game_dir)), None)
 
 
 def is_folder_set(
@@ -87,8 +87,8 @@ def folder_sets(names: Iterable[str]) -> dict[str, dict[str, str]]:
     found: dict[str, dict[str, str]] = {}
     listed = list(names)
     for fmt in folder_formats():
-        if fmt.has("folders"):
-            found.update(fmt.service("folders")(listed))
+        if fmt.folders is not None:
+            found.update(fmt.folders(listed))
     return found
 
 
@@ -100,7 +100,7 @@ def _open_folder(
     refused: ModelFormatError | None = None
     for fmt in folder_formats():
         try:
-            model = fmt.service("open")(path, game_dir)
+            model = fmt.open_folder(path, game_dir)
         except ModelFormatError as e:
             refused = refused or e
             continue
@@ -128,7 +128,8 @@ def by_name(name: str) -> Format:
 
 
 def for_model(model: object) -> Format:
-    """The format of a loaded model; TypeError for anything else."""
+    """The format of a loaded model (the one lookup: :meth:`Format.holds`); TypeError for
+    anything else."""
     for fmt in FORMATS:
         if fmt.holds(model):
             return fmt
@@ -203,61 +204,33 @@ def _open_bytes(data: bytes, name: str | None) -> Any:
     return fmt.open(data, name)
 
 
-def max_file_size(fmt: Format) -> int:
-    """The largest file ``fmt`` reads, in bytes: its ``limits.MAX_FILE_SIZE``, else the cap
-    engines put on any file (:data:`~quakemodels.core.files.MAX_LOADFILE`)."""
-    limits = fmt.service("limits") if fmt.has("limits") else None
-    return int(getattr(limits, "MAX_FILE_SIZE", MAX_LOADFILE))
+def size_limit(head: bytes) -> int | None:
+    """The most bytes a file starting with ``head`` may hold: its format's
+    :attr:`~quakemodels.formats.contract.Format.max_file_size`; None when no format starts
+    so (data that may be no model: ``dump`` of a .pak)."""
+    fmt = by_magic(head)
+    return None if fmt is None else fmt.max_file_size
 
 
-def model_size_limit(head: bytes) -> int:
-    """The most bytes a model starting with ``head`` may hold (its format's
-    :func:`max_file_size`); the unknown-magic error when no format starts so, raised before
-    the rest of an archive entry is read."""
-    limit = known_size_limit(head)
+def _model_limit(head: bytes) -> int:
+    """:func:`size_limit`, refusing (the unknown-magic error) a head no model starts with,
+    before the rest of an archive entry is read."""
+    limit = size_limit(head)
     if limit is None:
         raise unknown_magic(head)
     return limit
 
 
-def known_size_limit(head: bytes) -> int | None:
-    """:func:`model_size_limit` for data that may be no model (``dump`` of a .pak): None
-    when no format starts with ``head``."""
-    fmt = by_magic(head)
-    return None if fmt is None else max_file_size(fmt)
-
-
 def _refuse_oversized(fmt: Format | None, data: bytes, name: str | None) -> None:
     """A file larger than its format's limit (``fmt``, None for no model): the same refusal
     as for an archive entry."""
-    if fmt is not None and len(data) > (limit := max_file_size(fmt)):
+    if fmt is not None and len(data) > (limit := fmt.max_file_size):
         raise BadValueError(
             f"{name or 'the data'} is {len(data)} bytes, over the largest {fmt.title} file"
             f" quakemodels reads ({limit} bytes)",
             field="file_size",
             offset=0,
         )
-
-
-def _game_found(path: str | os.PathLike[str]) -> tuple[GameFS, Found] | None:
-    """Where a file named by its place in a game folder (``baseq3/models/x/y.md3`` held by
-    ``baseq3/pak0.pk3``) is, as the engine finds it; None when the path is on disk, runs
-    through an archive, or no game folder above has it."""
-    if os.path.lexists(path) or split_archive_path(path) is not None:
-        return None
-    found = game_roots(path)
-    if found is None:
-        return None
-    roots, inner = found
-    fs = shared_gamefs(tuple(roots))
-    hit = fs.find(inner)
-    return None if hit is None else (fs, hit)
-
-
-def _game_file(path: str | os.PathLike[str], limit: SizeLimit | None) -> bytes | None:
-    """The bytes of the file :func:`_game_found` finds (its head judged by ``limit``)."""
-    found = _game_found(path)
-    return None if found is None else found[0].read_found(found[1], limit)
 
 
 def is_game_path(path: str | os.PathLike[str]) -> bool:
@@ -268,7 +241,7 @@ def is_game_path(path: str | os.PathLike[str]) -> bool:
     if split_archive_path(path) is not None or is_folder_set(path):
         return True
     try:
-        return _game_found(path) is not None
+        return game_found(path) is not None
     except (ModelFormatError, OSError):
         return False
 
@@ -282,19 +255,7 @@ def read_any(source: Source, *, models: bool = True) -> tuple[bytes, str | None]
     model's magic is refused from its first bytes, before it is inflated (a zip bomb named
     ``x.md3``). Either way an entry with a model's magic that declares more than its format's
     :func:`max_file_size` is refused before it is read, and so is a larger file afterwards."""
-    limit = model_size_limit if models else known_size_limit
-    name: str | None
-    if isinstance(source, (str, os.PathLike)) and split_archive_path(source) is not None:
-        data, name = read_path(source, limit), os.fspath(source)
-    else:
-        try:
-            data, name = read_source(source)
-        except FileNotFoundError:
-            assert isinstance(source, (str, os.PathLike))
-            found = _game_file(source, limit)
-            if found is None:
-                raise
-            data, name = found, os.fspath(source)
+    data, name = read_resolved(source, _model_limit if models else size_limit)
     _refuse_oversized(by_magic(data), data, name)
     return data, name
 
@@ -402,17 +363,15 @@ def skeletal(model: object) -> SkeletalScene | None:
 
 def frames(model: object, *, palette: Any = None) -> SpriteFrames:
     """The pictures of a loaded sprite (any image kind) as RGBA frames with their origins,
-    groups and intervals; UnsupportedError for a format without the "frames" service."""
-    got: SpriteFrames = for_model(model).service("frames")(model, palette=palette)
-    return got
+    groups and intervals; UnsupportedError for a format that gives none."""
+    return for_model(model).frames(model, palette=palette)
 
 
 def scene_frames(model: object) -> tuple[dict[str, range], int]:
     """The clip table and frame count of ``model``'s scene, without decoding any frame."""
     fmt = for_model(model)
-    if fmt.has("clips"):
-        clips: tuple[dict[str, range], int] = fmt.service("clips")(model)
-        return clips
+    if fmt.clips is not None:
+        return fmt.clips(model)
     animations: dict[str, range] = getattr(model, "animations")  # noqa: B009
     # frame_names has one name per frame of the scene (MDL: per pose)
     return dict(animations), len(getattr(model, "frame_names"))  # noqa: B009
@@ -430,3 +389,153 @@ def explain(data: bytes) -> None:
     if fmt is None:
         raise unknown_magic(data)
     fmt.open(data)
+
+
+def is_sprite(model: object) -> bool:
+    """True when ``model`` is a loaded model of an image kind (a sprite): its verbs read
+    frames, not a mesh scene."""
+    try:
+        return for_model(model).kind is Kind.IMAGE
+    except TypeError:
+        return False
+
+
+def sprite_frames(
+    model: object,
+    *,
+    palette: Any = None,
+    skin_dir: str | os.PathLike[str] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+) -> SpriteFrames:
+    """:func:`frames` with where a sprite's own picture files are found (``skin_dir``,
+    ``game_dir``: Quake II's frames are images of their own)."""
+    return for_model(model).frames(model, palette=palette, skin_dir=skin_dir, game_dir=game_dir)
+
+
+def quantized(model: object, palette: Any = None) -> QuantizedMesh | None:
+    """The byte-compressed frames of a model as stored, when its format stores them (MD2,
+    MDL): the neutral record of an exact conversion between such formats; None else."""
+    fmt = for_model(model)
+    return None if fmt.services.quantized is None else fmt.quantized(model, palette=palette)
+
+
+def is_folder_set_model(model: object) -> bool:
+    """True when ``model`` is a folder set (a player: three parts on tags)."""
+    try:
+        return for_model(model).kind is Kind.FOLDER
+    except TypeError:
+        return False
+
+
+def own_gltf(
+    model: object, skin: str, game_dir: str | os.PathLike[str] | None = None
+) -> tuple[Doc, list[Piece], Encoder] | None:
+    """The glTF a model's format builds itself (a player: its parts on their tags, every
+    clip, textured from the ``.skin`` set ``skin``); None for a model the shared road
+    writes (its scene or its skin)."""
+    fmt = for_model(model)
+    return None if fmt.gltf is None else fmt.gltf(model, skin, game_dir)
+
+
+def pose(
+    model: object,
+    clips: Mapping[str, str | None],
+    time: float | None,
+    *,
+    skin: str = "default",
+    game_dir: str | os.PathLike[str] | None = None,
+) -> tuple[ExportModel, float, str]:
+    """The scene of a model whose parts play clips at once (a player's ``legs`` and
+    ``torso``): one frame ``time`` seconds in, or every step of the longest clip (None);
+    with its rate and a label. UnsupportedError for a model without parts that do."""
+    return for_model(model).pose(model, clips, time, skin, game_dir)
+
+
+def facts(model: object, name: str) -> dict[str, Any]:
+    """What ``info --json`` prints of a loaded model: its format's own facts when it has them
+    (a player: each part's, its clips and skins), else the facts every model shares."""
+    fmt = for_model(model)
+    if fmt.facts is not None:
+        return fmt.facts(model, name, facts)
+    if fmt.kind is Kind.IMAGE:  # a sprite: pictures, not a mesh's bounds
+        summary: dict[str, Any] = getattr(model, "summary")()  # noqa: B009
+        return {"file": name, "format": fmt.name, **summary}
+    m: Any = model
+    lo, hi = m.bounds
+    out: dict[str, Any] = {
+        "file": name,
+        "format": fmt.name,
+        "bytes": len(m.data),
+        "header": {k: _jsonable(v) for k, v in m.header.items()},
+        "frames": m.num_frames,
+        "clips": {c: [r.start, len(r)] for c, r in m.animations.items()},
+        "bounds": {"min": [float(v) for v in lo], "max": [float(v) for v in hi]},
+    }
+    if isinstance(getattr(m, "skins", None), list):
+        out["skins"] = list(m.skins)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    """A header value as JSON: numbers as they are, bytes as Latin-1 text, arrays as lists."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    if isinstance(value, bytes):
+        return value.decode("latin-1")
+    if isinstance(value, (int, float, str)) or value is None:
+        return value
+    return str(value)
+
+
+def clip_lines(model: object, name: str) -> list[str]:
+    """``info --clips``: one line per clip (a player's with its part and rate)."""
+    from .core.names import plural
+
+    fmt = for_model(model)
+    if fmt.clip_lines is not None:
+        return fmt.clip_lines(model, name)
+    animations: dict[str, range] = getattr(model, "animations")  # noqa: B009
+    lines = [f"{name}: {plural(len(animations), 'clip')}"]
+    # Names are padded to 14 or the longest so the columns line up (Team Arena names run to 21).
+    width = max([14, *(len(c) for c in animations)])
+    for clip, frames in animations.items():
+        span = f"{frames.start}-{frames.stop - 1}" if len(frames) else "-"
+        lines.append(f"  {clip:<{width}} frames {span:<9} ({plural(len(frames), 'frame')})")
+    return lines
+
+
+def members(path: str | os.PathLike[str]) -> Mapping[str, Any] | None:
+    """The files the folder set at ``path`` is made of (a player: ``lower``, ``upper``,
+    ``head`` → each part's path), one dump each; None when no folder format takes it."""
+    fmt = folder_format(path)
+    return None if fmt is None else fmt.members(path)
+
+
+def builders() -> list[Format]:
+    """The formats convert writes."""
+    return [f for f in FORMATS if f.services.build is not None]
+
+
+def model_source(
+    path: str | os.PathLike[str],
+    model: object,
+    scener: Callable[[str | None, str | None], ExportModel] | None = None,
+) -> ConvertSource:
+    """A loaded model as convert's input (``interchange.convert.Source``): what its format
+    gives, each read only when a build asks (its scene through ``scener(skin, skin_dir)``,
+    by default :func:`scene` with that skin folder; its image frames; its stored frames)."""
+    from pathlib import Path
+
+    from .interchange.convert import Source as Input
+
+    def scene_of(skin: str | None, skin_dir: str | None) -> ExportModel:
+        return scene(model, skin_dir=skin_dir)
+
+    return Input(
+        (Path(path),),
+        model,
+        folder_set=is_folder_set_model(model),
+        scener=scener or scene_of,
+        framer=(lambda p: frames(model, palette=p)) if is_sprite(model) else None,
+        quantizer=lambda p: quantized(model, p),
+    )

@@ -1,9 +1,11 @@
 """Paths that pass through an archive as if it were a folder: ``baseq2/pak0.pak/models/a/tris.md2``.
 
-``split_archive_path`` finds the archive in such a path; ``read_path`` reads the bytes of a
-plain file or of an archive entry; ``game_roots`` infers the game folder a model belongs to
-(the folder of its archive, or the nearest folder above it holding ``pakN.pak`` or ``*.pk3``),
-so that skins are looked up through the same search path the engine would use.
+Path resolution, before any format is asked: ``split_archive_path`` finds the archive in such
+a path; ``read_path`` reads the bytes of a plain file or of an archive entry, and
+``read_resolved`` those of any source (a file named by its place in a game folder too);
+``game_roots`` infers the game folder a model belongs to (the folder of its archive, or the
+nearest folder above it holding ``pakN.pak`` or ``*.pk3``), so that skins are looked up
+through the same search path the engine would use.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from ..core.files import HEAD, SizeLimit, read_regular
 from .names import Engine
 
 if TYPE_CHECKING:
-    from .gamefs import GameFS
+    from ..core.facade import Source
+    from .gamefs import Found, GameFS
 
 
 # The archive readers (zipfile, the generated pak parser) are imported by the functions that
@@ -198,3 +201,40 @@ __all__ = [
     "shared_gamefs",
     "split_archive_path",
 ]
+
+
+def game_found(path: str | os.PathLike[str]) -> tuple[GameFS, Found] | None:
+    """Where a file named by its place in a game folder (``baseq3/models/x/y.md3`` held by
+    ``baseq3/pak0.pk3``) is, as the engine finds it; None when the path is on disk, runs
+    through an archive, or no game folder above has it."""
+    if os.path.lexists(path) or split_archive_path(path) is not None:
+        return None
+    found = game_roots(path)
+    if found is None:
+        return None
+    roots, inner = found
+    fs = shared_gamefs(tuple(roots))
+    hit = fs.find(inner)
+    return None if hit is None else (fs, hit)
+
+
+def read_resolved(source: Source, limit: SizeLimit | None) -> tuple[bytes, str | None]:
+    """The bytes and name of ``source``: a path, bytes or a binary file
+    (:func:`~quakemodels.core.facade.read_source`), a path that runs through a .pak/.pk3
+    (``x.pak/models/a/tris.md2``, read from inside the archive), or a path naming a file by
+    its place in a game folder whose archives hold it (``baseq3/models/a/b.md3``); the name
+    stays the whole path. An archive entry's head is judged by ``limit`` before the entry is
+    inflated. FileNotFoundError when nothing is there."""
+    # here: the facade's numpy is no cost of listing or extracting an archive
+    from ..core.facade import read_source
+
+    if isinstance(source, (str, os.PathLike)) and split_archive_path(source) is not None:
+        return read_path(source, limit), os.fspath(source)
+    try:
+        return read_source(source)
+    except FileNotFoundError:
+        assert isinstance(source, (str, os.PathLike))
+        found = game_found(source)
+        if found is None:
+            raise
+        return found[0].read_found(found[1], limit), os.fspath(source)

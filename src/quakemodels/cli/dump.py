@@ -12,9 +12,8 @@ from typing import IO
 
 from ..core.atomic import atomic_output
 from ..core.dump import FORMATS, ParsedTree, dump
-from ..core.format import Format
 from ..errors import ModelFormatError, UnsupportedError
-from ..registry import by_magic, explain, folder_format, folder_formats, read_any, spec_id
+from ..registry import by_magic, explain, folder_format, members, read_any, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
 HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
@@ -90,19 +89,20 @@ def _dump_to(data: bytes, out: IO[str], args: argparse.Namespace) -> ParsedTree:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.file != "-" and not os.path.isfile(args.file):
-        folder = folder_format(args.file)
-        if folder is None and os.path.isdir(args.file):
-            folder = next(folder_formats(), None)  # it says the folder is none of its kind
-        if folder is not None:
-            return _dump_player(args, folder)
+    if args.file != "-" and not os.path.isfile(args.file) and _is_folder_set(args.file):
+        return _dump_player(args)
     return _dump_file(args)
 
 
-def _dump_player(args: argparse.Namespace, folder: Format) -> int:
-    """One dump per part of a player folder (its format's ``parts``), as ``<part>.json`` in
-    the ``-o`` folder."""
-    parts = folder.service("parts")(args.file)
+def _is_folder_set(path: str) -> bool:
+    """A folder set (a player) or any folder (which then says what it lacks)."""
+    return os.path.isdir(path) or folder_format(path) is not None
+
+
+def _dump_player(args: argparse.Namespace) -> int:
+    """One dump per member file of a folder set (a player's parts), as ``<part>.json`` in the
+    ``-o`` folder."""
+    parts = members(args.file)
     if parts is None:
         print(
             f"{args.file}: error: not a player folder (lower.md3, upper.md3, head.md3)",

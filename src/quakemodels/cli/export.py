@@ -7,9 +7,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..core.scene import Material, model_stem
-from ..core.skeletal import SkeletalScene
-from ..core.skins import Skin
 from .batch import (
     MODEL_SUFFIXES,
     add_batch_args,
@@ -19,6 +16,7 @@ from .batch import (
     run_batch,
     safe_relative,
 )
+from .gltf import gltf_out
 from .options import (
     add_scene_args,
     frame_number,
@@ -87,7 +85,7 @@ def add_args(parser: argparse.ArgumentParser) -> None:
 
 def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Export one model file as ``opts`` say; returns the lines to print."""
-    from ..registry import for_model, load, skeletal
+    from ..registry import load
     from .sprites import SPRITE_OUTPUTS, export_sprite, image_format
 
     if fmt_of(opts) == "html":
@@ -101,16 +99,17 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
             f"-o {opts['file']}: PNG and GIF are what a sprite exports; a model"
             f" exports to {', '.join(FORMATS)}"
         )
-    own_gltf = for_model(model).service("gltf") if for_model(model).has("gltf") else None
-    if own_gltf is not None and fmt_of(opts) != "obj":  # a player's own glTF (parts on tags)
-        return _export_player(path, model, own_gltf, opts)
     fmt: str = opts["format"]
     clip: str | None = opts["clip"]
     frame: int | None = opts["frame"]
-    if fmt != "obj" and frame is None:
-        scene = skeletal(model)
-        if scene is not None:  # joints: a real skin, not baked morph targets
-            return _export_skeletal(path, model, scene, opts)
+    if fmt != "obj":  # the one road to glTF (convert takes it too)
+        made = gltf_out(path, model, opts)
+        out = _out_path(path, opts, fmt)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        refuse_existing([out], opts["no_clobber"])
+        with writing(out):
+            made.write(out, fmt == "glb")
+        return [f"{path} -> {out} ({made.what})"]
     target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
     # One frame or one clip: the scene holds (and the reader decodes) only those frames. An
     # OBJ holds one frame, 0 unless --frame says.
@@ -120,70 +119,26 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
         em = load_scene(path, opts, model, frame=frame, clip=clip)
     target.parent.mkdir(parents=True, exist_ok=True)
     skin = skin_label(em)
-    if fmt == "obj":
-        from ..interchange.obj_write import export_obj, export_obj_clip
+    from ..interchange.obj_write import export_obj, export_obj_clip
 
-        if clip is not None:
-            folder = target.parent if opts["file"] else Path(opts["dir"])
-            with writing(folder):
-                written = export_obj_clip(em, folder, clip)
-            what = plural(len(written), "OBJ file")
-            return [f"{path} -> {folder}/ ({what} of clip {clip}, skin: {skin})"]
-        out = target if opts["file"] else target.with_suffix(".obj")
-        refuse_existing([out], opts["no_clobber"])
-        with writing(out):
-            export_obj(em, out, 0, number=frame or 0)  # the scene holds that frame only
-        return [f"{path} -> {out} (frame {frame or 0}, skin: {skin})"]
-    from ..interchange.gltf_write import export_gltf
-
-    out = target if opts["file"] else target.with_suffix(f".{fmt}")
+    if clip is not None:
+        folder = target.parent if opts["file"] else Path(opts["dir"])
+        with writing(folder):
+            written = export_obj_clip(em, folder, clip)
+        what = plural(len(written), "OBJ file")
+        return [f"{path} -> {folder}/ ({what} of clip {clip}, skin: {skin})"]
+    out = target if opts["file"] else target.with_suffix(".obj")
     refuse_existing([out], opts["no_clobber"])
     with writing(out):
-        export_gltf(em, out, binary=fmt == "glb")
-    targets = plural(em.num_frames, "morph target")
-    return [f"{path} -> {out} ({targets}, {plural(len(em.clips), 'clip')}, skin: {skin})"]
+        export_obj(em, out, 0, number=frame or 0)  # the scene holds that frame only
+    return [f"{path} -> {out} (frame {frame or 0}, skin: {skin})"]
 
 
-def skeletal_skins(
-    path: str, model: Any, scene: SkeletalScene, opts: dict[str, Any]
-) -> tuple[list[Skin | None], list[Material]]:
-    """Each mesh's skin and material as the model's format finds them for its (baked) scene:
-    its frame 0, one surface per mesh in order (as ``core.skeletal.baked_model`` makes them);
-    none when the surfaces do not match the meshes."""
-    em = load_scene(path, {**opts, "scale": 1.0}, model, frame=0)
-    if len(em.surfaces) != len(scene.meshes):
-        return [], []
-    return [s.skin for s in em.surfaces], [s.material for s in em.surfaces]
-
-
-def _export_skeletal(
-    path: str, model: Any, scene: SkeletalScene, opts: dict[str, Any]
-) -> list[str]:
-    """A model that animates by joints as a glTF with a real skin (see
-    :mod:`..interchange.gltf_skin_write`): joints, inverse bind matrices, TRS clips."""
-    from ..interchange.export import export_skeletal, skeletal_clip
-    from ..interchange.gltf_skin_write import skin_summary
-
-    fmt = fmt_of(opts)
-    target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
-    out = target if opts["file"] else target.with_suffix(f".{fmt}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    refuse_existing([out], opts["no_clobber"])
-    skins, materials = skeletal_skins(path, model, scene, opts)
-    name = model_stem(getattr(model, "name", None))
-    with writing(out):
-        export_skeletal(
-            scene,
-            out,
-            skins=skins,
-            materials=materials,
-            name=name,
-            clip=opts["clip"],
-            scale=float(opts.get("scale", 1.0)),
-        )
-    skin = next((s.path.name for s in skins if s is not None), "none")
-    shown = skeletal_clip(scene, opts["clip"])
-    return [f"{path} -> {out} (real skin: {skin_summary(shown)}, skin: {skin})"]
+def _out_path(path: str, opts: dict[str, Any], fmt: str) -> Path:
+    """The file ``-o`` names, or the model's own name with ``fmt``'s suffix in the folder."""
+    if opts["file"]:
+        return Path(opts["file"])
+    return (Path(opts["dir"]) / f"{opts['names'][path]}").with_suffix(f".{fmt}")
 
 
 def _export_html(path: str, opts: dict[str, Any]) -> list[str]:
@@ -206,33 +161,6 @@ def _export_html(path: str, opts: dict[str, Any]) -> list[str]:
 def fmt_of(opts: dict[str, Any]) -> str:
     fmt: str = opts["format"]
     return fmt
-
-
-def _export_player(
-    path: str, model: Any, export_player_gltf: Any, opts: dict[str, Any]
-) -> list[str]:
-    """A player folder's glTF (its format's ``gltf`` service): the three parts on their
-    tags, every cfg clip."""
-    fmt = fmt_of(opts)
-    if opts["clip"] is not None or opts["frame"] is not None:
-        raise ValueError(
-            "a player's glTF holds every clip of its animation.cfg; --clip and --frame"
-            " apply to OBJ output"
-        )
-    if float(opts.get("scale", 1.0)) != 1.0:
-        raise ValueError("--scale applies to single models and a player's OBJ output")
-    skin = opts["skin"] or "default"
-    target = Path(opts["file"]) if opts["file"] else Path(opts["dir"]) / f"{opts['names'][path]}"
-    out = target if opts["file"] else target.with_suffix(f".{fmt}")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    refuse_existing([out], opts["no_clobber"])
-    with writing(out):
-        export_player_gltf(model, out, skin=skin, binary=fmt == "glb")
-    return [
-        f"{path} -> {out} (player: legs {model.lower.num_frames}, torso"
-        f" {model.upper.num_frames}, head {model.head.num_frames} morph targets,"
-        f" {plural(len(model.animations), 'clip')}, skin: {skin})"
-    ]
 
 
 def output_names(files: list[str], places: dict[str, str] | None = None) -> dict[str, str]:
@@ -260,46 +188,15 @@ def output_names(files: list[str], places: dict[str, str] | None = None) -> dict
     return names
 
 
-def _skeletal_bytes(path: str, fmt: str, opts: dict[str, Any]) -> bytes | None:
-    """The .glb (or .gltf text) of a model that animates by joints, a real skin; None for
-    a vertex-animated model (or with --frame: one baked frame)."""
-    from ..core.scene import Y_UP
-    from ..interchange.export import skeletal_clip
-    from ..interchange.gltf_skin_write import build_skinned_gltf
-    from ..interchange.gltf_write import glb_pieces, gltf_bytes
-    from ..registry import load, skeletal
-
-    if opts["frame"] is not None:
-        return None
-    model = load(path, game_dir=opts.get("game_dir"))
-    scene = skeletal(model)
-    if scene is None:
-        return None
-    skins, materials = skeletal_skins(path, model, scene, opts)
-    doc, pieces, builder = build_skinned_gltf(
-        skeletal_clip(scene, opts["clip"]),
-        skins=skins,
-        materials=materials,
-        name=model_stem(getattr(model, "name", None)),
-        axes=Y_UP,
-        scale=float(opts.get("scale", 1.0)),
-    )
-    if fmt == "glb":
-        return b"".join(glb_pieces(doc, pieces, builder.json_bytes))
-    return gltf_bytes(doc, b"".join(pieces), builder.json_bytes)
-
-
 def _to_stdout(path: str, fmt: str, opts: dict[str, Any]) -> int:
     """``-o -``: one model as .glb (or .gltf text) on stdout; messages on stderr only."""
     from ..errors import ModelFormatError
-    from ..interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes
+    from ..registry import load
 
     try:
-        data = _skeletal_bytes(path, fmt, opts)
-        if data is None:
-            em = load_scene(path, opts, frame=opts["frame"], clip=opts["clip"])
-            doc, blob = build_gltf(em)
-            data = glb_bytes(doc, blob) if fmt == "glb" else gltf_bytes(doc, blob)
+        data = gltf_out(path, load(path, game_dir=opts.get("game_dir")), opts).to_bytes(
+            fmt == "glb"
+        )
     except ModelFormatError as e:
         print(f"{path}: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

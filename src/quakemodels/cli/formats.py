@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from ..core.format import Kind
-from ..registry import FORMATS
+from ..formats.contract import Kind
+from ..registry import FORMATS, builders
 
 HELP = "list the model formats quakemodels reads and the files each verb writes"
 EXAMPLES = """\
@@ -16,9 +16,7 @@ EXAMPLES = """\
 """
 
 # Sprites a verb can build: the image formats with a build service, from the registry.
-_SPRITES = tuple(
-    sorted({s for f in FORMATS if f.kind is Kind.IMAGE and f.has("build") for s in f.suffixes})
-)
+_SPRITES = tuple(sorted({s for f in builders() if f.kind is Kind.IMAGE for s in f.suffixes}))
 # What each writing verb writes, by output suffix (the verbs refuse any other suffix).
 WRITES: dict[str, tuple[str, ...]] = {
     "export": (".glb", ".gltf", ".obj", ".png", ".gif"),

@@ -46,62 +46,9 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     add_batch_args(parser)
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, bytes):
-        return value.decode("latin-1")
-    if isinstance(value, (int, float, str)) or value is None:
-        return value
-    return str(value)
-
-
-def facts(model: Any, name: str) -> dict[str, Any]:
-    """What ``--json`` prints for one loaded model (every format: the shared protocol); a
-    player folder gives its parts' facts, its cfg clips and skin sets."""
-    from ..core.format import Kind
-    from ..registry import for_model
-
-    fmt = for_model(model)
-    if fmt.has("facts"):  # a folder set: its parts' facts and its own
-        folder_facts: dict[str, Any] = fmt.service("facts")(model, name, facts)
-        return folder_facts
-    if fmt.kind is Kind.IMAGE:  # a sprite: pictures, not a mesh's bounds
-        return {"file": name, "format": fmt.name, **model.summary()}
-    lo, hi = model.bounds
-    out: dict[str, Any] = {
-        "file": name,
-        "format": fmt.name,
-        "bytes": len(model.data),
-        "header": {k: _jsonable(v) for k, v in model.header.items()},
-        "frames": model.num_frames,
-        "clips": {c: [r.start, len(r)] for c, r in model.animations.items()},
-        "bounds": {"min": [float(v) for v in lo], "max": [float(v) for v in hi]},
-    }
-    if isinstance(getattr(model, "skins", None), list):
-        out["skins"] = list(model.skins)
-    return out
-
-
-def clip_lines(model: Any, name: str) -> list[str]:
-    """``--clips``: one line per clip."""
-    from ..core.names import plural
-    from ..registry import for_model
-
-    fmt = for_model(model)
-    if fmt.has("clip_lines"):  # a folder set's clips (a player's name their part and fps)
-        lines: list[str] = fmt.service("clip_lines")(model, name)
-        return lines
-    lines = [f"{name}: {plural(len(model.animations), 'clip')}"]
-    # Names are padded to 14 or the longest so the columns line up (Team Arena names run to 21).
-    width = max([14, *(len(c) for c in model.animations)])
-    for clip, frames in model.animations.items():
-        span = f"{frames.start}-{frames.stop - 1}" if len(frames) else "-"
-        lines.append(f"  {clip:<{width}} frames {span:<9} ({plural(len(frames), 'frame')})")
-    return lines
-
-
 def info_one(path: str, opts: dict[str, Any]) -> Any:
     """Load ``path`` fully (a bad section fails here, as in ``check``) and describe it."""
-    from ..registry import describe, load
+    from ..registry import clip_lines, describe, facts, load
 
     source: Any = opts["stdin"] if path == "-" else path
     model = load(source, game_dir=opts.get("game_dir"))

@@ -6,7 +6,6 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from ..core.format import Format
 from .batch import add_batch_args, add_game_dir_arg, expand_tree, parse_size, run_batch
 from .export import output_names
 from .options import add_scene_args, frame_number, load_scene, plural, scene_options
@@ -69,53 +68,47 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     add_batch_args(parser)
 
 
-def _render_pair(path: str, model: Any, fmt: Format, opts: dict[str, Any]) -> list[str]:
-    """A player's legs and torso clips together: a PNG at ``--time``, else a GIF."""
+def _render_pair(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
+    """A model whose parts play clips at once (a player's legs and torso): a PNG at
+    ``--time``, else a GIF over the longer clip."""
     from ..core.scene import safe_name
     from ..interchange import render as r
+    from ..registry import pose
 
-    player_scene = fmt.service("pose_scene")
-    clip_pair_poses = fmt.service("pair_poses")
-
-    legs, torso = model.clip_pair(opts["legs"], opts["torso"])
     skin = opts["skin"] or "default"
     size = opts["size"] or (256, 256)
-    label = "+".join(c.name for c in (legs, torso) if c is not None) or "rest"
+    clips = {"legs": opts["legs"], "torso": opts["torso"]}
+    em, fps, label = pose(model, clips, opts["time"], skin=skin, game_dir=opts.get("game_dir"))
     stem = f"{opts['names'][path]}_{safe_name(label)}"
     folder = Path(opts["dir"])
     if opts["time"] is not None:
-        t = opts["time"]
-        pose = (model.part_frames("lower", legs, t), model.part_frames("upper", torso, t))
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
         refuse_existing([out], opts["no_clobber"])
-        picture = r.render_frame(player_scene(model, [pose], skin=skin), 0, size)
+        picture = r.render_frame(em, 0, size)
         with writing(out):
             r.save_image(picture, out)
-        return [f"{path} -> {out} ({label} at {t:g} s)"]
-    poses, fps = clip_pair_poses(model, legs, torso)
-    em = player_scene(model, poses, skin=skin)
+        return [f"{path} -> {out} ({label} at {opts['time']:g} s)"]
     renderer = r.Renderer(em, size)
     out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.gif"
     refuse_existing([out], opts["no_clobber"])
-    frames = [renderer.frame(i) for i in range(len(poses))]
+    frames = [renderer.frame(i) for i in range(em.num_frames)]
     with writing(out):
         r.save_gif(frames, out, fps)
-    return [f"{path} -> {out} ({plural(len(poses), 'frame')} of {label} at {fps:.3g} fps)"]
+    return [f"{path} -> {out} ({plural(em.num_frames, 'frame')} of {label} at {fps:.3g} fps)"]
 
 
 def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Render one model file as ``opts`` say; returns the lines to print."""
     from ..core.scene import safe_name
     from ..interchange import render as r
-    from ..registry import for_model, load
+    from ..registry import is_folder_set_model, load
 
     pair = opts["legs"] is not None or opts["torso"] is not None
     if pair or opts["time"] is not None:
         model = load(path, game_dir=opts.get("game_dir"))
-        fmt = for_model(model)
-        if not (fmt.has("pair_poses") and fmt.has("pose_scene")):
+        if not is_folder_set_model(model):
             raise ValueError("--legs, --torso and --time apply to Quake III player folders")
-        return _render_pair(path, model, fmt, opts)
+        return _render_pair(path, model, opts)
     from .sprites import image_format, render_sprite
 
     model = load(path, game_dir=opts.get("game_dir"))

@@ -4,14 +4,13 @@ and capability ("frames", "build"), never by name."""
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..core.atomic import write_bytes_atomic
 from ..core.files import open_regular
-from ..core.format import Format, Kind
+from ..formats.contract import Format, Kind
 from .options import plural
 from .output import UsageError, refuse_existing, writing
 
@@ -24,28 +23,25 @@ SPRITE_OUTPUTS = (".png", ".gif")
 
 
 def image_format(model: object) -> Format | None:
-    """The registry format of a loaded ``model`` when it serves ``frames`` (a sprite);
-    None for any other, whose verbs then ask for a mesh scene (and a format serving
-    neither says it cannot give one)."""
-    from ..registry import FORMATS
+    """The registry format of a loaded ``model`` when it is of an image kind (a sprite);
+    None for any other, whose verbs then ask for a mesh scene."""
+    from ..registry import for_model, is_sprite
 
-    for fmt in FORMATS:
-        if fmt.holds(model):
-            return fmt if fmt.has("frames") else None
-    return None
+    return for_model(model) if is_sprite(model) else None
 
 
 def sprite_frames(model: Any, fmt: Format, opts: dict[str, Any]) -> Any:
-    """The model's :class:`~quakemodels.core.sprite.SpriteFrames` through its ``frames``
-    service, with the options it takes (``palette``, ``skin_dir``, ``game_dir``)."""
-    service = fmt.service("frames")
-    wanted = {
-        "palette": opts.get("palette"),
-        "skin_dir": opts.get("skin_dir"),
-        "game_dir": opts.get("game_dir"),
-    }
-    params = inspect.signature(service).parameters
-    return service(model, **{k: v for k, v in wanted.items() if k in params and v is not None})
+    """The model's :class:`~quakemodels.core.sprite.SpriteFrames` (its own pictures found
+    through ``skin_dir`` and ``game_dir`` when they are files of their own)."""
+    del fmt  # the registry finds it
+    from ..registry import sprite_frames as frames_of
+
+    return frames_of(
+        model,
+        palette=opts.get("palette"),
+        skin_dir=opts.get("skin_dir"),
+        game_dir=opts.get("game_dir"),
+    )
 
 
 def _scale(frames: Any, size: tuple[int, int] | None) -> int:
@@ -146,9 +142,9 @@ def target_format(out: Path, to: str | None) -> Format:
     """The image format that builds ``out``: the one named ``to``, else the first image
     format with a ``build`` service whose suffix ``out`` has (``.spr`` is Quake's; pass
     ``--to`` for another); UsageError listing the choices otherwise."""
-    from ..registry import FORMATS
+    from ..registry import builders as builders_of
 
-    builders = [f for f in FORMATS if f.kind is Kind.IMAGE and f.has("build")]
+    builders = [f for f in builders_of() if f.kind is Kind.IMAGE]
     if to is not None:
         for fmt in builders:
             if fmt.name == to:
@@ -164,14 +160,11 @@ def target_format(out: Path, to: str | None) -> Format:
 
 def is_sprite_output(out: Path, to: str | None) -> bool:
     """True when ``out`` (or ``--to``) names a sprite to build."""
-    from ..registry import FORMATS
+    from ..registry import builders
 
     if to is not None:
         return True
-    return any(
-        f.kind is Kind.IMAGE and f.has("build") and out.suffix.lower() in f.suffixes
-        for f in FORMATS
-    )
+    return any(f.kind is Kind.IMAGE and out.suffix.lower() in f.suffixes for f in builders())
 
 
 def read_frames(inputs: Sequence[Path], opts: dict[str, Any]) -> Any:
@@ -200,30 +193,32 @@ def read_frames(inputs: Sequence[Path], opts: dict[str, Any]) -> Any:
 
 
 def build_sprite(inputs: Sequence[Path], out: Path, opts: dict[str, Any]) -> list[str]:
-    """Build the sprite ``out`` from ``inputs`` through the target format's ``build``
-    (options it does not take are refused, exit 2); a format with an ``images`` service
-    (Quake II's external frames) writes them beside ``out`` as ``<stem>__<index>.pcx``."""
+    """Build the sprite ``out`` from ``inputs`` through the target format's ``build`` (a
+    sprite option it has no field for is refused, exit 2), with the files it makes beside
+    ``out`` (Quake II's frame images), all made before the first is written."""
+    from ..interchange.convert import BuildOptions, Source
+
     fmt = target_format(out, opts.get("to"))
-    frames = read_frames(inputs, {**opts, "name": out.stem})
-    build = fmt.service("build")
-    params = inspect.signature(build).parameters
-    given = {k: v for k, v in opts.get("build", {}).items() if v is not None}
-    refused = [k for k in given if k not in params]
-    if refused:
-        flags = ", ".join("--" + k.replace("_", "-") for k in refused)
-        raise UsageError(f"{fmt.name} ({fmt.title}) takes no {flags}")
-    model = build(frames, name=out.stem, **given)
+    given = opts.get("build", {})
+
+    def framer(palette: str | None) -> Any:
+        return read_frames(inputs, {**opts, "palette": palette, "name": out.stem})
+
+    options = BuildOptions(
+        out=out,
+        palette=given.get("palette"),
+        sprite_type=given.get("type"),
+        sync_type=given.get("sync_type"),
+        tex_format=given.get("tex_format"),
+    )
+    built = fmt.build(Source(tuple(inputs), framer=framer), options)
     # every byte made before the first file is written: a bad input leaves nothing behind
-    data = model.to_bytes()
-    images: dict[str, bytes] = {}
-    if fmt.has("images"):
-        images = fmt.service("images")(model, out.stem)
-    written = [out.with_name(name) for name in images]
+    data = built.model.to_bytes()
+    written = [out.with_name(name) for name in built.files]
     refuse_existing([out, *written], bool(opts.get("no_clobber")))
-    for path, image in zip(written, images.values(), strict=True):
+    for path, image in zip(written, built.files.values(), strict=True):
         with writing(path):
             write_bytes_atomic(path, image)
     with writing(out):
         write_bytes_atomic(out, data)
-    extra = f", {plural(len(written), 'frame image')} beside it" if written else ""
-    return [f"{out}: {fmt.title}, {plural(len(frames), 'picture')}{extra}"]
+    return [built.summary]

@@ -25,7 +25,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..core.format import Kind
 from .batch import _call, add_game_dir_arg, expand_tree, is_game_input
 from .options import add_skin_dir_arg
 from .output import EXIT_BAD_INPUT, EXIT_OK, UsageError
@@ -73,24 +72,23 @@ def model_parts(path: str, opts: dict[str, Any]) -> tuple[dict[str, Any], list[V
     """The page entry of the model at ``path`` (its ``skins`` URLs left to the caller) and its
     skin variants: (label, producer of the .glb) each, the first the default skin."""
     from ..interchange.gltf_write import build_gltf, glb_bytes
-    from ..registry import describe, for_model, load, scene
+    from ..registry import describe, load, own_gltf, scene
     from ..viewer.page import bounds, clip_entries, model_entry, player_clip_entries
 
     model = load(path, game_dir=opts.get("game_dir"))
     name = Path(path).name or path
     # the kind and size (`info` has the rest), named by the file's name, not the whole path
     info = describe(model).splitlines()[0].replace(str(path), name, 1)
-    fmt = for_model(model)
-    if fmt.kind is Kind.FOLDER:
-        build_player_gltf = fmt.service("gltf_doc")
-        player = model if opts.get("game_dir") is None else model.with_game_dir(opts["game_dir"])
-        skins = player.skins or ["default"]
-        doc, blob = build_player_gltf(player, skins[0])
-        first = glb_bytes(doc, blob)
-        variants: list[Variant] = [(skins[0], lambda: first)]
-        variants += [(s, partial(_player_glb, player, s)) for s in skins[1:]]
-        tags = sorted({t for _, part in player for t in part.tags.names})
-        entry = model_entry(name, "player", info, [], player_clip_entries(doc), tags)
+    # a model its format places by its own nodes (a player): one glTF per skin set
+    sets = [str(n) for n in getattr(model, "skins", []) or []] or ["default"]
+    own = own_gltf(model, sets[0], opts.get("game_dir"))
+    if own is not None:
+        first = glb_bytes(own[0], b"".join(own[1]))
+        variants: list[Variant] = [(sets[0], lambda: first)]
+        variants += [(s, partial(_own_glb, model, s, opts.get("game_dir"))) for s in sets[1:]]
+        nodes = own[0].get("nodes", [])
+        tags = sorted({n["name"].partition("@")[0] for n in nodes if _is_tag(n)})
+        entry = model_entry(name, "player", info, [], player_clip_entries(own[0]), tags)
         return entry, variants
     em = scene(model, skin_dir=opts.get("skin_dir"), game_dir=opts.get("game_dir"))
     first = glb_bytes(*build_gltf(em))
@@ -102,20 +100,28 @@ def model_parts(path: str, opts: dict[str, Any]) -> tuple[dict[str, Any], list[V
     return entry, variants
 
 
-def _player_glb(player: Any, skin: str) -> bytes:
-    """The .glb of ``player`` with its ``.skin`` set ``skin``."""
-    from ..interchange.gltf_write import glb_bytes
-    from ..registry import for_model
+def _is_tag(node: dict[str, Any]) -> bool:
+    """A glTF node that is a tag (``tag_weapon``, or ``tag_weapon@upper`` in a player's)."""
+    return str(node.get("name", "")).startswith("tag_")
 
-    return glb_bytes(*for_model(player).service("gltf_doc")(player, skin))
+
+def _own_glb(model: Any, skin: str, game_dir: str | None) -> bytes:
+    """The .glb of a model its format builds itself, with the skin set ``skin``."""
+    from ..interchange.gltf_write import glb_bytes
+    from ..registry import own_gltf
+
+    doc, pieces, _ = own_gltf(model, skin, game_dir) or ({}, [], None)
+    return glb_bytes(doc, b"".join(pieces))
 
 
 def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[Variant]:
     """The model's other skins: an MDL's images, an MD2's or MD3's named skins that are
     found (beside the model, under ``--skin-dir``)."""
-    from ..core.skins import find_skin
+    import numpy as np
+
+    from ..core.scene import model_stem
+    from ..core.skins import Skin, find_skin
     from ..interchange.gltf_write import build_gltf, glb_bytes
-    from ..registry import for_model
 
     def with_skin(skin: Any) -> Callable[[], bytes]:
         return lambda: glb_bytes(
@@ -123,14 +129,12 @@ def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[
         )
 
     out: list[Variant] = []
-    count = int(getattr(model, "num_skin_images", 0) or 0)
-    fmt = for_model(model)
-    if count > 1 and fmt.has("skin_image"):
-        skin_image = fmt.service("skin_image")
-        for k in range(1, count):
-            skin = skin_image(model, k)
-            if skin is not None:
-                out.append((f"skin {k}", with_skin(skin)))
+    if int(getattr(model, "num_skin_images", 0) or 0) > 1:  # skins held in the file (MDL)
+        stem = model_stem(model.name)
+        for k, pixels in enumerate(model.skin_images[1:], start=1):
+            if pixels is not None and pixels.size:
+                held = Skin(Path(f"{stem}_skin{k}.png"), pixels=np.ascontiguousarray(pixels))
+                out.append((f"skin {k}", with_skin(held)))
         return out
     names = [n for n in getattr(model, "skins", []) or [] if isinstance(n, str)]
     seen = {shown}
@@ -145,10 +149,10 @@ def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[
 def weapon_glb(path: str, opts: dict[str, Any]) -> bytes:
     """The .glb of the weapon model at ``path`` (its first frame: a weapon on a tag is still)."""
     from ..interchange.gltf_write import build_gltf, glb_bytes
-    from ..registry import for_model, load, scene
+    from ..registry import is_folder_set_model, load, scene
 
     model = load(path, game_dir=opts.get("game_dir"))
-    if for_model(model).kind is Kind.FOLDER:
+    if is_folder_set_model(model):
         raise ValueError(f"--weapon {path}: a player folder, not a weapon model")
     return glb_bytes(*build_gltf(scene(model, frame=0, game_dir=opts.get("game_dir"))))
 

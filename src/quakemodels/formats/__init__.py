@@ -4,7 +4,7 @@ is the order magic and folder tests are tried in."""
 
 from __future__ import annotations
 
-from ..core.format import Format, declared
+from .contract import Format, declared
 
 FORMATS: tuple[Format, ...] = declared(
     __name__,

@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.embed import PNG_SIGNATURE
-from ..core.format import Kind, format_of
 from ..core.names import plural
 from ..core.quantized import QuantizedMesh
 from ..core.rasters import encode_tga
@@ -57,6 +56,12 @@ class BuildOptions:
     palette: str | None = None
     fullbrights: bool = False
     skin_dir: str | None = None
+    sprite_type: int | None = None
+    """→ a sprite: its orientation type (``--type``; None: the format's default)."""
+    sync_type: int | None = None
+    """→ a sprite: 0 synchronised, 1 random (``--sync``; None: the format's default)."""
+    tex_format: str | None = None
+    """→ a Half-Life sprite: how its palette's last colour draws (``--tex-format``)."""
     fps: float = FPS
     """glTF → any target: the rate a skinned or moved glTF's animations are sampled at (every
     target engine here animates models at 10 frames per second: Quake, Quake II, and Quake
@@ -69,21 +74,33 @@ class BuildOptions:
         """The last ``--skin`` (the one an embedding target uses), or None."""
         return self.skins[-1] if self.skins else None
 
+    def refuse_sprite_options(self, name: str, title: str, takes: Sequence[str]) -> None:
+        """An OptionError naming the flags given for sprite fields a target (``name``,
+        ``title``) has none of; ``takes`` are the fields it writes."""
+        flags = {"palette": "--palette", "sprite_type": "--type", "sync_type": "--sync"}
+        flags["tex_format"] = "--tex-format"
+        given = [f for f in flags if getattr(self, f) is not None and f not in takes]
+        if given:
+            raise OptionError(f"{name} ({title}) takes no {', '.join(flags[f] for f in given)}")
+
 
 @dataclass(frozen=True)
 class Source:
-    """A convert's input: ``paths`` (one model, one glTF, or OBJ frames); ``model`` the loaded
-    model of a registered format (None for glTF/OBJ) and ``kind`` its format's kind;
-    ``scener(skin, skin_dir)`` gives the model's scene with a skin found (an image name or
-    the model's skin number N), ``framer`` its image frames."""
+    """A convert's input: ``paths`` (one model, one glTF, OBJ frames, or pictures); ``model``
+    the loaded model of a registered format (None for glTF/OBJ/pictures), ``folder_set`` when
+    it is a folder set (a player: three parts on tags). What the registry found for it, as
+    callables that read it only when asked: ``scener(skin, skin_dir)`` its scene (a skin
+    found by image name or the model's skin number N), ``framer(palette)`` its image frames,
+    ``quantizer(palette)`` its byte-compressed frames as stored (None when its format stores
+    none)."""
 
     paths: tuple[Path, ...]
     model: Any = None
-    kind: Kind | None = None
+    folder_set: bool = False
     scener: Callable[[str | None, str | None], ExportModel] | None = field(default=None, repr=False)
     framer: Callable[[str | None], Any] | None = field(default=None, repr=False)
-    """``framer(palette)``: the model's image frames (``SpriteFrames``) when its format
-    serves "frames" (an image/sprite format), else None."""
+    """``framer(palette)``: the image frames (``SpriteFrames``) of a sprite or of pictures."""
+    quantizer: Callable[[str | None], QuantizedMesh | None] | None = field(default=None, repr=False)
 
     @property
     def path(self) -> Path:
@@ -107,13 +124,9 @@ class Source:
 
     def quantized(self, palette: str | None = None) -> QuantizedMesh | None:
         """The model's byte-compressed frames as stored (skin images through ``palette`` when
-        the model holds 8-bit ones) when its format serves "quantized" (MD2, MDL): what an
-        exact conversion between such formats reads; None for any other source."""
-        fmt = None if self.model is None else format_of(self.model)
-        if fmt is None or not fmt.has("quantized"):
-            return None
-        found: QuantizedMesh = fmt.service("quantized")(self.model, palette=palette)
-        return found
+        the model holds 8-bit ones) when its format stores them (MD2, MDL): what an exact
+        conversion between such formats reads; None for any other source."""
+        return None if self.quantizer is None else self.quantizer(palette)
 
     def frames(self, palette: str | None = None) -> Any:
         """The model's image frames (an IMAGE target's neutral input); an OptionError when
@@ -268,7 +281,7 @@ def player_refusal(source: Path, target: str, out: Path) -> OptionError:
 def one_mesh_scene(source: Source, options: BuildOptions, target: str, skin: str | None) -> Any:
     """A multi-surface model's scene for a target of one mesh (MD2, MDL): a player is refused,
     a scene without surfaces is bad input, several surfaces need ``--merge-surfaces``."""
-    if source.kind is Kind.FOLDER:
+    if source.folder_set:
         raise player_refusal(source.path, target, options.out)
     view = source.scene(skin, options.skin_dir)
     if not view.surfaces:

@@ -120,6 +120,10 @@ Piece = bytes | memoryview
 """A piece of the binary buffer: bytes, or the bytes of a C-contiguous array (``memoryview``
 cast to bytes, so that ``len`` is its size in bytes)."""
 
+Encoder = Callable[[Doc], bytes]
+"""What writes a document's JSON: a builder's ``json_bytes`` (the same bytes as
+:func:`json_bytes`, faster for its own document)."""
+
 FloatArray = npt.NDArray[np.float32]
 
 # A surface's morph-target accessors as _targets_json writes them: the POSITION and NORMAL
@@ -709,6 +713,13 @@ def build_gltf_pieces(model: ExportModel) -> tuple[Doc, list[Piece]]:
     """:func:`build_gltf` with the binary buffer as its pieces (see :data:`Piece`)."""
     doc, pieces, _ = _build(model)
     return doc, pieces
+
+
+def build_gltf_parts(model: ExportModel) -> tuple[Doc, list[Piece], Encoder]:
+    """:func:`build_gltf_pieces` and the JSON writer of its builder: what the one road to
+    glTF (``quakemodels.cli.gltf``) writes."""
+    doc, pieces, builder = _build(model)
+    return doc, pieces, builder.json_bytes
 
 
 def _build(model: ExportModel) -> tuple[Doc, list[Piece], GltfBuilder]:

@@ -42,9 +42,17 @@ def picture_rgba(
     return rgba
 
 
-def frames(model: HlSpr, *, palette: PaletteLike | None = None) -> SpriteFrames:
+def frames(
+    model: HlSpr,
+    *,
+    palette: PaletteLike | None = None,
+    skin_dir: str | os.PathLike[str] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+) -> SpriteFrames:
     """Every picture as (H,W,4) uint8 RGBA with its origin; ``palette`` replaces the
-    sprite's own (None keeps it)."""
+    sprite's own (None keeps it; ``skin_dir`` and ``game_dir`` are unused: the pictures and
+    their palette are inside)."""
+    del skin_dir, game_dir
     pal = model.palette if palette is None else as_palette(palette)
     out: list[SpriteFrame] = []
     for g, record in enumerate(model.records):

@@ -3,14 +3,14 @@ neutral :class:`~quakemodels.core.skeletal.SkeletalScene` (``Iqm.skeletal()``), 
 export, render and convert, and written from any skeletal scene.
 
 Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`).
+:mod:`quakemodels.formats.contract`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
+from ..contract import Format, Kind, Services, lazy_names
 from .layout import HEADER_OFFSETS, MAGIC, VERSION
 
 if TYPE_CHECKING:
@@ -25,14 +25,14 @@ FORMAT = Format(
     version=(HEADER_OFFSETS["version"], 4, VERSION),
     suffixes=(".iqm",),
     spec_id="inter_quake_model",
-    services={
-        "model": "model:Iqm",
-        "check": "check:check",
-        "describe": "describe:describe",
-        "scene": "scene:scene",
-        "limits": "limits",
-        "build": "build:build",
-    },
+    services=Services(
+        model="model:Iqm",
+        check="check:check",
+        describe="describe:describe",
+        scene="scene:scene",
+        limits="limits",
+        build="build:build",
+    ),
     exports=("Iqm",),
 )
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.format import Kind
 from ...core.names import plural
 from ...core.scene import ExportModel, Surface
 from ...core.skeletal import F64, Skeletal, SkeletalClip, SkeletalScene, SkinnedMesh
@@ -126,7 +125,7 @@ def source_skeletal(
         # morph targets (frames or moving shape keys): the evaluated frames, per vertex
         em = source.gltf_scene(options, DEFAULT_LIMITS.max_frames)
         return per_vertex(em), np.eye(4), None
-    if source.kind is Kind.FOLDER:
+    if source.folder_set:
         raise player_refusal(source.path, "IQM", options.out)
     if source.model is None:  # OBJ frames: one surface of corners, a frame each
         mesh = source.imported(options)

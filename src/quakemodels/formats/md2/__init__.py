@@ -1,14 +1,14 @@
 """Quake II MD2 (``IDP2`` version 8): reader, writer, checks, description and export scene.
 
 Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+:mod:`quakemodels.formats.contract`) and the public names below load their module the same way.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
+from ..contract import Format, Kind, Services, lazy_names
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -24,15 +24,15 @@ FORMAT = Format(
     magic=MAGIC,
     suffixes=(".md2",),
     spec_id="quake2_md2",
-    services={
-        "model": "model:Md2",
-        "check": "check:check_md2",
-        "describe": "describe:describe",
-        "scene": "scene:scene",
-        "quantized": "quantized:quantized",
-        "limits": "limits",
-        "build": "build:build",
-    },
+    services=Services(
+        model="model:Md2",
+        check="check:check_md2",
+        describe="describe:describe",
+        scene="scene:scene",
+        quantized="quantized:quantized",
+        limits="limits",
+        build="build:build",
+    ),
     exports=("Md2",),
 )
 

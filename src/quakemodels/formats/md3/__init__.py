@@ -1,14 +1,14 @@
 """Quake III MD3 (``IDP3`` version 15): reader, writer, checks, description and export scene.
 
 Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+:mod:`quakemodels.formats.contract`) and the public names below load their module the same way.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
+from ..contract import Format, Kind, Services, lazy_names
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -23,14 +23,14 @@ FORMAT = Format(
     magic=MAGIC,
     suffixes=(".md3",),
     spec_id="quake3_md3",
-    services={
-        "model": "model:Md3",
-        "check": "check:check_md3",
-        "describe": "describe:describe",
-        "scene": "scene:scene",
-        "limits": "limits",
-        "build": "build:build",
-    },
+    services=Services(
+        model="model:Md3",
+        check="check:check_md3",
+        describe="describe:describe",
+        scene="scene:scene",
+        limits="limits",
+        build="build:build",
+    ),
     exports=("Md3",),
 )
 

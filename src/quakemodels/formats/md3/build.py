@@ -16,7 +16,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...core.build import vertex_normals
-from ...core.format import Kind
 from ...core.mesh import flip_winding
 from ...core.names import plural
 from ...core.png import encode_png
@@ -51,7 +50,7 @@ def source_scene(source: Source, options: BuildOptions) -> ExportModel:
         normals = vertex_normals(positions, flip_winding(triangles)).astype("float32")
         surface = Surface("mesh", positions, normals, uvs, triangles.astype("uint32"))
         return ExportModel(options.out.stem, [surface], {}, frame_names=list(mesh.frame_names))
-    if source.kind is Kind.FOLDER:
+    if source.folder_set:
         raise player_refusal(source.path, "MD3", options.out)
     view = source.scene()
     # names carried over from the model are untrusted: only game paths go into the MD3

@@ -2,14 +2,14 @@
 ``.md5anim`` animations beside them, read into the skeletal scene and baked for every verb.
 
 Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`).
+:mod:`quakemodels.formats.contract`).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
+from ..contract import Format, Kind, Services, lazy_names
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -22,13 +22,13 @@ FORMAT = Format(
     package=__name__,
     magic=MAGIC,
     suffixes=(".md5mesh",),
-    services={
-        "model": "model:Md5",
-        "check": "check:check_md5",
-        "describe": "describe:describe",
-        "scene": "model:scene",
-        "limits": "limits",
-    },
+    services=Services(
+        model="model:Md5",
+        check="check:check_md5",
+        describe="describe:describe",
+        scene="model:scene",
+        limits="limits",
+    ),
     exports=("Md5",),
 )
 

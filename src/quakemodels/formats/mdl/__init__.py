@@ -1,14 +1,14 @@
 """Quake 1 MDL (``IDPO`` version 6): reader, writer, checks, description, export scene, palettes.
 
 Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+:mod:`quakemodels.formats.contract`) and the public names below load their module the same way.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
+from ..contract import Format, Kind, Services, lazy_names
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -24,16 +24,15 @@ FORMAT = Format(
     magic=MAGIC,
     suffixes=(".mdl",),
     spec_id="quake_mdl",
-    services={
-        "model": "model:Mdl",
-        "check": "check:check_mdl",
-        "describe": "describe:describe",
-        "scene": "scene:scene",
-        "quantized": "quantized:quantized",
-        "skin_image": "scene:skin_image",
-        "limits": "limits",
-        "build": "build:build",
-    },
+    services=Services(
+        model="model:Mdl",
+        check="check:check_mdl",
+        describe="describe:describe",
+        scene="scene:scene",
+        quantized="quantized:quantized",
+        limits="limits",
+        build="build:build",
+    ),
     exports=("Mdl",),
 )
 

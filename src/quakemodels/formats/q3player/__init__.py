@@ -1,8 +1,8 @@
 """Quake III player folders: three MD3 parts, their tags, animation.cfg and .skin files.
 
-A folder format (:attr:`~quakemodels.core.format.Kind.FOLDER`): opened from a folder, not from
+A folder format (:attr:`~quakemodels.formats.contract.Kind.FOLDER`): opened from a folder, not from
 bytes. Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`), and the public names below load their module the same way, so
+:mod:`quakemodels.formats.contract`), and the public names below load their module the same way, so
 asking whether a folder is a player's needs only :mod:`.files`, not the Player class or MD3's
 reader, writer and checker.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
 from ...errors import AnimationConfigError, PlayerFolderError
+from ..contract import Format, Kind, Services, lazy_names
 
 if TYPE_CHECKING:
     from .animcfg import AnimationConfig, Clip
@@ -25,24 +25,22 @@ FORMAT = Format(
     title="Quake III player",
     kind=Kind.FOLDER,
     package=__name__,
-    services={
-        "model": "player:Player",
-        "detect": "files:is_player_folder",  # light: no Player or MD3 code to ask
-        "open": "folder:open_folder",
-        "check": "folder:check",
-        "describe": "describe:describe_player",
-        "scene": "folder:scene",
-        "clips": "folder:clips",
-        "build": "build:build",
-        "parts": "files:find_parts",
-        "folders": "files:player_folders",
-        "gltf": "gltf:export_player_gltf",
-        "gltf_doc": "gltf:build_player_gltf",
-        "pose_scene": "scene:player_scene",
-        "pair_poses": "scene:clip_pair_poses",
-        "facts": "folder:facts",
-        "clip_lines": "folder:clip_lines",
-    },
+    services=Services(
+        model="player:Player",
+        detect="files:is_player_folder",  # light: no Player or MD3 code to ask
+        open="folder:open_folder",
+        check="folder:check",
+        describe="describe:describe_player",
+        scene="folder:scene",
+        clips="folder:clips",
+        build="build:build",
+        members="files:find_parts",
+        folders="files:player_folders",
+        gltf="folder:gltf",
+        pose="folder:pose",
+        facts="folder:facts",
+        clip_lines="folder:clip_lines",
+    ),
     exports=("Player",),
 )
 

@@ -1,22 +1,24 @@
 """The Quake III player's services to the registry, in the shapes every folder format offers
-(see :mod:`quakemodels.core.format`; ``detect`` is :func:`.files.is_player_folder`):
+(see :mod:`quakemodels.formats.contract`; ``detect`` is :func:`.files.is_player_folder`):
 ``open``, ``check``, ``scene`` and ``clips``,
 and what ``info --json`` and ``info --clips`` print of a player (``facts``, ``clip_lines``)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...core.findings import Finding
 from ...core.names import plural
 from ...core.scene import ExportModel
 from ...errors import PlayerFolderError
+from ...interchange.gltf_write import Doc, Encoder, Piece
 from .check import check_player, check_player_model
+from .gltf import gltf_parts
 from .player import Player
-from .scene import player_clips
-from .scene import scene as player_scene
+from .scene import clip_pair_poses, player_clips, player_scene
+from .scene import scene as posed_scene
 
 
 def open_folder(
@@ -62,7 +64,41 @@ def scene(
     del skin_dir
     if game_dir is not None:
         player = player.with_game_dir(game_dir)
-    return player_scene(player, skin=skin, frames=frames)
+    return posed_scene(player, skin=skin, frames=frames)
+
+
+def gltf(
+    player: Player, skin: str, game_dir: str | os.PathLike[str] | None
+) -> tuple[Doc, list[Piece], Encoder]:
+    """The player's own glTF (parts on their tags, every cfg clip) textured from its
+    ``.skin`` set ``skin``, images found through ``game_dir`` when given."""
+    if game_dir is not None:
+        player = player.with_game_dir(game_dir)
+    return gltf_parts(player, skin)
+
+
+def pose(
+    player: Player,
+    clips: Mapping[str, str | None],
+    time: float | None,
+    skin: str,
+    game_dir: str | os.PathLike[str] | None,
+) -> tuple[ExportModel, float, str]:
+    """The player showing a legs clip and a torso clip at once (``clips``: ``legs``,
+    ``torso``, each a clip name or None): one frame ``time`` seconds in, or every step over
+    the longer clip (None); with the rate and a label (``LEGS_RUN+TORSO_ATTACK``)."""
+    unknown = sorted(set(clips) - {"legs", "torso"})
+    if unknown:
+        raise ValueError(f"a player's clips play on legs and torso, not {', '.join(unknown)}")
+    if game_dir is not None:
+        player = player.with_game_dir(game_dir)
+    legs, torso = player.clip_pair(clips.get("legs"), clips.get("torso"))
+    label = "+".join(c.name for c in (legs, torso) if c is not None) or "rest"
+    if time is not None:
+        frames = (player.part_frames("lower", legs, time), player.part_frames("upper", torso, time))
+        return player_scene(player, [frames], skin=skin), 0.0, label
+    poses, fps = clip_pair_poses(player, legs, torso)
+    return player_scene(player, poses, skin=skin), fps, label
 
 
 def clips(player: Player) -> tuple[dict[str, range], int]:

@@ -61,6 +61,7 @@ from ...core.skins import Skin
 from ...errors import BadValueError
 from ...interchange.gltf_write import (
     Doc,
+    Encoder,
     GltfBuilder,
     Piece,
     json_floats,
@@ -160,6 +161,13 @@ def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes
     """The glTF document and binary buffer of ``player`` with textures from ``skin``."""
     doc, pieces, _ = _build(player, skin)
     return doc, b"".join(pieces)
+
+
+def gltf_parts(player: Player, skin: str = "default") -> tuple[Doc, list[Piece], Encoder]:
+    """:func:`build_player_gltf` as the document, the buffer's pieces (never joined) and the
+    JSON writer of its builder: what the one road to glTF writes."""
+    doc, pieces, builder = _build(player, skin)
+    return doc, pieces, builder.json_bytes
 
 
 def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:

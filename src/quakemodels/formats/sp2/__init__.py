@@ -2,14 +2,14 @@
 images found as the engine finds them), build.
 
 Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+:mod:`quakemodels.formats.contract`) and the public names below load their module the same way.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
+from ..contract import Format, Kind, Services, lazy_names
 from .layout import MAGIC
 
 if TYPE_CHECKING:
@@ -23,15 +23,14 @@ FORMAT = Format(
     magic=MAGIC,
     suffixes=(".sp2",),
     spec_id="quake2_sp2",
-    services={
-        "model": "reader:Sp2",
-        "check": "check:check",
-        "describe": "describe:describe",
-        "frames": "scene:frames",
-        "build": "write:build",
-        "images": "write:image_files",
-        "limits": "limits",
-    },
+    services=Services(
+        model="reader:Sp2",
+        check="check:check",
+        describe="describe:describe",
+        frames="scene:frames",
+        build="build:build",
+        limits="limits",
+    ),
     exports=("Sp2",),
 )
 

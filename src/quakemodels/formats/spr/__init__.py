@@ -1,14 +1,14 @@
 """Quake 1 sprites (``.spr``, ``IDSP`` version 1): read, check, describe, frames, build.
 
 Declarative: :data:`FORMAT` names the services (each imported on first use, see
-:mod:`quakemodels.core.format`) and the public names below load their module the same way.
+:mod:`quakemodels.formats.contract`) and the public names below load their module the same way.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.format import Format, Kind, lazy_names
+from ..contract import Format, Kind, Services, lazy_names
 from .layout import MAGIC, VERSION_TEST
 
 if TYPE_CHECKING:
@@ -23,14 +23,14 @@ FORMAT = Format(
     version=VERSION_TEST,
     suffixes=(".spr",),
     spec_id="quake_spr",
-    services={
-        "model": "reader:Spr",
-        "check": "check:check",
-        "describe": "describe:describe",
-        "frames": "scene:frames",
-        "build": "write:build",
-        "limits": "limits",
-    },
+    services=Services(
+        model="reader:Spr",
+        check="check:check",
+        describe="describe:describe",
+        frames="scene:frames",
+        build="build:build",
+        limits="limits",
+    ),
     exports=("Spr",),
 )
 

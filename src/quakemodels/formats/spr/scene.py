@@ -38,10 +38,12 @@ def frames(
     model: Spr,
     *,
     palette: PaletteLike | None = None,
+    skin_dir: str | os.PathLike[str] | None = None,
     game_dir: str | os.PathLike[str] | None = None,
 ) -> SpriteFrames:
     """Every picture as (H,W,4) uint8 RGBA with its origin; a group's pictures carry their
-    intervals and the group's index."""
+    intervals and the group's index (``skin_dir`` is unused: the pictures are inside)."""
+    del skin_dir
     pal = as_palette(palette) if palette is not None else game_palette(model.name, game_dir)
     if pal is None:
         pal = as_palette(None)

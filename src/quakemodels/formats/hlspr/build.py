@@ -1,0 +1,32 @@
+"""The ``build`` service (convert's target side): a Half-Life sprite from a source's image frames
+(PNG/GIF pictures or another sprite), with the options it takes."""
+
+from __future__ import annotations
+
+from ...core.names import plural
+from ...interchange.convert import BuildOptions, Built, Source
+from . import FORMAT
+from .layout import ALPHA_TEST
+from .write import build as build_sprite
+
+TAKES: tuple[str, ...] = ("palette", "sprite_type", "sync_type", "tex_format")
+"""The sprite options of :class:`BuildOptions` this format writes (others are refused)."""
+
+
+def build(source: Source, options: BuildOptions) -> Built:
+    """The sprite of ``source``'s frames, named after ``options.out``; an OptionError for a
+    sprite option this format has no field for."""
+    options.refuse_sprite_options(FORMAT.name, FORMAT.title, TAKES)
+    frames = source.frames(options.palette)
+    model = build_sprite(
+        frames,
+        name=options.out.stem,
+        palette=options.palette,
+        type=2 if options.sprite_type is None else options.sprite_type,
+        sync_type=options.sync_type or 0,
+        tex_format=ALPHA_TEST if options.tex_format is None else options.tex_format,
+    )
+    files: dict[str, bytes] = {}
+    extra = f", {plural(len(files), 'frame image')} beside it" if files else ""
+    summary = f"{options.out}: {FORMAT.title}, {plural(len(frames), 'picture')}{extra}"
+    return Built(model, files, summary)
