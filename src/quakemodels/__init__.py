@@ -22,7 +22,7 @@ from typing import overload as _overload
 _gc_was_enabled = _gc.isenabled()
 _gc.disable()
 try:
-    from .core.facade import Source as _Source
+    from .core.facade import Readable as _Readable
     from .core.findings import Finding
     from .core.mesh import AnimatedModel, Mesh
     from .errors import (
@@ -109,11 +109,11 @@ _GameDir = str | _os.PathLike[str] | None
 
 
 @_overload
-def load(source: _Source, *, game_dir: _GameDir = None) -> AnimatedModel: ...
+def load(source: _Readable, *, game_dir: _GameDir = None) -> AnimatedModel: ...
 @_overload
-def load(source: _Source, kind: type[_M], *, game_dir: _GameDir = None) -> _M: ...
+def load(source: _Readable, kind: type[_M], *, game_dir: _GameDir = None) -> _M: ...
 def load(
-    source: _Source, kind: type[_M] | None = None, *, game_dir: _GameDir = None
+    source: _Readable, kind: type[_M] | None = None, *, game_dir: _GameDir = None
 ) -> AnimatedModel | _M:
     """Open a model from a path, bytes or a binary file object; the format is chosen by magic.
     A Quake III player folder (``lower.md3``, ``upper.md3``, ``head.md3``) gives a

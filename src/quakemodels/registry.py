@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from .archive.vpath import game_context, game_found, read_resolved, split_archive_path
-from .core.facade import Source
+from .core.facade import Readable
 from .core.files import read_regular
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.scene import ExportModel
@@ -30,7 +30,7 @@ from .interchange.export import select_frames
 if TYPE_CHECKING:
     from .core.quantized import QuantizedMesh
     from .core.sprite import SpriteFrames
-    from .interchange.convert import Source as ConvertSource
+    from .interchange.convert import Source
     from .interchange.gltf_write import Doc, Encoder, Piece
 
 __all__ = [
@@ -154,7 +154,7 @@ def unknown_magic(data: bytes) -> BadMagicError:
     )
 
 
-def load(source: Source, *, game_dir: str | os.PathLike[str] | None = None) -> Any:
+def load(source: Readable, *, game_dir: str | os.PathLike[str] | None = None) -> Any:
     """The model in ``source`` (a path, bytes or a binary file object), by its magic; a
     folder path is read by the folder format that takes it (a Quake III player), on disk, through an
     archive (``baseq3/pak0.pk3/models/players/sarge``) or in the search path of the game
@@ -246,7 +246,7 @@ def is_game_path(path: str | os.PathLike[str]) -> bool:
         return False
 
 
-def read_any(source: Source, *, models: bool = True) -> tuple[bytes, str | None]:
+def read_any(source: Readable, *, models: bool = True) -> tuple[bytes, str | None]:
     """``read_source``, and a path that runs through a .pak/.pk3 (``x.pak/models/a/tris.md2``)
     read from inside the archive, or that names a file by its place in a game folder whose
     archives hold it (``baseq3/models/a/b.md3``); the name stays the whole path.
@@ -520,7 +520,7 @@ def model_source(
     path: str | os.PathLike[str],
     model: object,
     scener: Callable[[str | None, str | None], ExportModel] | None = None,
-) -> ConvertSource:
+) -> Source:
     """A loaded model as convert's input (``interchange.convert.Source``): what its format
     gives, each read only when a build asks (its scene through ``scener(skin, skin_dir)``,
     by default :func:`scene` with that skin folder; its image frames; its stored frames)."""

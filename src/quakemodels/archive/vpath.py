@@ -20,7 +20,7 @@ from ..core.files import HEAD, SizeLimit, read_regular
 from .names import Engine
 
 if TYPE_CHECKING:
-    from ..core.facade import Source
+    from ..core.facade import Readable
     from .gamefs import Found, GameFS
 
 
@@ -218,7 +218,7 @@ def game_found(path: str | os.PathLike[str]) -> tuple[GameFS, Found] | None:
     return None if hit is None else (fs, hit)
 
 
-def read_resolved(source: Source, limit: SizeLimit | None) -> tuple[bytes, str | None]:
+def read_resolved(source: Readable, limit: SizeLimit | None) -> tuple[bytes, str | None]:
     """The bytes and name of ``source``: a path, bytes or a binary file
     (:func:`~quakemodels.core.facade.read_source`), a path that runs through a .pak/.pk3
     (``x.pak/models/a/tris.md2``, read from inside the archive), or a path naming a file by

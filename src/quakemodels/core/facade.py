@@ -88,11 +88,11 @@ def read_only(value: _T) -> _T:
     return value
 
 
-Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
+Readable = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
 """What ``load``, ``check`` and the constructors accept: a path, bytes or a binary file."""
 
 
-def read_source(source: Source) -> tuple[bytes, str | None]:
+def read_source(source: Readable) -> tuple[bytes, str | None]:
     """The bytes of ``source`` and its name (a path, or None); OSError when unreadable and
     TypeError for anything that is not a path, bytes or a binary file object."""
     if isinstance(source, (bytes, bytearray, memoryview)):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 
-from ...core.facade import Source
+from ...core.facade import Readable
 from ...core.findings import Finding, Report
 from ...core.sprite import check_idsp_bounds, check_idsp_trailing, check_sprite, frame_offsets
 from .layout import FRAMES, HEADER_OFFSETS, HEADER_SIZE
@@ -35,7 +35,9 @@ OTHER_ENGINES = {
 }
 
 
-def check(source: HlSpr | Source, engine: str = "any", *, name: str | None = None) -> list[Finding]:
+def check(
+    source: HlSpr | Readable, engine: str = "any", *, name: str | None = None
+) -> list[Finding]:
     """Findings for one Half-Life sprite (a loaded one, its bytes, a path or a binary
     file) for ``engine``; never raises on any input (an unknown ``engine`` is a
     ValueError)."""

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
-from ...core.facade import Source, read_source
+from ...core.facade import Readable, read_source
 from ...core.sprite import FrameLayout, IdspSprite
 from ...errors import BadValueError, TruncatedError
 from .layout import FRAMES, HEADER, MAGIC, ORIENTATIONS, PALETTE_COUNT, TEX_FORMATS, VERSION
@@ -66,7 +66,7 @@ class HlSpr(IdspSprite):
         return count.tobytes() + np.ascontiguousarray(self.colors, np.uint8).tobytes()
 
     @classmethod
-    def from_file(cls, source: Source) -> HlSpr:
+    def from_file(cls, source: Readable) -> HlSpr:
         """The sprite in a path, bytes or binary file."""
         data, name = read_source(source)
         return cls.from_bytes(data, name)

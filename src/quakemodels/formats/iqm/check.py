@@ -11,7 +11,7 @@ below -1, poses whose parents differ from their joints', anims with no positive 
 
 from __future__ import annotations
 
-from ...core.facade import Source, read_source
+from ...core.facade import Readable, read_source
 from ...core.findings import Finding, Report
 from ...errors import ModelFormatError
 from .layout import FORMATS, HEADER_OFFSETS, TYPES, VERTEX_ARRAY
@@ -45,7 +45,7 @@ _IOQ3_FORMATS = {FORMATS[n] for n in ("byte", "ubyte", "int", "uint", "float")}
 
 
 def check(
-    source: IqmReader | Source, engine: str = "any", *, name: str | None = None
+    source: IqmReader | Readable, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
     """Findings for one IQM (a loaded one, its bytes, a path or a binary file) for
     ``engine``; never raises on any input (an unknown ``engine`` is a ValueError)."""

@@ -34,7 +34,7 @@ import os
 import numpy as np
 import numpy.typing as npt
 
-from ...core.facade import Source, read_source
+from ...core.facade import Readable, read_source
 from ...core.findings import (
     Finding,
     Report,
@@ -734,7 +734,7 @@ def _check_skin_files(r: Report, m: Md2Reader) -> None:
 
 
 def check_md2(
-    source: Md2Reader | Source, engine: str = "any", *, name: str | None = None
+    source: Md2Reader | Readable, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
     """Findings for one MD2 model (a loaded model, its bytes, a path or a binary file), for
     ``engine``.

@@ -12,7 +12,7 @@ import os
 
 import numpy as np
 
-from ...core.facade import Source, read_source
+from ...core.facade import Readable, read_source
 from ...core.findings import (
     Finding,
     Report,
@@ -227,7 +227,7 @@ def _check_names(r: Report, m: Md3Reader) -> None:
 
 
 def check_md3(
-    source: Md3Reader | Source, engine: str = "any", *, name: str | None = None
+    source: Md3Reader | Readable, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
     """Findings for one MD3 model (a loaded model, its bytes, a path or a binary file), for
     ``engine``; never raises on any input (an unknown ``engine`` is a ValueError)."""

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.facade import Source, read_source
+from ...core.facade import Readable, read_source
 from ...core.findings import Finding, Report
 from ...core.sections import offset_of
 from ...core.trivertx import NUM_ANORMS
@@ -266,7 +266,7 @@ def _check_skins(r: Report, m: MdlReader) -> None:
 
 
 def check_mdl(
-    source: MdlReader | Source, engine: str = "any", *, name: str | None = None
+    source: MdlReader | Readable, engine: str = "any", *, name: str | None = None
 ) -> list[Finding]:
     """Findings for one MDL (a loaded model, its bytes, a path or a binary file) for ``engine``
     ('quake', 'quakespasm' or 'any'; the MD2/MD3 engines report that they load no MDL).

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import warnings
 
-from ...core.facade import Source
+from ...core.facade import Readable
 from ...core.findings import Finding, Report
 from ...core.skins import Listings
 from ...core.sprite import check_sprite
@@ -31,7 +31,7 @@ OTHER_ENGINES = {
 LOADABLE = (".pcx", ".wal", ".tga")  # what GL_FindImage loads
 
 
-def check(source: Sp2 | Source, engine: str = "any", *, name: str | None = None) -> list[Finding]:
+def check(source: Sp2 | Readable, engine: str = "any", *, name: str | None = None) -> list[Finding]:
     """Findings for one Quake II sprite (a loaded one, its bytes, a path or a binary file)
     for ``engine``; never raises on any input (an unknown ``engine`` is a ValueError)."""
     return check_sprite(

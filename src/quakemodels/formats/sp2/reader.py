@@ -29,7 +29,7 @@ import numpy.typing as npt
 
 from ...archive.vpath import game_context
 from ...core.atomic import write_bytes_atomic
-from ...core.facade import Source, read_source
+from ...core.facade import Readable, read_source
 from ...core.files import read_regular
 from ...core.names import lenient_names
 from ...core.pcx import decode_pcx_indexed
@@ -81,7 +81,7 @@ class Sp2:
         return cls(header, records, data[end:], name)
 
     @classmethod
-    def from_file(cls, source: Source) -> Sp2:
+    def from_file(cls, source: Readable) -> Sp2:
         """The sprite in a path, bytes or binary file."""
         data, name = read_source(source)
         return cls.from_bytes(data, name)

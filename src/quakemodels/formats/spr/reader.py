@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...core.atomic import write_bytes_atomic
-from ...core.facade import Source, read_source
+from ...core.facade import Readable, read_source
 from ...core.sprite import FrameLayout, IdspSprite
 from .layout import FRAMES, HEADER, MAGIC, ORIENTATIONS, VERSION
 
@@ -26,7 +26,7 @@ class Spr(IdspSprite):
     ORIENTATIONS: ClassVar[dict[int, str]] = ORIENTATIONS
 
     @classmethod
-    def from_file(cls, source: Source) -> Spr:
+    def from_file(cls, source: Readable) -> Spr:
         """The sprite in a path, bytes or binary file."""
         data, name = read_source(source)
         return cls.from_bytes(data, name)
