@@ -173,7 +173,7 @@ def _load(folder: Path) -> Player:
 def _rows(player: Player) -> list[tuple[str, int, int, int, float, bool]]:
     return [
         (c.name, c.file_first_frame, c.num_frames, c.loop_frames, c.fps, c.reversed)
-        for c in player.animations
+        for c in player.config
     ]
 
 
@@ -202,8 +202,8 @@ def assert_same_player(back: Player, original: Player) -> None:
     every tag of every part at every frame (origins within 1e-3 units, axes within 1e-4: MD3
     stores floats), and each surface's skin."""
     assert _rows(back) == _rows(original)
-    assert back.animations.keys == original.animations.keys
-    assert back.animations.legs_offset == original.animations.legs_offset
+    assert back.config.keys == original.config.keys
+    assert back.config.legs_offset == original.config.legs_offset
     tags, tags_back = _tags(original), _tags(back)
     for part, found in tags.items():
         assert sorted(tags_back[part]) == sorted(found), part
@@ -265,7 +265,7 @@ def test_blender_like_player_converts_back_and_passes_check(
     back = _load(out)
     # every row as the original: engine order, frames (with the legs' skip), loops, fps
     assert _rows(back) == _rows(original)
-    assert back.animations.legs_offset == original.animations.legs_offset == 31
+    assert back.config.legs_offset == original.config.legs_offset == 31
     for part, model in original.parts.items():
         model_back = back.parts[part]
         assert model_back.num_frames == model.num_frames
@@ -298,7 +298,7 @@ def test_blender_like_team_arena_player_comes_back_whole(
     # clips at 15 fps, no keys, and upper with 2 tags
     folder = write_player(tmp_path / "models" / "players" / "guy", team_arena=True)
     original = _load(folder)
-    assert len(original.animations) == 32 and original.animations.names_from == "comments"
+    assert len(original.config) == 32 and original.config.names_from == "comments"
     assert sorted(original.upper.tags.names) == sorted(UPPER_TAGS)
     _, again = _through_blender(tmp_path, folder)
     doc, _ = split_glb(again.read_bytes())
@@ -308,15 +308,15 @@ def test_blender_like_team_arena_player_comes_back_whole(
     assert "animation.cfg (32 clips)" in capsys.readouterr().out
     back = _load(out)
     assert_same_player(back, original)
-    assert [c.fps for c in back.animations if c.num_frames == 1] == [30, 25, 25, 30, 15]
-    assert back.animations.keys == {
+    assert [c.fps for c in back.config if c.num_frames == 1] == [30, 25, 25, 30, 15]
+    assert back.config.keys == {
         "sex": "f",
         "footsteps": "boot",
         "headoffset": "0 0 -4",
         "fixedtorso": "",
         "modelscale": "1.25",
     }
-    assert back.animations.names[25:] == [name for name, *_ in ROWS_TA[25:]]
+    assert back.config.names[25:] == [name for name, *_ in ROWS_TA[25:]]
 
 
 def test_exported_player_opens_standing(tmp_path: Path) -> None:
@@ -329,7 +329,7 @@ def test_exported_player_opens_standing(tmp_path: Path) -> None:
     assert main(["export", str(folder), "-o", str(glb), "-q"]) == 0
     doc, _ = split_glb(glb.read_bytes())
     assert doc["animations"][0]["name"] == "TORSO_STAND"
-    stand, idle = player.animations["TORSO_STAND"], player.animations["LEGS_IDLE"]
+    stand, idle = player.config["TORSO_STAND"], player.config["LEGS_IDLE"]
     rest = {"u_upper": stand.first_frame, "l_lower": idle.first_frame, "h_head": 0}
     nodes = {n["name"]: n for n in doc["nodes"]}
     for surface, frame in rest.items():
@@ -393,9 +393,9 @@ def test_older_exports_with_extras_still_convert(tmp_path: Path) -> None:
         for c in anim["channels"]:
             c["target"]["node"] = new_of[c["target"]["node"]]
         animations.append(anim)
-    order = {name: k for k, name in enumerate(original.animations.names)}
+    order = {name: k for k, name in enumerate(original.config.names)}
     doc["animations"] = sorted(animations, key=lambda a: order[a["name"]])  # the cfg's order
-    doc["scenes"][0]["extras"] = {"animationKeys": dict(original.animations.keys)}
+    doc["scenes"][0]["extras"] = {"animationKeys": dict(original.config.keys)}
     old = tmp_path / "old.glb"
     old.write_bytes(pack_glb(doc, blob))
     out = tmp_path / "back" / "models" / "players" / "guy"
@@ -573,8 +573,8 @@ def test_real_blender_round_trip_of_a_player(
     [opened] = [json.loads(line[7:]) for line in done.stdout.splitlines()
                 if line.startswith("OPENED ")]  # fmt: skip
     rest = {
-        "lower": original.animations["LEGS_IDLE"].first_frame,
-        "upper": original.animations["TORSO_STAND"].first_frame,
+        "lower": original.config["LEGS_IDLE"].first_frame,
+        "upper": original.config["TORSO_STAND"].first_frame,
         "head": 0,
     }
     for part, model in original.parts.items():

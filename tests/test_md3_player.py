@@ -67,7 +67,7 @@ def exports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 def _clip_rows(player: Player) -> list[tuple[object, ...]]:
     return [
         (c.name, c.first_frame, c.file_first_frame, c.num_frames, c.loop_frames, c.fps, c.reversed)
-        for c in player.animations
+        for c in player.config
     ]
 
 
@@ -79,7 +79,7 @@ def test_player_gltf_converts_back_to_the_same_player(
     out = tmp_path / "models" / "players" / name
     assert main(["convert", str(exports[name]), f"{out}/"]) == 0
     said = capsys.readouterr().out
-    assert f"animation.cfg ({len(original.animations)} clips)" in said
+    assert f"animation.cfg ({len(original.config)} clips)" in said
     assert "largest error 0 units" in said
     back = _player(out)
     textures_of = back.skin_textures()
@@ -128,8 +128,8 @@ def test_player_gltf_converts_back_to_the_same_player(
             angles = np.array([[v.normal_lng, v.normal_lat] for v in ss.vertices])
             np.testing.assert_array_equal(angles.reshape(f, -1, 2), s.normal_angles)
     assert _clip_rows(back) == _clip_rows(original)
-    assert back.animations.keys == original.animations.keys
-    assert back.animations.legs_offset == original.animations.legs_offset
+    assert back.config.keys == original.config.keys
+    assert back.config.legs_offset == original.config.legs_offset
     # textures: every surface has one, written beside the models, named in the .skin files
     textures = back.skin_textures()
     originals = original.skin_textures()

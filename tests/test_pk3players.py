@@ -45,9 +45,9 @@ def assert_same_player(got: Player, want: Player) -> None:
     for part in ("lower", "upper", "head"):
         assert got.parts[part].data == want.parts[part].data
     assert [
-        (c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in got.animations
-    ] == [(c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in want.animations]
-    assert got.animations.keys == want.animations.keys
+        (c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in got.config
+    ] == [(c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in want.config]
+    assert got.config.keys == want.config.keys
     assert got.skins == want.skins
     for skin in want.skins or ["default"]:
         g, w = got.skin_textures(skin), want.skin_textures(skin)
@@ -135,9 +135,9 @@ def test_parts_cfg_skins_and_images_spread_over_pk3s_and_loose_files(tmp_path: P
             want_upper = upper if upper_path == zz_upper else disk.upper.data
             assert player.upper.data == want_upper
             assert player.lower.data == disk.lower.data
-            assert player.animations.path == str(loose / "Animation.CFG")
-            first = player.animations.clips[0]
-            assert (first.name, first.fps, disk.animations.clips[0].fps) == ("BOTH_DEATH1", 12, 25)
+            assert player.config.path == str(loose / "Animation.CFG")
+            first = player.config.clips[0]
+            assert (first.name, first.fps, disk.config.clips[0].fps) == ("BOTH_DEATH1", 12, 25)
             assert player.skins == ["default"]
             textures = player.skin("default")
             assert set(textures.values()) == {

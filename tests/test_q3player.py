@@ -117,9 +117,9 @@ def test_extended_cfg_without_names_falls_back_to_engine_order() -> None:
 @pytest.mark.parametrize("name", PLAYER_NAMES)
 def test_legs_clips_end_at_the_last_legs_frame(name: str) -> None:
     player = _load(name)
-    legs = [c for c in player.animations if c.kind == "legs"]
+    legs = [c for c in player.config if c.kind == "legs"]
     assert max(c.first_frame + c.num_frames for c in legs) == player.lower.num_frames
-    torso = [c for c in player.animations if c.kind != "legs"]
+    torso = [c for c in player.config if c.kind != "legs"]
     assert max(c.first_frame + c.num_frames for c in torso) == player.upper.num_frames
     assert player.out_of_range() == []
 
@@ -314,7 +314,7 @@ def test_clamped_clip_never_raises(tmp_path: Path) -> None:
         player = Player.from_folder(folder)
     assert "Lower.MD3 lacks (it has 2 frames, 0..1)" in str(record[0].message)
     assert str(record[0].message).endswith("LEGS_TURN (line 25) 22..23; clamped")
-    assert player.animations["LEGS_TURN"].first_frame == 22
+    assert player.config["LEGS_TURN"].first_frame == 22
     pose = player.pose("LEGS_IDLECR", 0.15, "TORSO_STAND", 0.0)
     # frames 21 -> 22 halfway, both clamped to the legs' last frame 1
     assert pose.frames["lower"] == (1, 1, 0.5)
@@ -330,7 +330,7 @@ def test_missing_part_and_missing_cfg(tmp_path: Path) -> None:
     folder = write_player(tmp_path / "p")
     with pytest.warns(QuakeModelsWarning, match="has no animation.cfg"):
         player = Player.from_folder(folder)
-    assert len(player.animations) == 0
+    assert len(player.config) == 0
     assert player.pose().frames == {"lower": (0, 0, 0.0), "upper": (0, 0, 0.0), "head": (0, 0, 0.0)}
     (folder / "HEAD.md3").unlink()
     with pytest.raises(PlayerFolderError, match=r"head\.md3 missing"):
@@ -408,8 +408,8 @@ def test_head_and_torso_match_the_tag_reference(
     folder = player.folder
     lower, upper = _raw_tags(player.paths["lower"]), _raw_tags(player.paths["upper"])
     pose = player.pose(legs, time, torso, time * 0.7)
-    la, lb, lt = player.animations[legs].frame_at(time)
-    ta, tb, tt = player.animations[torso].frame_at(time * 0.7)
+    la, lb, lt = player.config[legs].frame_at(time)
+    ta, tb, tt = player.config[torso].frame_at(time * 0.7)
     assert pose.frames["lower"] == (la, lb, lt)
     to_torso = _tag_matrix(lower, "tag_torso", la, lb, lt)
     to_head = to_torso @ _tag_matrix(upper, "tag_head", ta, tb, tt)
@@ -649,12 +649,12 @@ def test_gltf_scene_assembles_like_the_engine(
     clips = [(c, k) for c, k in ((legs, lk), (torso, tk)) if c]
     world = _evaluate(doc, blob, clips)
     # with no clip, the rest pose: TORSO_STAND and LEGS_IDLE (Blender opens it standing)
-    rest = rest_frames(player.animations, {p: m.num_frames for p, m in player.parts.items()})
-    assert rest["upper"] == player.animations["TORSO_STAND"].first_frame
-    assert rest["lower"] == player.animations["LEGS_IDLE"].first_frame
-    lf = player.animations[legs].step(lk) if legs else rest["lower"]
+    rest = rest_frames(player.config, {p: m.num_frames for p, m in player.parts.items()})
+    assert rest["upper"] == player.config["TORSO_STAND"].first_frame
+    assert rest["lower"] == player.config["LEGS_IDLE"].first_frame
+    lf = player.config[legs].step(lk) if legs else rest["lower"]
     tf = (
-        player.animations[torso or legs].step(tk if torso else lk)
+        player.config[torso or legs].step(tk if torso else lk)
         if (torso or legs)
         else rest["upper"]
     )
@@ -670,7 +670,7 @@ def test_gltf_scene_assembles_like_the_engine(
 def test_gltf_animations_and_extras(player_exports: dict[str, Path]) -> None:
     doc, blob = _read_glb(player_exports["human_bsuit"])
     anims = {a["name"]: a for a in doc["animations"]}
-    names = _load("human_bsuit").animations.names
+    names = _load("human_bsuit").config.names
     # TORSO_STAND first (Blender opens the first), the cfg's order in extras.row, then the
     # ALL_FRAMES runs of 46 frames (TORSO_GESTURE's 1.95 s at 24 fps): every tag's frames
     clips = [a["name"] for a in doc["animations"] if "row" in a["extras"]]
@@ -738,7 +738,7 @@ def test_gltf_validator_and_threejs(player_exports: dict[str, Path]) -> None:
     loaded = {r["file"]: r for r in _node_json("threejs_gltf.mjs", glbs)}
     bsuit = loaded[str(player_exports["human_bsuit"])]
     assert "error" not in bsuit
-    names = _load("human_bsuit").animations.names
+    names = _load("human_bsuit").config.names
     assert [a["name"] for a in bsuit["animations"]][: len(names)] == [
         "TORSO_STAND",
         *(n for n in names if n != "TORSO_STAND"),
@@ -775,7 +775,7 @@ def test_scene_frames_are_poses_and_clip_pairs() -> None:
     assert all(s.skin is not None for s in scene.surfaces)
     # a BOTH_ clip given for the legs alone plays on the torso too
     both_legs, both_torso = player.clip_pair("BOTH_DEATH1", None)
-    assert both_legs is both_torso is player.animations["BOTH_DEATH1"]
+    assert both_legs is both_torso is player.config["BOTH_DEATH1"]
 
 
 # -- check and info ----------------------------------------------------------------------------

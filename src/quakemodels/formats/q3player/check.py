@@ -125,7 +125,7 @@ def check_player_model(player: Player, engine: str = "any") -> list[Finding]:
                 "player-tag",
             )
         )
-    cfg = player.animations
+    cfg = player.config
     if cfg.path is None:
         found.append(
             Finding(

@@ -11,7 +11,7 @@ from .player import Player
 
 def describe_player(player: Player) -> str:
     """A human-readable report on one player folder."""
-    cfg = player.animations
+    cfg = player.config
     lines = [f"{player.folder}: Quake III player {player.name!r}, game root {player.game_root}"]
     lines.append("parts:")
     for part, model in player.parts.items():

@@ -123,7 +123,7 @@ def facts(
                 "loop_frames": c.loop_frames,
                 "fps": c.fps,
             }
-            for c in player.animations
+            for c in player.config
         },
         "skins": list(player.skins),
     }
@@ -131,10 +131,10 @@ def facts(
 
 def clip_lines(player: Player, name: str) -> list[str]:
     """``info --clips`` of a player: one line per cfg clip with its part and fps."""
-    lines = [f"{name}: {plural(len(player.animations), 'clip')}"]
+    lines = [f"{name}: {plural(len(player.config), 'clip')}"]
     # padded to 14 or the longest name (Team Arena names run to 21), as for single models
-    width = max([14, *(len(c.name) for c in player.animations)])
-    for c in player.animations:
+    width = max([14, *(len(c.name) for c in player.config)])
+    for c in player.config:
         span = f"{c.first_frame}-{c.first_frame + c.num_frames - 1}"
         lines.append(
             f"  {c.name:<{width}} {c.kind:<5} frames {span:<9}"

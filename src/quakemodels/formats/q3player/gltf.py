@@ -181,7 +181,7 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
         part: _part_meshes(b, part, model, textures[part], shared, materials.get(part))
         for part, model in player.parts.items()
     }
-    cfg = player.animations
+    cfg = player.config
     counts = {part: model.num_frames for part, model in player.parts.items()}
     rest = rest_frames(cfg, counts)
     for part, nodes in meshes.items():
@@ -271,7 +271,7 @@ def _all_frames(
     n / 24 s holding the run's last frame (so no resampling loses it). Tags only: keying every
     morph weight at every frame too costs Blender's import and export minutes."""
     counts = [model.num_frames for model in player.parts.values()]
-    n = all_frames_run([c.duration for c in player.animations])
+    n = all_frames_run([c.duration for c in player.config])
     for first in range(0, max(counts, default=0), n):
         samplers: list[dict[str, Any]] = []
         channels: list[dict[str, Any]] = []

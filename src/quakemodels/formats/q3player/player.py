@@ -130,7 +130,7 @@ class Player:
 
     * ``lower``, ``upper``, ``head``: the :class:`~quakemodels.Md3` parts (``parts`` in that
       order; ``paths`` where each was read)
-    * ``animations``: the parsed ``animation.cfg`` (:class:`.AnimationConfig`; empty, with a
+    * ``config``: the parsed ``animation.cfg`` (:class:`.AnimationConfig`; empty, with a
       warning, when the folder has none)
     * ``skins``: the skin names that have ``<part>_<name>.skin`` files; ``skin(name)`` maps
       each surface to its texture file, resolved inside ``game_root``
@@ -153,7 +153,8 @@ class Player:
         self.name = self.folder.name
         self.parts = {p: parts[p] for p in PARTS}
         self.paths = paths or {p: self.folder / f"{p}.md3" for p in PARTS}
-        self.animations = animations
+        self.config = animations
+        """The parsed ``animation.cfg``: its clips by name and in row order."""
         if files is None:
             root = game_root if game_root is not None else find_game_root(self.folder)
             files = DiskFiles(self.folder, root)
@@ -261,7 +262,7 @@ class Player:
         """(clip, part, lowest frame asked, highest frame asked) for every clip asking frames
         its part lacks."""
         found = []
-        for clip in self.animations:
+        for clip in self.config:
             frames = clip.frames()
             low, high = min(frames), max(frames)
             for part in self.clip_parts(clip):
@@ -271,7 +272,7 @@ class Player:
 
     def _check_frames(self) -> None:
         """One warning per part naming every clip that asks for frames the part lacks."""
-        where = self.animations.path or "animation.cfg"
+        where = self.config.path or "animation.cfg"
         for part in PARTS:
             bad = [(c, lo, hi) for c, p, lo, hi in self.out_of_range() if p == part]
             if not bad:
@@ -350,7 +351,7 @@ class Player:
     # -- animation and assembly ----------------------------------------------------------------
 
     def _clip(self, clip: str | Clip | None, role: str) -> Clip | None:
-        found = clip if clip is None or isinstance(clip, Clip) else self.animations[clip]
+        found = clip if clip is None or isinstance(clip, Clip) else self.config[clip]
         if found is not None and found.kind not in (role, "both"):
             raise ValueError(f"{found.name} is a {found.kind} clip; it cannot drive the {role}")
         return found
@@ -433,6 +434,6 @@ class Player:
     def __repr__(self) -> str:
         return (
             f"<Player {self.name!r}: {self.lower.num_frames}/{self.upper.num_frames}/"
-            f"{self.head.num_frames} frames, {len(self.animations)} clips,"
+            f"{self.head.num_frames} frames, {len(self.config)} clips,"
             f" skins {self.skins or ['(none)']}>"
         )

@@ -133,7 +133,7 @@ def clip_pair_poses(
 def stand_pose(player: Player) -> Pose:
     """The engine's idle state: the first frames of ``LEGS_IDLE`` and ``TORSO_STAND`` (frame 0
     of a part whose cfg lacks its clip)."""
-    legs, torso = player.animations.get("LEGS_IDLE"), player.animations.get("TORSO_STAND")
+    legs, torso = player.config.get("LEGS_IDLE"), player.config.get("TORSO_STAND")
     return player.part_frames("lower", legs, 0.0), player.part_frames("upper", torso, 0.0)
 
 
@@ -155,7 +155,7 @@ def scene_poses(player: Player) -> tuple[list[Pose], dict[str, range]]:
     clip's frames (one clip each, named as in the cfg). Only frame numbers: nothing decoded."""
     poses = [stand_pose(player)]
     clips = {"stand": range(1)}
-    for clip in player.animations:
+    for clip in player.config:
         frames = clip_poses(player, clip)
         clips[clip.name] = range(len(poses), len(poses) + len(frames))
         poses += frames
