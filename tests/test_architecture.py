@@ -58,7 +58,8 @@ PACKAGE_LAYERS = {
         ("player",),
         ("materials",),
         ("check", "describe", "scene", "gltf", "fromgltf"),
-        ("folder",),  # the registry's services (detect, open, check, scene, clips)
+        ("folder",),  # the registry's services (check, scene, clips, gltf, pose, facts)
+        ("model",),  # the Player users get: a model like the others, and open
         ("build",),  # the convert target: a player folder from a player glTF
     ],
 }

@@ -44,9 +44,9 @@ def assert_same_player(got: Player, want: Player) -> None:
     """Same parts (bytes), clips, skins, textures (pixels) and poses."""
     for part in ("lower", "upper", "head"):
         assert got.parts[part].data == want.parts[part].data
-    assert [
-        (c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in got.config
-    ] == [(c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in want.config]
+    assert [(c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in got.config] == [
+        (c.name, c.first_frame, c.num_frames, c.loop_frames, c.fps) for c in want.config
+    ]
     assert got.config.keys == want.config.keys
     assert got.skins == want.skins
     for skin in want.skins or ["default"]:

@@ -654,9 +654,7 @@ def test_gltf_scene_assembles_like_the_engine(
     assert rest["lower"] == player.config["LEGS_IDLE"].first_frame
     lf = player.config[legs].step(lk) if legs else rest["lower"]
     tf = (
-        player.config[torso or legs].step(tk if torso else lk)
-        if (torso or legs)
-        else rest["upper"]
+        player.config[torso or legs].step(tk if torso else lk) if (torso or legs) else rest["upper"]
     )
     pose = player.pose_frames((lf, lf, 0.0), (tf, tf, 0.0))
     for part, model in player.parts.items():

@@ -812,13 +812,26 @@ def write_gltf(
     """Write the document ``builder`` finished and its buffer's ``pieces`` to ``path``
     atomically: ``.glb`` unless ``binary`` or a ``.gltf`` suffix says otherwise (a ``.glb``
     straight from the pieces, never joined)."""
+    write_gltf_parts(path, doc, pieces, builder.json_bytes, binary=binary)
+
+
+def write_gltf_parts(
+    path: str | os.PathLike[str],
+    doc: Doc,
+    pieces: Sequence[Piece],
+    encode: Encoder = json_bytes,
+    *,
+    binary: bool | None = None,
+) -> None:
+    """:func:`write_gltf` with the JSON writer ``encode`` in place of a builder (see
+    :data:`Encoder`)."""
     if binary is None:
         binary = not os.fspath(path).lower().endswith(".gltf")
     if not binary:
-        write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces), builder.json_bytes))
+        write_bytes_atomic(path, gltf_bytes(doc, b"".join(pieces), encode))
         return
     with atomic_output(path) as f:
-        for piece in glb_pieces(doc, pieces, builder.json_bytes):
+        for piece in glb_pieces(doc, pieces, encode):
             f.write(piece)
 
 

@@ -17,7 +17,8 @@ from ..contract import Format, Kind, Services, lazy_names
 if TYPE_CHECKING:
     from .animcfg import AnimationConfig, Clip
     from .files import is_player_folder
-    from .player import Placement, Player, PlayerPose
+    from .model import Player
+    from .player import Placement, PlayerPose
     from .skinfile import SkinFile, parse_skin
 
 FORMAT = Format(
@@ -26,9 +27,9 @@ FORMAT = Format(
     kind=Kind.FOLDER,
     package=__name__,
     services=Services(
-        model="player:Player",
+        model="model:Player",
         detect="files:is_player_folder",  # light: no Player or MD3 code to ask
-        open="folder:open_folder",
+        open="model:open_folder",
         check="folder:check",
         describe="describe:describe_player",
         scene="folder:scene",
@@ -51,7 +52,7 @@ __getattr__ = lazy_names(
         "Clip": "animcfg",
         "is_player_folder": "files",
         "Placement": "player",
-        "Player": "player",
+        "Player": "model",
         "PlayerPose": "player",
         "SkinFile": "skinfile",
         "parse_skin": "skinfile",

@@ -25,11 +25,11 @@ from ...core.findings import Finding, finding_from_error
 from ...errors import ModelFormatError
 from ..md3 import FORMAT as MD3
 from .animcfg import QUAKE3_ANIMATIONS
-from .player import ATTACHMENTS, WEAPON_TAG, Player
+from .player import ATTACHMENTS, WEAPON_TAG, PlayerFolder
 from .skinfile import PARTS
 
 
-def _part_findings(player: Player, engine: str) -> list[Finding]:
+def _part_findings(player: PlayerFolder, engine: str) -> list[Finding]:
     found = []
     for part in PARTS:
         path = player.paths[part]
@@ -40,7 +40,7 @@ def _part_findings(player: Player, engine: str) -> list[Finding]:
     return found
 
 
-def _skin_findings(player: Player) -> list[Finding]:
+def _skin_findings(player: PlayerFolder) -> list[Finding]:
     found = []
     for name in player.skins:
         missing = [p for p in PARTS if player.skin_file_path(p, name) is None]
@@ -100,7 +100,7 @@ def _skin_findings(player: Player) -> list[Finding]:
     return found
 
 
-def check_player_model(player: Player, engine: str = "any") -> list[Finding]:
+def check_player_model(player: PlayerFolder, engine: str = "any") -> list[Finding]:
     """Findings for a loaded player (parts, tags, clip table, skins); never raises."""
     found = _part_findings(player, engine)
     for child, parent, tag in ATTACHMENTS:
@@ -167,11 +167,11 @@ def check_player(
     game_dir: str | os.PathLike[str] | None = None,
 ) -> list[Finding]:
     """Findings for the player folder ``folder`` (on disk, through an archive or in a game's
-    search path; ``game_dir`` as for :meth:`Player.from_folder`); never raises on any input."""
+    search path; ``game_dir`` as for :meth:`PlayerFolder.from_folder`); never raises on any input."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # everything a warning says is a finding here
-            player = Player.from_folder(Path(folder), game_dir=game_dir)
+            player = PlayerFolder.from_folder(Path(folder), game_dir=game_dir)
     except ModelFormatError as e:
         return [finding_from_error(e)]
     except OSError as e:

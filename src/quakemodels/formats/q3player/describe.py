@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import warnings
 
-from .player import Player
+from .player import PlayerFolder
 
 
-def describe_player(player: Player) -> str:
+def describe_player(player: PlayerFolder) -> str:
     """A human-readable report on one player folder."""
     cfg = player.config
     lines = [f"{player.folder}: Quake III player {player.name!r}, game root {player.game_root}"]

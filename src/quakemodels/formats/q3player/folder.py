@@ -12,27 +12,12 @@ from typing import Any
 from ...core.findings import Finding
 from ...core.names import plural
 from ...core.scene import ExportModel
-from ...errors import PlayerFolderError
 from ...interchange.gltf_write import Doc, Encoder, Piece
 from .check import check_player, check_player_model
 from .gltf import gltf_parts
-from .player import Player
+from .player import PlayerFolder
 from .scene import clip_pair_poses, player_clips, player_scene
 from .scene import scene as posed_scene
-
-
-def open_folder(
-    path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
-) -> Player | None:
-    """The player at ``path``; None when nothing there is a folder (on disk, in an archive or a
-    game's search path). PlayerFolderError when a folder lacks a part, ModelFormatError for a
-    broken part."""
-    try:
-        return Player.from_folder(path, game_dir=game_dir)
-    except PlayerFolderError as e:
-        if e.reason == "no-folder":
-            return None
-        raise
 
 
 def check(
@@ -42,8 +27,8 @@ def check(
     name: str | None = None,
     game_dir: str | os.PathLike[str] | None = None,
 ) -> list[Finding]:
-    """Findings for a loaded :class:`Player` or a player folder's path; never raises."""
-    if isinstance(source, Player):
+    """Findings for a loaded :class:`PlayerFolder` or a player folder's path; never raises."""
+    if isinstance(source, PlayerFolder):
         return check_player_model(source, engine)
     if isinstance(source, (str, os.PathLike)):
         return check_player(source, engine, game_dir)
@@ -51,7 +36,7 @@ def check(
 
 
 def scene(
-    player: Player,
+    player: PlayerFolder,
     *,
     skin_dir: str | os.PathLike[str] | None = None,
     frames: Sequence[int] | None = None,
@@ -68,7 +53,7 @@ def scene(
 
 
 def gltf(
-    player: Player, skin: str, game_dir: str | os.PathLike[str] | None
+    player: PlayerFolder, skin: str, game_dir: str | os.PathLike[str] | None
 ) -> tuple[Doc, list[Piece], Encoder]:
     """The player's own glTF (parts on their tags, every cfg clip) textured from its
     ``.skin`` set ``skin``, images found through ``game_dir`` when given."""
@@ -78,7 +63,7 @@ def gltf(
 
 
 def pose(
-    player: Player,
+    player: PlayerFolder,
     clips: Mapping[str, str | None],
     time: float | None,
     skin: str,
@@ -101,13 +86,13 @@ def pose(
     return player_scene(player, poses, skin=skin), fps, label
 
 
-def clips(player: Player) -> tuple[dict[str, range], int]:
+def clips(player: PlayerFolder) -> tuple[dict[str, range], int]:
     """The clip table and frame count of the player's scene, without decoding a frame."""
     return player_clips(player)
 
 
 def facts(
-    player: Player, name: str, part_facts: Callable[[Any, str], dict[str, Any]]
+    player: PlayerFolder, name: str, part_facts: Callable[[Any, str], dict[str, Any]]
 ) -> dict[str, Any]:
     """``info --json`` of a player: each part's facts (``part_facts(part, name)``, the single
     models' JSON), its cfg clips and its skin sets."""
@@ -129,7 +114,7 @@ def facts(
     }
 
 
-def clip_lines(player: Player, name: str) -> list[str]:
+def clip_lines(player: PlayerFolder, name: str) -> list[str]:
     """``info --clips`` of a player: one line per cfg clip with its part and fps."""
     lines = [f"{name}: {plural(len(player.config), 'clip')}"]
     # padded to 14 or the longest name (Team Arena names run to 21), as for single models

@@ -40,7 +40,7 @@ Nothing the way back needs is kept only in ``extras`` (Blender drops them): the 
 and keys ride in the ``animation.cfg`` node names, the tags in their nodes and the
 ALL_FRAMES runs (:mod:`.carry`).
 
-Textures come from the chosen skin (:meth:`Player.skin_textures`), each file embedded once (a
+Textures come from the chosen skin (:meth:`PlayerFolder.skin_textures`), each file embedded once (a
 JPEG or PNG as the file it is, anything else as PNG); a surface whose shader a script of the
 game defines is drawn as the script says (:mod:`.materials`: ``doubleSided``, alpha test).
 Axes are converted to glTF's Y-up as for single models (:func:`to_y_up`).
@@ -81,7 +81,7 @@ from .carry import (
     tag_node_names,
 )
 from .materials import part_materials
-from .player import Player
+from .player import PlayerFolder
 
 # which tags each part's frames animate, and which part sits under which tag
 PART_TAGS = {"lower": ("tag_torso",), "upper": ("tag_head", "tag_weapon")}
@@ -92,7 +92,7 @@ class _Textures:
     """The decoded texture files of a skin, each opened once (None, warned about once, for
     one that cannot be decoded); the builder embeds each once, shared by its surfaces."""
 
-    def __init__(self, player: Player) -> None:
+    def __init__(self, player: PlayerFolder) -> None:
         self.player = player
         self.skins: dict[Path, Skin | None] = {}
 
@@ -157,20 +157,20 @@ def _clip_keys(clip: Clip, num_frames: int) -> tuple[npt.NDArray[np.float32], li
     return times.astype(np.float32), frames
 
 
-def build_player_gltf(player: Player, skin: str = "default") -> tuple[Doc, bytes]:
+def build_player_gltf(player: PlayerFolder, skin: str = "default") -> tuple[Doc, bytes]:
     """The glTF document and binary buffer of ``player`` with textures from ``skin``."""
     doc, pieces, _ = _build(player, skin)
     return doc, b"".join(pieces)
 
 
-def gltf_parts(player: Player, skin: str = "default") -> tuple[Doc, list[Piece], Encoder]:
+def gltf_parts(player: PlayerFolder, skin: str = "default") -> tuple[Doc, list[Piece], Encoder]:
     """:func:`build_player_gltf` as the document, the buffer's pieces (never joined) and the
     JSON writer of its builder: what the one road to glTF writes."""
     doc, pieces, builder = _build(player, skin)
     return doc, pieces, builder.json_bytes
 
 
-def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
+def _build(player: PlayerFolder, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
     """:func:`build_player_gltf` with the buffer's pieces, and the builder (whose
     ``json_bytes`` writes the JSON)."""
     b = GltfBuilder()
@@ -262,7 +262,7 @@ def _build(player: Player, skin: str) -> tuple[Doc, list[Piece], GltfBuilder]:
 
 def _all_frames(
     b: GltfBuilder,
-    player: Player,
+    player: PlayerFolder,
     tracks: dict[str, list[tuple[int, Any, Any]]],
 ) -> None:
     """The :data:`~.carry.ALL_FRAMES` animations: every tag node of every part at its frame f,
@@ -295,7 +295,7 @@ def _all_frames(
 
 
 def export_player_gltf(
-    player: Player,
+    player: PlayerFolder,
     path: str | os.PathLike[str],
     *,
     skin: str = "default",

@@ -12,10 +12,10 @@ from __future__ import annotations
 import warnings
 
 from ...core.scene import Material
-from .player import Player
+from .player import PlayerFolder
 
 
-def part_materials(player: Player, skin: str = "default") -> dict[str, dict[str, Material]]:
+def part_materials(player: PlayerFolder, skin: str = "default") -> dict[str, dict[str, Material]]:
     """``{part: {surface: material}}`` for the surfaces whose shader a script defines, with
     the ``.skin`` set ``skin`` (surfaces not listed are drawn single-sided and opaque)."""
     scripts = player.shader_scripts()

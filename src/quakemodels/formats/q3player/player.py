@@ -125,7 +125,7 @@ def attach(parent: Placement, tag: Placement | None) -> Placement:
     return Placement(origin=parent.origin + tag.origin @ parent.axis, axis=tag.axis @ parent.axis)
 
 
-class Player:
+class PlayerFolder:
     """A Quake III player folder, read.
 
     * ``lower``, ``upper``, ``head``: the :class:`~quakemodels.Md3` parts (``parts`` in that
@@ -166,7 +166,7 @@ class Player:
     @classmethod
     def from_folder(
         cls, folder: str | os.PathLike[str], *, game_dir: str | os.PathLike[str] | None = None
-    ) -> Player:
+    ) -> PlayerFolder:
         """Read the player in ``folder``: its three parts, ``animation.cfg`` and skins.
 
         ``folder`` may be on disk, run through an archive (``baseq3/pak0.pk3/models/players/
@@ -207,7 +207,7 @@ class Player:
             animations = AnimationConfig()
         return cls(where, parts, animations, paths=paths, files=files)
 
-    def with_game_dir(self, game_dir: str | os.PathLike[str]) -> Player:
+    def with_game_dir(self, game_dir: str | os.PathLike[str]) -> PlayerFolder:
         """The same player (parts and cfg as read) whose skins and images are found through
         the game folder ``game_dir`` (see :meth:`from_folder`)."""
         files = player_files(self.folder, game_dir)
@@ -235,7 +235,7 @@ class Player:
         """The head."""
         return self.parts["head"]
 
-    def load_all(self) -> Player:
+    def load_all(self) -> PlayerFolder:
         """Decode every lazily read array of the three parts now (a bad section fails here)."""
         for model in self.parts.values():
             model.load_all()

@@ -2,7 +2,7 @@
 
 :func:`player_scene` turns a list of poses into an :class:`~quakemodels.export.ExportModel`
 whose frame ``i`` is pose ``i`` in world space: every surface of the three parts, placed by
-the tags as :meth:`Player.pose_frames` places them, normals turned by each part's axis, skins
+the tags as :meth:`PlayerFolder.pose_frames` places them, normals turned by each part's axis, skins
 from the chosen ``.skin``. The software renderer and the OBJ writer then draw an assembled
 player with no code of their own for players.
 """
@@ -22,13 +22,13 @@ from ...core.scene import OPAQUE, ExportModel, Surface
 from ...core.skins import Skin, game_path
 from .animcfg import Clip
 from .materials import part_materials
-from .player import FrameLerp, Player
+from .player import FrameLerp, PlayerFolder
 
 Pose = tuple[FrameLerp, FrameLerp]  # (legs, torso)
 
 
 def player_scene(
-    player: Player,
+    player: PlayerFolder,
     poses: Sequence[Pose],
     *,
     skin: str = "default",
@@ -84,7 +84,7 @@ def player_scene(
     )
 
 
-def _game_names(player: Player, skin: str) -> dict[str, dict[str, tuple[str, ...]]]:
+def _game_names(player: PlayerFolder, skin: str) -> dict[str, dict[str, tuple[str, ...]]]:
     """The names the engine opens each surface's texture by, per part (lower-case surface
     name → names): the ``.skin`` file's path for the surface, else the MD3's shader names.
     Game paths, never the path of the file found on this machine, so that a model written
@@ -110,7 +110,7 @@ def _part_frames(part: str, legs: FrameLerp, torso: FrameLerp) -> tuple[int, ...
 
 
 def clip_pair_poses(
-    player: Player, legs: Clip | None, torso: Clip | None
+    player: PlayerFolder, legs: Clip | None, torso: Clip | None
 ) -> tuple[list[Pose], float]:
     """Poses sampling a legs clip and a torso clip played together, and their rate (fps).
 
@@ -130,14 +130,14 @@ def clip_pair_poses(
     return poses, 1.0 / step
 
 
-def stand_pose(player: Player) -> Pose:
+def stand_pose(player: PlayerFolder) -> Pose:
     """The engine's idle state: the first frames of ``LEGS_IDLE`` and ``TORSO_STAND`` (frame 0
     of a part whose cfg lacks its clip)."""
     legs, torso = player.config.get("LEGS_IDLE"), player.config.get("TORSO_STAND")
     return player.part_frames("lower", legs, 0.0), player.part_frames("upper", torso, 0.0)
 
 
-def clip_poses(player: Player, clip: Clip) -> list[Pose]:
+def clip_poses(player: PlayerFolder, clip: Clip) -> list[Pose]:
     """One pose per frame of ``clip`` played once; the other part stands (:func:`stand_pose`),
     and a ``BOTH_`` clip plays on both."""
     stand_legs, stand_torso = stand_pose(player)
@@ -150,7 +150,7 @@ def clip_poses(player: Player, clip: Clip) -> list[Pose]:
     return poses
 
 
-def scene_poses(player: Player) -> tuple[list[Pose], dict[str, range]]:
+def scene_poses(player: PlayerFolder) -> tuple[list[Pose], dict[str, range]]:
     """The poses of a player's scene: frame 0 standing (clip ``stand``), then every cfg
     clip's frames (one clip each, named as in the cfg). Only frame numbers: nothing decoded."""
     poses = [stand_pose(player)]
@@ -162,14 +162,14 @@ def scene_poses(player: Player) -> tuple[list[Pose], dict[str, range]]:
     return poses, clips
 
 
-def player_clips(player: Player) -> tuple[dict[str, range], int]:
+def player_clips(player: PlayerFolder) -> tuple[dict[str, range], int]:
     """The clip table and frame count of :func:`scene`'s model, without decoding a frame."""
     poses, clips = scene_poses(player)
     return clips, len(poses)
 
 
 def scene(
-    player: Player, *, skin: str = "default", frames: Sequence[int] | None = None
+    player: PlayerFolder, *, skin: str = "default", frames: Sequence[int] | None = None
 ) -> ExportModel:
     """The exporters' view of a player: frame 0 standing (clip ``stand``), then every cfg
     clip's frames assembled, one clip each (named as in the cfg). With ``frames``, only those
