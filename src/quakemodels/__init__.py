@@ -144,9 +144,11 @@ def load(
     data, name = _read_source(source)
     found = _by_magic(data)
     if found is not fmt:
-        what = f"an {found.name.upper()} file" if found else f"magic={data[:4]!r}"
+        # the file's own magic, then the one asked for: each labelled, never one for the other
+        what = f"an {found.name.upper()} file" if found else "no known format"
         raise BadMagicError(
-            f"{name or 'the data'} is {what}, not {fmt.name.upper()} (magic {fmt.magic!r})",
+            f"{name or 'the data'} is {what} (magic={data[:4]!r} at offset 0), not"
+            f" {fmt.name.upper()} (expected magic {fmt.magic!r})",
             field="magic",
             offset=0,
         )
