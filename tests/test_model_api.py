@@ -5,13 +5,21 @@ file's own magic (issue 37, item 2)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import iqmbuilder
 import md2builder
+import md3builder
+import md5builder
 import mdlbuilder
+import numpy as np
 import pytest
 
 import quakemodels
-from quakemodels import BadMagicError, Md2, Md3
+from quakemodels import AnimatedModel, BadMagicError, Md2, Md3, Mesh
+from quakemodels.core.format import Format, Kind
+from quakemodels.core.mesh import SurfaceRange
+from quakemodels.registry import FORMATS
 
 
 def test_the_magic_error_names_the_files_magic_and_the_expected_one(tmp_path: Path) -> None:
@@ -35,3 +43,106 @@ def test_the_magic_error_names_the_files_magic_and_the_expected_one(tmp_path: Pa
     assert str(caught.value) == (
         "the data is no known format (magic=b'RIFF' at offset 0), not MD2 (expected magic b'IDP2')"
     )
+
+
+# -- mesh(frame) on every model ----------------------------------------------------------------
+
+
+def sample(fmt: Format, folder: Path) -> Any:
+    """A small real model of the mesh format ``fmt``, from the tests' builders (an MD5 with
+    its animation beside it, so that it has frames past the rest pose)."""
+    if fmt.name == "md5":
+        mesh, anim = md5builder.two_bone()
+        (folder / "arm.md5mesh").write_bytes(mesh)
+        (folder / "bend.md5anim").write_bytes(anim)
+        return quakemodels.load(folder / "arm.md5mesh")
+    made = {
+        "md2": md2builder.build,
+        "md3": md3builder.build,
+        "mdl": mdlbuilder.build,
+        "iqm": iqmbuilder.two_bone_iqm,
+    }
+    assert fmt.name in made, f"a new mesh format {fmt.name!r}: give it a sample here"
+    path = folder / f"sample{fmt.suffixes[0]}"
+    path.write_bytes(made[fmt.name]())
+    return quakemodels.load(path)
+
+
+MESH_FORMATS = [f for f in FORMATS if f.kind is Kind.MESH]
+
+
+def protocol_members() -> set[str]:
+    """The names :class:`AnimatedModel` declares (methods, properties, attributes)."""
+    return {n for n in vars(AnimatedModel) if not n.startswith("_")} | set(
+        AnimatedModel.__annotations__
+    )
+
+
+def test_the_protocol_lists_mesh_beside_meshes() -> None:
+    assert {"mesh", "meshes", "num_frames", "check", "export"} <= protocol_members()
+
+
+@pytest.mark.parametrize("fmt", MESH_FORMATS, ids=lambda f: f.name)
+def test_every_mesh_model_is_an_animated_model(fmt: Format, tmp_path: Path) -> None:
+    m = sample(fmt, tmp_path)
+    assert isinstance(m, fmt.model) and isinstance(m, AnimatedModel)
+    for name in protocol_members():
+        assert hasattr(m, name), f"{fmt.name}: no {name}"
+    assert m.num_frames >= 1 and len(m.frame_names) == m.num_frames
+
+
+@pytest.mark.parametrize("fmt", MESH_FORMATS, ids=lambda f: f.name)
+def test_mesh_is_every_surface_merged(fmt: Format, tmp_path: Path) -> None:
+    m = sample(fmt, tmp_path)
+    last = m.num_frames - 1
+    parts = m.meshes(last)
+    one = m.mesh(last)
+    assert isinstance(one, Mesh)
+    # the surfaces' vertices one after another, their triangles offset by the vertices before
+    starts = np.cumsum([0, *(len(p.positions) for p in parts)])
+    assert np.array_equal(one.positions, np.concatenate([p.positions for p in parts]))
+    assert np.array_equal(one.uvs, np.concatenate([p.uvs for p in parts]))
+    assert np.array_equal(
+        one.indices, np.concatenate([p.indices + s for p, s in zip(parts, starts, strict=False)])
+    )
+    if len(parts) > 1:
+        assert [(r.vertices, r.triangles) for r in one.surfaces] == [
+            (
+                range(starts[k], starts[k + 1]),
+                range(
+                    sum(len(p.indices) for p in parts[:k]),
+                    sum(len(p.indices) for p in parts[: k + 1]),
+                ),
+            )
+            for k in range(len(parts))
+        ]
+    # negative frames count from the end; one past the last is a programming error
+    assert np.array_equal(m.mesh(-1).positions, one.positions)
+    with pytest.raises(IndexError, match=f"frame {m.num_frames} "):
+        m.mesh(m.num_frames)
+
+
+def test_md3_mesh_is_its_two_surfaces_merged() -> None:
+    m = quakemodels.load(md3builder.build(), Md3)
+    one = m.mesh(1)
+    # frame 1 of the builder's surfaces (both alike): x, y, z in units of 1/64
+    frame1 = np.array([(0, 0, 64), (128, 0, 0), (64, 64, 0), (7, -7, 1)], np.float32) / 64
+    assert np.array_equal(one.positions, np.concatenate([frame1, frame1]))
+    uvs = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.25]]
+    assert one.uvs.tolist() == uvs + uvs
+    # the stored (0,1,2), (0,2,3) turned counter-clockwise, the head's after the body's four
+    assert one.indices.tolist() == [[0, 2, 1], [0, 3, 2], [4, 6, 5], [4, 7, 6]]
+    assert one.vertex_ids.tolist() == list(range(8))
+    assert one.surfaces == (
+        SurfaceRange("body", range(0, 4), range(0, 2)),
+        SurfaceRange("head", range(4, 8), range(2, 4)),
+    )
+    assert repr(one) == "<Mesh: 8 vertices, 4 triangles, 2 surfaces>"
+    assert np.array_equal(one.normals, np.concatenate([s.normals[1] for s in m.surfaces]))
+
+
+def test_an_md3_of_tags_only_gives_an_empty_mesh() -> None:
+    m = quakemodels.load(md3builder.build(md3builder.Md3Spec(surfaces=[])), Md3)
+    one = m.mesh(0)
+    assert one.positions.shape == (0, 3) and one.indices.shape == (0, 3)
+    assert one.uvs.shape == (0, 2) and one.surfaces == ()

@@ -79,8 +79,16 @@ if _TYPE_CHECKING:
     from .formats.iqm import Iqm as Iqm
     from .formats.md2 import Md2 as Md2
     from .formats.md3 import Md3 as Md3
+    from .formats.md5 import Md5 as Md5
     from .formats.mdl import Mdl as Mdl
     from .formats.q3player import Player as Player
+
+    # mypy checks here that every mesh model class implements the protocol
+    _MD2: type[AnimatedModel] = Md2
+    _MD3: type[AnimatedModel] = Md3
+    _MDL: type[AnimatedModel] = Mdl
+    _MD5: type[AnimatedModel] = Md5
+    _IQM: type[AnimatedModel] = Iqm
 
     Model = Md2 | Md3 | Mdl | Iqm | Player
     """Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +16,16 @@ from .findings import Finding
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
 T = TypeVar("T", bound=np.generic)
+
+
+class SurfaceRange(NamedTuple):
+    """Where one surface lies in a merged :class:`Mesh`: its ``name``, its rows of the mesh's
+    vertex arrays (``vertices``: positions, normals, uvs, ids) and of its ``indices``
+    (``triangles``)."""
+
+    name: str
+    vertices: range
+    triangles: range
 
 
 @dataclass(frozen=True, repr=False)
@@ -28,6 +38,11 @@ class Mesh:
     :func:`flip_winding`), ``vertex_ids`` (N,) int32 the model vertex
     each corner came from and ``texcoord_ids`` (N,) int32 its texcoord. The arrays are
     read-only views (copy one to edit it).
+
+    ``surfaces`` is empty for a mesh of one surface (MD2, MDL, one MD3 surface); a mesh that
+    merges several (:func:`merge_meshes`: an MD3's, IQM's or MD5's ``mesh(frame)``) lists
+    each one's rows as a :class:`SurfaceRange`, in the order of the model's surfaces and of
+    its ``skin_images``.
     """
 
     positions: FloatArray
@@ -36,6 +51,7 @@ class Mesh:
     indices: npt.NDArray[np.uint32]
     vertex_ids: IntArray
     texcoord_ids: IntArray
+    surfaces: tuple[SurfaceRange, ...] = ()
 
     def __post_init__(self) -> None:
         # Read-only views: a mesh shares arrays with its model's caches (vertex_ids, indices),
@@ -59,6 +75,7 @@ class Mesh:
         arrays and its read-only caches): made read-only in place, without the views the
         constructor takes to leave a caller's own arrays alone."""
         mesh = cls.__new__(cls)
+        object.__setattr__(mesh, "surfaces", ())
         for name, array in (
             ("positions", positions),
             ("normals", normals),
@@ -72,15 +89,60 @@ class Mesh:
         return mesh
 
     def __repr__(self) -> str:
-        return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles>"
+        parts = f", {len(self.surfaces)} surfaces" if self.surfaces else ""
+        return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles{parts}>"
+
+
+def merge_meshes(meshes: Sequence[Mesh], names: Sequence[str]) -> Mesh:
+    """One :class:`Mesh` of several surfaces' meshes (called ``names``), in order: positions,
+    normals, uvs and ids concatenated, each surface's ``indices``, ``vertex_ids`` and
+    ``texcoord_ids`` offset by the vertices before it, and ``surfaces`` their ranges. Geometry
+    only: each surface's skin is the model's ``skin_images[k]``. No meshes: an empty mesh."""
+    counts = [len(m.positions) for m in meshes]
+    starts = np.cumsum([0, *counts]).tolist()
+    tri_starts = np.cumsum([0, *(len(m.indices) for m in meshes)]).tolist()
+
+    def joined(arrays: list[npt.NDArray[T]], empty: npt.NDArray[T]) -> npt.NDArray[T]:
+        return np.concatenate(arrays) if arrays else empty
+
+    base = starts[:-1]
+    return Mesh(
+        positions=joined([m.positions for m in meshes], np.zeros((0, 3), np.float32)),
+        normals=joined([m.normals for m in meshes], np.zeros((0, 3), np.float32)),
+        uvs=joined([m.uvs for m in meshes], np.zeros((0, 2), np.float32)),
+        indices=joined(
+            [m.indices + np.uint32(b) for m, b in zip(meshes, base, strict=True)],
+            np.zeros((0, 3), np.uint32),
+        ),
+        vertex_ids=joined(
+            [m.vertex_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)],
+            np.zeros(0, np.int32),
+        ),
+        texcoord_ids=joined(
+            [m.texcoord_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)],
+            np.zeros(0, np.int32),
+        ),
+        surfaces=tuple(
+            SurfaceRange(
+                name,
+                range(starts[k], starts[k + 1]),
+                range(tri_starts[k], tri_starts[k + 1]),
+            )
+            for k, name in enumerate(names)
+        ),
+    )
 
 
 @runtime_checkable
 class AnimatedModel(Protocol):
-    """What every model format offers (MD2, MD3, MDL): frames, clips, meshes and sampling.
+    """What every mesh model offers (MD2, MD3, MDL, MD5, IQM): frames, clips, meshes, bounds,
+    checks and export.
 
-    Positions are Quake's model space (Z up), float32; ``meshes(frame)`` gives one
-    :class:`Mesh` per surface (one for single-surface formats).
+    Positions are Quake's model space (Z up); ``meshes(frame)`` gives one :class:`Mesh` per
+    surface (one for single-surface formats), ``mesh(frame)`` the one mesh of every surface
+    (merged, with their ranges in :attr:`Mesh.surfaces`). A model has at least one frame (a
+    file with none is refused at load); ``frame`` counts from 0, negative from the end, and a
+    frame past the model's is an IndexError, as for a list.
     """
 
     name: str | None
@@ -102,6 +164,10 @@ class AnimatedModel(Protocol):
 
     def meshes(self, frame: int = 0) -> Sequence[Mesh]:
         """One render-ready mesh per surface for ``frame``."""
+        ...
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """The render-ready mesh of every surface for ``frame``, as one (see :class:`Mesh`)."""
         ...
 
     @property

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.facade import decoded, frame_index
-from ...core.mesh import Mesh
+from ...core.mesh import Mesh, merge_meshes
 from ...core.scene import ExportModel
 from ...core.skeletal import SkeletalScene, bake, baked_model
 from ...interchange.export import export_scene
@@ -48,21 +48,31 @@ class Iqm(IqmReader):
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """One render-ready :class:`Mesh` per IQM mesh, posed at ``frame``."""
+        return [mesh for _, mesh in self._posed_meshes(frame)]
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """Every IQM mesh posed at ``frame``, merged into one :class:`Mesh` (see
+        :func:`~quakemodels.core.mesh.merge_meshes`; ``Mesh.surfaces`` names each mesh's
+        rows). Geometry only: mesh k's picture is ``skin_images[k]``."""
+        named = self._posed_meshes(frame)
+        return merge_meshes([mesh for _, mesh in named], [name for name, _ in named])
+
+    def _posed_meshes(self, frame: int) -> list[tuple[str, Mesh]]:
+        """(name, mesh) of every IQM mesh posed at ``frame`` (IndexError past the frames)."""
         f = frame_index(frame, self.num_frames)
         out = []
         skel = picked(self.skeletal(), [f])
         for s in baked_model(skel, bake(skel), "").surfaces:
             ids = np.arange(len(s.uvs), dtype=np.int32)
-            out.append(
-                Mesh.of_new_arrays(
-                    np.ascontiguousarray(s.positions[0]),
-                    np.ascontiguousarray(s.normals[0]),
-                    np.array(s.uvs, dtype=np.float32),
-                    np.array(s.indices, dtype=np.uint32),
-                    ids,
-                    ids.copy(),
-                )
+            mesh = Mesh.of_new_arrays(
+                np.ascontiguousarray(s.positions[0]),
+                np.ascontiguousarray(s.normals[0]),
+                np.array(s.uvs, dtype=np.float32),
+                np.array(s.indices, dtype=np.uint32),
+                ids,
+                ids.copy(),
             )
+            out.append((s.name, mesh))
         return out
 
     @property
