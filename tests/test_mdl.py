@@ -356,12 +356,29 @@ def test_junk_after_nul_in_names_is_kept_raw() -> None:
     assert m.frame_names_raw == [b"base\0\xcc\xcc".ljust(16, b"\0")]
 
 
-def test_empty_group_and_no_frames_load() -> None:
-    m = Mdl.from_bytes(build(MdlSpec(frames=[Group([], [])])))
-    assert m.num_poses == 0 and m.positions.shape == (0, 4, 3)
-    assert m.animations == {}
-    empty = Mdl.from_bytes(build(MdlSpec(frames=[])))
-    assert empty.num_poses == 0 and empty.bounds[0].tolist() == [0, 0, 0]
+def test_no_frames_and_no_poses_are_refused() -> None:
+    # Quake's Mod_LoadAliasModel: "Invalid # of frames" below 1
+    with pytest.raises(BadValueError) as caught:
+        Mdl.from_bytes(build(MdlSpec(frames=[])))
+    assert (caught.value.field, caught.value.offset) == ("num_frames", 68)
+    assert "num_frames=0 at offset 68: the model has no frames" in str(caught.value)
+    # one frame, a group of no poses: nothing to draw either
+    data = build(MdlSpec(frames=[Group([], [])]))
+    with pytest.raises(BadValueError) as caught:
+        Mdl.from_bytes(data)
+    at = caught.value.offset
+    assert caught.value.field == "num_time" and data[at - 4 : at + 4] == bytes(
+        [1, 0, 0, 0] + [0] * 4
+    )
+    assert str(caught.value) == (
+        f"frames[0].num_time=0 at offset {at}: every frame is a group of no poses, so the model"
+        " has no pose"
+    )
+    # an empty group beside poses still loads (the checker's empty-group error)
+    m = Mdl.from_bytes(
+        build(MdlSpec(frames=[Pose(b"a", np.zeros((4, 4), np.uint8)), Group([], [])]))
+    )
+    assert m.num_poses == 1 and m.num_header_frames == 2
 
 
 # -- bad input: only ModelFormatError, naming field and offset -----------------------------------

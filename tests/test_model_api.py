@@ -4,6 +4,9 @@ file's own magic (issue 37, item 2)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +149,48 @@ def test_an_md3_of_tags_only_gives_an_empty_mesh() -> None:
     one = m.mesh(0)
     assert one.positions.shape == (0, 3) and one.indices.shape == (0, 3)
     assert one.uvs.shape == (0, 2) and one.surfaces == ()
+
+
+# -- zero frames ---------------------------------------------------------------------------------
+
+
+def zero_frame_files() -> list[Any]:
+    """(name, bytes, offset of num_frames): an MD2, an MD3 and an MDL whose header says 0
+    frames."""
+    return [
+        pytest.param(
+            "x.md2", md2builder.set_header(md2builder.build(), "num_frames", 0), 40, id="md2"
+        ),
+        pytest.param(
+            "x.md3", md3builder.set_header(md3builder.build(), "num_frames", 0), 76, id="md3"
+        ),
+        pytest.param(
+            "x.mdl", mdlbuilder.set_header(mdlbuilder.build(), "num_frames", 0), 68, id="mdl"
+        ),
+    ]
+
+
+@pytest.mark.parametrize(("name", "data", "offset"), zero_frame_files())
+def test_zero_frames_are_refused_at_load(
+    name: str, data: bytes, offset: int, tmp_path: Path
+) -> None:
+    # Quake II's Mod_LoadAliasModel: "model %s has no frames" (ERR_DROP); Quake's: "Invalid #
+    # of frames"; Quake III's R_LoadMD3 and Q2PRO's: frames 1..1024.
+    with pytest.raises(quakemodels.ModelFormatError) as caught:
+        quakemodels.load(data)
+    assert (caught.value.field, caught.value.offset) == ("num_frames", offset)
+    assert f"num_frames=0 at offset {offset}" in str(caught.value)
+    # check reports it as the load error, and info no longer calls the file valid
+    findings = quakemodels.check_model(data)
+    assert [(f.severity, f.field, f.offset) for f in findings] == [("error", "num_frames", offset)]
+    path = tmp_path / name
+    path.write_bytes(data)
+    run = subprocess.run(
+        [sys.executable, "-m", "quakemodels", "info", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(Path(quakemodels.__file__).parent.parent)},
+    )
+    assert run.returncode == 1 and run.stdout == ""
+    assert f"num_frames=0 at offset {offset}" in run.stderr

@@ -192,6 +192,15 @@ def _walk(data: bytes, header: Any) -> _Layout:
                 field=name,
                 offset=HEADER_OFFSETS[name],
             )
+    if header.num_frames == 0:
+        # Quake's Mod_LoadAliasModel (model.c): "Invalid # of frames" below 1, a Sys_Error
+        offset = HEADER_OFFSETS["num_frames"]
+        raise BadValueError(
+            f"num_frames=0 at offset {offset}: the model has no frames (Quake refuses it:"
+            ' "Invalid # of frames")',
+            field="num_frames",
+            offset=offset,
+        )
     skin_size = header.skin_width * header.skin_height
     pos = HEADER_SIZE
     skins: list[tuple[int, int, int, int | None, int]] = []
@@ -246,6 +255,16 @@ def _walk(data: bytes, header: Any) -> _Layout:
     frames = fast_single_frames(data, ofs_frames, header.num_frames, pose_size)
     if frames is None:
         frames = _walk_frames(data, header, ofs_frames, pose_size)
+    if not frames[1]:
+        # every frame a group of no poses: nothing to draw (Quake's renderer would read the
+        # interval and pose before the group's first)
+        at = frames[0][0][0] + TYPE_SIZE
+        raise BadValueError(
+            f"frames[0].num_time=0 at offset {at}: every frame is a group of no poses, so the"
+            " model has no pose",
+            field="num_time",
+            offset=at,
+        )
     return _Layout(
         skins=tuple(skins),
         ofs_texcoords=ofs_texcoords,
