@@ -16,12 +16,17 @@ import md3builder
 import md5builder
 import mdlbuilder
 import numpy as np
+import numpy.typing as npt
 import pytest
+from PIL import Image
 
 import quakemodels
 from quakemodels import AnimatedModel, BadMagicError, Md2, Md3, Mesh
 from quakemodels.core.format import Format, Kind
 from quakemodels.core.mesh import SurfaceRange
+from quakemodels.core.skins import skin_rgba
+from quakemodels.formats.md2.scene import scene as md2_scene
+from quakemodels.formats.md3.scene import scene as md3_scene
 from quakemodels.registry import FORMATS
 
 
@@ -194,3 +199,114 @@ def test_zero_frames_are_refused_at_load(
     )
     assert run.returncode == 1 and run.stdout == ""
     assert f"num_frames=0 at offset {offset}" in run.stderr
+
+
+# -- skin_images ---------------------------------------------------------------------------------
+
+
+def paletted_pcx(path: Path, indices: npt.NDArray[np.uint8], palette: list[int]) -> None:
+    """An 8-bit PCX with a 256-colour palette, written by Pillow (an independent encoder)."""
+    image = Image.fromarray(indices, mode="P")
+    image.putpalette(palette)
+    image.save(path, format="PCX")
+
+
+PALETTE = [0, 0, 0, 255, 0, 0, 0, 128, 255, 250, 250, 10] + [7] * (3 * 252)
+INDICES = np.array([[0, 1, 2], [3, 2, 1]], np.uint8)
+# the PCX's pixels as RGBA: each index's palette colour, opaque
+PCX_RGBA = np.array(
+    [
+        [[0, 0, 0, 255], [255, 0, 0, 255], [0, 128, 255, 255]],
+        [[250, 250, 10, 255], [0, 128, 255, 255], [255, 0, 0, 255]],
+    ],
+    np.uint8,
+)
+GLOW = np.array([[[10, 20, 30, 0], [40, 50, 60, 128]], [[1, 2, 3, 255], [9, 9, 9, 64]]], np.uint8)
+
+
+def test_md2_skin_images_one_per_name_none_where_missing(tmp_path: Path) -> None:
+    folder = tmp_path / "models" / "x"
+    folder.mkdir(parents=True)
+    names = [b"models/x/skin.pcx", b"models/x/nothere.pcx", b"models/x/GLOW.png"]
+    (folder / "tris.md2").write_bytes(md2builder.build(md2builder.Md2Spec(skins=names)))
+    paletted_pcx(folder / "skin.pcx", INDICES, PALETTE)
+    Image.fromarray(GLOW, mode="RGBA").save(folder / "glow.png")  # matched case-insensitively
+    m = quakemodels.load(folder / "tris.md2", Md2)
+    assert "skin_images" not in vars(m)  # lazy: nothing looked up at load
+    images = m.skin_images
+    assert len(images) == len(m.skins) == 3
+    assert images[0] is not None and images[2] is not None and images[1] is None
+    assert images[0].dtype == np.uint8 and np.array_equal(images[0], PCX_RGBA)
+    assert np.array_equal(images[2], GLOW)
+    assert not images[0].flags.writeable
+    # cached: a picture added later is not seen, and the same list comes back
+    paletted_pcx(folder / "nothere.pcx", INDICES, PALETTE)
+    assert m.skin_images is images and m.skin_images[1] is None
+    # the export's texture is the first name's picture, the same pixels
+    exported = md2_scene(m).surfaces[0].skin
+    assert exported is not None and np.array_equal(skin_rgba(exported), images[0])
+
+
+def test_skin_images_refuse_unsafe_names_and_find_nothing_for_bytes(tmp_path: Path) -> None:
+    data = md2builder.build(md2builder.Md2Spec(skins=[b"../../etc/passwd"]))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "tris.md2").write_bytes(data)
+    m = quakemodels.load(tmp_path / "a" / "tris.md2", Md2)
+    with pytest.warns(quakemodels.QuakeModelsWarning) as caught:
+        assert m.skin_images == [None]
+    assert [str(w.message) for w in caught] == [
+        "skin name '../../etc/passwd' has a '..' component that leaves the skin folder; refused",
+        "every skin name was refused; no texture",
+    ]
+    assert quakemodels.load(md2builder.build(), Md2).skin_images == [None]  # no folder
+
+
+def test_md3_skin_images_one_per_surface(tmp_path: Path) -> None:
+    folder = tmp_path / "models" / "test"
+    folder.mkdir(parents=True)
+    (folder / "test.md3").write_bytes(md3builder.build())
+    # body's shader "models/test/skin" has no extension: found as skin.tga; head has none
+    Image.fromarray(PCX_RGBA[..., :3], mode="RGB").save(folder / "skin.tga")
+    Image.fromarray(GLOW, mode="RGBA").save(folder / "unrelated.png")
+    m = quakemodels.load(folder / "test.md3", Md3)
+    images = m.skin_images
+    assert [s.name for s in m.surfaces] == [r.name for r in m.mesh(0).surfaces] == ["body", "head"]
+    assert len(images) == 2 and images[0] is not None and images[1] is None
+    assert np.array_equal(images[0], PCX_RGBA)
+    # as the export textures each surface
+    exported = [s.skin for s in md3_scene(m).surfaces]
+    assert exported[1] is None and exported[0] is not None
+    assert np.array_equal(skin_rgba(exported[0]), images[0])
+
+
+def test_md5_and_iqm_skin_images_come_from_material_names(tmp_path: Path) -> None:
+    mesh, _ = md5builder.two_bone()
+    (tmp_path / "arm.md5mesh").write_bytes(mesh)
+    (tmp_path / "bar.iqm").write_bytes(iqmbuilder.two_bone_iqm())
+    assert quakemodels.load(tmp_path / "arm.md5mesh").skin_images == [None]
+    # shader "models/arm/skin.tga" and material "models/bar/bar.tga", found by their tails
+    Image.fromarray(GLOW, mode="RGBA").save(tmp_path / "skin.tga")
+    Image.fromarray(PCX_RGBA[..., :3], mode="RGB").save(tmp_path / "bar.tga")
+    md5 = quakemodels.load(tmp_path / "arm.md5mesh")
+    iqm = quakemodels.load(tmp_path / "bar.iqm")
+    assert len(md5.skin_images) == 1 and np.array_equal(md5.skin_images[0], GLOW)
+    assert len(iqm.skin_images) == 1 and np.array_equal(iqm.skin_images[0], PCX_RGBA)
+
+
+def expected_skin_count(m: Any) -> int:
+    """How many pictures each format gives: per stored name, per surface or per image."""
+    if isinstance(m, Md2):
+        return len(m.skins)
+    if isinstance(m, quakemodels.Mdl):
+        return m.num_skin_images
+    return max(len(m.mesh(0).surfaces), 1)
+
+
+@pytest.mark.parametrize("fmt", MESH_FORMATS, ids=lambda f: f.name)
+def test_every_mesh_model_gives_rgba_skin_images(fmt: Format, tmp_path: Path) -> None:
+    m = sample(fmt, tmp_path)
+    images = m.skin_images
+    assert isinstance(images, list) and len(images) == expected_skin_count(m) >= 1
+    for image in images:
+        assert image is None or (image.dtype == np.uint8 and image.shape[2:] == (4,))
+    assert m.skin_images is images

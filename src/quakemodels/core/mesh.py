@@ -135,8 +135,8 @@ def merge_meshes(meshes: Sequence[Mesh], names: Sequence[str]) -> Mesh:
 
 @runtime_checkable
 class AnimatedModel(Protocol):
-    """What every mesh model offers (MD2, MD3, MDL, MD5, IQM): frames, clips, meshes, bounds,
-    checks and export.
+    """What every mesh model offers (MD2, MD3, MDL, MD5, IQM): frames, clips, meshes, skin
+    pictures, bounds, checks and export.
 
     Positions are Quake's model space (Z up); ``meshes(frame)`` gives one :class:`Mesh` per
     surface (one for single-surface formats), ``mesh(frame)`` the one mesh of every surface
@@ -168,6 +168,14 @@ class AnimatedModel(Protocol):
 
     def mesh(self, frame: int = 0) -> Mesh:
         """The render-ready mesh of every surface for ``frame``, as one (see :class:`Mesh`)."""
+        ...
+
+    @property
+    def skin_images(self) -> Sequence[npt.NDArray[np.uint8] | None]:
+        """The skin pictures, each (H,W,4) uint8 RGBA, top row first; None for a skin that
+        cannot be found: one per stored skin name (MD2), per surface (MD3, MD5, IQM: the
+        order of ``mesh(frame).surfaces``) or per skin image in the file (MDL). Looked up
+        beside the model on first access, and cached."""
         ...
 
     @property

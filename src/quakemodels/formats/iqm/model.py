@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,9 +17,11 @@ from ...core.skeletal import SkeletalScene, bake, baked_model
 from ...interchange.export import export_scene
 from .reader import IqmReader
 from .scene import clip_table, picked, scene
+from .scene import skin_images as _skin_images
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
+    from ...core.skins import SkinImage
 
 
 class Iqm(IqmReader):
@@ -103,6 +106,20 @@ class Iqm(IqmReader):
     def scene(self, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
         """The exporters' scene (every frame posed; see :func:`.scene.scene`)."""
         return self._posed if skin_dir is None else scene(self, skin_dir=skin_dir)
+
+    @cached_property
+    def skin_images(self) -> list[SkinImage | None]:
+        """One picture per IQM mesh, in the order of ``mesh_records`` (and of
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found (a
+        mesh without a material finds only the pictures beside the model named after it, or the
+        folder's only image). Each mesh's material name is looked up as :meth:`export` does: under
+        the model's folder, names matched case-insensitively and with the other image extensions
+        (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the model
+        (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe names (``..``,
+        absolute) are refused with a warning (:func:`quakemodels.core.skins.find_skin`). Computed on
+        first access and cached; a model from bytes, with no folder, finds none. Through a game's
+        paks and pk3s: :func:`quakemodels.registry.scene`."""
+        return _skin_images(self)
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings; never raises."""

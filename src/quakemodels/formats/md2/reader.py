@@ -663,7 +663,9 @@ class Md2Reader(TrivertxNormals, SingleSurface):
 
     @decoded
     def skins(self) -> list[str]:
-        """Skin names: text up to the first NUL (untrusted paths; see quakemodels.skins)."""
+        """Skin names: text up to the first NUL. Untrusted paths, looked up only inside the
+        model's folder tree (:func:`quakemodels.core.skins.find_skin`); ``Md2.skin_images``
+        gives their pictures."""
         return lenient_names(self.skins_raw, "skins", lambda i: self.ofs_skins + SKIN_NAME_SIZE * i)
 
     # -- texcoords and triangles --------------------------------------------------------------

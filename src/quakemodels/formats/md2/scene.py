@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...core.scene import AlphaTest, ExportModel, Material, Surface, model_stem
-from ...core.skins import find_skin
+from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
 from ...errors import LimitExceededError
 from .layout import HEADER_OFFSETS
 from .reader import Md2Reader
@@ -52,6 +52,13 @@ def _lookup_names(m: Md2Reader) -> list[str]:
     """Skin names for the file lookup: the stored bytes up to the NUL as the file system's own
     names (``os.fsdecode``), so that bytes ≥ 0x80 name the file Quake II would open."""
     return [os.fsdecode(raw.split(b"\0", 1)[0]) for raw in m.skins_raw]
+
+
+def skin_images(m: Md2Reader) -> list[SkinImage | None]:
+    """Each stored skin name's picture (see ``Md2.skin_images``), looked up as :func:`scene`
+    looks up the skin it exports, one name at a time."""
+    listings = Listings()  # one directory listing per folder for every name's lookup
+    return [skin_rgba(find_skin([name], m.name, None, listings)) for name in _lookup_names(m)]
 
 
 def scene(

@@ -18,10 +18,10 @@ from ...core.findings import Finding
 from ...core.mesh import Mesh, SurfaceRange, flip_winding
 from ...core.scene import ExportModel, Surface, model_stem
 from ...core.skeletal import SkeletalClip, SkeletalScene, baked_model, pose, world_matrices
-from ...core.skins import find_skin
+from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
 from ...interchange.export import export_scene
 from .files import gather, read_file
-from .reader import F64, CalcW, Md5Files
+from .reader import F64, CalcW, Md5Files, Md5MeshBlock
 from .scene import baked, clip, pose_grouped, skeletal
 
 
@@ -107,7 +107,7 @@ class Md5(Md5Files):
         em = baked_model(scene, baked(scene, self.tag_names), model_stem(self.name), source)
         surfaces = []
         for s, block in zip(em.surfaces, self.mesh_file.meshes, strict=True):
-            names = tuple(dict.fromkeys([block.shader, PurePosixPath(block.shader).name]))
+            names = _skin_names(block)
             surfaces.append(Surface(s.name, s.positions, s.normals, s.uvs, s.indices, names))
         # each clip plays at its animation's frameRate: one fps when they share it, and
         # every clip's own times (glTF keys, GIF delays) either way
@@ -207,6 +207,23 @@ class Md5(Md5Files):
         the model or under ``skin_dir``. Returns the files written."""
         return export_scene(scene(self, skin_dir=skin_dir), path, frame=frame, clip=clip)
 
+    @cached_property
+    def skin_images(self) -> list[SkinImage | None]:
+        """One picture per mesh block, in the order of ``mesh_file.meshes`` (and of
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found. A
+        block's shader (material) name is looked up whole, then by its last path part, as
+        :meth:`export` does: under the model's folder, names matched case-insensitively and with the
+        other image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the
+        model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe names (``..``,
+        absolute) are refused with a warning (:func:`quakemodels.core.skins.find_skin`). Computed on
+        first access and cached; a model from bytes, with no folder, finds none. Through a game's
+        paks and pk3s: :func:`quakemodels.registry.scene`."""
+        listings = Listings()
+        return [
+            skin_rgba(find_skin(list(_skin_names(b)), self.name, None, listings))
+            for b in self.mesh_file.meshes
+        ]
+
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings; never raises."""
         from .check import check_md5
@@ -229,6 +246,12 @@ class Md5(Md5Files):
                 skin,
             )
         )
+
+
+def _skin_names(block: Md5MeshBlock) -> tuple[str, ...]:
+    """The names a mesh block's picture is looked up by: its shader, then the shader's last
+    path part (a material named ``models/monsters/imp/imp`` beside the model as ``imp.tga``)."""
+    return tuple(dict.fromkeys([block.shader, PurePosixPath(block.shader).name]))
 
 
 def scene(
