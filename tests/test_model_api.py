@@ -4,7 +4,12 @@ file's own magic (issue 37, item 2)."""
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import inspect
 import os
+import pydoc
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -310,3 +315,96 @@ def test_every_mesh_model_gives_rgba_skin_images(fmt: Format, tmp_path: Path) ->
     for image in images:
         assert image is None or (image.dtype == np.uint8 and image.shape[2:] == (4,))
     assert m.skin_images is images
+
+
+# -- help() and docstrings -----------------------------------------------------------------------
+
+MODEL_CLASSES = [f.model for f in FORMATS if f.kind is not Kind.FOLDER]
+ROLE = re.compile(r":(?:func|class|meth|mod|attr|data|exc):`~?([^`]+)`")
+DOTTED = re.compile(r"\bquakemodels(?:\.[A-Za-z_]\w*)+")
+
+
+def public_members(cls: type) -> list[tuple[str, Any]]:
+    """(name, the raw class attribute) of every public method, property and descriptor."""
+    out = []
+    for name in dir(cls):
+        raw = inspect.getattr_static(cls, name)
+        if name.startswith("_") or isinstance(raw, (int, float, str, bytes, tuple, dict, list)):
+            continue
+        if raw is None or isinstance(raw, type):
+            continue
+        out.append((name, raw))
+    return out
+
+
+def doc_of(raw: Any) -> str:
+    if isinstance(raw, property):
+        return raw.__doc__ or ""
+    return getattr(getattr(raw, "__func__", raw), "__doc__", None) or ""
+
+
+@pytest.mark.parametrize("cls", MODEL_CLASSES, ids=lambda c: c.__name__)
+def test_help_documents_every_public_member(cls: type) -> None:
+    text = pydoc.render_doc(cls, renderer=pydoc.plaintext)
+    assert cls.__doc__ and cls.__doc__.split("\n")[0] in text
+    undocumented = [name for name, raw in public_members(cls) if not doc_of(raw).strip()]
+    assert undocumented == [], f"{cls.__name__}: no docstring on {undocumented}"
+    if cls in {f.model for f in MESH_FORMATS}:  # help() shows the one model API, documented
+        for name in ("mesh", "meshes", "skin_images", "export", "check"):
+            assert f"\n |  {name}" in text, f"{cls.__name__}: help() does not show {name}"
+
+
+def resolves(target: str, module: str, cls: type) -> bool:
+    """Whether a docstring's reference ``target`` names something that exists: a dotted
+    ``quakemodels.`` path, a path relative to ``module``'s package (``.write.build``), or a
+    name in ``module``, on ``cls`` (set in a method as ``self.<name>`` too) or in the package's
+    public names, with attributes after it."""
+    target = target.removesuffix("()")
+    if target.startswith("."):
+        target = module.rsplit(".", 1)[0] + target
+    if target.startswith("quakemodels"):
+        parts = target.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                found: Any = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            return all_attributes(found, parts[cut:])
+        return False
+    head, *rest = target.split(".")
+    spaces = [vars(sys.modules[module]), {n: getattr(cls, n) for n in dir(cls)}, vars(quakemodels)]
+    for space in spaces:
+        if head in space:
+            return all_attributes(space[head], rest)
+    sources = (inspect.getsource(c) for c in cls.__mro__ if c.__module__.startswith("quakemodels"))
+    return not rest and any(re.search(rf"self\.{head}\b[^=\n]*=", s) for s in sources)
+
+
+def all_attributes(found: Any, names: list[str]) -> bool:
+    for name in names:
+        if not hasattr(found, name):
+            return False
+        found = getattr(found, name)
+    return True
+
+
+@pytest.mark.parametrize("cls", MODEL_CLASSES, ids=lambda c: c.__name__)
+def test_docstrings_point_to_what_exists(cls: type) -> None:
+    items = [("", cls, cls.__doc__ or "")]
+    for name, raw in public_members(cls):
+        func = raw.fget if isinstance(raw, property) else getattr(raw, "__func__", raw)
+        items.append((name, getattr(func, "func", func), doc_of(raw)))
+    broken = []
+    for name, owner, doc in items:
+        module = getattr(owner, "__module__", None) or cls.__module__
+        targets = ROLE.findall(doc) + DOTTED.findall(doc)
+        broken += [(name, t) for t in targets if not resolves(t.rstrip("."), module, cls)]
+    assert broken == []
+
+
+def test_the_old_dangling_reference_is_gone() -> None:
+    # Md2.skins said "see quakemodels.skins", a module that does not exist
+    assert importlib.util.find_spec("quakemodels.skins") is None
+    assert "quakemodels.skins" not in (Md2.skins.__doc__ or "")
+    assert resolves("quakemodels.core.skins.find_skin", "quakemodels", Md2)
+    assert not resolves("quakemodels.skins", "quakemodels", Md2)
