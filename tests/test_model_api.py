@@ -118,7 +118,9 @@ def test_mesh_is_every_surface_merged(fmt: Format, tmp_path: Path) -> None:
     assert np.array_equal(
         one.indices, np.concatenate([p.indices + s for p, s in zip(parts, starts, strict=False)])
     )
-    if len(parts) > 1:
+    if fmt.name in ("md2", "mdl"):  # one surface by format: no ranges to give
+        assert one.surfaces == ()
+    else:  # a merged mesh lists every surface's rows, even one
         assert [(r.vertices, r.triangles) for r in one.surfaces] == [
             (
                 range(starts[k], starts[k + 1]),
@@ -408,3 +410,13 @@ def test_the_old_dangling_reference_is_gone() -> None:
     assert "quakemodels.skins" not in (Md2.skins.__doc__ or "")
     assert resolves("quakemodels.core.skins.find_skin", "quakemodels", Md2)
     assert not resolves("quakemodels.skins", "quakemodels", Md2)
+
+
+def test_an_md3_of_one_surface_still_names_it() -> None:
+    spec = md3builder.Md3Spec(surfaces=[md3builder.SurfaceSpec()])
+    m = quakemodels.load(md3builder.build(spec), Md3)
+    part, one = m.meshes(0)[0], m.mesh(0)
+    assert one.surfaces == (SurfaceRange("body", range(0, 4), range(0, 2)),)
+    assert np.array_equal(one.positions, part.positions)
+    assert one.indices.tolist() == part.indices.tolist() == [[0, 2, 1], [0, 3, 2]]
+    assert not (one.positions.flags.writeable or one.indices.flags.writeable)

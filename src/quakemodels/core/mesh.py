@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,10 +40,10 @@ class Mesh:
     each corner came from and ``texcoord_ids`` (N,) int32 its texcoord. The arrays are
     read-only views (copy one to edit it).
 
-    ``surfaces`` is empty for a mesh of one surface (MD2, MDL, one MD3 surface); a mesh that
-    merges several (:func:`merge_meshes`: an MD3's, IQM's or MD5's ``mesh(frame)``) lists
-    each one's rows as a :class:`SurfaceRange`, in the order of the model's surfaces and of
-    its ``skin_images``.
+    ``surfaces`` is empty for the mesh of a single-surface format (MD2, MDL) or of one MD3
+    surface; a model's merged mesh (:func:`merge_meshes`: an MD3's, IQM's or MD5's
+    ``mesh(frame)``) lists each surface's rows as a :class:`SurfaceRange`, one or many, in
+    the order of the model's surfaces and of its ``skin_images``.
     """
 
     positions: FloatArray
@@ -70,12 +71,13 @@ class Mesh:
         indices: npt.NDArray[np.uint32],
         vertex_ids: IntArray,
         texcoord_ids: IntArray,
+        surfaces: tuple[SurfaceRange, ...] = (),
     ) -> Mesh:
         """A mesh of arrays that no one else holds writable (a reader's fresh per-frame
-        arrays and its read-only caches): made read-only in place, without the views the
-        constructor takes to leave a caller's own arrays alone."""
+        arrays and its read-only caches, another mesh's arrays): made read-only in place,
+        without the views the constructor takes to leave a caller's own arrays alone."""
         mesh = cls.__new__(cls)
-        object.__setattr__(mesh, "surfaces", ())
+        object.__setattr__(mesh, "surfaces", surfaces)
         for name, array in (
             ("positions", positions),
             ("normals", normals),
@@ -98,39 +100,39 @@ def merge_meshes(meshes: Sequence[Mesh], names: Sequence[str]) -> Mesh:
     normals, uvs and ids concatenated, each surface's ``indices``, ``vertex_ids`` and
     ``texcoord_ids`` offset by the vertices before it, and ``surfaces`` their ranges. Geometry
     only: each surface's skin is the model's ``skin_images[k]``. No meshes: an empty mesh."""
-    counts = [len(m.positions) for m in meshes]
-    starts = np.cumsum([0, *counts]).tolist()
-    tri_starts = np.cumsum([0, *(len(m.indices) for m in meshes)]).tolist()
-
-    def joined(arrays: list[npt.NDArray[T]], empty: npt.NDArray[T]) -> npt.NDArray[T]:
-        return np.concatenate(arrays) if arrays else empty
-
-    base = starts[:-1]
-    return Mesh(
-        positions=joined([m.positions for m in meshes], np.zeros((0, 3), np.float32)),
-        normals=joined([m.normals for m in meshes], np.zeros((0, 3), np.float32)),
-        uvs=joined([m.uvs for m in meshes], np.zeros((0, 2), np.float32)),
-        indices=joined(
-            [m.indices + np.uint32(b) for m, b in zip(meshes, base, strict=True)],
-            np.zeros((0, 3), np.uint32),
-        ),
-        vertex_ids=joined(
-            [m.vertex_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)],
-            np.zeros(0, np.int32),
-        ),
-        texcoord_ids=joined(
-            [m.texcoord_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)],
-            np.zeros(0, np.int32),
-        ),
-        surfaces=tuple(
-            SurfaceRange(
-                name,
-                range(starts[k], starts[k + 1]),
-                range(tri_starts[k], tri_starts[k + 1]),
-            )
-            for k, name in enumerate(names)
-        ),
+    vertex_starts = [0, *itertools.accumulate(len(m.positions) for m in meshes)]
+    triangle_starts = [0, *itertools.accumulate(len(m.indices) for m in meshes)]
+    ranges = tuple(
+        SurfaceRange(name, range(*vertex_starts[k : k + 2]), range(*triangle_starts[k : k + 2]))
+        for k, name in enumerate(names)
     )
+    if len(meshes) == 1:  # one surface: its own read-only arrays, nothing to offset or copy
+        one = meshes[0]
+        arrays = (one.positions, one.normals, one.uvs, one.indices)
+        ids = (one.vertex_ids, one.texcoord_ids)
+    elif meshes:
+        base = vertex_starts[:-1]
+        arrays = (
+            np.concatenate([m.positions for m in meshes]),
+            np.concatenate([m.normals for m in meshes]),
+            np.concatenate([m.uvs for m in meshes]),
+            np.concatenate([m.indices + np.uint32(b) for m, b in zip(meshes, base, strict=True)]),
+        )
+        ids = (
+            np.concatenate([m.vertex_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)]),
+            np.concatenate(
+                [m.texcoord_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)]
+            ),
+        )
+    else:
+        arrays = (
+            np.zeros((0, 3), np.float32),
+            np.zeros((0, 3), np.float32),
+            np.zeros((0, 2), np.float32),
+            np.zeros((0, 3), np.uint32),
+        )
+        ids = (np.zeros(0, np.int32), np.zeros(0, np.int32))
+    return Mesh.of_new_arrays(*arrays, *ids, surfaces=ranges)
 
 
 @runtime_checkable
