@@ -468,7 +468,8 @@ def test_cached_arrays_are_read_only(model: Path) -> None:
 def test_load_types_and_namespace(model: Path, tmp_path: Path) -> None:
     with pytest.raises(TypeError, match="not int"):
         quakemodels.load(12345)  # type: ignore[call-overload]
-    with pytest.raises(quakemodels.BadMagicError, match="is an MD2 file, not MD3"):
+    found = r"is an MD2 file \(magic=b'IDP2' at offset 0\), not MD3"
+    with pytest.raises(quakemodels.BadMagicError, match=found):
         quakemodels.load(model, quakemodels.Md3)
     assert not {"IO", "os", "annotations", "core", "registry"} & set(dir(quakemodels))
     assert "load" in dir(quakemodels)

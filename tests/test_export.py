@@ -251,10 +251,9 @@ def test_cli_export_obj_and_render_every_corpus_file(tmp_path: Path, corpus_dir:
             assert img.size == (48, 48) and _non_background(img) > 20, path.name
 
 
-def test_model_without_frames_is_reported(tmp_path: Path) -> None:
-    m = Md2.from_file(_model_file(tmp_path, frames=[], triangles=[]))
+def test_model_without_frames_is_refused_at_load(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no frames"):
-        from_model(m)
+        Md2.from_file(_model_file(tmp_path, frames=[], triangles=[]))
 
 
 # -- OBJ -----------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import io
 import random
 import struct
 import tracemalloc
-import warnings
 
 import numpy as np
 import pytest
@@ -506,14 +505,15 @@ def test_only_model_format_errors_escape_on_truncation() -> None:
         raise AssertionError(f"truncation to {size} bytes was accepted")
 
 
-def test_zero_frames_and_vertices_load_as_empty() -> None:
+def test_zero_frames_are_refused_at_open() -> None:
+    # Quake II's Mod_LoadAliasModel drops a model with no frames ("has no frames")
     spec = Md2Spec(frames=[], triangles=[], texcoords=[], gl_dwords=[0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        m = Md2.from_bytes(build(spec)).load_all()
-    assert m.positions.shape == (0, 0, 3)
-    assert m.animations == {}
-    assert m.bounds[0].tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(BadValueError) as caught:
+        Md2.from_bytes(build(spec))
+    assert str(caught.value) == (
+        'num_frames=0 at offset 40: the model has no frames (Quake II refuses it: "has no frames")'
+    )
+    assert (caught.value.field, caught.value.offset) == ("num_frames", 40)
 
 
 # -- CLI ------------------------------------------------------------------------------------
@@ -562,14 +562,14 @@ def test_python_m_quakemodels(tmp_path) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_empty_sections_with_offsets_past_the_end_are_empty() -> None:
-    spec = Md2Spec(frames=[], triangles=[], texcoords=[], skins=[], gl_dwords=[])
+    spec = Md2Spec(triangles=[], texcoords=[], skins=[], gl_dwords=[])
     data = build(spec)
-    for field in ("ofs_skins", "ofs_tex_coords", "ofs_triangles", "ofs_frames", "ofs_gl_cmds"):
+    for field in ("ofs_skins", "ofs_tex_coords", "ofs_triangles", "ofs_gl_cmds"):
         data = set_header(data, field, 10**6)
     m = Md2.from_bytes(data).load_all()
     assert m.triangles.shape == (0, 3)
     assert m.texcoords.shape == (0, 2)
-    assert m.positions.shape == (0, 0, 3)
+    assert m.positions.shape == (2, 4, 3)
     assert m.gl_commands == []
     assert m.skins == []
 

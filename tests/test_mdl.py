@@ -125,7 +125,8 @@ def test_corpus_facts() -> None:
     assert gib.frame_groups[0].intervals is not None
     assert np.allclose(gib.frame_groups[0].intervals, np.arange(1, 23) / 10)
     armor = Mdl.from_file(files["lq_armor.mdl"])
-    assert armor.skin_images.shape == (3, 200, 200, 3)
+    assert armor.skin_rgb().shape == (3, 200, 200, 3)
+    assert [image.shape for image in armor.skin_images] == [(200, 200, 4)] * 3
     steg = Mdl.from_file(files["assimp_steg.mdl"])
     assert (steg.skin_width, steg.skin_height) == (12, 10)
     assert steg.trailer[:4] == b"QMEX"
@@ -210,12 +211,19 @@ def test_default_palette_is_the_bundled_librequake_file() -> None:
 def test_skins_decode_through_the_palette_argument() -> None:
     data = build()
     m = Mdl.from_bytes(data)
-    assert np.array_equal(m.skin_images, default_palette()[m.skin_indices])
+    assert np.array_equal(m.skin_rgb(), default_palette()[m.skin_indices])
+    # skin_images: the same colours as RGBA, opaque, one read-only (H,W,4) array per image
+    assert len(m.skin_images) == m.num_skin_images
+    for k, image in enumerate(m.skin_images):
+        assert image.dtype == np.uint8 and not image.flags.writeable
+        assert np.array_equal(image[..., :3], default_palette()[m.skin_indices[k]])
+        assert (image[..., 3] == 255).all()
     gray = np.repeat(np.arange(256, dtype=np.uint8)[:, None], 3, axis=1)
     g = Mdl.from_bytes(data, palette=gray)
-    assert np.array_equal(g.skin_images[..., 0], g.skin_indices)
-    assert np.array_equal(Mdl.from_bytes(data, palette=gray.tobytes()).skin_images, g.skin_images)
-    assert np.array_equal(m.skin_rgb(gray), g.skin_images)
+    assert np.array_equal(g.skin_rgb()[..., 0], g.skin_indices)
+    assert np.array_equal(g.skin_images[0][..., 0], g.skin_indices[0])
+    assert np.array_equal(Mdl.from_bytes(data, palette=gray.tobytes()).skin_rgb(), g.skin_rgb())
+    assert np.array_equal(m.skin_rgb(gray), g.skin_rgb())
     with pytest.raises(ValueError, match="768 bytes, not 767"):
         as_palette(bytes(767))
     with pytest.raises(ValueError, match=r"shape \(256, 3\)"):
@@ -356,12 +364,29 @@ def test_junk_after_nul_in_names_is_kept_raw() -> None:
     assert m.frame_names_raw == [b"base\0\xcc\xcc".ljust(16, b"\0")]
 
 
-def test_empty_group_and_no_frames_load() -> None:
-    m = Mdl.from_bytes(build(MdlSpec(frames=[Group([], [])])))
-    assert m.num_poses == 0 and m.positions.shape == (0, 4, 3)
-    assert m.animations == {}
-    empty = Mdl.from_bytes(build(MdlSpec(frames=[])))
-    assert empty.num_poses == 0 and empty.bounds[0].tolist() == [0, 0, 0]
+def test_no_frames_and_no_poses_are_refused() -> None:
+    # Quake's Mod_LoadAliasModel: "Invalid # of frames" below 1
+    with pytest.raises(BadValueError) as caught:
+        Mdl.from_bytes(build(MdlSpec(frames=[])))
+    assert (caught.value.field, caught.value.offset) == ("num_frames", 68)
+    assert "num_frames=0 at offset 68: the model has no frames" in str(caught.value)
+    # one frame, a group of no poses: nothing to draw either
+    data = build(MdlSpec(frames=[Group([], [])]))
+    with pytest.raises(BadValueError) as caught:
+        Mdl.from_bytes(data)
+    at = caught.value.offset
+    assert caught.value.field == "num_time" and data[at - 4 : at + 4] == bytes(
+        [1, 0, 0, 0] + [0] * 4
+    )
+    assert str(caught.value) == (
+        f"frames[0].num_time=0 at offset {at}: every frame is a group of no poses, so the model"
+        " has no pose"
+    )
+    # an empty group beside poses still loads (the checker's empty-group error)
+    m = Mdl.from_bytes(
+        build(MdlSpec(frames=[Pose(b"a", np.zeros((4, 4), np.uint8)), Group([], [])]))
+    )
+    assert m.num_poses == 1 and m.num_header_frames == 2
 
 
 # -- bad input: only ModelFormatError, naming field and offset -----------------------------------

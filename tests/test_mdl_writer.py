@@ -169,11 +169,11 @@ def test_mdl_to_md2_to_mdl_keeps_seams_and_skins() -> None:
         no_corpus(CORPUS / "mdl")
     m = Mdl.from_file(files[0])
     md2 = Md2.from_quantized(m.quantized()).model
-    back = Mdl.from_quantized(md2.quantized(), skins=list(m.skin_images), fullbrights=True).model
+    back = Mdl.from_quantized(md2.quantized(), skins=list(m.skin_rgb()), fullbrights=True).model
     assert back.num_vertices == m.num_vertices == 197
     assert int((back.on_seam != 0).sum()) == int((m.on_seam != 0).sum()) == 151
     assert np.array_equal(_corner_st(back), _corner_st(m))
-    assert np.array_equal(back.skin_images, m.skin_images)
+    assert np.array_equal(back.skin_rgb(), m.skin_rgb())
     assert np.array_equal(back.triangles, m.triangles)
 
 
@@ -443,12 +443,12 @@ def test_cli_mdl_to_md2_writes_skins(tmp_path: Path) -> None:
     for k in range(3):
         with Image.open(tmp_path / f"armor_skin{k}.tga") as image:
             assert image.mode == "RGB"
-            assert np.array_equal(np.asarray(image), src.skin_images[k])
+            assert np.array_equal(np.asarray(image), src.skin_rgb()[k])
     # and back: the skin found beside the MD2 is quantized to the same indices
     back = tmp_path / "armor.mdl"
     assert main(["convert", str(out), str(back), "--fullbrights"]) == 0
     again = Mdl.from_file(back)
-    assert np.array_equal(again.skin_images[0], src.skin_images[0])
+    assert np.array_equal(again.skin_rgb()[0], src.skin_rgb()[0])
     assert np.array_equal(_corner_st(again), _corner_st(src))
     # --no-clobber: nothing replaced, exit 3
     before = back.read_bytes()

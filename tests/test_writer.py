@@ -269,12 +269,10 @@ def test_round_trip_keeps_odd_layouts() -> None:
     assert {bytes(f) for _, f in parts.layout.fillers} >= {b"\xab" * 6}  # type: ignore[union-attr]
 
 
-def test_round_trip_without_frames_keeps_the_header() -> None:
+def test_a_file_without_frames_is_refused_before_any_round_trip() -> None:
     spec = Md2Spec(frames=[], header_overrides={"bytes_per_frame": 1234, "ofs_frames": 7})
-    data = build(spec)
-    m = Md2.from_bytes(data)
-    assert m.num_frames == 0 and m.framesize == 1234
-    assert m.to_bytes() == data
+    with pytest.raises(ModelFormatError, match="num_frames=0 at offset 40"):
+        Md2.from_bytes(build(spec))
 
 
 @settings(max_examples=60, deadline=None)

@@ -79,8 +79,16 @@ if _TYPE_CHECKING:
     from .formats.iqm import Iqm as Iqm
     from .formats.md2 import Md2 as Md2
     from .formats.md3 import Md3 as Md3
+    from .formats.md5 import Md5 as Md5
     from .formats.mdl import Mdl as Mdl
     from .formats.q3player import Player as Player
+
+    # mypy checks here that every mesh model class implements the protocol
+    _MD2: type[AnimatedModel] = Md2
+    _MD3: type[AnimatedModel] = Md3
+    _MDL: type[AnimatedModel] = Mdl
+    _MD5: type[AnimatedModel] = Md5
+    _IQM: type[AnimatedModel] = Iqm
 
     Model = Md2 | Md3 | Mdl | Iqm | Player
     """Any model :func:`load` returns (every single-file one is an :class:`AnimatedModel`; a
@@ -144,9 +152,11 @@ def load(
     data, name = _read_source(source)
     found = _by_magic(data)
     if found is not fmt:
-        what = f"an {found.name.upper()} file" if found else f"magic={data[:4]!r}"
+        # the file's own magic, then the one asked for: each labelled, never one for the other
+        what = f"an {found.name.upper()} file" if found else "no known format"
         raise BadMagicError(
-            f"{name or 'the data'} is {what}, not {fmt.name.upper()} (magic {fmt.magic!r})",
+            f"{name or 'the data'} is {what} (magic={data[:4]!r} at offset 0), not"
+            f" {fmt.name.upper()} (expected magic {fmt.magic!r})",
             field="magic",
             offset=0,
         )

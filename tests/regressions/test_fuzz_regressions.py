@@ -38,11 +38,10 @@ def test_empty_section_with_offset_past_the_end(section: str) -> None:
 
 
 def test_export_of_a_model_without_frames() -> None:
-    """hypothesis (num_frames=0): the exporter raised IndexError from mesh(0) (fixed in
-    export/__init__.py: a BadValueError naming num_frames)."""
-    m = quakemodels.load(set_header(build(), "num_frames", 0))
+    """hypothesis (num_frames=0): the exporter raised IndexError from mesh(0) (fixed first in
+    the exporter; now the reader refuses the file at load, naming num_frames)."""
     with pytest.raises(ModelFormatError, match="no frames") as e:
-        from_model(m)
+        quakemodels.load(set_header(build(), "num_frames", 0))
     assert (e.value.field, e.value.offset) == ("num_frames", 40)
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -16,6 +17,16 @@ from .findings import Finding
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
 T = TypeVar("T", bound=np.generic)
+
+
+class SurfaceRange(NamedTuple):
+    """Where one surface lies in a merged :class:`Mesh`: its ``name``, its rows of the mesh's
+    vertex arrays (``vertices``: positions, normals, uvs, ids) and of its ``indices``
+    (``triangles``)."""
+
+    name: str
+    vertices: range
+    triangles: range
 
 
 @dataclass(frozen=True, repr=False)
@@ -28,6 +39,11 @@ class Mesh:
     :func:`flip_winding`), ``vertex_ids`` (N,) int32 the model vertex
     each corner came from and ``texcoord_ids`` (N,) int32 its texcoord. The arrays are
     read-only views (copy one to edit it).
+
+    ``surfaces`` is empty for the mesh of a single-surface format (MD2, MDL) or of one MD3
+    surface; a model's merged mesh (:func:`merge_meshes`: an MD3's, IQM's or MD5's
+    ``mesh(frame)``) lists each surface's rows as a :class:`SurfaceRange`, one or many, in
+    the order of the model's surfaces and of its ``skin_images``.
     """
 
     positions: FloatArray
@@ -36,6 +52,7 @@ class Mesh:
     indices: npt.NDArray[np.uint32]
     vertex_ids: IntArray
     texcoord_ids: IntArray
+    surfaces: tuple[SurfaceRange, ...] = ()
 
     def __post_init__(self) -> None:
         # Read-only views: a mesh shares arrays with its model's caches (vertex_ids, indices),
@@ -54,11 +71,13 @@ class Mesh:
         indices: npt.NDArray[np.uint32],
         vertex_ids: IntArray,
         texcoord_ids: IntArray,
+        surfaces: tuple[SurfaceRange, ...] = (),
     ) -> Mesh:
         """A mesh of arrays that no one else holds writable (a reader's fresh per-frame
-        arrays and its read-only caches): made read-only in place, without the views the
-        constructor takes to leave a caller's own arrays alone."""
+        arrays and its read-only caches, another mesh's arrays): made read-only in place,
+        without the views the constructor takes to leave a caller's own arrays alone."""
         mesh = cls.__new__(cls)
+        object.__setattr__(mesh, "surfaces", surfaces)
         for name, array in (
             ("positions", positions),
             ("normals", normals),
@@ -72,15 +91,60 @@ class Mesh:
         return mesh
 
     def __repr__(self) -> str:
-        return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles>"
+        parts = f", {len(self.surfaces)} surfaces" if self.surfaces else ""
+        return f"<Mesh: {len(self.positions)} vertices, {len(self.indices)} triangles{parts}>"
+
+
+def merge_meshes(meshes: Sequence[Mesh], names: Sequence[str]) -> Mesh:
+    """One :class:`Mesh` of several surfaces' meshes (called ``names``), in order: positions,
+    normals, uvs and ids concatenated, each surface's ``indices``, ``vertex_ids`` and
+    ``texcoord_ids`` offset by the vertices before it, and ``surfaces`` their ranges. Geometry
+    only: each surface's skin is the model's ``skin_images[k]``. No meshes: an empty mesh."""
+    vertex_starts = [0, *itertools.accumulate(len(m.positions) for m in meshes)]
+    triangle_starts = [0, *itertools.accumulate(len(m.indices) for m in meshes)]
+    ranges = tuple(
+        SurfaceRange(name, range(*vertex_starts[k : k + 2]), range(*triangle_starts[k : k + 2]))
+        for k, name in enumerate(names)
+    )
+    if len(meshes) == 1:  # one surface: its own read-only arrays, nothing to offset or copy
+        one = meshes[0]
+        arrays = (one.positions, one.normals, one.uvs, one.indices)
+        ids = (one.vertex_ids, one.texcoord_ids)
+    elif meshes:
+        base = vertex_starts[:-1]
+        arrays = (
+            np.concatenate([m.positions for m in meshes]),
+            np.concatenate([m.normals for m in meshes]),
+            np.concatenate([m.uvs for m in meshes]),
+            np.concatenate([m.indices + np.uint32(b) for m, b in zip(meshes, base, strict=True)]),
+        )
+        ids = (
+            np.concatenate([m.vertex_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)]),
+            np.concatenate(
+                [m.texcoord_ids + np.int32(b) for m, b in zip(meshes, base, strict=True)]
+            ),
+        )
+    else:
+        arrays = (
+            np.zeros((0, 3), np.float32),
+            np.zeros((0, 3), np.float32),
+            np.zeros((0, 2), np.float32),
+            np.zeros((0, 3), np.uint32),
+        )
+        ids = (np.zeros(0, np.int32), np.zeros(0, np.int32))
+    return Mesh.of_new_arrays(*arrays, *ids, surfaces=ranges)
 
 
 @runtime_checkable
 class AnimatedModel(Protocol):
-    """What every model format offers (MD2, MD3, MDL): frames, clips, meshes and sampling.
+    """What every mesh model offers (MD2, MD3, MDL, MD5, IQM): frames, clips, meshes, skin
+    pictures, bounds, checks and export.
 
-    Positions are Quake's model space (Z up), float32; ``meshes(frame)`` gives one
-    :class:`Mesh` per surface (one for single-surface formats).
+    Positions are Quake's model space (Z up); ``meshes(frame)`` gives one :class:`Mesh` per
+    surface (one for single-surface formats), ``mesh(frame)`` the one mesh of every surface
+    (merged, with their ranges in :attr:`Mesh.surfaces`). A model has at least one frame (a
+    file with none is refused at load); ``frame`` counts from 0, negative from the end, and a
+    frame past the model's is an IndexError, as for a list.
     """
 
     name: str | None
@@ -102,6 +166,18 @@ class AnimatedModel(Protocol):
 
     def meshes(self, frame: int = 0) -> Sequence[Mesh]:
         """One render-ready mesh per surface for ``frame``."""
+        ...
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """The render-ready mesh of every surface for ``frame``, as one (see :class:`Mesh`)."""
+        ...
+
+    @property
+    def skin_images(self) -> Sequence[npt.NDArray[np.uint8] | None]:
+        """The skin pictures, each (H,W,4) uint8 RGBA, top row first; None for a skin that
+        cannot be found: one per stored skin name (MD2), per surface (MD3, MD5, IQM: the
+        order of ``mesh(frame).surfaces``) or per skin image in the file (MDL). Looked up
+        beside the model on first access, and cached."""
         ...
 
     @property

@@ -138,6 +138,39 @@ class Skin:
         return f"<Skin {self.path}: {self.mode}>"
 
 
+SkinImage = npt.NDArray[np.uint8]
+"""A skin picture as a model's ``skin_images`` gives it: (H,W,4) uint8 RGBA, top row first."""
+
+
+def rgba(pixels: npt.NDArray[np.uint8]) -> SkinImage:
+    """(H,W,4) uint8 RGBA of (H,W,3) RGB, (H,W,4) RGBA, (H,W) grey or (H,W,2) grey-alpha
+    pixels (alpha 255 where the picture has none), read-only: a model's cached skin images
+    are shared by every access."""
+    p = np.asarray(pixels, np.uint8)
+    if p.ndim == 2:
+        p = p[:, :, None]
+    channels = p.shape[2]
+    colour = p[:, :, :3] if channels >= 3 else np.repeat(p[:, :, :1], 3, axis=2)
+    out = np.empty((*p.shape[:2], 4), np.uint8)
+    out[:, :, :3] = colour
+    out[:, :, 3] = p[:, :, 3] if channels == 4 else p[:, :, 1] if channels == 2 else 255
+    out.setflags(write=False)
+    return out
+
+
+def skin_rgba(skin: Skin | None) -> SkinImage | None:
+    """A found skin's picture as :func:`rgba` gives it; None for no skin, or for a file that
+    turns out not to decode (a warning says so: a model's ``skin_images`` never raises for
+    a picture beside it)."""
+    if skin is None:
+        return None
+    try:
+        return rgba(skin.pixels)
+    except (OSError, ValueError) as e:  # ModelFormatError among the ValueErrors
+        warnings.warn(f"skin {skin.path} cannot be decoded: {e}", QuakeModelsWarning, stacklevel=2)
+        return None
+
+
 def strip_leading_slash(name: str) -> str:
     """``name`` without one leading ``/`` or ``\\``: ioquake3's ``FS_FOpenFileRead`` drops it
     ("qpaths are not supposed to have a leading slash"), so ``/models/x.tga`` is the game path

@@ -471,14 +471,18 @@ class IdspSprite:
 
     @property
     def max_width(self) -> int:
+        """The widest frame's width in pixels (header ``max_width``, dsprite_t ``width``)."""
         return int(self._value("max_width"))
 
     @property
     def max_height(self) -> int:
+        """The tallest frame's height in pixels (header ``max_height``, dsprite_t
+        ``height``)."""
         return int(self._value("max_height"))
 
     @property
     def beam_length(self) -> float:
+        """Header ``beam_length`` (dsprite_t ``beamlength``), unused by the engines."""
         return float(self._value("beam_length"))
 
     @property

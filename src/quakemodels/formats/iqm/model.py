@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,15 +11,17 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.facade import decoded, frame_index
-from ...core.mesh import Mesh
+from ...core.mesh import Mesh, merge_meshes
 from ...core.scene import ExportModel
 from ...core.skeletal import SkeletalScene, bake, baked_model
 from ...interchange.export import export_scene
 from .reader import IqmReader
 from .scene import clip_table, picked, scene
+from .scene import skin_images as _skin_images
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
+    from ...core.skins import SkinImage
 
 
 class Iqm(IqmReader):
@@ -48,21 +51,31 @@ class Iqm(IqmReader):
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
         """One render-ready :class:`Mesh` per IQM mesh, posed at ``frame``."""
+        return [mesh for _, mesh in self._posed_meshes(frame)]
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """Every IQM mesh posed at ``frame``, merged into one :class:`Mesh` (see
+        :func:`~quakemodels.core.mesh.merge_meshes`; ``Mesh.surfaces`` names each mesh's
+        rows). Geometry only: mesh k's picture is ``skin_images[k]``."""
+        named = self._posed_meshes(frame)
+        return merge_meshes([mesh for _, mesh in named], [name for name, _ in named])
+
+    def _posed_meshes(self, frame: int) -> list[tuple[str, Mesh]]:
+        """(name, mesh) of every IQM mesh posed at ``frame`` (IndexError past the frames)."""
         f = frame_index(frame, self.num_frames)
         out = []
         skel = picked(self.skeletal(), [f])
         for s in baked_model(skel, bake(skel), "").surfaces:
             ids = np.arange(len(s.uvs), dtype=np.int32)
-            out.append(
-                Mesh.of_new_arrays(
-                    np.ascontiguousarray(s.positions[0]),
-                    np.ascontiguousarray(s.normals[0]),
-                    np.array(s.uvs, dtype=np.float32),
-                    np.array(s.indices, dtype=np.uint32),
-                    ids,
-                    ids.copy(),
-                )
+            mesh = Mesh.of_new_arrays(
+                np.ascontiguousarray(s.positions[0]),
+                np.ascontiguousarray(s.normals[0]),
+                np.array(s.uvs, dtype=np.float32),
+                np.array(s.indices, dtype=np.uint32),
+                ids,
+                ids.copy(),
             )
+            out.append((s.name, mesh))
         return out
 
     @property
@@ -93,6 +106,20 @@ class Iqm(IqmReader):
     def scene(self, *, skin_dir: str | os.PathLike[str] | None = None) -> ExportModel:
         """The exporters' scene (every frame posed; see :func:`.scene.scene`)."""
         return self._posed if skin_dir is None else scene(self, skin_dir=skin_dir)
+
+    @cached_property
+    def skin_images(self) -> list[SkinImage | None]:
+        """One picture per IQM mesh, in the order of ``mesh_records`` (and of
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found (a
+        mesh without a material finds only the pictures beside the model named after it, or the
+        folder's only image). Each mesh's material name is looked up as :meth:`export` does: under
+        the model's folder, names matched case-insensitively and with the other image extensions
+        (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the model
+        (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe names (``..``,
+        absolute) are refused with a warning (:func:`quakemodels.core.skins.find_skin`). Computed on
+        first access and cached; a model from bytes, with no folder, finds none. Through a game's
+        paks and pk3s: :func:`quakemodels.registry.scene`."""
+        return _skin_images(self)
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings; never raises."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core.scene import ExportModel, model_stem
 from ...core.skeletal import SkeletalClip, SkeletalScene, bake, baked_model, frame_name
-from ...core.skins import Listings, find_skin
+from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
 from .reader import IqmReader
 
 
@@ -44,6 +44,16 @@ def picked(skel: SkeletalScene, frames: Sequence[int]) -> SkeletalScene:
         np.concatenate([c.scale for c in clips])[idx],
     )
     return replace(skel, clips=[joined])
+
+
+def skin_images(m: IqmReader) -> list[SkinImage | None]:
+    """Each IQM mesh's picture, found by its material name as :func:`scene` finds it (see
+    ``Iqm.skin_images``)."""
+    listings = Listings()
+    return [
+        skin_rgba(find_skin([r.material] if r.material else [], m.name, None, listings))
+        for r in m.mesh_records
+    ]
 
 
 def scene(
@@ -86,4 +96,4 @@ def scene(
     )
 
 
-__all__ = ["clip_table", "picked", "scene"]
+__all__ = ["clip_table", "picked", "scene", "skin_images"]

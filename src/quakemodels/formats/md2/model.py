@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,10 +20,12 @@ from ...interchange.export import export_scene
 from .limits import VANILLA, Limits
 from .reader import GlCommand, Md2Reader
 from .scene import scene
+from .scene import skin_images as _skin_images
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
     from ...core.quantized import QuantizedMesh
+    from ...core.skins import SkinImage
     from ...interchange.imported import ImportedMesh
     from .write import BuildResult
 
@@ -39,6 +42,19 @@ class Md2(Md2Reader):
         from .check import check_md2
 
         return check_md2(self, engine=engine)
+
+    @cached_property
+    def skin_images(self) -> list[SkinImage | None]:
+        """One picture per name in :attr:`skins`, in that order: (H,W,4) uint8 RGBA, top row first
+        (alpha 255 for a PCX), or None where no file is found. Each name is looked up as
+        :meth:`export` looks up the skin: under the model's folder, names matched case-insensitively
+        and with the other image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then
+        beside the model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe
+        names (``..``, absolute) are refused with a warning
+        (:func:`quakemodels.core.skins.find_skin`). Computed on first access and cached; a model
+        from bytes, with no folder, finds none. Through a game's paks and pk3s:
+        :func:`quakemodels.registry.scene`."""
+        return _skin_images(self)
 
     def to_bytes(self) -> bytes:
         """The model re-encoded from its parsed content: byte-exact for a loaded file."""

@@ -453,16 +453,26 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         return int(self._h.ofs_end)
 
     def _check_layout(self) -> None:
-        """Every count and offset non-negative and every section inside the data.
+        """At least one frame, every count and offset non-negative and every section inside
+        the data.
 
         Pure integer arithmetic on the header (Python ints cannot overflow), so a header that
         claims 2**31 frames in a 1 KB file fails here, before anything is allocated.
         """
         s = self._h
         size = len(self._data)
+        if s.num_frames == 0:
+            # Quake II's Mod_LoadAliasModel (ref_gl/gl_model.c) drops such a model with
+            # "model %s has no frames": there is no pose to draw, and mesh(0) none to give.
+            offset = HEADER_OFFSETS["num_frames"]
+            raise BadValueError(
+                f"num_frames=0 at offset {offset}: the model has no frames (Quake II refuses it:"
+                ' "has no frames")',
+                field="num_frames",
+                offset=offset,
+            )
         if min(s[_FIRST_COUNT:]) >= 0 and (
-            s.num_frames == 0
-            or s.bytes_per_frame >= FRAME_HEADER_SIZE + VERTEX_SIZE * s.vertices_per_frame
+            s.bytes_per_frame >= FRAME_HEADER_SIZE + VERTEX_SIZE * s.vertices_per_frame
         ):
             for ofs, num, item in _SECTION_FIELDS:
                 count = s[num]
@@ -653,7 +663,9 @@ class Md2Reader(TrivertxNormals, SingleSurface):
 
     @decoded
     def skins(self) -> list[str]:
-        """Skin names: text up to the first NUL (untrusted paths; see quakemodels.skins)."""
+        """Skin names: text up to the first NUL. Untrusted paths, looked up only inside the
+        model's folder tree (:func:`quakemodels.core.skins.find_skin`); ``Md2.skin_images``
+        gives their pictures."""
         return lenient_names(self.skins_raw, "skins", lambda i: self.ofs_skins + SKIN_NAME_SIZE * i)
 
     # -- texcoords and triangles --------------------------------------------------------------

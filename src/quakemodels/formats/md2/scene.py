@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...core.scene import AlphaTest, ExportModel, Material, Surface, model_stem
-from ...core.skins import find_skin
-from ...errors import BadValueError, LimitExceededError
+from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
+from ...errors import LimitExceededError
 from .layout import HEADER_OFFSETS
 from .reader import Md2Reader
 
@@ -54,6 +54,13 @@ def _lookup_names(m: Md2Reader) -> list[str]:
     return [os.fsdecode(raw.split(b"\0", 1)[0]) for raw in m.skins_raw]
 
 
+def skin_images(m: Md2Reader) -> list[SkinImage | None]:
+    """Each stored skin name's picture (see ``Md2.skin_images``), looked up as :func:`scene`
+    looks up the skin it exports, one name at a time."""
+    listings = Listings()  # one directory listing per folder for every name's lookup
+    return [skin_rgba(find_skin([name], m.name, None, listings)) for name in _lookup_names(m)]
+
+
 def scene(
     m: Md2Reader,
     *,
@@ -61,15 +68,8 @@ def scene(
     frames: Sequence[int] | None = None,
 ) -> ExportModel:
     """An MD2 as one surface; every frame's positions and normals over its unique corners
-    (only ``frames``, decoding only those, in that order and without clips, when given)."""
-    if m.num_frames < 1:  # a ModelFormatError (a ValueError): found by fuzzing
-        offset = HEADER_OFFSETS["num_frames"]
-        raise BadValueError(
-            f"the model has no frames: nothing to export (num_frames={m.num_frames} at"
-            f" offset {offset})",
-            field="num_frames",
-            offset=offset,
-        )
+    (only ``frames``, decoding only those, in that order and without clips, when given; a
+    model has at least one frame: the reader refuses a file without)."""
     _check_budget(m, m.num_frames if frames is None else len(frames))
     positions, normals = m.export_frames(frames)
     mesh = m.mesh(0 if frames is None else frames[0])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,11 @@ from ...interchange.export import export_scene
 from .limits import VANILLA, Limits
 from .reader import Md3Reader
 from .scene import scene
+from .scene import skin_images as _skin_images
 
 if TYPE_CHECKING:
     from ...core.findings import Finding
+    from ...core.skins import SkinImage
     from .write import BuildResult, SurfaceData, TagData
 
 # The checker and the writer are imported by the methods that use them: loading and exporting
@@ -33,6 +36,22 @@ class Md3(Md3Reader):
         from .check import check_md3
 
         return check_md3(self, engine=engine)
+
+    @cached_property
+    def skin_images(self) -> list[SkinImage | None]:
+        """One picture per surface, in the order of :attr:`surfaces` (and of
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found. A
+        surface is drawn with its first shader (Quake III's skinNum 0): its picture is the texture
+        of the shader script defining that name, when the game root above the model has one, else
+        the first of its shader names that names a file (a ``.skin`` file's choices belong to a
+        player: :class:`quakemodels.Player`). Looked up as :meth:`export` does: under the model's
+        folder, names matched case-insensitively and with the other image extensions (``.pcx``,
+        ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the model (``<stem>__<name>``,
+        ``<stem>.<ext>``, the folder's only image); unsafe names (``..``, absolute) are refused with
+        a warning (:func:`quakemodels.core.skins.find_skin`). Computed on first access and cached; a
+        model from bytes, with no folder, finds none. Through a game's paks and pk3s:
+        :func:`quakemodels.registry.scene`."""
+        return _skin_images(self)
 
     def to_bytes(self) -> bytes:
         """The model re-encoded from its parsed content: byte-exact for a loaded file."""

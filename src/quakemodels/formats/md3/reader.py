@@ -68,7 +68,7 @@ from ...core.facade import (
     read_only,
 )
 from ...core.frames import PerFrame, rows
-from ...core.mesh import Mesh, flip_winding
+from ...core.mesh import Mesh, flip_winding, merge_meshes
 from ...core.names import plural, terminated_name, terminated_names
 from ...core.sections import (
     Span,
@@ -898,6 +898,15 @@ class Md3Reader(ModelFile):
         """One render-ready :class:`Mesh` per surface for ``frame``."""
         f = self._frame_index(frame)
         return [s.mesh(f) for s in self._surfaces]
+
+    def mesh(self, frame: int = 0) -> Mesh:
+        """Every surface's render-ready mesh for ``frame`` merged into one (what code written
+        for MD2's one mesh reads): positions, normals and uvs concatenated in surface order,
+        indices, ``vertex_ids`` and ``texcoord_ids`` offset by the vertices before them, and
+        ``Mesh.surfaces`` each surface's name and rows. Geometry only: surface k's picture is
+        ``skin_images[k]``, its shader names ``surfaces[k].shaders``. A model of tags only
+        gives an empty mesh; a frame outside the model's is an IndexError."""
+        return merge_meshes(self.meshes(frame), [s.name for s in self._surfaces])
 
     @property
     def bounds(self) -> tuple[FloatArray, FloatArray]:

@@ -10,9 +10,39 @@ import numpy as np
 
 from ...core.mesh import flip_winding
 from ...core.scene import OPAQUE, ExportModel, Surface, Tag, model_stem
-from ...core.shaders import scripts_for
-from ...core.skins import Listings, find_skin
-from .reader import Md3Reader
+from ...core.shaders import ShaderDef, ShaderScripts, scripts_for
+from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
+from .reader import Md3Reader, Md3Surface
+
+
+def _scripts(m: Md3Reader, skin_dir: str | os.PathLike[str] | None) -> ShaderScripts | None:
+    """The shader scripts the surfaces' shader names are looked up in (none to read when no
+    surface names a shader)."""
+    return scripts_for(m.name, skin_dir) if any(s.num_shaders for s in m.surfaces) else None
+
+
+def _skin_lookup(
+    s: Md3Surface, scripts: ShaderScripts | None
+) -> tuple[list[str], ShaderDef | None]:
+    """The names a surface's picture is looked up by, and the script defining its shader: the
+    engine draws the first shader (skinNum 0); a script defining it gives the surface's sides,
+    alpha test and texture (its stage's image, looked up before the names)."""
+    shaders = [sh.name for sh in s.shaders]
+    found = scripts.find(shaders[0]) if scripts is not None and shaders else None
+    names = [n for n in shaders if n]
+    if found is not None and found.texture is not None:
+        names.insert(0, found.texture)
+    return names, found
+
+
+def skin_images(m: Md3Reader) -> list[SkinImage | None]:
+    """Each surface's picture, as :func:`scene` textures it (see ``Md3.skin_images``)."""
+    listings = Listings()
+    scripts = _scripts(m, None)
+    return [
+        skin_rgba(find_skin(_skin_lookup(s, scripts)[0], m.name, None, listings))
+        for s in m.surfaces
+    ]
 
 
 def scene(
@@ -27,15 +57,9 @@ def scene(
     without clips, when given)."""
     surfaces = []
     listings = Listings()  # one directory listing per folder for every surface's lookup
-    scripts = scripts_for(m.name, skin_dir) if any(s.num_shaders for s in m.surfaces) else None
+    scripts = _scripts(m, skin_dir)
     for s in m.surfaces:
-        shaders = tuple(sh.name for sh in s.shaders)
-        # the engine draws the first shader (skinNum 0); a script defining it gives the
-        # surface's sides, alpha test and texture (its stage's image before the names)
-        found = scripts.find(shaders[0]) if scripts is not None and shaders else None
-        names = [n for n in shaders if n]
-        if found is not None and found.texture is not None:
-            names.insert(0, found.texture)
+        names, found = _skin_lookup(s, scripts)
         surfaces.append(
             Surface(
                 name=s.name,
@@ -47,7 +71,7 @@ def scene(
                 ),
                 uvs=np.ascontiguousarray(s.texcoords, dtype=np.float32),
                 indices=flip_winding(np.asarray(s.triangles, dtype=np.uint32)),
-                skin_names=shaders,
+                skin_names=tuple(sh.name for sh in s.shaders),
                 skin=find_skin(names, m.name, skin_dir, listings),
                 material=found.material if found is not None else OPAQUE,
             )

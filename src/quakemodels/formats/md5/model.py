@@ -10,15 +10,18 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 import numpy as np
+import numpy.typing as npt
 
 from ...core.build import vertex_normals
+from ...core.facade import frame_index
 from ...core.findings import Finding
-from ...core.mesh import Mesh, flip_winding
+from ...core.mesh import Mesh, SurfaceRange, flip_winding
 from ...core.scene import ExportModel, Surface, model_stem
 from ...core.skeletal import SkeletalClip, SkeletalScene, baked_model, pose, world_matrices
-from ...core.skins import find_skin
+from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
+from ...interchange.export import export_scene
 from .files import gather, read_file
-from .reader import F64, CalcW, Md5Files
+from .reader import F64, CalcW, Md5Files, Md5MeshBlock
 from .scene import baked, clip, pose_grouped, skeletal
 
 
@@ -90,6 +93,7 @@ class Md5(Md5Files):
 
     @property
     def frame_names(self) -> list[str]:
+        """The F frame names of :meth:`scene` (``rest`` alone without animations)."""
         return self.scene().frame_names
 
     def scene(self) -> ExportModel:
@@ -103,7 +107,7 @@ class Md5(Md5Files):
         em = baked_model(scene, baked(scene, self.tag_names), model_stem(self.name), source)
         surfaces = []
         for s, block in zip(em.surfaces, self.mesh_file.meshes, strict=True):
-            names = tuple(dict.fromkeys([block.shader, PurePosixPath(block.shader).name]))
+            names = _skin_names(block)
             surfaces.append(Surface(s.name, s.positions, s.normals, s.uvs, s.indices, names))
         # each clip plays at its animation's frameRate: one fps when they share it, and
         # every clip's own times (glTF keys, GIF delays) either way
@@ -120,12 +124,13 @@ class Md5(Md5Files):
     def mesh(self, frame: int = 0) -> Mesh:
         """Frame ``frame`` of :meth:`scene` as one render-ready :class:`Mesh`: every mesh
         block's vertices one after another (``vertex_ids`` and ``texcoord_ids`` their places
-        there), triangles counter-clockwise, normals from the posed triangles."""
-        if not 0 <= frame < self.num_frames:
-            raise IndexError(f"frame {frame} is outside 0..{self.num_frames - 1}")
+        there, ``Mesh.surfaces`` each block's rows), triangles counter-clockwise, normals from
+        the posed triangles. Geometry only: block k's picture is ``skin_images[k]``."""
+        frame = frame_index(frame, self.num_frames)
         blocks = self.mesh_file.meshes
         posed = self.frame_positions(frame)
         base = np.cumsum([0] + [len(b.uvs) for b in blocks])
+        tri_base = np.cumsum([0] + [len(b.triangles) for b in blocks])
         ids = np.arange(int(base[-1]), dtype=np.int32)
         # turned counter-clockwise once: the normals (Quake's clockwise rule) take the stored
         triangles = [flip_winding(b.triangles) + o for b, o in zip(blocks, base, strict=False)]
@@ -140,6 +145,14 @@ class Md5(Md5Files):
             np.concatenate([np.zeros((0, 3), np.int64), *triangles]).astype(np.uint32),
             ids,
             ids.copy(),
+            tuple(
+                SurfaceRange(
+                    b.name or f"mesh{k}",
+                    range(int(base[k]), int(base[k + 1])),
+                    range(int(tri_base[k]), int(tri_base[k + 1])),
+                )
+                for k, b in enumerate(blocks)
+            ),
         )
 
     def frame_positions(self, frame: int) -> list[F64]:
@@ -161,13 +174,14 @@ class Md5(Md5Files):
         return [self.mesh(frame)]
 
     @property
-    def bounds(self) -> tuple[F64, F64]:
-        """(mins, maxs), each (3,) float64, over every vertex of every frame of :meth:`scene`."""
+    def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """(mins, maxs), each (3,) float32 as every model's, over every vertex of every frame
+        of :meth:`scene` (whose positions are float32)."""
         points = [s.positions.reshape(-1, 3) for s in self.scene().surfaces if s.positions.size]
         if not points:
-            return np.zeros(3), np.zeros(3)
-        p = np.concatenate(points)
-        return p.min(axis=0).astype(np.float64), p.max(axis=0).astype(np.float64)
+            return np.zeros(3, np.float32), np.zeros(3, np.float32)
+        p = np.concatenate(points).astype(np.float32, copy=False)
+        return p.min(axis=0), p.max(axis=0)
 
     def pose(self, clip_name: str | None = None) -> list[F64]:
         """Every mesh's (F,N,3) posed positions in clip ``clip_name`` (default: the rest)."""
@@ -178,6 +192,37 @@ class Md5(Md5Files):
             if c.name == clip_name:
                 return pose(scene, c)[0]
         raise KeyError(f"no clip {clip_name!r}; clips: {', '.join(self.anims) or '(none)'}")
+
+    def export(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        frame: int | None = None,
+        clip: str | None = None,
+        skin_dir: str | os.PathLike[str] | None = None,
+    ) -> list[Path]:
+        """Write the model as glTF 2.0 (``.glb``/``.gltf``: every animation baked into frames,
+        each clip an animation) or OBJ + MTL (``.obj``: one frame), by ``path``'s suffix,
+        atomically; ``frame`` or ``clip`` keeps only that part. Skins are looked up beside
+        the model or under ``skin_dir``. Returns the files written."""
+        return export_scene(scene(self, skin_dir=skin_dir), path, frame=frame, clip=clip)
+
+    @cached_property
+    def skin_images(self) -> list[SkinImage | None]:
+        """One picture per mesh block, in the order of ``mesh_file.meshes`` (and of
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found. A
+        block's shader (material) name is looked up whole, then by its last path part, as
+        :meth:`export` does: under the model's folder, names matched case-insensitively and with the
+        other image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the
+        model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe names (``..``,
+        absolute) are refused with a warning (:func:`quakemodels.core.skins.find_skin`). Computed on
+        first access and cached; a model from bytes, with no folder, finds none. Through a game's
+        paks and pk3s: :func:`quakemodels.registry.scene`."""
+        listings = Listings()
+        return [
+            skin_rgba(find_skin(list(_skin_names(b)), self.name, None, listings))
+            for b in self.mesh_file.meshes
+        ]
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings; never raises."""
@@ -201,6 +246,12 @@ class Md5(Md5Files):
                 skin,
             )
         )
+
+
+def _skin_names(block: Md5MeshBlock) -> tuple[str, ...]:
+    """The names a mesh block's picture is looked up by: its shader, then the shader's last
+    path part (a material named ``models/monsters/imp/imp`` beside the model as ``imp.tga``)."""
+    return tuple(dict.fromkeys([block.shader, PurePosixPath(block.shader).name]))
 
 
 def scene(

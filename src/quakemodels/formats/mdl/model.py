@@ -71,9 +71,12 @@ class Mdl(MdlReader):
         *,
         frame: int | None = None,
         clip: str | None = None,
+        skin_dir: str | os.PathLike[str] | None = None,
     ) -> list[Path]:
         """Write the model as glTF 2.0 or OBJ + MTL by ``path``'s suffix (see
-        ``Md2.export``); frame groups become clips timed by their intervals."""
+        ``Md2.export``); frame groups become clips timed by their intervals. ``skin_dir`` is
+        unused (an MDL's skins are in the file): it is there for the one signature every
+        model's ``export`` has."""
         return export_scene(scene(self), path, frame=frame, clip=clip)
 
     @classmethod

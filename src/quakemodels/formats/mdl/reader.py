@@ -67,6 +67,7 @@ from ...core.mesh import (
 )
 from ...core.names import lenient_names
 from ...core.sections import field_type, offset_of, read_record
+from ...core.skins import SkinImage, rgba
 from ...core.trivertx import TrivertxNormals
 from ...errors import BadValueError, ModelFormatError, TruncatedError
 from ...kaitai.quake_mdl import QuakeMdl
@@ -192,6 +193,15 @@ def _walk(data: bytes, header: Any) -> _Layout:
                 field=name,
                 offset=HEADER_OFFSETS[name],
             )
+    if header.num_frames == 0:
+        # Quake's Mod_LoadAliasModel (model.c): "Invalid # of frames" below 1, a Sys_Error
+        offset = HEADER_OFFSETS["num_frames"]
+        raise BadValueError(
+            f"num_frames=0 at offset {offset}: the model has no frames (Quake refuses it:"
+            ' "Invalid # of frames")',
+            field="num_frames",
+            offset=offset,
+        )
     skin_size = header.skin_width * header.skin_height
     pos = HEADER_SIZE
     skins: list[tuple[int, int, int, int | None, int]] = []
@@ -246,6 +256,16 @@ def _walk(data: bytes, header: Any) -> _Layout:
     frames = fast_single_frames(data, ofs_frames, header.num_frames, pose_size)
     if frames is None:
         frames = _walk_frames(data, header, ofs_frames, pose_size)
+    if not frames[1]:
+        # every frame a group of no poses: nothing to draw (Quake's renderer would read the
+        # interval and pose before the group's first)
+        at = frames[0][0][0] + TYPE_SIZE
+        raise BadValueError(
+            f"frames[0].num_time=0 at offset {at}: every frame is a group of no poses, so the"
+            " model has no pose",
+            field="num_time",
+            offset=at,
+        )
     return _Layout(
         skins=tuple(skins),
         ofs_texcoords=ofs_texcoords,
@@ -345,7 +365,8 @@ class MdlReader(TrivertxNormals, SingleSurface):
     * ``triangles`` (T,3) int32; ``faces_front`` (T,) int32 as stored
     * ``on_seam`` (V,) int32 as stored; ``texcoords_px`` (2V,2) int32; ``texcoords`` (2V,2)
       float32; ``triangle_texcoords`` (T,3) int32 rows of those (see the module docstring)
-    * ``skin_indices`` (K,H,W) uint8 palette indices; ``skin_images`` (K,H,W,3) uint8 RGB
+    * ``skin_indices`` (K,H,W) uint8 palette indices; ``skin_images`` K (H,W,4) uint8 RGBA;
+      ``skin_rgb()`` (K,H,W,3) uint8 RGB
 
     Lists: ``frame_names`` (P), ``frame_groups``, ``skin_groups``; ``animations`` maps clip →
     pose range.
@@ -676,9 +697,12 @@ class MdlReader(TrivertxNormals, SingleSurface):
         return as_palette(self._palette_arg)
 
     @decoded
-    def skin_images(self) -> npt.NDArray[np.uint8]:
-        """(K,H,W,3) uint8 RGB of every skin image through ``palette``."""
-        return self.skin_rgb()
+    def skin_images(self) -> list[SkinImage | None]:
+        """Every skin image (each image of every skin group counts, in file order) through
+        ``palette``: K read-only (H,W,4) uint8 RGBA arrays, alpha 255 (Quake draws alias skins
+        opaque), never None (the skins are in the file). :meth:`skin_rgb` gives them as one
+        (K,H,W,3) RGB array."""
+        return [rgba(image) for image in self.skin_rgb()]
 
     def skin_rgb(self, palette: PaletteLike | None = None) -> npt.NDArray[np.uint8]:
         """(K,H,W,3) uint8 RGB of every skin image through ``palette`` (default: the model's)."""

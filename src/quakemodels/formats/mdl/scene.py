@@ -25,7 +25,7 @@ def skin_image(m: MdlReader, index: int = 0) -> Skin | None:
     if index >= m.num_skin_images or m.skin_width <= 0 or m.skin_height <= 0:
         return None
     stem = model_stem(m.name)
-    pixels = np.ascontiguousarray(m.skin_images[index])
+    pixels = np.take(m.palette, m.skin_indices[index], axis=0)  # RGB: an MDL skin is opaque
     return Skin(Path(f"{stem}_skin{index}.png"), pixels=pixels)
 
 

@@ -98,6 +98,7 @@ class Sp2:
 
     @property
     def num_frames(self) -> int:
+        """Frames, one image each (the rows of :attr:`records`)."""
         return len(self.records)
 
     @property
