@@ -27,9 +27,10 @@ from PIL import Image
 
 import quakemodels
 from quakemodels import AnimatedModel, BadMagicError, Md2, Md3, Mesh
-from quakemodels.core.format import Format, Kind
+from quakemodels.cli import main
 from quakemodels.core.mesh import SurfaceRange
 from quakemodels.core.skins import skin_rgba
+from quakemodels.formats.contract import Format, Kind
 from quakemodels.formats.md2.scene import scene as md2_scene
 from quakemodels.formats.md3.scene import scene as md3_scene
 from quakemodels.registry import FORMATS
@@ -321,7 +322,7 @@ def test_every_mesh_model_gives_rgba_skin_images(fmt: Format, tmp_path: Path) ->
 
 # -- help() and docstrings -----------------------------------------------------------------------
 
-MODEL_CLASSES = [f.model for f in FORMATS if f.kind is not Kind.FOLDER]
+MODEL_CLASSES = [f.model for f in FORMATS]
 ROLE = re.compile(r":(?:func|class|meth|mod|attr|data|exc):`~?([^`]+)`")
 DOTTED = re.compile(r"\bquakemodels(?:\.[A-Za-z_]\w*)+")
 
@@ -420,3 +421,53 @@ def test_an_md3_of_one_surface_still_names_it() -> None:
     assert np.array_equal(one.positions, part.positions)
     assert one.indices.tolist() == part.indices.tolist() == [[0, 2, 1], [0, 3, 2]]
     assert not (one.positions.flags.writeable or one.indices.flags.writeable)
+
+
+# -- a player is a model like the others (issue 37 item 2) ------------------------------------
+
+
+def test_a_player_is_a_model_with_the_same_api(tmp_path: Path) -> None:
+    """load(folder) gives a Player that is an AnimatedModel: animations of the same type as
+    an MD2's (name -> range of the assembled scene's frames), mesh/meshes of that scene, its
+    skin pictures, bounds, check and export; the cfg's rows stay on ``config``."""
+    from test_q3player import _load
+
+    player = _load("human_bsuit")
+    assert isinstance(player, AnimatedModel) and isinstance(player, quakemodels.Player)
+    clips = player.animations
+    assert all(isinstance(r, range) for r in clips.values())
+    assert list(clips) == ["stand", *(c.name for c in player.config)]
+    assert player.num_frames == len(player.frame_names) == max(r.stop for r in clips.values())
+    run = clips["LEGS_RUN"]
+    assert len(run) == player.config["LEGS_RUN"].num_frames
+    # mesh(frame): the scene's frame, every surface of the three parts, merged in order
+    scene = player.scene(frames=[run.start + 2])
+    mesh = player.mesh(run.start + 2)
+    want = np.concatenate([s.positions[0] for s in scene.surfaces])
+    assert np.array_equal(mesh.positions, want)
+    assert [r.name for r in mesh.surfaces] == [s.name for s in scene.surfaces]
+    assert len(player.meshes(run.start + 2)) == len(scene.surfaces)
+    assert np.array_equal(
+        player.meshes(-1)[0].positions, player.meshes(player.num_frames - 1)[0].positions
+    )
+    with pytest.raises(IndexError):
+        player.mesh(player.num_frames)
+    lo, hi = player.bounds
+    assert np.all(lo <= mesh.positions.min(axis=0)) and np.all(hi >= mesh.positions.max(axis=0))
+    images = player.skin_images
+    assert len(images) == len(mesh.surfaces)
+    found = [i for i in images if i is not None]
+    assert found and all(i.ndim == 3 and i.shape[2] == 4 and i.dtype == np.uint8 for i in found)
+    assert isinstance(player.check("quake3"), list)
+    # export: a glTF keeps the parts on their tags (the same bytes as the CLI's), OBJ a frame
+    glb = tmp_path / "p.glb"
+    assert player.export(glb) == [glb]
+    cli = tmp_path / "cli.glb"
+    assert main(["export", str(player.folder), "-o", str(cli), "-q"]) == 0
+    assert glb.read_bytes() == cli.read_bytes()
+    obj = player.export(tmp_path / "p.obj", frame=run.start)
+    assert obj[0].suffix == ".obj" and obj[0].read_text().count("\nv ") == len(
+        player.mesh(run.start).positions
+    )
+    clip_glb = player.export(tmp_path / "run.glb", clip="LEGS_RUN")[0]
+    assert clip_glb.stat().st_size > 0

@@ -167,7 +167,8 @@ def check_player(
     game_dir: str | os.PathLike[str] | None = None,
 ) -> list[Finding]:
     """Findings for the player folder ``folder`` (on disk, through an archive or in a game's
-    search path; ``game_dir`` as for :meth:`PlayerFolder.from_folder`); never raises on any input."""
+    search path; ``game_dir`` as for :meth:`PlayerFolder.from_folder`); never raises on any
+    input."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # everything a warning says is a finding here

@@ -28,6 +28,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -125,6 +126,9 @@ def attach(parent: Placement, tag: Placement | None) -> Placement:
     return Placement(origin=parent.origin + tag.origin @ parent.axis, axis=tag.axis @ parent.axis)
 
 
+_P = TypeVar("_P", bound="PlayerFolder")
+
+
 class PlayerFolder:
     """A Quake III player folder, read.
 
@@ -165,8 +169,11 @@ class PlayerFolder:
 
     @classmethod
     def from_folder(
-        cls, folder: str | os.PathLike[str], *, game_dir: str | os.PathLike[str] | None = None
-    ) -> PlayerFolder:
+        cls: type[_P],
+        folder: str | os.PathLike[str],
+        *,
+        game_dir: str | os.PathLike[str] | None = None,
+    ) -> _P:
         """Read the player in ``folder``: its three parts, ``animation.cfg`` and skins.
 
         ``folder`` may be on disk, run through an archive (``baseq3/pak0.pk3/models/players/
@@ -207,7 +214,7 @@ class PlayerFolder:
             animations = AnimationConfig()
         return cls(where, parts, animations, paths=paths, files=files)
 
-    def with_game_dir(self, game_dir: str | os.PathLike[str]) -> PlayerFolder:
+    def with_game_dir(self: _P, game_dir: str | os.PathLike[str]) -> _P:
         """The same player (parts and cfg as read) whose skins and images are found through
         the game folder ``game_dir`` (see :meth:`from_folder`)."""
         files = player_files(self.folder, game_dir)
