@@ -237,7 +237,11 @@ def frames_round_trip(fmt: Format, data: bytes, path: Path | None) -> None:
     model = open_model(fmt, data, path.name if path else None)
     frames = service(fmt, "frames")(model)
     need(fmt, "build")
-    rebuilt = service(fmt, "build")(frames, name=path.name if path else "sprite")
+    # the target side of `quakemodels convert x.spr back.spr`: the build service given the
+    # frames as its Source, with the CLI's default options
+    target = Path(path.name if path else f"sprite{fmt.suffixes[0]}")
+    source = Source(paths=(target,), framer=lambda palette: frames)
+    rebuilt = service(fmt, "build")(source, BuildOptions(out=target)).model
     again = service(fmt, "frames")(open_model(fmt, rebuilt.to_bytes()))
     assert len(again.frames) == len(frames.frames)
     for i, (a, b) in enumerate(zip(frames.frames, again.frames, strict=True)):

@@ -351,7 +351,7 @@ def test_player_with_a_weapon_plays_legs_and_torso_apart(browser: Any) -> None:
         page = open_page(browser, s.url)
         state = page.eval("qm.state()")
         assert state["kind"] == "player"
-        assert state["clips"] == [c.name for c in player.animations]
+        assert state["clips"] == [c.name for c in player.config]
         assert set(state["tracks"]) == {"legs", "torso"}
         assert state["weapon"] == 1
         assert {t for t in ("tag_torso", "tag_head", "tag_weapon")} <= set(state["tags"])
@@ -359,7 +359,7 @@ def test_player_with_a_weapon_plays_legs_and_torso_apart(browser: Any) -> None:
         for mesh, count in state["morphs"].items():
             if mesh[:2] in parts:
                 assert count == parts[mesh[:2]].num_frames, mesh
-        clips = {c.name: c for c in player.animations}
+        clips = {c.name: c for c in player.config}
         page.eval("qm.select('legs', 'LEGS_RUN'); qm.select('torso', 'TORSO_ATTACK')")
         legs = page.eval("qm.step('legs', 2)")
         torso = page.eval("qm.step('torso', 5)")
