@@ -7,11 +7,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import io
 import os
 import pydoc
 import re
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ import mdlbuilder
 import numpy as np
 import numpy.typing as npt
 import pytest
+from archivebuilder import pak_bytes
 from PIL import Image
 
 import quakemodels
@@ -420,3 +423,21 @@ def test_an_md3_of_one_surface_still_names_it() -> None:
     assert np.array_equal(one.positions, part.positions)
     assert one.indices.tolist() == part.indices.tolist() == [[0, 2, 1], [0, 3, 2]]
     assert not (one.positions.flags.writeable or one.indices.flags.writeable)
+
+
+def test_a_model_in_a_pak_finds_its_skin_in_the_pak(tmp_path: Path) -> None:
+    pcx = io.BytesIO()
+    image = Image.fromarray(INDICES, mode="P")
+    image.putpalette(PALETTE)
+    image.save(pcx, format="PCX")
+    files = [
+        ("models/a/tris.md2", md2builder.build(md2builder.Md2Spec(skins=[b"models/a/skin.pcx"]))),
+        ("models/a/skin.pcx", pcx.getvalue()),
+    ]
+    (tmp_path / "pak0.pak").write_bytes(pak_bytes(files))
+    m = quakemodels.load(tmp_path / "pak0.pak" / "models" / "a" / "tris.md2", Md2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # found through the pak, as the engine finds it
+        images = m.skin_images
+    assert len(images) == 1 and images[0] is not None
+    assert np.array_equal(images[0], PCX_RGBA)
