@@ -315,6 +315,7 @@ def expected_skin_count(m: Any) -> int:
 @pytest.mark.parametrize("fmt", MESH_FORMATS, ids=lambda f: f.name)
 def test_every_mesh_model_gives_rgba_skin_images(fmt: Format, tmp_path: Path) -> None:
     m = sample(fmt, tmp_path)
+    assert "skin_images" not in vars(m)  # lazy: looked up on first access only
     images = m.skin_images
     assert isinstance(images, list) and len(images) == expected_skin_count(m) >= 1
     for image in images:
