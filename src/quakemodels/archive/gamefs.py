@@ -352,7 +352,7 @@ class GameFS(Closing):
     @staticmethod
     def read_found(found: Found, limit: SizeLimit | None = None) -> bytes:
         """The bytes of a found file; an archive entry is first judged by ``limit`` on its
-        head (see :data:`~quakemodels.archive.base.SizeLimit`)."""
+        head (see :data:`~quakemodels.core.files.SizeLimit`)."""
         if found.entry is not None:
             archive = found.source.archive
             assert archive is not None

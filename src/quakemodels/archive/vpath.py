@@ -10,13 +10,17 @@ through the same search path the engine would use.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..core.files import HEAD, SizeLimit, read_regular
+from ..core.shaders import game_shaders
+from ..core.skins import game_images
 from .names import Engine
 
 if TYPE_CHECKING:
@@ -191,12 +195,30 @@ def game_context(
     return shared_gamefs(tuple(roots)), inner
 
 
+@contextlib.contextmanager
+def model_game(model_path: str | os.PathLike[str] | None) -> Iterator[None]:
+    """Within the block, skins (:func:`quakemodels.core.skins.find_skin`) and Quake III shader
+    scripts (:func:`quakemodels.core.shaders.scripts_for`) are looked up through the game the
+    model's path belongs to (its archive, or a game folder above it: :func:`game_context`),
+    before the folder lookups; nothing changes for a model of no game."""
+    context = game_context(model_path)
+    if context is None:
+        yield
+        return
+    from .shaders import game_scripts  # the archive readers: loaded by game_context already
+
+    fs = context[0]
+    with game_images(*context), game_shaders(lambda: game_scripts(fs)):
+        yield
+
+
 __all__ = [
     "clear_gamefs_cache",
     "game_context",
     "game_folder_above",
     "game_roots",
     "is_game_folder",
+    "model_game",
     "read_path",
     "shared_gamefs",
     "split_archive_path",

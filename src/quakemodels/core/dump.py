@@ -674,7 +674,7 @@ def write_tree(tree: ParsedTree, out: IO[str], fmt: str = "webide") -> None:
     A partial tree (``tree.error`` set) is written without evaluating anything new, with
     ``"$incomplete": true`` and ``"$error"`` as the root object's first keys.
     Raises ModelFormatError (DumpError) when an instance fails to evaluate; ``out`` then holds a
-    prefix of the text, so write through ``quakemodels.atomic``.
+    prefix of the text, so write through ``quakemodels.core.atomic``.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown dump format {fmt!r} (choose from {', '.join(FORMATS)})")

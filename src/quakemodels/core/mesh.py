@@ -177,7 +177,8 @@ class AnimatedModel(Protocol):
         """The skin pictures, each (H,W,4) uint8 RGBA, top row first; None for a skin that
         cannot be found: one per stored skin name (MD2), per surface (MD3, MD5, IQM: the
         order of ``mesh(frame).surfaces``) or per skin image in the file (MDL). Looked up
-        beside the model on first access, and cached."""
+        on first access as the model's ``export`` finds its skins (beside it, or through the
+        game it belongs to), and cached."""
         ...
 
     @property

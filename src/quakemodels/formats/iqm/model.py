@@ -110,15 +110,17 @@ class Iqm(IqmReader):
     @cached_property
     def skin_images(self) -> list[SkinImage | None]:
         """One picture per IQM mesh, in the order of ``mesh_records`` (and of
-        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found (a
-        mesh without a material finds only the pictures beside the model named after it, or the
-        folder's only image). Each mesh's material name is looked up as :meth:`export` does: under
-        the model's folder, names matched case-insensitively and with the other image extensions
-        (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the model
-        (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe names (``..``,
-        absolute) are refused with a warning (:func:`quakemodels.core.skins.find_skin`). Computed on
-        first access and cached; a model from bytes, with no folder, finds none. Through a game's
-        paks and pk3s: :func:`quakemodels.registry.scene`."""
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is
+        found (a mesh without a material finds only the pictures beside the model named after
+        it, or the folder's only image). Each mesh's material name is looked up as
+        :meth:`export` does: under the model's folder, names matched case-insensitively and with
+        the other image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then
+        beside the model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe
+        names (``..``, absolute) are refused with a warning
+        (:func:`quakemodels.core.skins.find_skin`). A model inside a pak or pk3, or in a game
+        folder, has its names looked up through that game first, as the engine finds files
+        (:func:`quakemodels.archive.vpath.model_game`). Computed on first access and cached; a
+        model from bytes, with no path, finds none."""
         return _skin_images(self)
 
     def check(self, engine: str = "any") -> list[Finding]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...archive.vpath import model_game
 from ...core.scene import ExportModel, model_stem
 from ...core.skeletal import SkeletalClip, SkeletalScene, bake, baked_model, frame_name
 from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
@@ -50,10 +51,11 @@ def skin_images(m: IqmReader) -> list[SkinImage | None]:
     """Each IQM mesh's picture, found by its material name as :func:`scene` finds it (see
     ``Iqm.skin_images``)."""
     listings = Listings()
-    return [
-        skin_rgba(find_skin([r.material] if r.material else [], m.name, None, listings))
-        for r in m.mesh_records
-    ]
+    with model_game(m.name):
+        return [
+            skin_rgba(find_skin([r.material] if r.material else [], m.name, None, listings))
+            for r in m.mesh_records
+        ]
 
 
 def scene(

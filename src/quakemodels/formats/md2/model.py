@@ -45,15 +45,16 @@ class Md2(Md2Reader):
 
     @cached_property
     def skin_images(self) -> list[SkinImage | None]:
-        """One picture per name in :attr:`skins`, in that order: (H,W,4) uint8 RGBA, top row first
-        (alpha 255 for a PCX), or None where no file is found. Each name is looked up as
-        :meth:`export` looks up the skin: under the model's folder, names matched case-insensitively
-        and with the other image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then
-        beside the model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe
-        names (``..``, absolute) are refused with a warning
-        (:func:`quakemodels.core.skins.find_skin`). Computed on first access and cached; a model
-        from bytes, with no folder, finds none. Through a game's paks and pk3s:
-        :func:`quakemodels.registry.scene`."""
+        """One picture per name in :attr:`skins`, in that order: (H,W,4) uint8 RGBA, top row
+        first (alpha 255 for a PCX), or None where no file is found. Each name is looked up as
+        :meth:`export` looks up the skin: under the model's folder, names matched
+        case-insensitively and with the other image extensions (``.pcx``, ``.tga``, ``.png``,
+        ``.jpg``, ``.bmp``), then beside the model (``<stem>__<name>``, ``<stem>.<ext>``, the
+        folder's only image); unsafe names (``..``, absolute) are refused with a warning
+        (:func:`quakemodels.core.skins.find_skin`). A model inside a pak or pk3, or in a game
+        folder, has its names looked up through that game first, as the engine finds files
+        (:func:`quakemodels.archive.vpath.model_game`). Computed on first access and cached; a
+        model from bytes, with no path, finds none."""
         return _skin_images(self)
 
     def to_bytes(self) -> bytes:

@@ -7,6 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from ...archive.vpath import model_game
 from ...core.scene import AlphaTest, ExportModel, Material, Surface, model_stem
 from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
 from ...errors import LimitExceededError
@@ -56,9 +57,11 @@ def _lookup_names(m: Md2Reader) -> list[str]:
 
 def skin_images(m: Md2Reader) -> list[SkinImage | None]:
     """Each stored skin name's picture (see ``Md2.skin_images``), looked up as :func:`scene`
-    looks up the skin it exports, one name at a time."""
+    looks up the skin it exports (through the model's game, as ``registry.scene`` does), one
+    name at a time."""
     listings = Listings()  # one directory listing per folder for every name's lookup
-    return [skin_rgba(find_skin([name], m.name, None, listings)) for name in _lookup_names(m)]
+    with model_game(m.name):
+        return [skin_rgba(find_skin([n], m.name, None, listings)) for n in _lookup_names(m)]
 
 
 def scene(

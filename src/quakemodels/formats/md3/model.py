@@ -40,17 +40,19 @@ class Md3(Md3Reader):
     @cached_property
     def skin_images(self) -> list[SkinImage | None]:
         """One picture per surface, in the order of :attr:`surfaces` (and of
-        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found. A
-        surface is drawn with its first shader (Quake III's skinNum 0): its picture is the texture
-        of the shader script defining that name, when the game root above the model has one, else
-        the first of its shader names that names a file (a ``.skin`` file's choices belong to a
-        player: :class:`quakemodels.Player`). Looked up as :meth:`export` does: under the model's
-        folder, names matched case-insensitively and with the other image extensions (``.pcx``,
-        ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the model (``<stem>__<name>``,
-        ``<stem>.<ext>``, the folder's only image); unsafe names (``..``, absolute) are refused with
-        a warning (:func:`quakemodels.core.skins.find_skin`). Computed on first access and cached; a
-        model from bytes, with no folder, finds none. Through a game's paks and pk3s:
-        :func:`quakemodels.registry.scene`."""
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is
+        found. A surface is drawn with its first shader (Quake III's skinNum 0): its picture is
+        the texture of the shader script defining that name, when the game root above the model
+        has one, else the first of its shader names that names a file (a ``.skin`` file's
+        choices belong to a player: :class:`quakemodels.Player`). Looked up as :meth:`export`
+        does: under the model's folder, names matched case-insensitively and with the other
+        image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the
+        model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe names
+        (``..``, absolute) are refused with a warning
+        (:func:`quakemodels.core.skins.find_skin`). A model inside a pak or pk3, or in a game
+        folder, has its names looked up through that game first, as the engine finds files
+        (:func:`quakemodels.archive.vpath.model_game`). Computed on first access and cached; a
+        model from bytes, with no path, finds none."""
         return _skin_images(self)
 
     def to_bytes(self) -> bytes:

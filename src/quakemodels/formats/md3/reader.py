@@ -526,8 +526,13 @@ class Md3Reader(ModelFile):
     * ``tags`` :class:`Md3Tags`: names (K), origins (F,K,3), axes (F,K,3,3)
     * ``surfaces`` list of :class:`Md3Surface`, each with triangles (T,3), texcoords (N,2),
       positions and normals (F,N,3) and ``mesh(frame)``
+    * ``meshes(frame)`` one :class:`~quakemodels.core.mesh.Mesh` per surface, ``mesh(frame)``
+      the surfaces merged into one
 
-    ``name`` is where the model came from (a path, or None); ``model_name`` the header's name.
+    The header's values are attributes: ``num_frames`` (F, 1..1024), ``num_tags`` (K),
+    ``num_surfaces``, ``num_skins`` (unused), ``flags``, ``ofs_frames``, ``ofs_tags``,
+    ``ofs_surfaces``, ``ofs_end``. ``name`` is where the model came from (a path, or None);
+    ``model_name`` the header's name (``model_name_raw`` its 64 bytes).
     """
 
     HEADER_FIELDS = HEADER_FIELDS

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ...archive.vpath import model_game
 from ...core.mesh import flip_winding
 from ...core.scene import OPAQUE, ExportModel, Surface, Tag, model_stem
 from ...core.shaders import ShaderDef, ShaderScripts, scripts_for
@@ -38,11 +39,12 @@ def _skin_lookup(
 def skin_images(m: Md3Reader) -> list[SkinImage | None]:
     """Each surface's picture, as :func:`scene` textures it (see ``Md3.skin_images``)."""
     listings = Listings()
-    scripts = _scripts(m, None)
-    return [
-        skin_rgba(find_skin(_skin_lookup(s, scripts)[0], m.name, None, listings))
-        for s in m.surfaces
-    ]
+    with model_game(m.name):  # its game's images and shader scripts, as registry.scene's
+        scripts = _scripts(m, None)
+        return [
+            skin_rgba(find_skin(_skin_lookup(s, scripts)[0], m.name, None, listings))
+            for s in m.surfaces
+        ]
 
 
 def scene(

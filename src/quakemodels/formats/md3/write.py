@@ -479,7 +479,7 @@ def encode_normals(normals: npt.ArrayLike) -> npt.NDArray[np.uint8]:
     """(..., 3) vectors → (..., 2) uint8 angle codes (lng, lat), the inverse of the decoder.
 
     The renderer decodes ``normal = (cos lat · sin lng, sin lat · sin lng, cos lng)`` with
-    angles of ``code · 2π/256`` (:func:`quakemodels.md3.normal_table`). Here lng is the angle
+    angles of ``code · 2π/256`` (:func:`.reader.normal_table`). Here lng is the angle
     from +Z (``atan2(√(x²+y²), z)``, 0..π) and lat the angle around Z (``atan2(y, x)``), each
     rounded to the nearest step, then the nearest of the four codes around them (largest dot
     product with the decoded table) is kept: the decoded direction is the nearest one the

@@ -12,6 +12,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
+from ...archive.vpath import model_game
 from ...core.build import vertex_normals
 from ...core.facade import frame_index
 from ...core.findings import Finding
@@ -210,19 +211,22 @@ class Md5(Md5Files):
     @cached_property
     def skin_images(self) -> list[SkinImage | None]:
         """One picture per mesh block, in the order of ``mesh_file.meshes`` (and of
-        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is found. A
-        block's shader (material) name is looked up whole, then by its last path part, as
-        :meth:`export` does: under the model's folder, names matched case-insensitively and with the
-        other image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then beside the
-        model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe names (``..``,
-        absolute) are refused with a warning (:func:`quakemodels.core.skins.find_skin`). Computed on
-        first access and cached; a model from bytes, with no folder, finds none. Through a game's
-        paks and pk3s: :func:`quakemodels.registry.scene`."""
+        ``mesh(frame).surfaces``): (H,W,4) uint8 RGBA, top row first, or None where none is
+        found. A block's shader (material) name is looked up whole, then by its last path part,
+        as :meth:`export` does: under the model's folder, names matched case-insensitively and
+        with the other image extensions (``.pcx``, ``.tga``, ``.png``, ``.jpg``, ``.bmp``), then
+        beside the model (``<stem>__<name>``, ``<stem>.<ext>``, the folder's only image); unsafe
+        names (``..``, absolute) are refused with a warning
+        (:func:`quakemodels.core.skins.find_skin`). A model inside a pak or pk3, or in a game
+        folder, has its names looked up through that game first, as the engine finds files
+        (:func:`quakemodels.archive.vpath.model_game`). Computed on first access and cached; a
+        model from bytes, with no path, finds none."""
         listings = Listings()
-        return [
-            skin_rgba(find_skin(list(_skin_names(b)), self.name, None, listings))
-            for b in self.mesh_file.meshes
-        ]
+        with model_game(self.name):
+            return [
+                skin_rgba(find_skin(list(_skin_names(b)), self.name, None, listings))
+                for b in self.mesh_file.meshes
+            ]
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings; never raises."""

@@ -1,6 +1,6 @@
 """A player's assembled poses as one exporter model (renders, OBJ of a pose, previews).
 
-:func:`player_scene` turns a list of poses into an :class:`~quakemodels.export.ExportModel`
+:func:`player_scene` turns a list of poses into an :class:`~quakemodels.core.scene.ExportModel`
 whose frame ``i`` is pose ``i`` in world space: every surface of the three parts, placed by
 the tags as :meth:`PlayerFolder.pose_frames` places them, normals turned by each part's axis, skins
 from the chosen ``.skin``. The software renderer and the OBJ writer then draw an assembled
