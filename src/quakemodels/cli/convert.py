@@ -171,12 +171,14 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fps",
         type=positive,
-        default=FPS,
+        default=None,
         metavar="N",
         help="glTF → MD2/MD3/MDL: sample a rigged or moved glTF's animations at N frames per"
         f" second (default {FPS:g}, the rate Quake, Quake II and Quake III animate models at);"
         " each animation becomes a clip of frames named after it; glTF → glTF: each"
-        " animation's keys, N a second",
+        " animation's keys, N a second; MD5/IQM → MD2/MD3/MDL: bake each animation at N frames"
+        " per second (default: its own frames, at the rate the file gives; the engines play"
+        f" frames at {FPS:g} a second, so --fps {FPS:g} keeps an animation's speed)",
     )
     parser.add_argument(
         "--up",
@@ -220,7 +222,7 @@ def _options(args: argparse.Namespace, out: Path) -> BuildOptions:
         palette=args.palette,
         fullbrights=args.fullbrights,
         skin_dir=args.skin_dir,
-        fps=args.fps,
+        fps=args.fps if args.fps is not None else FPS,
         up=args.up,
     )
 
@@ -237,8 +239,9 @@ def _target(suffix: str, to_folder: bool) -> Format | None:
     return next((f for f in FORMATS if suffix in f.suffixes), None)
 
 
-def _source(inputs: list[Path]) -> Source:
-    """The input as a build reads it: glTF/OBJ paths, or the one model read by the registry."""
+def _source(inputs: list[Path], fps: float | None = None) -> Source:
+    """The input as a build reads it: glTF/OBJ paths, or the one model read by the registry
+    (a skeletal model's clips baked at ``fps`` when given, else at their own frames)."""
     if all(p.suffix.lower() in (*_GLTF, ".obj") for p in inputs):
         return Source(tuple(inputs))
     if len(inputs) != 1:
@@ -247,7 +250,7 @@ def _source(inputs: list[Path]) -> Source:
     model = _load_model(path)
 
     def scener(skin: str | None, skin_dir: str | None) -> Any:
-        return load_scene(path, {"skin": skin, "skin_dir": skin_dir}, model)
+        return load_scene(path, {"skin": skin, "skin_dir": skin_dir, "bake_fps": fps}, model)
 
     fmt = for_model(model)
 
@@ -279,7 +282,7 @@ def _convert(args: argparse.Namespace, inputs: list[Path], out: Path, fmt: Forma
     if not to_folder and len(inputs) > 1 and {p.suffix.lower() for p in inputs} != {".obj"}:
         target = fmt.name.upper()
         raise UsageError(f"→ {target} takes one model, one .glb/.gltf or one or more .obj files")
-    built = build(_source(inputs), _options(args, out))
+    built = build(_source(inputs, args.fps), _options(args, out))
     _write(built, out, to_folder, args.no_clobber)
     print(built.summary)
     return EXIT_OK
@@ -322,7 +325,8 @@ def _gltf_to_gltf(args: argparse.Namespace, source: Path, out: Path) -> int:
     animations sampled at --fps as TRS clips, its meshes' embedded images (a rigged or moved
     glTF comes out rigged, not baked; ``--up z`` stands a Z-up file up, ``--scale``
     multiplies every length)."""
-    scene, skins, materials, axes = gltf_skeletal(source, fps=args.fps, up=args.up)
+    fps = args.fps if args.fps is not None else FPS
+    scene, skins, materials, axes = gltf_skeletal(source, fps=fps, up=args.up)
     return _write_skin(args, source, out, scene, skins, materials, axes)
 
 

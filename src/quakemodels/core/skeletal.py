@@ -15,7 +15,7 @@ then one weighted sum per vertex.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -137,6 +137,11 @@ class SkeletalScene:
         for j, matrix in self.fixed.items():
             out[:, j] = matrix
         return out
+
+    def resampled(self, fps: float) -> SkeletalScene:
+        """This scene with every clip at ``fps`` frames per second
+        (:meth:`SkeletalClip.resampled`): what a bake "at a chosen fps" poses."""
+        return replace(self, clips=[c.resampled(fps) for c in self.clips])
 
     def rest_world(self) -> F64:
         """(J,4,4) float64 world matrices of the rest pose."""
