@@ -28,10 +28,10 @@ _LOOSE_SPACE = tuple(
 )
 """Bytes ``str.split`` of the Latin-1 text splits at and ``bytes.split`` does not."""
 
-_INTS: dict[bytes, int] = {}
-"""``b"0"`` → 0, ``b"1"`` → 1, ...: the decimal texts of the integers below :data:`_INTS_MAX`
-that tables have asked for, kept (a table's indices are mostly below its file's token
-count)."""
+_INTS: dict[bytes, int] = {b"-1": -1}
+"""``b"-1"`` → -1 (a root's parent), ``b"0"`` → 0, ``b"1"`` → 1, ...: the decimal texts of the
+integers below :data:`_INTS_MAX` that tables have asked for, kept (a table's indices are mostly
+below its file's token count)."""
 _INTS_MAX = 1 << 20
 _ROWS: list[bytes] = []
 
