@@ -102,6 +102,7 @@ def test_hostile_anims_raise_the_same_error(case: str) -> None:
 ODD = {
     "signed index": ("tri 1 0 3 2", "tri 1 +0 3 2"),
     "leading zero": ("tri 1 0 3 2", "tri 1 00 3 2"),
+    "index past the kept texts": ("tri 1 0 3 2", "tri 1 0 3 70000"),
     "underscore int": ("tri 1 0 3 2", "tri 1 0 3 0_2"),
     "exponent": ("weight 0 0 1.000000", "weight 0 0 1e0"),
     "underscore float": ("weight 0 0 1.000000", "weight 0 0 1_0.5"),

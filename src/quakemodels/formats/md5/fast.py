@@ -32,7 +32,9 @@ _INTS: dict[bytes, int] = {b"-1": -1}
 """``b"-1"`` → -1 (a root's parent), ``b"0"`` → 0, ``b"1"`` → 1, ...: the decimal texts of the
 integers below :data:`_INTS_MAX` that tables have asked for, kept (a table's indices are mostly
 below its file's token count)."""
-_INTS_MAX = 1 << 20
+_INTS_MAX = 1 << 16
+"""Kept texts at most (a few MB for the process's life); larger indices (past every engine's
+limits, :data:`.limits.Q2PRO`) are converted as str."""
 _ROWS: list[bytes] = []
 
 
