@@ -46,6 +46,7 @@ PACKAGE_LAYERS = {
         ("layout",),
         ("limits",),
         ("tokens",),
+        ("fast",),  # the tokenizer's fast path (bytes), beside the plain one
         ("reader",),
         ("files",),
         ("check", "describe", "scene"),

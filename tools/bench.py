@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in report():
             print(line)
         print()
-        print("MD5 (tools/bench_md5.py): posing every frame against the numpy floor, the first")
-        print("pose against assimp's import:")
+        print("MD5 and IQM (tools/bench_md5.py): posing every frame against the numpy floor, the")
+        print("MD5 parse plain against its fast path, the first pose against assimp's import:")
         print()
         from bench_md5 import rows as md5_rows
 

@@ -7,10 +7,14 @@ clips against a numpy floor, and the first pose against assimp's import of the s
   weighted sum alone (each vertex's K skinning matrices, already computed, applied to its
   bind position and weighted), run interleaved round by round (:func:`benchutil.raced`)
   [<= 2x]; and the core's general :func:`quakemodels.core.skeletal.pose` for information
+* parse: the .md5mesh parsed by the plain tokenizer (``tokens.py``) and by its fast path
+  (``fast.py``, the same tokens as bytes), raced round by round: what the fast path earns
 * first pose: ``load(bytes).mesh(0)`` (parse the .md5mesh, the bind vertices from the
   weights, frame 0 posed with normals) against assimp importing the same bytes
   (``impasse.load``, ``aiImportFileFromMemory``: parse and build the bind-pose mesh), each
   timed on its own [<= 1x]
+* IQM first pose: ``load(bytes).meshes(0)`` of every corpus IQM against assimp's import of
+  the same bytes, each timed on its own [<= 1x]
 
 Run ``python tools/bench_md5.py``; assimp needs ``pip install impasse`` over Debian's
 ``libassimp5``, and is skipped (with that line) when missing.
@@ -30,7 +34,7 @@ from benchutil import CORPUS, raced, timed
 import quakemodels
 from quakemodels.core.skeletal import SkeletalScene, pose, world_matrices
 from quakemodels.formats.md5 import Md5
-from quakemodels.formats.md5.reader import _parsed_mesh
+from quakemodels.formats.md5.reader import _parse_mesh, _parsed_mesh
 from quakemodels.formats.md5.scene import baked
 
 INSTALL = "pip install impasse && apt-get install libassimp5"
@@ -91,8 +95,9 @@ def rows() -> list[str]:
         return [f"no MD5 corpus at {CORPUS / 'md5'}: MD5 rows skipped"]
     lines = [
         "| MD5 | frames | vertices | K | pose every frame | floor | pose/floor (<= 2x) |"
-        " core pose | first pose | assimp import | first/assimp (<= 1x) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        " core pose | parse plain | parse fast | plain/fast | first pose | assimp import |"
+        " first/assimp (<= 1x) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     impasse = _impasse()
     pose_ratios, first_ratios = [], []
@@ -111,6 +116,16 @@ def rows() -> list[str]:
             ratio_cell = f"{pose_ratios[-1]:.2f}x"
             core_cell = f"{timed(lambda s=scene: core_pose_all(s)) * 1e3:.2f} ms"
         data = path.read_bytes()
+        parses = raced(
+            {
+                "plain": lambda d=data: _parse_mesh(d, "md5mesh", plain=True),
+                "fast": lambda d=data: _parse_mesh(d, "md5mesh"),
+            }
+        )
+        parse_cells = (
+            f"{parses['plain'] * 1e3:.2f} ms | {parses['fast'] * 1e3:.2f} ms |"
+            f" {parses['plain'] / parses['fast']:.2f}x"
+        )
 
         def first_pose(d: bytes = data) -> None:
             _parsed_mesh.cache_clear()  # each run parses: no parse kept from the run before
@@ -129,7 +144,8 @@ def rows() -> list[str]:
             peer_cell, first_ratio = f"{peer * 1e3:.2f} ms", f"{first / peer:.2f}x"
         lines.append(
             f"| {path.parent.name}/{path.name} | {frames} | {vertices} | {k} | {pose_cell} |"
-            f" {floor_cell} | {ratio_cell} | {core_cell} | {first * 1e3:.2f} ms | {peer_cell} |"
+            f" {floor_cell} | {ratio_cell} | {core_cell} | {parse_cells} | {first * 1e3:.2f} ms |"
+            f" {peer_cell} |"
             f" {first_ratio} |"
         )
     if pose_ratios:
@@ -138,6 +154,40 @@ def rows() -> list[str]:
     if first_ratios:
         med = statistics.median(first_ratios)
         lines.append(f"median first pose/assimp over {len(first_ratios)} MD5s: {med:.2f}x")
+    return [*lines, "", *iqm_rows(impasse)]
+
+
+def iqm_rows(impasse: Any | None) -> list[str]:
+    """The IQM table's lines: the first pose of every corpus IQM against assimp's import."""
+    files = sorted((CORPUS / "iqm").glob("*/*.iqm"))
+    if not files:
+        return [f"no IQM corpus at {CORPUS / 'iqm'}: IQM rows skipped"]
+    lines = [
+        "| IQM | vertices | first pose | assimp import | first/assimp (<= 1x) |",
+        "|---|---|---|---|---|",
+    ]
+    ratios = []
+    for path in files:
+        data = path.read_bytes()
+        vertices = len(quakemodels.load(data).positions)
+        first = timed(lambda d=data: quakemodels.load(d).meshes(0), budget=0.6)
+        peer_cell = ratio_cell = f"skipped: `{INSTALL}`"
+        if impasse is not None:
+
+            def assimp(d: bytes = data) -> None:
+                scene = impasse.load(io.BytesIO(d), file_type="iqm")
+                assert len(scene.meshes) > 0
+
+            peer = timed(assimp, budget=0.6)
+            ratios.append(first / peer)
+            peer_cell, ratio_cell = f"{peer * 1e3:.2f} ms", f"{first / peer:.2f}x"
+        lines.append(
+            f"| {path.parent.name}/{path.name} | {vertices} | {first * 1e3:.2f} ms |"
+            f" {peer_cell} | {ratio_cell} |"
+        )
+    if ratios:
+        med = statistics.median(ratios)
+        lines.append(f"median IQM first pose/assimp over {len(ratios)} files: {med:.2f}x")
     return lines
 
 

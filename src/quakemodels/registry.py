@@ -312,6 +312,7 @@ def scene(
     skin: str = "default",
     frame: int | None = None,
     clip: str | None = None,
+    fps: float | None = None,
 ) -> ExportModel:
     """The exporters' view of a loaded model (surfaces, clips, tags, skins).
 
@@ -326,6 +327,11 @@ def scene(
     With ``frame`` (0..F-1, IndexError else) or ``clip`` (KeyError naming the clips), the
     scene holds only that frame (no clips) or that clip's frames (the one clip), and only
     those frames are decoded: the same scene as :meth:`ExportModel.select` on the full one.
+
+    ``fps``: a model that animates by joints (:class:`~quakemodels.core.skeletal.Skeletal`:
+    MD5, IQM) bakes its clips resampled at ``fps`` frames per second instead of at their own
+    frames; ignored for a vertex-animated model (its frames are what it stores) and with
+    ``frame`` or ``clip``.
     """
     frames: list[int] | None = None
     clips: dict[str, range] = {}
@@ -342,6 +348,8 @@ def scene(
         kwargs: dict[str, Any] = {"skin_dir": skin_dir}
         if frames is not None:
             kwargs["frames"] = frames
+        elif fps is not None and isinstance(model, Skeletal):
+            kwargs["fps"] = fps
         if context is None:
             em = fmt.scene(model, **kwargs)
         else:

@@ -57,9 +57,10 @@ def _target(suffix: str, to_folder: bool) -> Format | None:
     return next((f for f in FORMATS if suffix in f.suffixes), None)
 
 
-def _source(inputs: list[Path]) -> Source:
+def _source(inputs: list[Path], fps: float | None = None) -> Source:
     """The input as a build reads it: glTF/OBJ paths, or the one model the registry reads,
-    with what the registry finds for it (its scene, frames, stored frames) read on demand."""
+    with what the registry finds for it (its scene, frames, stored frames) read on demand (a
+    skeletal model's clips baked at ``fps`` when given, else at their own frames)."""
     if all(p.suffix.lower() in (*_GLTF, ".obj") for p in inputs):
         return Source(tuple(inputs))
     if len(inputs) != 1:
@@ -68,7 +69,7 @@ def _source(inputs: list[Path]) -> Source:
     model = _load_model(path)
 
     def scener(skin: str | None, skin_dir: str | None) -> Any:
-        return load_scene(path, {"skin": skin, "skin_dir": skin_dir}, model)
+        return load_scene(path, {"skin": skin, "skin_dir": skin_dir, "bake_fps": fps}, model)
 
     return model_source(path, model, scener)
 
@@ -94,7 +95,7 @@ def _convert(args: argparse.Namespace, inputs: list[Path], out: Path, fmt: Forma
     if not to_folder and len(inputs) > 1 and {p.suffix.lower() for p in inputs} != {".obj"}:
         target = fmt.name.upper()
         raise UsageError(f"→ {target} takes one model, one .glb/.gltf or one or more .obj files")
-    built = fmt.build(_source(inputs), build_options(args, out))
+    built = fmt.build(_source(inputs, args.fps), build_options(args, out))
     _write(built, out, to_folder, args.no_clobber)
     print(built.summary)
     return EXIT_OK
@@ -121,7 +122,8 @@ def _gltf_to_gltf(args: argparse.Namespace, source: Path, out: Path) -> int:
     animations sampled at --fps as TRS clips, its meshes' embedded images (a rigged or moved
     glTF comes out rigged, not baked; ``--up z`` stands a Z-up file up, ``--scale``
     multiplies every length)."""
-    scene, skins, materials, axes = gltf_skeletal(source, fps=args.fps, up=args.up)
+    fps = args.fps if args.fps is not None else FPS
+    scene, skins, materials, axes = gltf_skeletal(source, fps=fps, up=args.up)
     made = scene_gltf(
         scene, {"scale": args.scale}, skins=skins, materials=materials, name=source.stem, axes=axes
     )

@@ -136,12 +136,14 @@ def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--fps",
         type=positive,
-        default=FPS,
+        default=None,
         metavar="N",
         help="glTF → MD2/MD3/MDL: sample a rigged or moved glTF's animations at N frames per"
         f" second (default {FPS:g}, the rate Quake, Quake II and Quake III animate models at);"
         " each animation becomes a clip of frames named after it; glTF → glTF: each"
-        " animation's keys, N a second",
+        " animation's keys, N a second; MD5/IQM → MD2/MD3/MDL: bake each animation at N frames"
+        " per second (default: its own frames, at the rate the file gives; the engines play"
+        f" frames at {FPS:g} a second, so --fps {FPS:g} keeps an animation's speed)",
     )
     parser.add_argument(
         "--up",
@@ -185,6 +187,6 @@ def build_options(args: argparse.Namespace, out: Path) -> BuildOptions:
         palette=args.palette,
         fullbrights=args.fullbrights,
         skin_dir=args.skin_dir,
-        fps=args.fps,
+        fps=args.fps if args.fps is not None else FPS,
         up=args.up,
     )

@@ -121,14 +121,20 @@ def load_scene(
     clip: str | None = None,
 ) -> ExportModel:
     """The scene of the model file ``path`` (``model`` when already loaded) with ``opts``'
-    skin, scale and fps applied; only ``frame`` or ``clip`` (decoding only those frames) when
-    given (see :func:`quakemodels.registry.scene`)."""
+    skin, scale and fps applied (``bake_fps``: a skeletal model's clips resampled at that
+    rate); only ``frame`` or ``clip`` (decoding only those frames) when given (see
+    :func:`quakemodels.registry.scene`)."""
     from ..registry import load, scene
 
     if model is None:
         model = load(path, game_dir=opts.get("game_dir"))
     em = scene(
-        model, skin_dir=opts["skin_dir"], game_dir=opts.get("game_dir"), frame=frame, clip=clip
+        model,
+        skin_dir=opts["skin_dir"],
+        game_dir=opts.get("game_dir"),
+        frame=frame,
+        clip=clip,
+        fps=opts.get("bake_fps"),
     )
     if opts.get("skin") is not None:
         em = _with_skin(model, em, str(opts["skin"]), opts["skin_dir"])

@@ -14,8 +14,9 @@ then one weighted sum per vertex.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -137,6 +138,11 @@ class SkeletalScene:
         for j, matrix in self.fixed.items():
             out[:, j] = matrix
         return out
+
+    def resampled(self, fps: float) -> SkeletalScene:
+        """This scene with every clip at ``fps`` frames per second
+        (:meth:`SkeletalClip.resampled`): what a bake "at a chosen fps" poses."""
+        return replace(self, clips=[c.resampled(fps) for c in self.clips])
 
     def rest_world(self) -> F64:
         """(J,4,4) float64 world matrices of the rest pose."""
@@ -287,12 +293,18 @@ def _slerp(a: F64, b: F64, s: F64) -> F64:
 def frame_name(clip: str, k: int, frames: int) -> str:
     """The name of frame ``k`` of ``clip`` as Quake names frames (letters, then the number the
     engines strip to find the clip), at most 15 characters: ``wave01``."""
+    digits = max(2, len(str(frames)))
+    return f"{_frame_base(clip)[: 15 - digits]}{k + 1:0{digits}d}"
+
+
+@functools.lru_cache(maxsize=256)
+def _frame_base(clip: str) -> str:
+    """``clip`` as the letters of a frame name (made once per clip, not once per frame)."""
     base = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in clip)
     base = base.strip("_") or "frame"
     if base[-1].isdigit():
         base += "_"  # the frame number must not run into a digit of the name
-    digits = max(2, len(str(frames)))
-    return f"{base[: 15 - digits]}{k + 1:0{digits}d}"
+    return base
 
 
 def rotation_part(world: F64) -> F64:

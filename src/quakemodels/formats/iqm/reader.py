@@ -776,7 +776,11 @@ class IqmReader:
         ``material_name``; inverse binds from the joints' world matrices), one clip per anim
         at its frame rate (every frame as one clip when there are frames but no anims), and
         the joints named ``tag_*`` as tags. A model without joints gets one root joint that
-        carries every mesh."""
+        carries every mesh. Made once (loading builds it to check it; a pose reads it)."""
+        return self._skeletal
+
+    @decoded
+    def _skeletal(self) -> SkeletalScene:
         names = self.joint_names
         parents = self.joint_parents
         translate, rotate, scale = self.joint_translate, self.joint_rotate, self.joint_scale

@@ -63,11 +63,12 @@ def scene(
     *,
     skin_dir: str | os.PathLike[str] | None = None,
     frames: Sequence[int] | None = None,
+    fps: float | None = None,
 ) -> ExportModel:
-    """Every frame of every anim (only ``frames``, posing only those, when given), each
-    surface skinned from its mesh's material name found beside the model or in
-    ``skin_dir``."""
-    skel = m.skeletal()
+    """Every frame of every anim (only ``frames``, posing only those, when given; every
+    anim resampled at ``fps`` frames per second first, when given), each surface skinned from
+    its mesh's material name found beside the model or in ``skin_dir``."""
+    skel = m.skeletal() if fps is None else m.skeletal().resampled(fps)
     ranges, names = clip_table(skel)
     posed = skel if frames is None else picked(skel, frames)
     model = baked_model(posed, bake(posed), model_stem(m.name), Path(m.name) if m.name else None)
@@ -80,7 +81,7 @@ def scene(
             replace(s, skin_names=skins, skin=find_skin(list(skins), m.name, skin_dir, listings))
         )
     clip_times = {}
-    fps = m.fps
+    fps = m.fps if fps is None else fps
     if frames is not None:
         ranges, names = {}, [names[f] for f in frames]
     elif fps is None:

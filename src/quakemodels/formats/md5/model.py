@@ -97,29 +97,38 @@ class Md5(Md5Files):
         """The F frame names of :meth:`scene` (``rest`` alone without animations)."""
         return self.scene().frame_names
 
-    def scene(self) -> ExportModel:
-        """Every animation baked into vertex frames (surfaces per mesh block, tags)."""
-        return self._scene
+    def scene(self, fps: float | None = None) -> ExportModel:
+        """Every animation baked into vertex frames (surfaces per mesh block, tags): each at
+        its own ``frameRate`` (its frames as stored), or resampled at ``fps`` frames per
+        second when given (:meth:`.SkeletalScene.resampled`)."""
+        return self._scene if fps is None else self._baked(fps)
 
     @cached_property
     def _scene(self) -> ExportModel:
+        return self._baked(None)
+
+    def _baked(self, fps: float | None) -> ExportModel:
         scene = self.skeletal()
+        if fps is not None:
+            scene = scene.resampled(fps)
         source = Path(self.name) if self.name else None
         em = baked_model(scene, baked(scene, self.tag_names), model_stem(self.name), source)
         surfaces = []
         for s, block in zip(em.surfaces, self.mesh_file.meshes, strict=True):
             names = _skin_names(block)
             surfaces.append(Surface(s.name, s.positions, s.normals, s.uvs, s.indices, names))
+        if fps is not None:
+            return ExportModel(em.name, surfaces, em.clips, em.tags, em.source, em.frame_names, fps)
         # each clip plays at its animation's frameRate: one fps when they share it, and
         # every clip's own times (glTF keys, GIF delays) either way
         rates = {a.frame_rate for a in self.anims.values()}
-        fps = float(rates.pop()) if len(rates) == 1 else em.fps
+        rate = float(rates.pop()) if len(rates) == 1 else em.fps
         times = {
             label: (np.arange(len(frames)) / a.frame_rate).astype(np.float32)
             for (label, frames), a in zip(em.clips.items(), self.anims.values(), strict=False)
         }
         return ExportModel(
-            em.name, surfaces, em.clips, em.tags, em.source, em.frame_names, fps, times
+            em.name, surfaces, em.clips, em.tags, em.source, em.frame_names, rate, times
         )
 
     def mesh(self, frame: int = 0) -> Mesh:
@@ -263,10 +272,12 @@ def scene(
     *,
     skin_dir: str | os.PathLike[str] | None = None,
     frames: Sequence[int] | None = None,
+    fps: float | None = None,
 ) -> ExportModel:
-    """The exporters' scene (the ``scene`` service): every clip baked, skins looked up;
-    ``frames``: only those frames, without clips."""
-    em = model.scene()
+    """The exporters' scene (the ``scene`` service): every clip baked (at ``fps`` when
+    given, else at its own frame rate), skins looked up; ``frames``: only those frames,
+    without clips."""
+    em = model.scene(fps)
     em = ExportModel(
         em.name,
         [model.skin_for(s, skin_dir) for s in em.surfaces],

@@ -21,9 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from ...errors import TextFormatError
+from .fast import FastTokens
 from .layout import VERSION
 from .limits import READ
-from .tokens import FLOAT, INT, ROW, Column, Tokens
+from .tokens import FLOAT, INT, NAME, ROW, Column, Tokens
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
@@ -152,13 +153,6 @@ def _parent(tok: Tokens, joint: int, field: str) -> int:
     return parent
 
 
-def _vector(tok: Tokens, field: str, n: int = 3) -> list[float]:
-    tok.expect("(", field)
-    values = [tok.number(field) for _ in range(n)]
-    tok.expect(")", field)
-    return values
-
-
 def read_mesh(data: bytes, what: str = "md5mesh") -> Md5MeshFile:
     """Parse a ``.md5mesh`` (``what`` names it in errors). The last few files parsed are
     kept (read-only): ``check`` and ``load`` of the same bytes, as the CLI and the fuzzers
@@ -200,8 +194,16 @@ def _parsed_mesh(data: bytes, what: str) -> Md5MeshFile:
     return mesh
 
 
-def _parse_mesh(data: bytes, what: str) -> Md5MeshFile:
-    tok = Tokens(data, what)
+def tokens(data: bytes, what: str, plain: bool = False) -> Tokens:
+    """The tokens of ``data``: found with numpy (:class:`.fast.FastTokens`) unless ``plain``
+    or a string or comment is not closed (the plain tokenizer names it)."""
+    fast = None if plain else FastTokens.of(data, what)
+    return Tokens(data, what) if fast is None else fast
+
+
+def _parse_mesh(data: bytes, what: str, plain: bool = False) -> Md5MeshFile:
+    """The parse of :func:`read_mesh`, uncached; ``plain`` without the fast path."""
+    tok = tokens(data, what, plain)
     commandline = _header(tok)
     tok.expect("numJoints")
     num_joints = tok.integer("numJoints", 1, READ.joints)
@@ -209,30 +211,63 @@ def _parse_mesh(data: bytes, what: str) -> Md5MeshFile:
     num_meshes = tok.integer("numMeshes", 0, READ.meshes)
     tok.expect("joints")
     tok.expect("{", "joints")
-    names: list[str] = []
-    parents: list[int] = []
-    pose: list[list[float]] = []
-    for j in range(num_joints):
-        at = tok.pos
-        name = tok.name("joint name")
-        if len(name) > READ.joint_name:
-            tok.fail("joint name", f"joint {j}'s name is over {READ.joint_name} characters", at)
-        names.append(name)
-        parents.append(_parent(tok, j, "joint parent"))
-        pose.append(_vector(tok, "joint position") + _vector(tok, "joint orientation"))
+    joints_at = tok.pos
+    pose, (parents,), (names,) = tok.table(
+        num_joints, (NAME, INT, "(", *[FLOAT] * 3, ")", "(", *[FLOAT] * 3, ")"), "joint"
+    )
+    _joint_errors(tok, joints_at, names, parents)
     tok.expect("}", "joints")
-    pose_array = np.array(pose, dtype=np.float64).reshape(num_joints, 6)
+    pose_array = np.stack(pose, axis=1)
     meshes = [_mesh(tok, num_joints) for _ in range(num_meshes)]
     if tok.pos < len(tok.words):
         tok.fail("end", f"unexpected {tok._shown(tok.pos)} after the {num_meshes} meshes")
     return Md5MeshFile(
         commandline,
         tuple(names),
-        np.array(parents, dtype=np.int64),
+        parents,
         pose_array[:, :3].copy(),
         quaternions(pose_array[:, 3:]),
         meshes,
         pose_array[:, 3:].copy(),
+    )
+
+
+def _joint_errors(tok: Tokens, table_at: int, names: list[str], parents: I64) -> None:
+    """Raise at the first joint (of the table read from token ``table_at``) whose name is
+    too long or whose parent is not an earlier joint."""
+    too_long = [j for j, n in enumerate(names) if len(n) > READ.joint_name]
+    bad = np.flatnonzero((parents < -1) | (parents >= np.arange(len(parents))))
+    if not too_long and not bad.size:
+        return
+    j = min(too_long + bad[:1].tolist())
+    width = 12  # name parent ( x y z ) ( x y z )
+    if too_long and too_long[0] == j:
+        tok.cell_error(
+            table_at,
+            width,
+            j,
+            0,
+            "joint name",
+            f"joint {j}'s name is over {READ.joint_name} characters",
+        )
+    parent = int(parents[j])
+    if parent < -1:
+        tok.cell_error(
+            table_at,
+            width,
+            j,
+            1,
+            "joint parent",
+            f"joint parent {parent} is outside -1..{2**31 - 1}",
+        )
+    tok.cell_error(
+        table_at,
+        width,
+        j,
+        1,
+        "joint parent",
+        f"joint {j}'s parent {parent} is not an earlier joint (a parent must come before its"
+        " children; no cycles)",
     )
 
 
@@ -250,14 +285,14 @@ def _mesh(tok: Tokens, num_joints: int) -> Md5MeshBlock:
     tok.expect("numverts")
     num_verts = tok.integer("numverts", 0, READ.vertices)
     vert_at = tok.pos
-    (s, t), (first, count) = tok.table(
+    (s, t), (first, count), _ = tok.table(
         num_verts, ("vert", ROW, "(", FLOAT, FLOAT, ")", INT, INT), "vert"
     )
 
     tok.expect("numtris")
     num_tris = tok.integer("numtris", 0, READ.triangles)
     tri_at = tok.pos
-    _, (a, b, c) = tok.table(num_tris, ("tri", ROW, INT, INT, INT), "tri")
+    _, (a, b, c), _ = tok.table(num_tris, ("tri", ROW, INT, INT, INT), "tri")
     triangles = np.stack([a, b, c], axis=1) if num_tris else np.zeros((0, 3), np.int64)
     bad = np.flatnonzero(((triangles < 0) | (triangles >= num_verts)).any(axis=1))
     if bad.size:
@@ -275,7 +310,7 @@ def _mesh(tok: Tokens, num_joints: int) -> Md5MeshBlock:
     tok.expect("numweights")
     num_weights = tok.integer("numweights", 0, READ.weights)
     weight_at = tok.pos
-    (bias, ox, oy, oz), (joint,) = tok.table(
+    (bias, ox, oy, oz), (joint,), _ = tok.table(
         num_weights, ("weight", ROW, INT, FLOAT, "(", FLOAT, FLOAT, FLOAT, ")"), "weight"
     )
     bad = np.flatnonzero((joint < 0) | (joint >= num_joints))
@@ -323,10 +358,12 @@ def read_anim(
     data: bytes,
     what: str = "md5anim",
     joints: tuple[tuple[str, ...], npt.NDArray[np.integer]] | None = None,
+    *,
+    plain: bool = False,
 ) -> Md5AnimFile:
     """Parse a ``.md5anim`` (``what`` names it in errors); with ``joints`` (a mesh's names and
     parents) its hierarchy must be that one, joint for joint."""
-    tok = Tokens(data, what)
+    tok = tokens(data, what, plain)
     _header(tok)
     tok.expect("numFrames")
     num_frames = tok.integer("numFrames", 1, READ.frames)
@@ -382,18 +419,18 @@ def read_anim(
 
     tok.expect("bounds")
     tok.expect("{", "bounds")
-    box, _ = tok.table(
+    box, _, _ = tok.table(
         num_frames, ("(", FLOAT, FLOAT, FLOAT, ")", "(", FLOAT, FLOAT, FLOAT, ")"), "bounds"
     )
     tok.expect("}", "bounds")
     tok.expect("baseframe")
     tok.expect("{", "baseframe")
-    base, _ = tok.table(
+    base, _, _ = tok.table(
         num_joints, ("(", FLOAT, FLOAT, FLOAT, ")", "(", FLOAT, FLOAT, FLOAT, ")"), "baseframe"
     )
     tok.expect("}", "baseframe")
     columns: tuple[Column, ...] = ("frame", ROW, "{", *([FLOAT] * num_components), "}")
-    values, _ = tok.table(num_frames, columns, "frame")
+    values, _, _ = tok.table(num_frames, columns, "frame")
     if tok.pos < len(tok.words):
         tok.fail("end", f"unexpected {tok._shown(tok.pos)} after the {num_frames} frames")
     components = (
@@ -416,13 +453,25 @@ def read_anim(
 class BoundMesh:
     """A mesh block's vertices from its weights: ``positions`` (N,3) float64 (Doom 3's sum
     over the bind pose), and each vertex's ``joint`` (N,K) int64 and ``bias`` (N,K) float64
-    (K the most weights any vertex has; unused places bias 0, joint of the first), and how far
-    (N,) each vertex's weights disagree on where it is (``spread``, 0 for one weight)."""
+    (K the most weights any vertex has; unused places bias 0, joint of the first), each
+    weight's idea of where its vertex is, ``points`` (N,K,3), and which places are weights,
+    ``used`` (N,K) bool."""
 
     positions: F64
     joint: npt.NDArray[np.int64]
     bias: F64
-    spread: F64
+    points: F64
+    used: npt.NDArray[np.bool_]
+
+    @property
+    def spread(self) -> F64:
+        """(N,) how far each vertex's weights disagree on where it is (0 for one weight);
+        computed when asked (the checker), not for a pose."""
+        total = self.bias.sum(axis=1, keepdims=True)
+        mean = self.positions / np.where(total != 0, total, 1.0)
+        apart = np.linalg.norm(self.points - mean[:, None], axis=2)
+        spread: F64 = np.where(self.used, apart, 0.0).max(axis=1, initial=0.0)
+        return spread
 
 
 def bind_vertices(block: Md5MeshBlock, position: F64, orientation: F64) -> BoundMesh:
@@ -439,13 +488,7 @@ def bind_vertices(block: Md5MeshBlock, position: F64, orientation: F64) -> Bound
     seen = rotate(orientation[block.weight_joint], block.offset) + position[block.weight_joint]
     bias = np.where(used, block.bias[index], 0.0) if n else np.zeros((0, k))
     points = seen[index] if n else np.zeros((0, k, 3))
-    positions = np.einsum("nk,nkd->nd", bias, points)
-    total = bias.sum(axis=1, keepdims=True)
-    mean = np.einsum("nk,nkd->nd", bias, points) / np.where(total != 0, total, 1.0)
-    spread = np.where(used, np.linalg.norm(points - mean[:, None], axis=2), 0.0).max(
-        axis=1, initial=0.0
-    )
-    return BoundMesh(positions, joint, bias, spread)
+    return BoundMesh(np.einsum("nk,nkd->nd", bias, points), joint, bias, points, used)
 
 
 @dataclass

@@ -13,6 +13,7 @@ place of an error.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 
@@ -90,6 +91,11 @@ INT = int
 """A table column of integers (bounded by the caller)."""
 
 
+class NAME:
+    """A table column holding a joint's name: a quoted string (its quotes dropped) or one
+    word, as :meth:`Tokens.name` reads it."""
+
+
 class ROW:
     """A table column holding each row's own number, 0, 1, 2...: rows must be in order
     (Doom 3 ignores the number and Q2PRO stores the row at it: only files in order read the
@@ -97,8 +103,12 @@ class ROW:
 
 
 Column = str | type
-"""A table column: a literal keyword or punctuation, :data:`FLOAT`, :data:`INT` or
-:class:`ROW`."""
+"""A table column: a literal keyword or punctuation, :data:`FLOAT`, :data:`INT`,
+:class:`NAME` or :class:`ROW`."""
+
+Table = tuple[list[npt.NDArray[np.float64]], list[npt.NDArray[np.int64]], list[list[str]]]
+"""A table's float columns (rows,) float64, int columns (rows,) int64 and name columns, each
+in order."""
 
 _ROW_NAMES: list[str] = []
 
@@ -108,6 +118,47 @@ def _row_names(rows: int) -> list[str]:
     if len(_ROW_NAMES) < rows:
         _ROW_NAMES.extend(map(str, range(len(_ROW_NAMES), rows)))
     return _ROW_NAMES[:rows]
+
+
+def converted(
+    words: Sequence[str], start: int, rows: int, columns: Sequence[Column]
+) -> Table | None:
+    """The table of ``rows`` rows of ``columns`` at ``words[start:]`` as :meth:`Tokens.table`
+    gives it, checked and converted a column at a time; None when a cell does not fit (the
+    caller walks the table to name it)."""
+    width = len(columns)
+    end = start + rows * width
+    floats: list[npt.NDArray[np.float64]] = []
+    ints: list[npt.NDArray[np.int64]] = []
+    names: list[list[str]] = []
+    if end > len(words):
+        return None
+    for c, kind in enumerate(columns):
+        cells = words[start + c : end : width]
+        if isinstance(kind, str):
+            if cells.count(kind) != rows:
+                return None
+            continue
+        if kind is NAME:
+            if any(cell in "(){}" for cell in cells):
+                return None
+            names.append([cell[1:-1] if cell[0] == '"' else cell for cell in cells])
+            continue
+        if kind is ROW:
+            if cells != _row_names(rows):
+                return None
+            continue
+        try:
+            if kind is FLOAT:
+                values = np.array(cells, dtype=np.float64)
+                if not np.isfinite(values).all():
+                    return None
+                floats.append(values)
+            else:
+                ints.append(np.array(cells, dtype=np.int64))
+        except (ValueError, OverflowError):
+            return None
+    return floats, ints, names
 
 
 class Tokens:
@@ -206,6 +257,10 @@ class Tokens:
         """Raise the error for token ``index`` (default: the next one)."""
         raise self._fail(self.offset(index), field, message)
 
+    def word(self, index: int) -> str:
+        """Token ``index``'s text."""
+        return self.words[index]
+
     def _shown(self, index: int) -> str:
         if index >= len(self.words):
             return "the end of the file"
@@ -254,7 +309,7 @@ class Tokens:
             value = float(word)
         except ValueError:
             self.fail(field, f"{field} must be a number, found {self._shown(at)}", at)
-        if not np.isfinite(value):
+        if not math.isfinite(value):  # (np.isfinite of one float costs a ufunc call)
             self.fail(field, f"{field} must be finite, found {self._shown(at)}", at)
         return value
 
@@ -276,49 +331,17 @@ class Tokens:
 
     # -- tables ----------------------------------------------------------------------------------
 
-    def table(
-        self, rows: int, columns: Sequence[Column], field: str
-    ) -> tuple[list[npt.NDArray[np.float64]], list[npt.NDArray[np.int64]]]:
-        """``rows`` rows of ``columns`` (literals, :data:`FLOAT`, :data:`INT`) from the cursor:
-        the float columns as (rows,) float64 arrays and the int columns as (rows,) int64, in
-        order. Ints are only checked to be integers; the caller bounds them (:meth:`index_error`
-        names a bad one's place)."""
-        width = len(columns)
-        start = self.pos
-        end = start + rows * width
-        words = self.words
-        floats: list[npt.NDArray[np.float64]] = []
-        ints: list[npt.NDArray[np.int64]] = []
-        ok = end <= len(words)
-        if ok:
-            for c, kind in enumerate(columns):
-                cells = words[start + c : end : width]
-                if isinstance(kind, str):
-                    if cells.count(kind) != rows:
-                        ok = False
-                        break
-                    continue
-                if kind is ROW:
-                    if cells != _row_names(rows):
-                        ok = False
-                        break
-                    continue
-                try:
-                    if kind is FLOAT:
-                        values = np.array(cells, dtype=np.float64)
-                        if not np.isfinite(values).all():
-                            ok = False
-                            break
-                        floats.append(values)
-                    else:
-                        ints.append(np.array(cells, dtype=np.int64))
-                except (ValueError, OverflowError):
-                    ok = False
-                    break
-        if not ok:
+    def table(self, rows: int, columns: Sequence[Column], field: str) -> Table:
+        """``rows`` rows of ``columns`` (see :data:`Column`) from the cursor: the float
+        columns as (rows,) float64 arrays, the int columns as (rows,) int64 and the name
+        columns as lists of str, in order. Ints are only checked to be integers; the caller
+        bounds them (:meth:`cell_error` names a bad one's place)."""
+        found = converted(self.words, self.pos, rows, columns)
+        if found is None:
             self._table_error(rows, columns, field)
-        self.pos = end
-        return floats, ints
+            raise AssertionError("a table that failed its fast check passed the slow one")
+        self.pos += rows * len(columns)
+        return found
 
     def _table_error(self, rows: int, columns: Sequence[Column], field: str) -> None:
         """Walk the table token by token and raise at the first one that does not fit."""
@@ -326,16 +349,18 @@ class Tokens:
             for kind in columns:
                 if isinstance(kind, str):
                     self.expect(kind, field)
+                elif kind is NAME:
+                    self.name(field)
                 elif kind is ROW:
+                    # compared as text, as the check it failed: "+2" and "02" are not row 2
                     at = self.pos
                     number = self.integer(field, -(2**62), 2**62)
-                    if number != row:
+                    if self.word(at) != str(row):
                         self.fail(field, f"{field} {number} where {row} was expected", at)
                 elif kind is FLOAT:
                     self.number(field)
                 else:
                     self.integer(field, -(2**62), 2**62)
-        raise AssertionError("a table that failed its fast check passed the slow one")
 
     def cell_error(
         self, table_start: int, width: int, row: int, column: int, field: str, message: str
