@@ -100,7 +100,7 @@ class Md5(Md5Files):
     def scene(self, fps: float | None = None) -> ExportModel:
         """Every animation baked into vertex frames (surfaces per mesh block, tags): each at
         its own ``frameRate`` (its frames as stored), or resampled at ``fps`` frames per
-        second when given (:meth:`.SkeletalScene.resampled`)."""
+        second when given (:meth:`quakemodels.core.skeletal.SkeletalScene.resampled`)."""
         return self._scene if fps is None else self._baked(fps)
 
     @cached_property
