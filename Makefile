@@ -44,16 +44,17 @@ demo: venv
 	$(VENV)/bin/quakemodels convert out/demo/quakeguy.glb out/demo/quakeguy_roundtrip.md2
 	$(VENV)/bin/quakemodels info out/demo/quakeguy_roundtrip.md2
 
-# The ksc parsers (<id>.py) and the numpy layouts of their fixed-size types (<id>_layout.py).
+# The ksc parsers (<id>.py) and the numpy layouts of their fixed-size types (<id>_layout.py,
+# written by the package's own ksy-numpy: src/quakemodels/ksy_numpy).
 generate: node venv
 	node tools/ksc.js --target python --outdir $(GENDIR) $(KSY)
-	$(PY) tools/ksy_layout.py --outdir $(GENDIR) $(KSY)
+	$(VENV)/bin/ksy-numpy --quiet --outdir $(GENDIR) $(KSY)
 
 # Regenerate into a temporary folder and compare byte for byte with what is committed.
 check-generated: node venv
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	node tools/ksc.js --target python --outdir "$$tmp" $(KSY) >/dev/null && \
-	$(PY) tools/ksy_layout.py --outdir "$$tmp" $(KSY) && \
+	$(VENV)/bin/ksy-numpy --quiet --outdir "$$tmp" $(KSY) >/dev/null && \
 	status=0 && for f in "$$tmp"/*.py; do \
 	  if ! cmp -s "$$f" "$(GENDIR)/$$(basename "$$f")"; then \
 	    echo "generated code differs from ksy/: $(GENDIR)/$$(basename "$$f") (run make generate)"; status=1; \
