@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile upstream-pr blender-check \
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile spec-write-check ksy-numpy-gallery upstream-pr blender-check \
 	blender-deps blender-fixtures browser-deps browser-shots viewer-image
 
 all: test
@@ -78,6 +78,7 @@ test: setup
 	$(MAKE) --no-print-directory check-generated
 	$(MAKE) --no-print-directory spec-lint
 	$(MAKE) --no-print-directory crosscheck
+	$(MAKE) --no-print-directory spec-write-check
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory typecheck
@@ -155,6 +156,13 @@ spec-impact: setup
 # doc-refs; findings allowed only as listed in ksy/CHANGES.md. One node process, a few seconds.
 spec-lint: node
 	node tools/spec_lint.js $(KSY)
+
+# Kaitai's serializer as a second writer: ksy/ compiled read-write (Kaitai 0.11 _check(),
+# _write(); into a temporary folder, not committed), every corpus file and models built and
+# edited by our writers parsed, checked and written, compared with the input and with
+# to_bytes(). Last line: `N files: _write() == to_bytes()`. About 40 s of CPU.
+spec-write-check: setup
+	$(PY) tools/spec_write_check.py
 
 # Build the generated C++ (g++, C++98 and C++11) and Java (javac) on our test runtimes
 # (tools/runtime, not the official ones) and run them on every corpus file: each digest must
