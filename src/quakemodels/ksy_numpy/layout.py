@@ -59,6 +59,8 @@ HARMLESS = {"id", "doc", "doc-ref", "type", "size", "repeat", "repeat-expr", "re
 HARMLESS |= {"encoding"}
 HARMLESS |= {"enum", "valid", "contents", "terminator", "consume", "include", "pad-right"}
 HARMLESS |= {"eos-error", "-orig-id", "-webide-representation", "-affected-by"}
+# Keys of a bit field that can be packed with its neighbours into one integer field.
+BIT_KEYS = {"id", "type", "doc", "doc-ref", "enum", "valid", "-orig-id"}
 RESERVED = {"HEADER", "CONSTANTS", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"}
 
 # A type's parameters bound to literal arguments, in the order of its ``params``.
@@ -109,13 +111,15 @@ class TypeInfo:
     imported: bool = False
     params: tuple[str, ...] = ()
     encoding: str | None = None  # meta/encoding: what str fields without one decode with
+    bit_endian: str = "be"  # meta/bit-endian: the order of bN fields without a suffix
 
 
 @dataclass
 class Layout:
     """The fixed-size leading run of a type's seq; ``tail`` set when the seq goes on after it.
 
-    ``attrs`` are the seq attributes laid out (one per name); ``kind`` the reason's row in the
+    ``attrs`` are the seq attributes laid out (one per name); ``bits`` the bit fields packed
+    into a field (``name -> [(bit field id, shift, width)]``); ``kind`` the reason's row in the
     coverage table when the type is not complete."""
 
     names: list[str] = field(default_factory=list)
@@ -123,6 +127,7 @@ class Layout:
     offsets: list[int] = field(default_factory=list)
     docs: list[str | None] = field(default_factory=list)
     attrs: list[dict[str, Any]] = field(default_factory=list)
+    bits: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
     size: int = 0
     tail: dict[str, Any] | None = None
     reason: str = ""
@@ -191,7 +196,7 @@ class Spec:
         taken: dict[str, tuple[str, ...]] = {}
         for t in self.types.values():
             for name in (t.const, t.const + "_PREFIX"):
-                if name in RESERVED and name != "HEADER":
+                if name in RESERVED | {"BITS"} and name != "HEADER":
                     self.clashes[t.path] = f"constant {name} clashes with a reserved name"
                 elif name in taken:
                     other = self._name(taken[name])
@@ -236,6 +241,7 @@ class Spec:
         *,
         imported: bool,
         encoding: str | None,
+        bit_endian: str = "be",
     ) -> None:
         if not isinstance(spec, dict):
             raise KsyError(f"{self._where(path)}: a type must be a YAML mapping")
@@ -253,17 +259,28 @@ class Spec:
                 raise KsyError(f"{self._where(path)}: meta/endian {value!r} is not le or be")
         if isinstance(meta.get("encoding"), str):
             encoding = meta["encoding"]
+        if meta.get("bit-endian") in ("le", "be"):
+            bit_endian = meta["bit-endian"]
         params = spec.get("params", [])
         names = tuple(str(p.get("id")) for p in params if isinstance(p, dict))
         const = "__".join(path).upper() if path else "ROOT"
-        self.types[path] = TypeInfo(path, spec, endian, const, imported, names, encoding)
+        self.types[path] = TypeInfo(
+            path, spec, endian, const, imported, names, encoding, bit_endian
+        )
         sub = spec.get("types", {})
         if not isinstance(sub, dict):
             raise KsyError(f"{self._where(path)}: types must be a mapping")
         for name, child in sub.items():
             if not isinstance(name, str) or not TYPE_NAME.match(name):
                 raise KsyError(f"{self._where(path)}: type name {name!r} is not an identifier")
-            self._collect((*path, name), child, endian, imported=imported, encoding=encoding)
+            self._collect(
+                (*path, name),
+                child,
+                endian,
+                imported=imported,
+                encoding=encoding,
+                bit_endian=bit_endian,
+            )
 
     def resolve(self, scope: tuple[str, ...], ref: str, fid: str) -> TypeInfo:
         """The user type ``ref`` (``a`` or ``a::b``, arguments dropped) as seen from ``scope``."""
@@ -312,12 +329,23 @@ class Spec:
             self._layouts[key] = out
             return out
         names = dict(env)
-        for i, attr in enumerate(self.seq(t)):
+        seq = self.seq(t)
+        i = 0
+        while i < len(seq):
+            attr = seq[i]
             fid = attr.get("id", f"_unnamed{i}")
             if fid in out.names:
                 raise KsyError(f"{self._where(t.path, fid)}: the id is used twice in seq")
+            run = self._bit_run(t, seq, i)
             try:
-                fmt = self.field_fmt(t, attr, fid, names)
+                if run:
+                    fmt, bits = self._bits_fmt(t, run, i)
+                    if len(run) > 1:
+                        fid = f"{fid}__{bits[-1][0]}"
+                        attr = {"id": fid}
+                    out.bits[fid] = bits
+                else:
+                    fmt = self.field_fmt(t, attr, fid, names)
             except Unsupported as e:
                 out.tail = self._tail(t, attr, fid, out.size, names)
                 out.reason = " ".join(f"{fid}: {e}".split())
@@ -330,10 +358,48 @@ class Spec:
             doc = attr.get("doc")
             out.docs.append(str(doc) if doc is not None else None)
             out.size += fmt.size
+            i += max(1, len(run))
         if not out.names and not out.kind:
             out.kind = out.reason = "no seq"
         self._layouts[key] = out
         return out
+
+    def _bit_order(self, t: TypeInfo, attr: dict[str, Any]) -> str | None:
+        """``"be"`` or ``"le"`` for a plain bit field (no ``if``, ``repeat``...), else None."""
+        typ = attr.get("type")
+        if not isinstance(typ, str) or not BITS.match(typ) or set(attr) - BIT_KEYS:
+            return None
+        return "le" if typ.endswith("le") else "be" if typ.endswith("be") else t.bit_endian
+
+    def _bit_run(self, t: TypeInfo, seq: list[dict[str, Any]], i: int) -> list[dict[str, Any]]:
+        """The plain bit fields from ``seq[i]`` on that share one bit order (empty if none)."""
+        order = self._bit_order(t, seq[i])
+        run: list[dict[str, Any]] = []
+        while order is not None and i < len(seq) and self._bit_order(t, seq[i]) == order:
+            run.append(seq[i])
+            i += 1
+        return run
+
+    def _bits_fmt(
+        self, t: TypeInfo, run: list[dict[str, Any]], first: int
+    ) -> tuple[Fmt, list[tuple[str, int, int]]]:
+        """One unsigned integer holding a run of bit fields that fills whole bytes, and each
+        field's shift and width in it (big-endian bits count from the top, little from 0)."""
+        order = self._bit_order(t, run[0])
+        widths = [int(str(a["type"]).removesuffix("le").removesuffix("be")[1:]) for a in run]
+        total = sum(widths)
+        if total % 8:
+            raise Unsupported("bit fields that end inside a byte", f"{total} bits")
+        nbytes = total // 8
+        if nbytes not in (1, 2, 4, 8):
+            raise Unsupported("bit fields filling 3, 5, 6 or 7 bytes", f"{nbytes} bytes of bits")
+        bits, at = [], 0
+        for k, (attr, width) in enumerate(zip(run, widths, strict=True)):
+            shift = total - at - width if order == "be" else at
+            bits.append((str(attr.get("id", f"_unnamed{first + k}")), shift, width))
+            at += width
+        prefix = "" if nbytes == 1 else ">" if order == "be" else "<"
+        return Fmt(f"{prefix}u{nbytes}", False, (), nbytes), bits
 
     def _tail(
         self, t: TypeInfo, attr: dict[str, Any], fid: str, offset: int, names: dict[str, Value]
@@ -611,6 +677,7 @@ def emit(spec: Spec, order: Sequence[Entry]) -> str:
     tails: dict[str, dict[str, Any]] = {}
     instances: dict[str, dict[str, dict[str, Any]]] = {}
     constants: dict[str, dict[str, list[Any]]] = {}
+    bits: dict[str, dict[str, dict[str, list[int]]]] = {}
     for e in order:
         t = e.info
         table = t.spec.get("instances", {})
@@ -667,6 +734,8 @@ def emit(spec: Spec, order: Sequence[Entry]) -> str:
                 body.append(f"#   {fid}: {first}".rstrip())
                 body += comment("\n".join(rest), "    ") if rest else []
         body += dtype_code(name, lay)
+        for run, fields in lay.bits.items():
+            bits.setdefault(e.const, {})[run] = {b: [shift, w] for b, shift, w in fields}
         if lay.tail is not None:
             tails[e.const] = {
                 k: Code(v.code()) if isinstance(v, Fmt) else v for k, v in lay.tail.items()
@@ -712,6 +781,15 @@ def emit(spec: Spec, order: Sequence[Entry]) -> str:
         "# the stream `pos` counts in when it is not the type's own (`io`).",
     ]
     body += assign("INSTANCES: dict[str, dict[str, dict[str, object]]]", instances)
+    if bits:
+        body += [
+            "",
+            "# Bit fields, packed whole bytes at a time into one unsigned field (named after the",
+            "# run's first and last bit field): per constant and field, each bit field's",
+            "# [shift, width]; its value is (record[field] >> shift) & ((1 << width) - 1).",
+        ]
+        body += assign("BITS: dict[str, dict[str, dict[str, list[int]]]]", bits)
+        exported.append("BITS")
     if skipped:
         body += ["", "# Types with no fixed-size leading fields (no dtype):"]
         body += [f"#   {line}" for line in skipped]

@@ -218,6 +218,8 @@ class Case:
                     inner = self.spec.layout(sub, fmt.key[1])
                     assert inner is not None
                     self.fix(buf, pos, sub, inner, variant)
+                elif "id" in attr and attr["id"] in lay.bits:
+                    continue  # bit fields: any bits
                 elif "contents" in attr:
                     buf[pos : pos + one] = contents_bytes(attr["contents"], "")
                 elif fmt.base.startswith("V"):
@@ -328,8 +330,17 @@ class Case:
 
     def compare(self, obj: Any, record: Any, t: TypeInfo, lay: Layout, where: str) -> None:
         for name, fmt, attr in zip(lay.names, lay.fmts, lay.attrs, strict=True):
-            got = getattr(obj, name)
             mine = record[name]
+            if name in lay.bits:
+                packed = int(mine)
+                for bid, shift, width in lay.bits[name]:
+                    value = (packed >> shift) & ((1 << width) - 1)
+                    if int(getattr(obj, bid)) != value:
+                        raise Mismatch(
+                            f"{where}: {name}.{bid}: parser {getattr(obj, bid)!r}, dtype {value}"
+                        )
+                continue
+            got = getattr(obj, name)
             if fmt.shape:
                 items = list(np.asarray(mine).reshape(-1))
                 if not isinstance(got, list) or len(got) != len(items):
