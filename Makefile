@@ -79,6 +79,7 @@ test: setup
 	$(MAKE) --no-print-directory spec-lint
 	$(MAKE) --no-print-directory crosscheck
 	$(MAKE) --no-print-directory spec-write-check
+	$(MAKE) --no-print-directory ksy-numpy-gallery
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory typecheck
@@ -163,6 +164,18 @@ spec-lint: node
 # to_bytes(). Last line: `N files: _write() == to_bytes()`. About 40 s of CPU.
 spec-write-check: setup
 	$(PY) tools/spec_write_check.py
+
+# ksy-numpy --verify over every spec of the Kaitai formats gallery (../shared/kaitai_formats,
+# its commit in SOURCE.md; read there, never copied here): every spec processed, the coverage
+# table, at least 500 types accepted and no mismatch. Skipped without the gallery (CI=true
+# requires it). About 15 s of CPU.
+GALLERY := ../shared/kaitai_formats
+ksy-numpy-gallery: setup
+	@if [ -d $(GALLERY) ]; then \
+	  $(VENV)/bin/ksy-numpy --verify --compiler node_modules --quiet --table --min-accepted 500 \
+	    $$(find $(GALLERY) -name '*.ksy' | LC_ALL=C sort); \
+	elif [ "$$CI" = true ]; then echo "ksy-numpy-gallery: CI=true but $(GALLERY) is missing"; exit 1; \
+	else echo "ksy-numpy-gallery: no gallery at $(GALLERY): skipped (CI=true requires it)"; fi
 
 # Build the generated C++ (g++, C++98 and C++11) and Java (javac) on our test runtimes
 # (tools/runtime, not the official ones) and run them on every corpus file: each digest must

@@ -488,7 +488,7 @@ def test_unsupported_constructs_skip_the_type_without_failing(tmp_path: Path) ->
     for line in (
         "#   until: not fixed-size (items: repeat: until)",
         "#   switched: not fixed-size (code: switch-on type)",
-        "#   bits: not fixed-size (flags: bit field b3)",
+        "#   bits: not fixed-size (flags: bit fields of 3 bits end inside a byte)",
         "#   zipped: not fixed-size (body: process not laid out)",
         "#   eos: not fixed-size (rest: size-eos not laid out)",
         "#   uses_variable: not fixed-size (c: conditional is not fixed-size)",

@@ -5,7 +5,8 @@
 Writes ``DIR/<id>_layout.py`` per spec. Every type that gets no complete dtype is listed
 with a one-line reason; a spec that cannot be read is refused with its reason and the run
 goes on. The last line is ``ksy-numpy: S specs, T types, A accepted, M mismatches``.
-Exit status: 0, 1 when a spec was refused or a mismatch found, 2 on a usage error.
+Exit status: 0, 1 when a spec was refused, a mismatch found or fewer types accepted than
+``--min-accepted``, 2 on a usage error or (``--verify``) without node and the compiler.
 """
 
 from __future__ import annotations
@@ -48,8 +49,17 @@ def _parser() -> argparse.ArgumentParser:
         "$KSY_NUMPY_NODE_MODULES, else a node_modules above the current folder)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
-    parser.add_argument("-q", "--quiet", action="store_true", help="print the last line only")
+    parser.add_argument(
+        "-q", "--quiet", action="store_true", help="leave out the refused types' reasons"
+    )
     parser.add_argument("--table", action="store_true", help="print the refusals by reason")
+    parser.add_argument(
+        "--min-accepted",
+        type=int,
+        default=0,
+        metavar="N",
+        help="fail (exit 1) when fewer than N types are accepted",
+    )
     return parser
 
 
@@ -89,11 +99,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except CompilerMissing as e:
             print(f"ksy-numpy: --verify: {e}", file=sys.stderr)
             return 2
-    if not args.quiet:
-        for line in report.lines(table=args.table):
-            print(line)
+    for line in ([] if args.quiet else report.messages) + (report.table() if args.table else []):
+        print(line)
     print(report.summary())
-    return 1 if report.failed else 0
+    return 1 if report.failed or report.accepted < args.min_accepted else 0
 
 
 def console_main() -> None:

@@ -23,6 +23,10 @@ Reads ``<id>.ksy`` and writes ``<outdir>/<id>_layout.py``, a module that holds o
   ``FIELD_ENUMS`` and ``TAIL`` are keyed by the type's constant without ``_PREFIX`` (``"ROOT"``,
   ``"FRAME"``) and then by field id.
 - ``INSTANCES``: parse instances (read at ``pos``) whose items have a fixed size.
+- ``BIT_FIELDS`` (only when the spec has some): a run of bit fields that fills 1, 2, 4 or 8
+  bytes is one unsigned field named ``<first>__<last>`` (the field's own name when alone);
+  per constant and field, each bit field's ``[shift, width]``: its value is
+  ``(record[field] >> shift) & ((1 << width) - 1)``.
 
 Fixed byte fields (``contents:``, ``size: <int>`` with or without ``type: str``/``strz``) are
 ``V<n>`` (numpy void): a value is the raw bytes (``.tobytes()``), trailing NULs included, so it
@@ -31,7 +35,7 @@ NULs on read; view a field as ``S<n>`` (same itemsize, no copy) for vectorised t
 Enum fields are their integers.
 
 Unsupported constructs (``if:``, ``process:``, expression sizes or counts, ``repeat: eos/until``,
-switch types, bit fields, endianness chosen at run time, recursion) make a type variable-size
+switch types, bit fields ending inside a byte, endianness chosen at run time, recursion) make a type variable-size
 from that field on: it gets a prefix or nothing, and a one-line reason (:attr:`Layout.reason`,
 a comment in the module). A malformed spec raises :class:`KsyError` naming the spec file, the
 type and the field.
@@ -196,7 +200,7 @@ class Spec:
         taken: dict[str, tuple[str, ...]] = {}
         for t in self.types.values():
             for name in (t.const, t.const + "_PREFIX"):
-                if name in RESERVED | {"BITS"} and name != "HEADER":
+                if name in RESERVED | {"BIT_FIELDS"} and name != "HEADER":
                     self.clashes[t.path] = f"constant {name} clashes with a reserved name"
                 elif name in taken:
                     other = self._name(taken[name])
@@ -325,7 +329,7 @@ class Spec:
         self._layouts[key] = None
         out = Layout()
         if t.path in self.clashes:
-            out.kind = out.reason = self.clashes[t.path]
+            out.kind, out.reason = "constant name clashes", self.clashes[t.path]
             self._layouts[key] = out
             return out
         names = dict(env)
@@ -389,10 +393,14 @@ class Spec:
         widths = [int(str(a["type"]).removesuffix("le").removesuffix("be")[1:]) for a in run]
         total = sum(widths)
         if total % 8:
-            raise Unsupported("bit fields that end inside a byte", f"{total} bits")
+            raise Unsupported(
+                "bit fields that end inside a byte", f"bit fields of {total} bits end inside a byte"
+            )
         nbytes = total // 8
         if nbytes not in (1, 2, 4, 8):
-            raise Unsupported("bit fields filling 3, 5, 6 or 7 bytes", f"{nbytes} bytes of bits")
+            raise Unsupported(
+                "bit fields filling 3, 5, 6 or 7 bytes", f"bit fields fill {nbytes} bytes"
+            )
         bits, at = [], 0
         for k, (attr, width) in enumerate(zip(run, widths, strict=True)):
             shift = total - at - width if order == "be" else at
@@ -788,8 +796,8 @@ def emit(spec: Spec, order: Sequence[Entry]) -> str:
             "# run's first and last bit field): per constant and field, each bit field's",
             "# [shift, width]; its value is (record[field] >> shift) & ((1 << width) - 1).",
         ]
-        body += assign("BITS: dict[str, dict[str, dict[str, list[int]]]]", bits)
-        exported.append("BITS")
+        body += assign("BIT_FIELDS: dict[str, dict[str, dict[str, list[int]]]]", bits)
+        exported.append("BIT_FIELDS")
     if skipped:
         body += ["", "# Types with no fixed-size leading fields (no dtype):"]
         body += [f"#   {line}" for line in skipped]

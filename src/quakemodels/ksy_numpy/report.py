@@ -58,12 +58,10 @@ class Report:
         self.failed = True
         self.messages.append(f"{spec.path}: {const}: MISMATCH: {what}")
 
-    def lines(self, *, table: bool = False) -> list[str]:
-        out = list(self.messages)
-        if table:
-            out.append(f"accepted: {self.accepted}")
-            out += [f"refused: {n}: {kind}" for kind, n in self.refused.most_common()]
-        return out
+    def table(self) -> list[str]:
+        """The coverage table: accepted, then the refusals by reason, most first."""
+        out = [f"accepted: {self.accepted}"]
+        return out + [f"refused: {n}: {kind}" for kind, n in self.refused.most_common()]
 
     def summary(self) -> str:
         return (
