@@ -120,6 +120,17 @@ seq:
     type: u2
     repeat: expr
     repeat-expr: 2 * 2
+instances:
+  again:
+    pos: 2
+    type: stamp
+  label:
+    pos: 24
+    size: 6
+    type: str
+  far:
+    pos: _root.tail[0]
+    type: u1
 types:
   block:
     params:
@@ -264,6 +275,8 @@ def test_verify_agrees_with_the_compiled_parser(
     lines = capsys.readouterr().out.splitlines()
     assert lines[-1] == "ksy-numpy: 1 specs, 5 types, 3 accepted, 0 mismatches"
     assert "accepted: 3" in lines
+    # the instances at a literal pos were read by the parser and compared with the dtype
+    assert "instances at a literal pos, checked: 2" in lines
 
 
 def test_verify_catches_a_dtype_that_reads_wrong(

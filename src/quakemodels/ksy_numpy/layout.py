@@ -35,10 +35,10 @@ NULs on read; view a field as ``S<n>`` (same itemsize, no copy) for vectorised t
 Enum fields are their integers.
 
 Unsupported constructs (``if:``, ``process:``, expression sizes or counts, ``repeat: eos/until``,
-switch types, bit fields ending inside a byte, endianness chosen at run time, recursion) make a type variable-size
-from that field on: it gets a prefix or nothing, and a one-line reason (:attr:`Layout.reason`,
-a comment in the module). A malformed spec raises :class:`KsyError` naming the spec file, the
-type and the field.
+switch types, bit fields ending inside a byte, endianness chosen at run time, recursion) make a
+type variable-size from that field on: it gets a prefix or nothing, and a one-line reason
+(:attr:`Layout.reason`, a comment in the module). A malformed spec raises :class:`KsyError`
+naming the spec file, the type and the field.
 """
 
 from __future__ import annotations

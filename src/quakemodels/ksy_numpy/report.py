@@ -22,6 +22,7 @@ class Report:
     types: int = 0
     accepted: int = 0
     mismatches: int = 0
+    instances: int = 0  # parse instances at a literal pos, checked by --verify
     failed: bool = False
     refused: Counter[str] = field(default_factory=Counter)
     messages: list[str] = field(default_factory=list)
@@ -61,6 +62,8 @@ class Report:
     def table(self) -> list[str]:
         """The coverage table: accepted, then the refusals by reason, most first."""
         out = [f"accepted: {self.accepted}"]
+        if self.instances:
+            out.append(f"instances at a literal pos, checked: {self.instances}")
         return out + [f"refused: {n}: {kind}" for kind, n in self.refused.most_common()]
 
     def summary(self) -> str:

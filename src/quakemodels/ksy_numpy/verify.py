@@ -31,13 +31,27 @@ from typing import Any
 import numpy as np
 from kaitaistruct import KaitaiStream, ValidationFailedError
 
-from .expr import NotLiteral, evaluate
-from .layout import Entry, Layout, Spec, TypeInfo, contents_bytes, emit
+from .expr import NotLiteral, evaluate, literal_int
+from .layout import (
+    Entry,
+    Fmt,
+    KsyError,
+    Layout,
+    Spec,
+    TypeInfo,
+    Unsupported,
+    contents_bytes,
+    emit,
+)
 from .report import Report
 
 COMPILE_JS = Path(__file__).with_name("compile.js")
 ENV_NODE_MODULES = "KSY_NUMPY_NODE_MODULES"
 RANDOM_INPUTS = 6
+# Keys of a parse instance that keep it placeable: where it is, what it reads, how it is text.
+INSTANCE_KEYS = {"pos", "type", "size", "encoding", "terminator", "pad-right", "include"}
+INSTANCE_KEYS |= {"contents", "enum", "valid", "repeat", "repeat-expr", "doc", "doc-ref"}
+INSTANCE_KEYS |= {"consume", "-orig-id", "-webide-representation"}
 ENUM_REF = re.compile(r"^\s*([a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+)\s*$")
 PRINTABLE = bytes(range(0x20, 0x7F))
 
@@ -157,7 +171,9 @@ def _verify_spec(
             for part in (spec.id, *e.info.path):
                 cls = getattr(cls, _camel(part))
             dtype = getattr(layouts, e.const)
-            Case(spec, e, cls, dtype, rng).run()
+            case = Case(spec, e, cls, dtype, rng)
+            case.run()
+            report.instances += case.instances(layouts)
         except Mismatch as m:
             report.mismatch(spec, e.const, str(m))
         except Unverifiable as u:
@@ -203,6 +219,58 @@ class Case:
             passed += 1
         if not passed:
             raise Unverifiable(why)
+
+    def instances(self, layouts: ModuleType) -> int:
+        """Check the type's parse instances at a literal ``pos`` in its own stream whose items
+        have a fixed size (``repeat-expr`` literal if any); the number checked."""
+        table = self.entry.info.spec.get("instances")
+        checked = 0
+        for name, inst in table.items() if isinstance(table, dict) else ():
+            pos = literal_int(inst.get("pos")) if isinstance(inst, dict) else None
+            if pos is None or "io" in inst or set(inst) - INSTANCE_KEYS:
+                continue
+            one = {k: v for k, v in inst.items() if k not in ("pos", "repeat", "repeat-expr")}
+            count = literal_int(inst.get("repeat-expr")) if "repeat" in inst else 1
+            try:
+                fmt = self.spec._one_fmt(self.entry.info, one, str(name), dict(self.entry.env))
+            except (Unsupported, KsyError):
+                continue
+            if count is None or inst.get("repeat", "expr") != "expr":
+                continue
+            shape = (count,) if "repeat" in inst else ()
+            element = getattr(layouts, fmt.base) if fmt.ref else np.dtype(fmt.base)
+            size = max(self.entry.layout.size, pos + fmt.size * count)
+            record: Any = {  # a dtype spec: names, formats, offsets, itemsize
+                "names": [name],
+                "formats": [(element, shape) if shape else element],
+                "offsets": [pos],
+                "itemsize": size,
+            }
+            lay = Layout(
+                names=[str(name)],
+                fmts=[Fmt(fmt.base, fmt.ref, shape, fmt.size * count, fmt.key)],
+                offsets=[pos],
+                attrs=[one],
+                size=size,
+            )
+            buf = bytearray(self.rng.randbytes(size))
+            self.fix(buf, 0, self.entry.info, self.entry.layout, 2)
+            self.fix(buf, 0, self.entry.info, lay, 2)
+            stream = KaitaiStream(io.BytesIO(bytes(buf)))
+            try:
+                obj = self.cls(*self._args(), stream)
+                getattr(obj, name)
+            except (ValidationFailedError, AttributeError, UnicodeDecodeError):
+                continue  # the instance needs more than this input: not placed
+            rows = np.frombuffer(bytes(buf), np.dtype(record))[0]
+            self.compare(obj, rows, self.entry.info, lay, f"instance {name}")
+            checked += 1
+        return checked
+
+    def _args(self) -> list[object]:
+        # unbound params change no size: the parser stores them and reads nothing with them
+        args: list[object] = [v for _, v in self.entry.env]
+        return args or [None] * len(self.entry.info.params)
 
     # -- building inputs ------------------------------------------------------------------------
 
@@ -319,10 +387,7 @@ class Case:
 
     def check(self, data: bytes, variant: int) -> None:
         stream = KaitaiStream(io.BytesIO(data))
-        # unbound params change no size: the parser stores them and reads nothing with them
-        args: list[object] = [v for _, v in self.entry.env]
-        args = args or [None] * len(self.entry.info.params)
-        obj = self.cls(*args, stream)
+        obj = self.cls(*self._args(), stream)
         if stream.pos() != len(data):
             raise Mismatch(f"input {variant}: the parser read {stream.pos()} of {len(data)} bytes")
         record = np.frombuffer(data, self.dtype)[0]
