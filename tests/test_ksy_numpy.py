@@ -290,8 +290,8 @@ def test_verify_catches_a_dtype_that_reads_wrong(
     monkeypatch.setattr(verify, "emit", wrong)
     assert cli.main([str(specs), "--verify", "--compiler", str(NODE_MODULES)]) == 1
     out = capsys.readouterr().out
-    # inputs 0 and 1 (all 0x00, all 0xFF) read the same either way: a random one tells
-    assert f"{specs}: ROOT: MISMATCH: input 2: when: lo: parser " in out
+    # inputs 0 to 3 (all 0x00, 0xFF, 0x80, 0x7f) read the same either way: a random one tells
+    assert f"{specs}: ROOT: MISMATCH: input 4: when: lo: parser " in out
     assert out.splitlines()[-1] == "ksy-numpy: 1 specs, 5 types, 3 accepted, 1 mismatches"
 
 

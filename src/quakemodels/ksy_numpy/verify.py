@@ -2,12 +2,13 @@
 
 Every spec is compiled to Python by the npm ``kaitai-struct-compiler`` (one node process for
 all of them, ``compile.js``). For every complete dtype, random and boundary inputs are built
-(all 0x00, all 0xFF, random bytes; ``contents:`` and ``valid:`` values written in, text fields
-filled with bytes their encoding decodes), parsed by the compiled class and read with the
-dtype from the emitted layout module, and every field is compared: integers (enums as their
-integers), floats bit for bit, byte strings after the spec's ``pad-right``/``terminator``,
-text after decoding, nested and repeated types item by item, and the bytes the parser
-consumed against the dtype's itemsize.
+(all 0x00, 0xFF, 0x80 and 0x7F, and random bytes; ``contents:`` and ``valid:`` values written
+in, text fields filled with bytes their encoding decodes), parsed by the compiled class and
+read with the dtype from the emitted layout module, and every field is compared: integers
+(enums as their integers), floats bit for bit, byte strings after the spec's
+``pad-right``/``terminator``, text after decoding, nested and repeated types item by item, bit
+fields through ``BIT_FIELDS``, and the bytes the parser consumed against the dtype's itemsize.
+Parse instances at a literal ``pos`` are compared at that offset too.
 """
 
 from __future__ import annotations
@@ -200,7 +201,9 @@ class Case:
         size = self.entry.layout.size
         if self.dtype.itemsize != size:
             raise Mismatch(f"dtype itemsize {self.dtype.itemsize} != layout size {size}")
-        fills = [bytes(size), b"\xff" * size]
+        # boundaries: 0 and all ones; 0x80.. and 0x7f.. are the most negative and most positive
+        # signed values, -0.0-like and huge finite floats
+        fills = [bytes(size), b"\xff" * size, b"\x80" * size, b"\x7f" * size]
         fills += [self.rng.randbytes(size) for _ in range(RANDOM_INPUTS)]
         passed, why = 0, ""
         for variant, data in enumerate(fills):
@@ -304,8 +307,11 @@ class Case:
             return
         if variant == 0:
             return  # all NULs: an empty or NUL-only string, decodable in every encoding
-        text = bytearray(self.rng.choice(PRINTABLE) for _ in range(n))
-        if variant > 1 and n and self.rng.random() < 0.5:
+        if variant == 3:  # all 0x7f (DEL): text in every ASCII-based encoding
+            text = bytearray(b"\x7f" * n)
+        else:
+            text = bytearray(self.rng.choice(PRINTABLE) for _ in range(n))
+        if variant > 3 and n and self.rng.random() < 0.5:
             text[self.rng.randrange(n)] = 0  # a terminator somewhere inside
         try:
             bytes(text).decode(encoding)
