@@ -9,7 +9,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile upstream-pr blender-check \
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile spec-write-check ksy-numpy-gallery upstream-pr blender-check \
 	blender-deps blender-fixtures browser-deps browser-shots viewer-image
 
 all: test
@@ -44,16 +44,17 @@ demo: venv
 	$(VENV)/bin/quakemodels convert out/demo/quakeguy.glb out/demo/quakeguy_roundtrip.md2
 	$(VENV)/bin/quakemodels info out/demo/quakeguy_roundtrip.md2
 
-# The ksc parsers (<id>.py) and the numpy layouts of their fixed-size types (<id>_layout.py).
+# The ksc parsers (<id>.py) and the numpy layouts of their fixed-size types (<id>_layout.py,
+# written by the package's own ksy-numpy: src/quakemodels/ksy_numpy).
 generate: node venv
 	node tools/ksc.js --target python --outdir $(GENDIR) $(KSY)
-	$(PY) tools/ksy_layout.py --outdir $(GENDIR) $(KSY)
+	$(VENV)/bin/ksy-numpy --quiet --outdir $(GENDIR) $(KSY)
 
 # Regenerate into a temporary folder and compare byte for byte with what is committed.
 check-generated: node venv
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	node tools/ksc.js --target python --outdir "$$tmp" $(KSY) >/dev/null && \
-	$(PY) tools/ksy_layout.py --outdir "$$tmp" $(KSY) && \
+	$(VENV)/bin/ksy-numpy --quiet --outdir "$$tmp" $(KSY) >/dev/null && \
 	status=0 && for f in "$$tmp"/*.py; do \
 	  if ! cmp -s "$$f" "$(GENDIR)/$$(basename "$$f")"; then \
 	    echo "generated code differs from ksy/: $(GENDIR)/$$(basename "$$f") (run make generate)"; status=1; \
@@ -77,6 +78,8 @@ test: setup
 	$(MAKE) --no-print-directory check-generated
 	$(MAKE) --no-print-directory spec-lint
 	$(MAKE) --no-print-directory crosscheck
+	$(MAKE) --no-print-directory spec-write-check
+	$(MAKE) --no-print-directory ksy-numpy-gallery
 	$(MAKE) --no-print-directory docs
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory typecheck
@@ -154,6 +157,25 @@ spec-impact: setup
 # doc-refs; findings allowed only as listed in ksy/CHANGES.md. One node process, a few seconds.
 spec-lint: node
 	node tools/spec_lint.js $(KSY)
+
+# Kaitai's serializer as a second writer: ksy/ compiled read-write (Kaitai 0.11 _check(),
+# _write(); into a temporary folder, not committed), every corpus file and models built and
+# edited by our writers parsed, checked and written, compared with the input and with
+# to_bytes(). Last line: `N files: _write() == to_bytes()`. About 40 s of CPU.
+spec-write-check: setup
+	$(PY) tools/spec_write_check.py
+
+# ksy-numpy --verify over every spec of the Kaitai formats gallery (../shared/kaitai_formats,
+# its commit in SOURCE.md; read there, never copied here): every spec processed, the coverage
+# table, at least 500 types accepted and no mismatch. Skipped without the gallery (CI=true
+# requires it). About 15 s of CPU.
+GALLERY := ../shared/kaitai_formats
+ksy-numpy-gallery: setup
+	@if [ -d $(GALLERY) ]; then \
+	  $(VENV)/bin/ksy-numpy --verify --compiler node_modules --quiet --table --min-accepted 500 \
+	    $$(find $(GALLERY) -name '*.ksy' | LC_ALL=C sort); \
+	elif [ "$$CI" = true ]; then echo "ksy-numpy-gallery: CI=true but $(GALLERY) is missing"; exit 1; \
+	else echo "ksy-numpy-gallery: no gallery at $(GALLERY): skipped (CI=true requires it)"; fi
 
 # Build the generated C++ (g++, C++98 and C++11) and Java (javac) on our test runtimes
 # (tools/runtime, not the official ones) and run them on every corpus file: each digest must

@@ -14,7 +14,7 @@ PACKAGE = REPO / "src" / "quakemodels"
 
 # Lower layers first; a module may import only from its own layer or lower ones.
 LAYERS = [
-    ("errors", "kaitai"),
+    ("errors", "kaitai", "ksy_numpy"),
     ("core",),
     ("interchange", "viewer"),
     ("archive",),
@@ -216,3 +216,16 @@ def test_one_dispatch() -> None:
             continue
         text = path.read_text(encoding="utf-8")
         assert not re.search(rb"b\"IDP[23O]\"|b'IDP[23O]'".decode(), text), f"{rel} names a magic"
+
+
+def test_ksy_numpy_stands_alone() -> None:
+    """ksy-numpy is a Kaitai-wide tool: it imports nothing of quakemodels outside itself."""
+    outside = sorted(
+        f"{module} imports {target}"
+        for module, targets in graph().items()
+        if module.startswith("quakemodels.ksy_numpy")
+        for target in targets
+        if target.startswith("quakemodels") and not target.startswith("quakemodels.ksy_numpy")
+    )
+    assert outside == []
+    assert "quakemodels.ksy_numpy.verify" in graph()

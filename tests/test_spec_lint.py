@@ -97,3 +97,15 @@ def test_upstream_pr_package(tmp_path: Path) -> None:
     pak = (tmp_path / "quake_pak" / "quake_pak.diff").read_text().splitlines()
     assert pak[:2] == ["--- a/game/quake_pak.ksy", "+++ b/game/quake_pak.ksy"]
     assert "-        repeat: eos" in pak and "-        encoding: UTF-8" in pak
+    # the IQM spec is new to the gallery: its file and its text, no diff; every package carries
+    # the section about every spec (Kaitai's serializer)
+    iqm = tmp_path / "inter_quake_model"
+    assert (iqm / "game" / "inter_quake_model.ksy").read_bytes() == (
+        REPO / "ksy/inter_quake_model.ksy"
+    ).read_bytes()
+    assert not (iqm / "inter_quake_model.diff").exists()
+    iqm_changes = (iqm / "CHANGES.md").read_text()
+    assert "## inter_quake_model.ksy" in iqm_changes and "## quake2_md2.ksy" not in iqm_changes
+    for text in (iqm_changes, changes):
+        assert "## Serialization (Kaitai 0.11 read-write), every spec" in text
+        assert "**No spec needed a change**" in text

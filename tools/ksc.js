@@ -3,13 +3,16 @@
 // JavaScript build the Kaitai Web IDE runs).
 //
 //   node tools/ksc.js --target python --outdir src/quakemodels/kaitai ksy/*.ksy
+//   node tools/ksc.js --target python --read-write --outdir out/rw ksy/*.ksy
 //
 // Each output file is named after the spec's meta.id, as the JVM compiler does.
 // Targets are the compiler's languages; cpp_stl_98 / cpp_stl_11 choose the C++
 // standard (cpp_stl is C++98, as the JVM compiler's default). Exits non-zero on
 // any compile error. Compiler warnings (style, encoding names: the problems the
 // compiler's precompile passes report, collected by tools/kscload.js) are
-// printed to stderr, and with --strict they fail the run too.
+// printed to stderr, and with --strict they fail the run too. --read-write
+// generates Kaitai 0.11's serializing code (_check(), _write()) as the JVM
+// compiler's --read-write does.
 "use strict";
 
 const fs = require("fs");
@@ -17,17 +20,18 @@ const path = require("path");
 const { loadSpec, compileSpec } = require("./kscload");
 
 function usage() {
-  console.error("usage: ksc.js --target LANG --outdir DIR [--strict] SPEC.ksy...");
+  console.error("usage: ksc.js --target LANG --outdir DIR [--strict] [--read-write] SPEC.ksy...");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const args = { target: null, outdir: null, strict: false, specs: [] };
+  const args = { target: null, outdir: null, strict: false, readWrite: false, specs: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--target") args.target = argv[++i];
     else if (a === "--outdir") args.outdir = argv[++i];
     else if (a === "--strict") args.strict = true;
+    else if (a === "--read-write") args.readWrite = true;
     else if (a.startsWith("--")) usage();
     else args.specs.push(a);
   }
@@ -41,7 +45,13 @@ async function main() {
   let failed = false;
   for (const file of args.specs) {
     try {
-      const { files, problems } = await compileSpec(file, args.target, loadSpec(file));
+      const { files, problems } = await compileSpec(
+        file,
+        args.target,
+        loadSpec(file),
+        false,
+        args.readWrite,
+      );
       for (const p of problems) console.error(`${file}: ${p.message}`);
       if (args.strict && problems.length) failed = true;
       const names = Object.keys(files);

@@ -28,6 +28,9 @@ const CPP_BY_STANDARD =
   "true, $m_Lio_kaitai_struct_CppRuntimeConfig$UniqueAndRawPointers$()) : " +
   CPP98 +
   ")";
+const READ_ONLY = "(!debug), debug, false, true, false, ";
+// As the JVM CLI's --read-write, it also turns autoRead off: the caller runs _read().
+const READ_WRITE = "(!debug && !__qmOptions.readWrite), debug, false, true, __qmOptions.readWrite, ";
 const PRECOMPILE =
   "precompile__Lio_kaitai_struct_format_ClassSpecs__Lio_kaitai_struct_RuntimeConfig__sc_Iterable";
 
@@ -70,10 +73,16 @@ function loadCompiler() {
   if (fn < 0 || cpp < 0 || cpp - fn > 2000) {
     throw new Error(`${file}: MainJs.compile does not build the C++ config this loader expects`);
   }
-  let patched = src.slice(0, cpp) + CPP_BY_STANDARD + src.slice(cpp + CPP98.length);
+  // The argument before the C++ config is RuntimeConfig.readWrite (the JVM CLI's --read-write:
+  // Kaitai 0.11 serialization, _check() and _write()), fixed to false here: we select it too.
+  const rw = cpp - READ_ONLY.length;
+  if (src.slice(rw, cpp) !== READ_ONLY) {
+    throw new Error(`${file}: MainJs.compile does not build the RuntimeConfig this loader expects`);
+  }
+  let patched = src.slice(0, rw) + READ_WRITE + CPP_BY_STANDARD + src.slice(cpp + CPP98.length);
   const at2 = patched.indexOf(ANCHOR);
   patched =
-    "const __qmOptions = { cpp11: false };\n" +
+    "const __qmOptions = { cpp11: false, readWrite: false };\n" +
     patched.slice(0, at2 + ANCHOR.length) +
     HOOK +
     patched.slice(at2 + ANCHOR.length);
@@ -103,9 +112,12 @@ const TARGETS = compiler.languages.flatMap((t) => (t === "cpp_stl" ? ["cpp_stl_9
 
 // Compile one spec for one target (cpp_stl, cpp_stl_98 or cpp_stl_11 for C++). Resolves to {files: {name: text}, problems: [...]}; a compile
 // error rejects with an Error whose `problems` holds what the compiler reported before it.
-async function compileSpec(file, target, spec, debug = false) {
+// With readWrite, the compiler's read-write code (Kaitai 0.11 serialization: _check(),
+// _write()), as the JVM CLI's --read-write gives it.
+async function compileSpec(file, target, spec, debug = false, readWrite = false) {
   compiler.takeProblems();
   compiler.options.cpp11 = target === "cpp_stl_11";
+  compiler.options.readWrite = readWrite;
   const lang = target.startsWith("cpp_stl") ? "cpp_stl" : target;
   try {
     const files = await compiler.compile(lang, spec, importerFor(path.dirname(file)), debug);

@@ -10,7 +10,8 @@ For every spec (default: all of ksy/) it writes ``OUT/<spec id>/``:
   ``game``, else its first tag);
 - ``<spec id>.diff``: the unified diff against the published gallery spec pinned under
   third_party/kaitai_struct_formats/ (see its SOURCE.md), when the gallery has one;
-- ``CHANGES.md``: the spec's section of ksy/CHANGES.md, the text for the pull request.
+- ``CHANGES.md``: the spec's section of ksy/CHANGES.md (and the sections about every spec,
+  such as what Kaitai's serializer was checked on), the text for the pull request.
 
 Each run replaces ``OUT/<spec id>/`` whole, so nothing stale is left behind.
 """
@@ -51,13 +52,16 @@ def gallery_folder(sid: str, text: str) -> str:
 
 
 def changes_section(sid: str) -> str:
-    """The ``## <id>.ksy`` section of ksy/CHANGES.md, with the file's preamble before it."""
+    """The ``## <id>.ksy`` section of ksy/CHANGES.md, with the file's preamble before it and
+    the sections that concern every spec (``## ..., every spec``) after it."""
     text = CHANGES.read_text(encoding="utf-8")
     preamble = text.split("\n## ", 1)[0].rstrip() + "\n"
     found = re.search(rf"^## {re.escape(sid)}\.ksy\n.*?(?=^## |\Z)", text, re.M | re.S)
+    shared = re.findall(r"^## [^\n]*, every spec\n.*?(?=^## |\Z)", text, re.M | re.S)
+    tail = "".join("\n" + section.rstrip() + "\n" for section in shared)
     if not found:
-        return preamble + f"\n(ksy/CHANGES.md has no section for {sid}.ksy)\n"
-    return preamble + "\n" + found.group(0).rstrip() + "\n"
+        return preamble + f"\n(ksy/CHANGES.md has no section for {sid}.ksy)\n" + tail
+    return preamble + "\n" + found.group(0).rstrip() + "\n" + tail
 
 
 def package(spec: Path, out: Path) -> list[str]:

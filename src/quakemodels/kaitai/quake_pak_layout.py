@@ -1,8 +1,8 @@
-# Generated from ksy/quake_pak.ksy by tools/ksy_layout.py; do not edit (make generate).
+# Generated from quake_pak.ksy by ksy-numpy (quakemodels.ksy_numpy); do not edit.
 """Numpy dtypes of the fixed-size types of quake_pak: Quake and Quake II PAK archive.
 
-Field names, order and offsets are the spec's; tools/ksy_layout.py says what each
-constant holds and how a *_PREFIX record is completed.
+Field names, order and offsets are the spec's; quakemodels.ksy_numpy.layout says what
+each constant holds and how a *_PREFIX record is completed.
 """
 
 import numpy as np

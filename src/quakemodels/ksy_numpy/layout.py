@@ -1,15 +1,14 @@
-"""Numpy structured dtypes of every fixed-size type of a Kaitai Struct spec (``make generate``).
+"""Numpy structured dtypes of every fixed-size type of a Kaitai Struct spec (``ksy-numpy``).
 
-Reads ``ksy/<id>.ksy`` and writes ``<outdir>/<id>_layout.py`` next to the compiler's parser:
+Reads ``<id>.ksy`` and writes ``<outdir>/<id>_layout.py``, a module that holds only data:
 
-    python tools/ksy_layout.py --outdir src/quakemodels/kaitai ksy/*.ksy
-
-The module it writes holds only data:
-
-- ``ROOT`` (the root type's seq: the file header) and one ``<TYPE>`` per entry of ``types:``
-  (nested types joined with ``__``, e.g. ``SURFACE__HEADER``), each a little- or big-endian
-  numpy dtype with the spec's field names, in seq order, at the offsets the bytes lie at;
-  ``HEADER`` is an alias of ``ROOT`` (or ``ROOT_PREFIX``) unless the spec has a type of that name.
+- ``ROOT`` (the root type's seq) and one ``<TYPE>`` per entry of ``types:`` (nested types
+  joined with ``__``, e.g. ``SURFACE__HEADER``), each a little- or big-endian numpy dtype with
+  the spec's field names, in seq order, at the offsets the bytes lie at; ``HEADER`` is an alias
+  of ``ROOT`` (or ``ROOT_PREFIX``) unless the spec has a type of that name. A type with
+  ``params`` used with literal arguments (``type: block(16)``) gets one dtype per argument list,
+  ``<TYPE>__P_<args>``; types of imported specs (``meta/imports``) are named after their spec's
+  id (``DOS_DATETIME``, ``DOS_DATETIME__TIME``).
 - ``<TYPE>_PREFIX`` for a type whose seq starts fixed-size and then goes variable: the dtype of
   its longest fixed-size leading run, and ``TAIL[<TYPE>]`` describing the field that ends it
   (``field``, ``offset``, ``element``: the dtype of one item or None, and the ``repeat_expr`` /
@@ -23,24 +22,29 @@ The module it writes holds only data:
   and ``FIELD_ENUMS`` (which integer field is read through which enum). ``CONTENTS``, ``VALID``,
   ``FIELD_ENUMS`` and ``TAIL`` are keyed by the type's constant without ``_PREFIX`` (``"ROOT"``,
   ``"FRAME"``) and then by field id.
+- ``INSTANCES``: parse instances (read at ``pos``) whose items have a fixed size.
+- ``BIT_FIELDS`` (only when the spec has some): a run of bit fields that fills 1, 2, 4 or 8
+  bytes is one unsigned field named ``<first>__<last>`` (the field's own name when alone);
+  per constant and field, each bit field's ``[shift, width]``: its value is
+  ``(record[field] >> shift) & ((1 << width) - 1)``.
 
 Fixed byte fields (``contents:``, ``size: <int>`` with or without ``type: str``/``strz``) are
 ``V<n>`` (numpy void): a value is the raw bytes (``.tobytes()``), trailing NULs included, so it
 compares equal to what the file holds and writes back unchanged. ``S<n>`` would drop trailing
 NULs on read; view a field as ``S<n>`` (same itemsize, no copy) for vectorised text work.
+Enum fields are their integers.
 
 Unsupported constructs (``if:``, ``process:``, expression sizes or counts, ``repeat: eos/until``,
-switch types, bit fields, calculated endianness, recursion) make a type variable-size from that
-field on: it gets a prefix or nothing, and a comment in the module says why. A malformed spec
-raises :class:`KsyError` naming the spec file, the type and the field.
+switch types, bit fields ending inside a byte, endianness chosen at run time, recursion) make a
+type variable-size from that field on: it gets a prefix or nothing, and a one-line reason
+(:attr:`Layout.reason`, a comment in the module). A malformed spec raises :class:`KsyError`
+naming the spec file, the type and the field.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import re
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,17 +52,24 @@ from typing import Any
 
 import yaml
 
+from .expr import NotLiteral, Value, evaluate, literal_array, literal_int
+
 PRIMITIVE = re.compile(r"^(?:([us])([1248])|(f)([48]))(le|be)?$")
 BITS = re.compile(r"^b[0-9]+(le|be)?$")
-INT_LITERAL = re.compile(r"^\s*(0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+|[0-9][0-9_]*)\s*$")
 TYPE_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 # Keys of a seq attribute that keep a literal size meaningful: they change how the bytes read
 # as text, not how many there are.
 HARMLESS = {"id", "doc", "doc-ref", "type", "size", "repeat", "repeat-expr", "repeat-until"}
 HARMLESS |= {"encoding"}
 HARMLESS |= {"enum", "valid", "contents", "terminator", "consume", "include", "pad-right"}
-HARMLESS |= {"eos-error", "-orig-id", "-webide-representation"}
+HARMLESS |= {"eos-error", "-orig-id", "-webide-representation", "-affected-by"}
+# Keys of a bit field that can be packed with its neighbours into one integer field.
+BIT_KEYS = {"id", "type", "doc", "doc-ref", "enum", "valid", "-orig-id"}
 RESERVED = {"HEADER", "CONSTANTS", "CONTENTS", "VALID", "ENUMS", "FIELD_ENUMS", "TAIL", "INSTANCES"}
+
+# A type's parameters bound to literal arguments, in the order of its ``params``.
+Env = tuple[tuple[str, Value], ...]
+Key = tuple[tuple[str, ...], Env]
 
 
 class KsyError(Exception):
@@ -66,17 +77,25 @@ class KsyError(Exception):
 
 
 class Unsupported(Exception):
-    """A construct this generator does not lay out; the type is variable-size from there on."""
+    """A construct this generator does not lay out; the type is variable-size from there on.
+
+    ``kind`` is the reason without the spec's particulars (the coverage table's row)."""
+
+    def __init__(self, kind: str, detail: str | None = None) -> None:
+        super().__init__(detail if detail is not None else kind)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
 class Fmt:
-    """One field's numpy format: a dtype string or the constant of another type, and a shape."""
+    """One field's numpy format: a dtype string or the constant of another type, and a shape;
+    ``key`` names the laid-out type a constant stands for."""
 
     base: str
     ref: bool
     shape: tuple[int, ...] = ()
     size: int = 0
+    key: Key | None = None
 
     def code(self) -> str:
         base = self.base if self.ref else repr(self.base).replace("'", '"')
@@ -85,63 +104,129 @@ class Fmt:
 
 @dataclass
 class TypeInfo:
-    """A type of the spec: its path from the root, its mapping, its resolved endianness."""
+    """A type of the spec: its path from the root, its mapping, its resolved endianness.
+
+    Types of imported specs have the imported spec's id as the first element of their path."""
 
     path: tuple[str, ...]
     spec: dict[str, Any]
     endian: str | None  # "<", ">", "calc" or None (none given)
     const: str
+    imported: bool = False
+    params: tuple[str, ...] = ()
+    encoding: str | None = None  # meta/encoding: what str fields without one decode with
+    bit_endian: str = "be"  # meta/bit-endian: the order of bN fields without a suffix
 
 
 @dataclass
 class Layout:
-    """The fixed-size leading run of a type's seq; ``tail`` set when the seq goes on after it."""
+    """The fixed-size leading run of a type's seq; ``tail`` set when the seq goes on after it.
+
+    ``attrs`` are the seq attributes laid out (one per name); ``bits`` the bit fields packed
+    into a field (``name -> [(bit field id, shift, width)]``); ``kind`` the reason's row in the
+    coverage table when the type is not complete."""
 
     names: list[str] = field(default_factory=list)
     fmts: list[Fmt] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
     docs: list[str | None] = field(default_factory=list)
+    attrs: list[dict[str, Any]] = field(default_factory=list)
+    bits: dict[str, list[tuple[str, int, int]]] = field(default_factory=dict)
     size: int = 0
     tail: dict[str, Any] | None = None
     reason: str = ""
+    kind: str = ""
 
     @property
     def complete(self) -> bool:
-        return self.tail is None
+        return self.tail is None and not self.kind
+
+
+def find_import(name: str, base: Path, import_paths: Sequence[Path]) -> Path | None:
+    """The file of a ``meta/imports`` entry: relative ones beside the importing spec,
+    absolute ones (``/common/x``) under an import path or under a folder above the spec
+    (the gallery's root holds ``common/``)."""
+    rel = name.lstrip("/") + ".ksy"
+    if name.startswith("/"):
+        roots = [*import_paths, *base.resolve().parents, base.resolve()]
+    else:
+        roots = [base, *import_paths]
+    for root in roots:
+        candidate = root / rel
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_yaml(path: Path, text: str | None = None) -> dict[str, Any]:
+    """A spec file as a mapping with a valid ``meta/id`` (KsyError otherwise)."""
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise KsyError(f"{path}: cannot read: {e}") from e
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise KsyError(f"{path}: not valid YAML: {' '.join(str(e).split())}") from e
+    if not isinstance(doc, dict):
+        raise KsyError(f"{path}: the spec is not a YAML mapping")
+    meta = doc.get("meta")
+    if not isinstance(meta, dict) or not isinstance(meta.get("id"), str):
+        raise KsyError(f"{path}: meta/id is missing")
+    if not TYPE_NAME.match(meta["id"]):
+        raise KsyError(f"{path}: meta/id {meta['id']!r} is not a valid Kaitai identifier")
+    return doc
 
 
 class Spec:
-    """One parsed spec and the layouts of its types."""
+    """One parsed spec (with the specs it imports) and the layouts of its types."""
 
-    def __init__(self, path: Path, text: str) -> None:
+    def __init__(
+        self, path: Path, text: str | None = None, import_paths: Sequence[Path] = ()
+    ) -> None:
         self.path = path
-        try:
-            doc = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            raise KsyError(f"{path}: not valid YAML: {e}") from e
-        if not isinstance(doc, dict):
-            raise KsyError(f"{path}: the spec is not a YAML mapping")
-        meta = doc.get("meta")
-        if not isinstance(meta, dict) or not isinstance(meta.get("id"), str):
-            raise KsyError(f"{path}: meta/id is missing")
+        doc = load_yaml(path, text)
+        meta = doc["meta"]
         self.id: str = meta["id"]
-        if not TYPE_NAME.match(self.id):
-            raise KsyError(f"{path}: meta/id {self.id!r} is not a valid Kaitai identifier")
         self.title = str(meta.get("title", self.id))
         self.types: dict[tuple[str, ...], TypeInfo] = {}
-        self._collect((), doc, None)
-        self._layouts: dict[tuple[str, ...], Layout | None] = {}
-        consts = [t.const for t in self.types.values()]
+        self._collect((), doc, None, imported=False, encoding=None)
+        self.imports: list[Path] = []
+        self._import_all(path, doc, import_paths, {self.id})
+        self._layouts: dict[Key, Layout | None] = {}
+        # a type whose constant is taken by another is not laid out (the first one keeps it)
+        self.clashes: dict[tuple[str, ...], str] = {}
         taken: dict[str, tuple[str, ...]] = {}
         for t in self.types.values():
             for name in (t.const, t.const + "_PREFIX"):
-                if name in taken or (name in RESERVED and name != "HEADER"):
-                    raise KsyError(
-                        f"{path}: type {self._name(t.path)}: constant {name} clashes with "
-                        f"{'a reserved name' if name in RESERVED else self._name(taken[name])}"
-                    )
-                taken[name] = t.path
-        self.header_alias = "HEADER" not in consts
+                if name in RESERVED | {"BIT_FIELDS"} and name != "HEADER":
+                    self.clashes[t.path] = f"constant {name} clashes with a reserved name"
+                elif name in taken:
+                    other = self._name(taken[name])
+                    self.clashes[t.path] = f"constant {name} clashes with {other}"
+                else:
+                    taken[name] = t.path
+        self.header_alias = "HEADER" not in taken
+
+    def _import_all(
+        self, path: Path, doc: dict[str, Any], import_paths: Sequence[Path], seen: set[str]
+    ) -> None:
+        imports = doc["meta"].get("imports", [])
+        if not isinstance(imports, list):
+            raise KsyError(f"{path}: meta/imports must be a list")
+        for name in imports:
+            found = find_import(str(name), path.parent, import_paths)
+            if found is None:
+                raise KsyError(f"{path}: import {name!r} not found")
+            sub = load_yaml(found)
+            sid = sub["meta"]["id"]
+            if sid in seen:
+                continue
+            seen.add(sid)
+            self.imports.append(found)
+            self._collect((sid,), sub, None, imported=True, encoding=None)
+            self._import_all(found, sub, import_paths, seen)
 
     # -- types ----------------------------------------------------------------------------------
 
@@ -152,7 +237,16 @@ class Spec:
         where = f"{self.path}: type {self._name(path)}"
         return f"{where}, field {fid}" if fid is not None else where
 
-    def _collect(self, path: tuple[str, ...], spec: Any, parent_endian: str | None) -> None:
+    def _collect(
+        self,
+        path: tuple[str, ...],
+        spec: Any,
+        parent_endian: str | None,
+        *,
+        imported: bool,
+        encoding: str | None,
+        bit_endian: str = "be",
+    ) -> None:
         if not isinstance(spec, dict):
             raise KsyError(f"{self._where(path)}: a type must be a YAML mapping")
         meta = spec.get("meta", {})
@@ -167,21 +261,40 @@ class Spec:
                 endian = "<" if value == "le" else ">"
             else:
                 raise KsyError(f"{self._where(path)}: meta/endian {value!r} is not le or be")
+        if isinstance(meta.get("encoding"), str):
+            encoding = meta["encoding"]
+        if meta.get("bit-endian") in ("le", "be"):
+            bit_endian = meta["bit-endian"]
+        params = spec.get("params", [])
+        names = tuple(str(p.get("id")) for p in params if isinstance(p, dict))
         const = "__".join(path).upper() if path else "ROOT"
-        self.types[path] = TypeInfo(path, spec, endian, const)
+        self.types[path] = TypeInfo(
+            path, spec, endian, const, imported, names, encoding, bit_endian
+        )
         sub = spec.get("types", {})
         if not isinstance(sub, dict):
             raise KsyError(f"{self._where(path)}: types must be a mapping")
         for name, child in sub.items():
             if not isinstance(name, str) or not TYPE_NAME.match(name):
                 raise KsyError(f"{self._where(path)}: type name {name!r} is not an identifier")
-            self._collect((*path, name), child, endian)
+            self._collect(
+                (*path, name),
+                child,
+                endian,
+                imported=imported,
+                encoding=encoding,
+                bit_endian=bit_endian,
+            )
 
     def resolve(self, scope: tuple[str, ...], ref: str, fid: str) -> TypeInfo:
         """The user type ``ref`` (``a`` or ``a::b``, arguments dropped) as seen from ``scope``."""
         parts = ref.split("(", 1)[0].strip().split("::")
         for depth in range(len(scope), -1, -1):
             found = self.types.get((*scope[:depth], *parts))
+            if found is not None:
+                return found
+        if parts[0] == self.id:  # the spec's own root by its id
+            found = self.types.get(tuple(parts[1:]))
             if found is not None:
                 return found
         raise KsyError(f"{self._where(scope, fid)}: unknown type {ref!r}")
@@ -200,48 +313,124 @@ class Spec:
 
     # -- layouts --------------------------------------------------------------------------------
 
-    def layout(self, t: TypeInfo) -> Layout | None:
-        """The layout of ``t``; None while it is being computed (a recursive type)."""
-        if t.path in self._layouts:
-            return self._layouts[t.path]
-        self._layouts[t.path] = None
+    def const_of(self, t: TypeInfo, env: Env) -> str:
+        """The constant of ``t`` bound to ``env``: ``BLOCK__P_16`` for ``block(16)``."""
+        if not env:
+            return t.const
+        args = ["TRUE" if v is True else "FALSE" if v is False else str(v) for _, v in env]
+        return f"{t.const}__P_{'_'.join(a.replace('-', 'M') for a in args)}"
+
+    def layout(self, t: TypeInfo, env: Env = ()) -> Layout | None:
+        """The layout of ``t`` with its params bound to ``env``; None while it is being
+        computed (a recursive type)."""
+        key = (t.path, env)
+        if key in self._layouts:
+            return self._layouts[key]
+        self._layouts[key] = None
         out = Layout()
-        for i, attr in enumerate(self.seq(t)):
+        if t.path in self.clashes:
+            out.kind, out.reason = "constant name clashes", self.clashes[t.path]
+            self._layouts[key] = out
+            return out
+        names = dict(env)
+        seq = self.seq(t)
+        i = 0
+        while i < len(seq):
+            attr = seq[i]
             fid = attr.get("id", f"_unnamed{i}")
             if fid in out.names:
                 raise KsyError(f"{self._where(t.path, fid)}: the id is used twice in seq")
+            run = self._bit_run(t, seq, i)
             try:
-                fmt = self.field_fmt(t, attr, fid)
+                if run:
+                    fmt, bits = self._bits_fmt(t, run, i)
+                    if len(run) > 1:
+                        fid = f"{fid}__{bits[-1][0]}"
+                        attr = {"id": fid}
+                    out.bits[fid] = bits
+                else:
+                    fmt = self.field_fmt(t, attr, fid, names)
             except Unsupported as e:
-                out.tail = self._tail(t, attr, fid, out.size)
-                out.reason = f"{fid}: {e}"
+                out.tail = self._tail(t, attr, fid, out.size, names)
+                out.reason = " ".join(f"{fid}: {e}".split())
+                out.kind = e.kind
                 break
             out.names.append(fid)
             out.fmts.append(fmt)
             out.offsets.append(out.size)
+            out.attrs.append(attr)
             doc = attr.get("doc")
             out.docs.append(str(doc) if doc is not None else None)
             out.size += fmt.size
-        self._layouts[t.path] = out
+            i += max(1, len(run))
+        if not out.names and not out.kind:
+            out.kind = out.reason = "no seq"
+        self._layouts[key] = out
         return out
 
-    def _tail(self, t: TypeInfo, attr: dict[str, Any], fid: str, offset: int) -> dict[str, Any]:
+    def _bit_order(self, t: TypeInfo, attr: dict[str, Any]) -> str | None:
+        """``"be"`` or ``"le"`` for a plain bit field (no ``if``, ``repeat``...), else None."""
+        typ = attr.get("type")
+        if not isinstance(typ, str) or not BITS.match(typ) or set(attr) - BIT_KEYS:
+            return None
+        return "le" if typ.endswith("le") else "be" if typ.endswith("be") else t.bit_endian
+
+    def _bit_run(self, t: TypeInfo, seq: list[dict[str, Any]], i: int) -> list[dict[str, Any]]:
+        """The plain bit fields from ``seq[i]`` on that share one bit order (empty if none)."""
+        order = self._bit_order(t, seq[i])
+        run: list[dict[str, Any]] = []
+        while order is not None and i < len(seq) and self._bit_order(t, seq[i]) == order:
+            run.append(seq[i])
+            i += 1
+        return run
+
+    def _bits_fmt(
+        self, t: TypeInfo, run: list[dict[str, Any]], first: int
+    ) -> tuple[Fmt, list[tuple[str, int, int]]]:
+        """One unsigned integer holding a run of bit fields that fills whole bytes, and each
+        field's shift and width in it (big-endian bits count from the top, little from 0)."""
+        order = self._bit_order(t, run[0])
+        widths = [int(str(a["type"]).removesuffix("le").removesuffix("be")[1:]) for a in run]
+        total = sum(widths)
+        if total % 8:
+            raise Unsupported(
+                "bit fields that end inside a byte", f"bit fields of {total} bits end inside a byte"
+            )
+        nbytes = total // 8
+        if nbytes not in (1, 2, 4, 8):
+            raise Unsupported(
+                "bit fields filling 3, 5, 6 or 7 bytes", f"bit fields fill {nbytes} bytes"
+            )
+        bits, at = [], 0
+        for k, (attr, width) in enumerate(zip(run, widths, strict=True)):
+            shift = total - at - width if order == "be" else at
+            bits.append((str(attr.get("id", f"_unnamed{first + k}")), shift, width))
+            at += width
+        prefix = "" if nbytes == 1 else ">" if order == "be" else "<"
+        return Fmt(f"{prefix}u{nbytes}", False, (), nbytes), bits
+
+    def _tail(
+        self, t: TypeInfo, attr: dict[str, Any], fid: str, offset: int, names: dict[str, Value]
+    ) -> dict[str, Any]:
         """What the reader needs to extend the prefix by the field that ends it."""
         tail: dict[str, Any] = {"field": fid, "offset": offset, "element": None}
         one = {k: v for k, v in attr.items() if k not in ("repeat", "repeat-expr", "if")}
         with contextlib.suppress(Unsupported):  # an item of variable size: element stays None
-            tail["element"] = self.field_fmt(t, one, fid)
+            tail["element"] = self.field_fmt(t, one, fid, names)
         for key in ("repeat", "repeat-expr", "repeat-until", "size", "if"):
             if key in attr:
                 tail[key.replace("-", "_")] = str(attr[key]).strip()
         return tail
 
-    def field_fmt(self, t: TypeInfo, attr: dict[str, Any], fid: str) -> Fmt:
+    def field_fmt(
+        self, t: TypeInfo, attr: dict[str, Any], fid: str, names: dict[str, Value] | None = None
+    ) -> Fmt:
         """The numpy format of one seq attribute, or :class:`Unsupported`."""
+        names = names or {}
         extra = sorted(k for k in attr if k not in HARMLESS)
         if extra:
-            raise Unsupported(f"{', '.join(extra)} not laid out")
-        base = self._one_fmt(t, attr, fid)
+            raise Unsupported(f"{extra[0]} not laid out", f"{', '.join(extra)} not laid out")
+        base = self._one_fmt(t, attr, fid, names)
         repeat = attr.get("repeat")
         if repeat is None:
             return base
@@ -249,21 +438,30 @@ class Spec:
             if repeat in ("eos", "until"):
                 raise Unsupported(f"repeat: {repeat}")
             raise KsyError(f"{self._where(t.path, fid)}: repeat {repeat!r} is not expr/eos/until")
-        count = literal_int(attr.get("repeat-expr"))
+        count = literal_int(attr.get("repeat-expr"), names)
         if count is None:
-            raise Unsupported(f"repeat-expr {attr.get('repeat-expr')!r} is not an integer literal")
-        return Fmt(base.base, base.ref, (count,), base.size * count)
+            raise Unsupported(
+                "repeat-expr is not a literal",
+                f"repeat-expr {attr.get('repeat-expr')!r} is not an integer literal",
+            )
+        return Fmt(base.base, base.ref, (count,), base.size * count, base.key)
 
-    def _one_fmt(self, t: TypeInfo, attr: dict[str, Any], fid: str) -> Fmt:
+    def _one_fmt(
+        self, t: TypeInfo, attr: dict[str, Any], fid: str, names: dict[str, Value] | None = None
+    ) -> Fmt:
+        names = names or {}
         where = self._where(t.path, fid)
         if "contents" in attr:
             data = contents_bytes(attr["contents"], where)
             return Fmt(f"V{len(data)}", False, (), len(data))
         typ = attr.get("type")
         size_given = "size" in attr
-        size = literal_int(attr.get("size")) if size_given else None
+        size = literal_int(attr.get("size"), names) if size_given else None
         if size_given and size is None:
-            raise Unsupported(f"size {str(attr['size']).strip()!r} is not an integer literal")
+            raise Unsupported(
+                "size is not a literal",
+                f"size {str(attr['size']).strip()!r} is not an integer literal",
+            )
         if isinstance(typ, dict):
             raise Unsupported("switch-on type")
         if typ is not None and not isinstance(typ, str):
@@ -280,61 +478,59 @@ class Spec:
             nbytes = int(m.group(2) or m.group(4))
             order = m.group(5)
             if size is not None:
-                raise Unsupported(f"size on primitive {typ}")
+                raise Unsupported("size on a primitive", f"size on primitive {typ}")
             letter = {"u": "u", "s": "i", "f": "f"}[kind]
             if nbytes == 1:
                 return Fmt(f"{letter}1", False, (), 1)
             if order is not None:
                 prefix = "<" if order == "le" else ">"
             elif t.endian == "calc":
-                raise Unsupported(f"{typ} with calculated endianness")
+                raise Unsupported(
+                    "endianness chosen at run time (meta/endian switch-on)",
+                    f"{typ} with calculated endianness",
+                )
             elif t.endian is None:
                 raise KsyError(f"{where}: {typ} needs an endianness and meta/endian is not set")
             else:
                 prefix = t.endian
             return Fmt(f"{prefix}{letter}{nbytes}", False, (), nbytes)
         if BITS.match(typ):
-            raise Unsupported(f"bit field {typ}")
+            raise Unsupported("bit field", f"bit field {typ}")
+        if typ == "bool":
+            raise Unsupported("bool is a bit field", "bit field bool")
         user = self.resolve(t.path, typ, fid)
+        # a type whose params change no size has one layout; the others one per argument list
+        env: Env = ()
         inner = self.layout(user)
+        if inner is not None and not inner.complete and user.params and "(" in typ:
+            env = self._arguments(user, typ, names)
+            inner = self.layout(user, env)
         if inner is None:
-            raise Unsupported(f"{typ} is recursive")
+            raise Unsupported("recursive type", f"{typ} is recursive")
         if not inner.complete or not inner.names:
-            raise Unsupported(f"{typ} is not fixed-size")
+            raise Unsupported("contains a type that is not fixed-size", f"{typ} is not fixed-size")
         if size is not None and size != inner.size:
-            raise Unsupported(f"size {size} around {typ} of {inner.size} bytes")
-        return Fmt(user.const, True, (), inner.size)
+            raise Unsupported(
+                "size around a type of another size",
+                f"size {size} around {typ} of {inner.size} bytes",
+            )
+        return Fmt(self.const_of(user, env), True, (), inner.size, (user.path, env))
 
-
-def literal_int(value: Any) -> int | None:
-    """``value`` as a non-negative integer if the spec writes it as a literal, else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value if value >= 0 else None
-    if isinstance(value, str) and INT_LITERAL.match(value):
-        return int(value.strip().replace("_", ""), 0)
-    return None
-
-
-# What is left of a literal array's text once its quoted strings are cut out: brackets,
-# commas, blanks and numbers only (an identifier or an operator makes it an expression).
-_QUOTED = re.compile(r"'[^'\\]*'|\"[^\"\\]*\"")
-_LITERAL_REST = re.compile(r"^[\s\[\],0-9eE.+_-]*$")
-
-
-def literal_array(value: Any) -> list[Any] | None:
-    """A value instance's ``value`` as a Python list when the spec writes a literal array
-    (``[[-0.525731, 0.0, 0.850651], ...]``, ``['stand', 'run']``), else None."""
-    if not isinstance(value, str) or not value.strip().startswith("["):
-        return None
-    if not _LITERAL_REST.match(_QUOTED.sub("0", value)):
-        return None
-    try:
-        parsed = yaml.safe_load(value)
-    except yaml.YAMLError:
-        return None
-    return parsed if isinstance(parsed, list) else None
+    def _arguments(self, user: TypeInfo, ref: str, names: dict[str, Value]) -> Env:
+        """The literal arguments of ``type: name(a, b)`` bound to the type's params."""
+        if "(" not in ref:
+            return ()
+        text = ref.split("(", 1)[1].rsplit(")", 1)[0]
+        try:
+            args = evaluate(f"[{text}]", names)
+        except NotLiteral as e:
+            raise Unsupported("arguments are not literals", f"arguments of {ref}: {e}") from e
+        assert isinstance(args, list)
+        if len(args) != len(user.params):
+            raise KsyError(f"{self._where(user.path)}: {ref} gives {len(args)} arguments")
+        if not all(isinstance(a, (int, bool)) for a in args):
+            raise Unsupported("arguments are not integers", f"arguments of {ref} not integers")
+        return tuple(zip(user.params, args, strict=True))
 
 
 def contents_bytes(value: Any, where: str) -> bytes:
@@ -422,42 +618,59 @@ def dtype_code(name: str, lay: Layout) -> list[str]:
     return assign(name, spec, "np.dtype")
 
 
-def generate(path: Path, text: str | None = None) -> tuple[str, str]:
-    """``(file name, module source)`` of the layout module of the spec at ``path``."""
-    if text is None:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise KsyError(f"{path}: cannot read: {e}") from e
-    spec = Spec(path, text)
-    # Dependencies first: a type's constant is defined before any dtype that nests it.
-    order: list[TypeInfo] = []
-    seen: set[tuple[str, ...]] = set()
+@dataclass
+class Entry:
+    """A type as laid out: its info, its params' literal arguments, its layout, its constant
+    (without ``_PREFIX``)."""
 
-    def visit(t: TypeInfo) -> None:
-        if t.path in seen:
+    info: TypeInfo
+    env: Env
+    layout: Layout
+    const: str
+
+
+def plan(spec: Spec) -> list[Entry]:
+    """Every type of the spec (and each imported or parametrized type it nests), dependencies
+    first: a type's constant is defined before any dtype that nests it."""
+    order: list[Entry] = []
+    seen: set[Key] = set()
+
+    def visit(t: TypeInfo, env: Env) -> None:
+        if (t.path, env) in seen:
             return
-        seen.add(t.path)
-        lay = spec.layout(t)
-        if lay is not None:
-            for f in lay.fmts:
-                if f.ref:
-                    visit(next(u for u in spec.types.values() if u.const == f.base))
-            if lay.tail is not None and isinstance(lay.tail["element"], Fmt):
-                el = lay.tail["element"]
-                if el.ref:
-                    visit(next(u for u in spec.types.values() if u.const == el.base))
-        order.append(t)
+        seen.add((t.path, env))
+        lay = spec.layout(t, env)
+        assert lay is not None  # finished: visit runs outside any layout's computation
+        for f in lay.fmts:
+            if f.key is not None:
+                visit(spec.types[f.key[0]], f.key[1])
+        element = lay.tail["element"] if lay.tail is not None else None
+        if isinstance(element, Fmt) and element.key is not None:
+            visit(spec.types[element.key[0]], element.key[1])
+        order.append(Entry(t, env, lay, spec.const_of(t, env)))
 
     for t in [spec.types[()], *spec.types.values()]:
-        visit(t)
+        if not t.imported:
+            visit(t, ())
+    return order
 
+
+def generate(
+    path: Path, text: str | None = None, import_paths: Sequence[Path] = ()
+) -> tuple[str, str]:
+    """``(file name, module source)`` of the layout module of the spec at ``path``."""
+    spec = Spec(path, text, import_paths)
+    return f"{spec.id}_layout.py", emit(spec, plan(spec))
+
+
+def emit(spec: Spec, order: Sequence[Entry]) -> str:
+    """The layout module's source for the entries of :func:`plan`."""
     out = [
-        f"# Generated from ksy/{path.name} by tools/ksy_layout.py; do not edit (make generate).",
+        f"# Generated from {spec.path.name} by ksy-numpy (quakemodels.ksy_numpy); do not edit.",
         f'"""Numpy dtypes of the fixed-size types of {spec.id}: {spec.title}.',
         "",
-        "Field names, order and offsets are the spec's; tools/ksy_layout.py says what each",
-        "constant holds and how a *_PREFIX record is completed.",
+        "Field names, order and offsets are the spec's; quakemodels.ksy_numpy.layout says what",
+        "each constant holds and how a *_PREFIX record is completed.",
         '"""',
         "",
         "import numpy as np",
@@ -472,17 +685,19 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
     tails: dict[str, dict[str, Any]] = {}
     instances: dict[str, dict[str, dict[str, Any]]] = {}
     constants: dict[str, dict[str, list[Any]]] = {}
-    for t in order:
+    bits: dict[str, dict[str, dict[str, list[int]]]] = {}
+    for e in order:
+        t = e.info
         table = t.spec.get("instances", {})
         for iname, inst in table.items() if isinstance(table, dict) else ():
             array = literal_array(inst.get("value")) if isinstance(inst, dict) else None
             if array is not None:
-                constants.setdefault(t.const, {})[str(iname)] = array
+                constants.setdefault(e.const, {})[str(iname)] = array
             if not isinstance(inst, dict) or "value" in inst or "pos" not in inst:
                 continue
             one = {k: v for k, v in inst.items() if k in ("type", "size", "encoding", "terminator")}
             try:
-                fmt = spec._one_fmt(t, one, str(iname))
+                fmt = spec._one_fmt(t, one, str(iname), dict(e.env))
             except (Unsupported, KsyError):
                 continue  # an element of no fixed size: nothing to lay out
             entry: dict[str, Any] = {"element": Code(fmt.code()), "size": fmt.size}
@@ -491,25 +706,24 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
                 entry["io"] = str(inst["io"])
             if inst.get("repeat") == "expr":
                 entry["repeat_expr"] = str(inst.get("repeat-expr"))
-            instances.setdefault(t.const, {})[str(iname)] = entry
-        lay = spec.layout(t)
-        assert lay is not None  # every layout is finished once generate() has visited it
+            instances.setdefault(e.const, {})[str(iname)] = entry
+        lay = e.layout
         for i, attr in enumerate(spec.seq(t)):
             fid = attr.get("id", f"_unnamed{i}")
             if "contents" in attr:
                 where = spec._where(t.path, fid)
-                contents.setdefault(t.const, {})[fid] = contents_bytes(attr["contents"], where)
+                contents.setdefault(e.const, {})[fid] = contents_bytes(attr["contents"], where)
             if "valid" in attr:
                 v = attr["valid"]
                 if isinstance(v, dict) and list(v) == ["eq"]:
                     v = v["eq"]
-                valid.setdefault(t.const, {})[fid] = v
+                valid.setdefault(e.const, {})[fid] = v
             if isinstance(attr.get("enum"), str):
-                field_enums.setdefault(t.const, {})[fid] = attr["enum"]
+                field_enums.setdefault(e.const, {})[fid] = attr["enum"]
         if not lay.names:
             skipped.append(f"{spec._name(t.path)}: not fixed-size ({lay.reason or 'no seq'})")
             continue
-        name = t.const if lay.complete else t.const + "_PREFIX"
+        name = e.const if lay.complete else e.const + "_PREFIX"
         exported.append(name)
         body.append("")
         doc = t.spec.get("doc")
@@ -528,8 +742,10 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
                 body.append(f"#   {fid}: {first}".rstrip())
                 body += comment("\n".join(rest), "    ") if rest else []
         body += dtype_code(name, lay)
+        for run, fields in lay.bits.items():
+            bits.setdefault(e.const, {})[run] = {b: [shift, w] for b, shift, w in fields}
         if lay.tail is not None:
-            tails[t.const] = {
+            tails[e.const] = {
                 k: Code(v.code()) if isinstance(v, Fmt) else v for k, v in lay.tail.items()
             }
     if spec.header_alias:
@@ -573,6 +789,15 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
         "# the stream `pos` counts in when it is not the type's own (`io`).",
     ]
     body += assign("INSTANCES: dict[str, dict[str, dict[str, object]]]", instances)
+    if bits:
+        body += [
+            "",
+            "# Bit fields, packed whole bytes at a time into one unsigned field (named after the",
+            "# run's first and last bit field): per constant and field, each bit field's",
+            "# [shift, width]; its value is (record[field] >> shift) & ((1 << width) - 1).",
+        ]
+        body += assign("BIT_FIELDS: dict[str, dict[str, dict[str, list[int]]]]", bits)
+        exported.append("BIT_FIELDS")
     if skipped:
         body += ["", "# Types with no fixed-size leading fields (no dtype):"]
         body += [f"#   {line}" for line in skipped]
@@ -580,35 +805,17 @@ def generate(path: Path, text: str | None = None) -> tuple[str, str]:
     out.append("__all__ = [")
     out += [f"    {literal(n)}," for n in sorted(exported)]
     out.append("]")
-    return f"{spec.id}_layout.py", "\n".join(out + body) + "\n"
+    return "\n".join(out + body) + "\n"
 
 
-def write_layouts(specs: Sequence[Path], outdir: Path) -> list[Path]:
+def write_layouts(
+    specs: Sequence[Path], outdir: Path, import_paths: Sequence[Path] = ()
+) -> list[Path]:
     """Write the layout module of every spec into ``outdir``; the paths written."""
     written = []
     for path in specs:
-        name, source = generate(path)
+        name, source = generate(path, import_paths=import_paths)
         target = outdir / name
         target.write_bytes(source.encode("utf-8"))
         written.append(target)
     return written
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0] if __doc__ else None)
-    parser.add_argument("--outdir", type=Path, required=True, help="folder to write into")
-    parser.add_argument("specs", type=Path, nargs="+", help="ksy files")
-    args = parser.parse_args(argv)
-    if not args.outdir.is_dir():
-        print(f"ksy_layout: {args.outdir} is not a folder", file=sys.stderr)
-        return 2
-    try:
-        write_layouts(args.specs, args.outdir)
-    except KsyError as e:
-        print(f"ksy_layout: {e}", file=sys.stderr)
-        return 1
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
