@@ -101,11 +101,10 @@ def split_parts(name: str) -> list[str]:
     return [p for p in name.replace("\\", "/").split("/") if p not in ("", ".")]
 
 
-# Leading bytes → file type for listings (``quakemodels ls``), besides the models, which the
-# registry recognises (one dispatch). TGA has no magic.
+# Leading bytes → file type for listings (``quakemodels ls``) of what is no model or sprite:
+# those the registry recognises by their formats' magics (one dispatch, asked first). TGA has
+# no magic.
 MAGICS: tuple[tuple[bytes, str], ...] = (
-    (b"IDS2", "sp2"),
-    (b"IDSP", "spr"),
     (b"IBSP", "bsp"),
     (b"PACK", "pak"),
     (b"PK\x03\x04", "zip"),
@@ -118,7 +117,9 @@ MAGICS: tuple[tuple[bytes, str], ...] = (
 
 
 def type_by_magic(head: bytes, name: str = "") -> str:
-    """A short file type from the first bytes (``md2``, ``pcx``, ``png``...), else by extension."""
+    """A short file type of what no format reads, from the first bytes (``pcx``, ``png``,
+    ``pak``...), else by extension (a model's or sprite's type is its format's name, from the
+    registry's ``by_magic``)."""
     for magic, kind in MAGICS:
         if head.startswith(magic):
             return kind
