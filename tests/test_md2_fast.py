@@ -41,7 +41,7 @@ def _fast_mesh(m: Md2, frame: int) -> Mesh | None:
 
 
 def _check_equal(data: bytes) -> None:
-    """mesh() and export_frames() of fresh models (fast) against the plain decode."""
+    """mesh() and corner_frames() of fresh models (fast) against the plain decode."""
     frames = Md2.from_bytes(data).num_frames
     for f in sorted({0, frames // 2, frames - 1}):
         quick = Md2.from_bytes(data)
@@ -49,7 +49,7 @@ def _check_equal(data: bytes) -> None:
         assert _fast_mesh(quick, f) is not None
         _same_mesh(quick.mesh(f), plain._plain_mesh(f))
     for picked in (None, [frames - 1, 0]):
-        p, n = Md2.from_bytes(data).export_frames(picked)
+        p, n = Md2.from_bytes(data).corner_frames(picked)
         pp, pn = Md2.from_bytes(data)._plain_corner_frames(picked)
         assert p.tobytes() == np.ascontiguousarray(p).tobytes()  # the view reads as (k,N,3)
         assert np.ascontiguousarray(p).tobytes() == pp.tobytes() and p.shape == pp.shape
@@ -100,7 +100,7 @@ def test_errors_are_left_to_the_plain_path() -> None:
     with pytest.raises(BadValueError, match=r"frames\[0\]\.vertices\[1\]\.normal_index=200"):
         m.mesh(0)
     with pytest.raises(BadValueError, match="normal_index=200"):
-        Md2.from_bytes(data).export_frames()
+        Md2.from_bytes(data).corner_frames()
     zero = Md2.from_bytes(build(Md2Spec(header_overrides={"skin_width_px": 0})))
     assert _fast_mesh(zero, 0) is None
     with pytest.raises(BadValueError, match="skin_width_px=0"):

@@ -97,7 +97,7 @@ def corner_frames(
     scale: npt.NDArray[np.float64],
     translate: npt.NDArray[np.float64],
 ) -> tuple[FloatArray, FloatArray] | None:
-    """``Md2Reader.export_frames``: (k,N,3) float32 positions (a view of a C-contiguous
+    """``Md2Reader.corner_frames``: (k,N,3) float32 positions (a view of a C-contiguous
     (k,3,N) array) and C-contiguous (k,N,3) float32 normals at the N corners ``vertex_ids``,
     from the picked frames' (k,V,4) ``stored`` vertices and their (k,3) ``scale`` and
     ``translate`` in double; only the used vertices are decoded. None when a normal index is

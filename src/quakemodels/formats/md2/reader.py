@@ -6,7 +6,7 @@ first use with numpy, at the offsets that header gives, validated, and cached. `
 generated object for spec-driven access (its per-vertex objects are slow; the arrays are not).
 
 This module is the plain decode, read top to bottom; the fast paths of ``mesh`` and
-``export_frames`` (straight from the bytes of one frame, or of the used vertices) live beside
+``corner_frames`` (straight from the bytes of one frame, or of the used vertices) live beside
 it in ``fast.py``, each proven equal to the plain path by ``tests/test_md2_fast.py``.
 
 Conventions:
@@ -888,15 +888,11 @@ class Md2Reader(TrivertxNormals, SingleSurface):
         """(k,N,3) float32 positions and normals of ``frames`` (every frame when None) at the
         mesh's N corners (``mesh().vertex_ids``): what an export writes per frame. Decodes the
         used vertices only, with the operations of ``positions`` and ``normals`` (equal to
-        gathering those arrays), and decodes no other frame when ``frames`` is given."""
-        positions, normals = self.export_frames(frames)
-        return np.ascontiguousarray(positions), normals
+        gathering those arrays), and decodes no other frame when ``frames`` is given.
 
-    def export_frames(self, frames: Sequence[int] | None = None) -> tuple[FloatArray, FloatArray]:
-        """:meth:`corner_frames` as the exporters take them: the same values, but the
-        positions decoded from the file are a (k,N,3) view of a C-contiguous (k,3,N) array
+        The positions decoded from the file are a (k,N,3) view of a C-contiguous (k,3,N) array
         (the layout they are computed in, and the one the glTF writer's per-axis passes want;
-        no copy to interleave them). The normals are C-contiguous (k,N,3)."""
+        ``np.ascontiguousarray`` interleaves them); the normals are C-contiguous (k,N,3)."""
         vertex_ids = self._mesh_corners[0]
         cached = self.__dict__
         if not ("positions" in cached or "normals" in cached or self.num_frames == 0):

@@ -74,7 +74,7 @@ def scene(
     (only ``frames``, decoding only those, in that order and without clips, when given; a
     model has at least one frame: the reader refuses a file without)."""
     _check_budget(m, m.num_frames if frames is None else len(frames))
-    positions, normals = m.export_frames(frames)
+    positions, normals = m.corner_frames(frames)
     mesh = m.mesh(0 if frames is None else frames[0])
     surface = Surface(
         name="mesh",
