@@ -296,6 +296,42 @@ def one_mesh_scene(source: Source, options: BuildOptions, target: str, skin: str
     return view
 
 
+@dataclass(frozen=True)
+class OneMeshRoutes:
+    """What a target of one mesh (MD2, MDL) builds from each kind of source, for
+    :func:`build_one_mesh`: ``imported(source, options)`` from glTF/OBJ frames,
+    ``quantized(source, frames, options)`` from byte-compressed frames as stored (exact),
+    ``scene(source, view, options)`` from any other model's one-mesh scene."""
+
+    own: type
+    """The target's model class: a source of it is copied as it is."""
+    title: str
+    """The target as a refusal names it (``MD2``)."""
+    imported: Callable[[Source, BuildOptions], Built]
+    quantized: Callable[[Source, QuantizedMesh, BuildOptions], Built]
+    scene: Callable[[Source, ExportModel, BuildOptions], Built]
+    scene_skin: Callable[[BuildOptions], str | None] = lambda options: None
+    """The ``--skin`` the source's scene is found with (MDL embeds it; MD2 stores names)."""
+
+
+def build_one_mesh(source: Source, options: BuildOptions, routes: OneMeshRoutes) -> Built:
+    """The one routing of a one-mesh target's build: glTF/OBJ → ``imported``; the target's
+    own format → a copy; stored byte-compressed frames → ``quantized``; else the source's
+    scene, one mesh (:func:`one_mesh_scene`) → ``scene``."""
+    model = source.model
+    if model is None:
+        return routes.imported(source, options)
+    if isinstance(model, routes.own):  # the same format: an exact copy
+        names: list[str] = source.model.frame_names  # one a frame (an MDL's: a pose)
+        count = plural(len(names), "frame")
+        return Built(model, {}, f"{options.out}: a copy of {source.path} ({count})")
+    frames = source.quantized(options.palette)
+    if frames is not None:
+        return routes.quantized(source, frames, options)
+    view = one_mesh_scene(source, options, routes.title, routes.scene_skin(options))
+    return routes.scene(source, view, options)
+
+
 def merged_summary(view: ExportModel) -> tuple[str, str]:
     """The `` (N surfaces merged)`` note and the ``tags dropped: …`` / ``no tags`` note of a
     scene converted to one mesh."""
@@ -310,9 +346,11 @@ __all__ = [
     "QUAKE3_ROOTS",
     "BuildOptions",
     "Built",
+    "OneMeshRoutes",
     "OptionError",
     "SkinOut",
     "Source",
+    "build_one_mesh",
     "game_names",
     "merged_summary",
     "one_mesh_scene",

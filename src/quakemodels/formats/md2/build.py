@@ -18,15 +18,17 @@ import warnings
 from ...core.names import plural
 from ...core.quantized import QuantizedMesh
 from ...core.rasters import encode_tga
+from ...core.scene import ExportModel
 from ...errors import QuakeModelsWarning
 from ...interchange.convert import (
     QUAKE2_ROOTS,
     BuildOptions,
     Built,
+    OneMeshRoutes,
     Source,
+    build_one_mesh,
     game_names,
     merged_summary,
-    one_mesh_scene,
     skin_file_name,
     skin_out,
     stored_names,
@@ -37,19 +39,15 @@ from .model import Md2
 
 
 def build(source: Source, options: BuildOptions) -> Built:
-    """``source`` as an MD2 at ``options.out`` (see the module doc)."""
+    """``source`` as an MD2 at ``options.out`` (see the module doc), routed as every
+    one-mesh target routes (:func:`~quakemodels.interchange.convert.build_one_mesh`)."""
+    return build_one_mesh(source, options, ROUTES)
+
+
+def _from_scene(source: Source, view: ExportModel, options: BuildOptions) -> Built:
+    """Any other model's one-mesh scene, quantized on each frame's own grid."""
     limits = FORMAT_LIMITS if options.no_limits else VANILLA
     out = options.out
-    model = source.model
-    if model is None:
-        return _from_imported(source, options)
-    if isinstance(model, Md2):  # the same format: an exact copy
-        summary = f"{out}: a copy of {source.path} ({plural(model.num_frames, 'frame')})"
-        return Built(model, {}, summary)
-    frames = source.quantized(options.palette)
-    if frames is not None:
-        return _from_quantized(frames, options)
-    view = one_mesh_scene(source, options, "MD2", None)
     # the source's shader names are untrusted: only game paths ([A-Za-z0-9_./-], at most 63
     # bytes: what an MD2 skin field holds) are carried over; they are stored, never opened
     stored_names(options.skins, "--skin")
@@ -104,7 +102,7 @@ def _from_imported(source: Source, options: BuildOptions) -> Built:
     return Built(m, skin.files, summary)
 
 
-def _from_quantized(frames: QuantizedMesh, options: BuildOptions) -> Built:
+def _from_quantized(source: Source, frames: QuantizedMesh, options: BuildOptions) -> Built:
     """Byte-compressed frames stored as they are; each skin image beside the MD2 as
     ``<stem>_skin<k>.tga``, named in the MD2 by its game path."""
     out = options.out
@@ -126,3 +124,12 @@ def _from_quantized(frames: QuantizedMesh, options: BuildOptions) -> Built:
 
 
 __all__ = ["build", "skin_file_name"]
+
+
+ROUTES = OneMeshRoutes(
+    own=Md2,
+    title="MD2",
+    imported=_from_imported,
+    quantized=_from_quantized,
+    scene=_from_scene,
+)

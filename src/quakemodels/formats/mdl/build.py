@@ -21,10 +21,11 @@ from ...errors import LimitExceededError, QuakeModelsWarning
 from ...interchange.convert import (
     BuildOptions,
     Built,
+    OneMeshRoutes,
     OptionError,
     Source,
+    build_one_mesh,
     merged_summary,
-    one_mesh_scene,
     skin_out,
 )
 from ...interchange.gltf_images import GltfTexture, first_texture, image_at, image_count
@@ -45,18 +46,14 @@ def skin_pixels(image: object, size: tuple[int, int]) -> npt.NDArray[np.uint8]:
 
 
 def build(source: Source, options: BuildOptions) -> Built:
-    """``source`` as an MDL at ``options.out`` (see the module doc)."""
+    """``source`` as an MDL at ``options.out`` (see the module doc), routed as every
+    one-mesh target routes (:func:`~quakemodels.interchange.convert.build_one_mesh`)."""
+    return build_one_mesh(source, options, ROUTES)
+
+
+def _from_one_mesh(source: Source, view: ExportModel, options: BuildOptions) -> Built:
+    """Any other model's one-mesh scene on one grid for every pose, its skin embedded."""
     out = options.out
-    model = source.model
-    if model is None:
-        return _from_imported(source, options)
-    if isinstance(model, Mdl):  # the same format: an exact copy
-        summary = f"{out}: a copy of {source.path} ({plural(model.num_poses, 'pose')})"
-        return Built(model, {}, summary)
-    frames = source.quantized(options.palette)
-    if frames is not None:
-        return _from_quantized(source, frames, options)
-    view = one_mesh_scene(source, options, "MDL", options.skin)
     result, found = _from_scene(view, options)
     if found is None:
         _blank(source, out, "no skin image was found for it")
@@ -221,3 +218,13 @@ def _blank(source: Source, out: Path, why: str) -> None:
 
 
 __all__ = ["build", "skin_pixels"]
+
+
+ROUTES = OneMeshRoutes(
+    own=Mdl,
+    title="MDL",
+    imported=_from_imported,
+    quantized=_from_quantized,
+    scene=_from_one_mesh,
+    scene_skin=lambda options: options.skin,
+)
