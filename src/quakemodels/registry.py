@@ -169,7 +169,7 @@ def load(source: Readable, *, game_dir: str | os.PathLike[str] | None = None) ->
     TypeError for anything that is not a path, bytes or a binary file.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return _open_bytes(bytes(source), None)  # dispatched and size-checked once
+        return _open_bytes(bytes(source), None)
     if isinstance(source, (str, os.PathLike)):
         # A plain file costs its read: the folder, archive and game-folder probes below run
         # only when the path opens as no regular file (a folder, a FIFO, nothing there).
@@ -184,8 +184,10 @@ def load(source: Readable, *, game_dir: str | os.PathLike[str] | None = None) ->
             if model is None:
                 raise IsADirectoryError(21, "Is a directory", os.fspath(source))
             return model
+    # path resolution (an archive entry, a file in a game folder's search path; an entry's
+    # head judged before it is inflated), then one dispatch and one size refusal
     try:
-        data, name = read_any(source)
+        data, name = read_resolved(source, _model_limit)
     except (FileNotFoundError, IsADirectoryError):
         assert isinstance(source, (str, os.PathLike))
         found = None if os.path.lexists(source) else _open_folder(source, game_dir)
