@@ -3,13 +3,32 @@ single-surface ``build`` takes), fixed-size names, gaps, vertex normals."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import BadValueError, LimitExceededError
 from .sections import first_bad_index
+
+M = TypeVar("M")
+
+
+class BuildResult(NamedTuple, Generic[M]):
+    """What a writer's ``build`` returns (MD2's, MD3's): the model and how far its positions
+    are from the input.
+
+    ``errors`` (F,3) float64 is the largest absolute error per frame and axis over every
+    surface, computed in double from the stored bytes against the input; it never exceeds
+    ``steps / 2``. ``steps`` (F,3) float64 is the quantization step per frame and axis (MD2:
+    the frame's scale; MD3: 1/64 everywhere). The float32 positions a reader returns may add
+    half a float32 ulp to that.
+    """
+
+    model: M
+    errors: npt.NDArray[np.float64]
+    steps: npt.NDArray[np.float64]
+
 
 # numeric kinds an array may come in: bool, signed, unsigned, float (complex would lose its
 # imaginary part in the cast, strings and dates are no numbers)

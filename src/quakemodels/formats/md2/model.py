@@ -23,11 +23,11 @@ from .scene import scene
 from .scene import skin_images as _skin_images
 
 if TYPE_CHECKING:
+    from ...core.build import BuildResult
     from ...core.findings import Finding
     from ...core.quantized import QuantizedMesh
     from ...core.skins import SkinImage
     from ...interchange.imported import ImportedMesh
-    from .write import BuildResult
 
 # The checker, the writer (and the importers' mesh type) are imported by the methods that use
 # them: loading and exporting a model, the common case, skips a tenth of a one-file export's

@@ -20,13 +20,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
 from ...core.build import (
+    BuildResult,
     as_array,
     check_corners,
     check_limit,
@@ -352,20 +353,6 @@ def save(model: Md2Reader, path: str | os.PathLike[str]) -> None:
 
 
 # -- building from arrays -----------------------------------------------------------------------
-
-
-class BuildResult(NamedTuple, Generic[R]):
-    """What :func:`build` returns: the model and how far its positions are from the input.
-
-    ``errors`` (F,3) float64 is the largest absolute error per frame and axis, computed in
-    double from the stored bytes (``c * scale + translate`` against the input); it never
-    exceeds ``steps / 2``. ``steps`` (F,3) float64 is the quantization step (the scale).
-    The float32 positions a reader returns may add half a float32 ulp to that.
-    """
-
-    model: R
-    errors: npt.NDArray[np.float64]
-    steps: npt.NDArray[np.float64]
 
 
 def gl_commands_for(

@@ -20,9 +20,10 @@ from .scene import scene
 from .scene import skin_images as _skin_images
 
 if TYPE_CHECKING:
+    from ...core.build import BuildResult
     from ...core.findings import Finding
     from ...core.skins import SkinImage
-    from .write import BuildResult, SurfaceData, TagData
+    from .write import SurfaceData, TagData
 
 # The checker and the writer are imported by the methods that use them: loading and exporting
 # a model, the common case, skip them (as MD2's model does).

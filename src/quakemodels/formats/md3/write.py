@@ -25,13 +25,14 @@ import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Generic, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_bytes_atomic
 from ...core.build import (
+    BuildResult,
     as_array,
     check_limit,
     encode_name,
@@ -571,19 +572,6 @@ class TagData:
     axes: npt.ArrayLike
 
 
-class BuildResult(NamedTuple, Generic[R]):
-    """What :func:`build` returns: the model and how far its positions are from the input.
-
-    ``errors`` (F,3) float64 is the largest absolute error per frame and axis over every
-    surface (stored position against input, in double); it never exceeds ``steps / 2``.
-    ``steps`` (F,3) float64 is the quantization step, 1/64 everywhere.
-    """
-
-    model: R
-    errors: npt.NDArray[np.float64]
-    steps: npt.NDArray[np.float64]
-
-
 def _frames_of(value: npt.ArrayLike, name: str, tail: tuple[int, ...]) -> npt.NDArray[np.float64]:
     """``value`` as float64 (F, *tail); a single (*tail) item is one frame."""
     array = as_array(value, name, np.float64, None)
@@ -951,7 +939,6 @@ __all__ = [
     "FORMAT_LIMITS",
     "QFILES",
     "VANILLA",
-    "BuildResult",
     "LimitExceededError",
     "Limits",
     "Md3Layout",

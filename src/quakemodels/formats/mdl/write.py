@@ -261,7 +261,8 @@ def save(model: MdlReader, path: str | os.PathLike[str]) -> None:
 
 
 class BuildResult(NamedTuple, Generic[R]):
-    """What :func:`build` returns.
+    """What :func:`build` returns: :class:`quakemodels.core.build.BuildResult`'s three fields
+    and ``vertex_of`` (an MDL splits seam vertices).
 
     ``model`` the encoded model read back; ``errors`` (P,3) float64 the largest absolute
     position error per pose and axis (computed in double from the stored bytes, at most half a
