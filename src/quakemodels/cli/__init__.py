@@ -117,6 +117,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "from files, folders, game folders and .pak/.pk3 archives.",
         epilog="Run 'quakemodels VERB --help' for a verb's options and examples.",
         formatter_class=_Formatter,
+        allow_abbrev=False,  # ``--fram 3`` is a typo, not ``--frame 3``
     )
     examples: list[str] = []
     from .. import __version__
@@ -135,10 +136,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             description=module.HELP,
             epilog="examples:\n" + module.EXAMPLES,
             formatter_class=_Formatter,
+            allow_abbrev=False,
         )
         module.add_args(p)
         examples.append(module.EXAMPLES.splitlines()[0])  # each verb's first example
-        p.set_defaults(_run=module.run)
+        # the verb's parser reports its own leftovers: a typo shows the verb's usage
+        p.set_defaults(_run=module.run, _parser=p)
     parser.epilog = "examples:\n" + "\n".join(examples) + "\n\n" + (parser.epilog or "")
     return parser
 
@@ -155,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extras and late and getattr(args, late) is None and len(extras) == 1:
             setattr(args, late, extras.pop())
         if extras:
-            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+            getattr(args, "_parser", parser).error(f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code) if isinstance(e.code, int) else EXIT_USAGE
     if not getattr(args, "verb", None):

@@ -1,0 +1,76 @@
+"""The command line's findings of issue #37, each through a real ``python -m quakemodels``
+process as a user runs it: exit code, stderr text and the files left behind."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import CORPUS, REPO, no_corpus
+
+SAMPLE = REPO / "src" / "quakemodels" / "samples" / "quakeguy.md2"
+
+
+def qm(
+    *args: str | Path, cwd: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """Run ``python -m quakemodels ARGS`` on this checkout's sources; capture everything."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")]),
+    }
+    env.pop("COLUMNS", None)
+    return subprocess.run(
+        [sys.executable, "-m", "quakemodels", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+
+
+def files_in(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def corpus(*parts: str) -> Path:
+    """A corpus file or folder; a skip (a failure under CI=true) when absent."""
+    path = CORPUS.joinpath(*parts)
+    if not path.exists():
+        no_corpus(path)
+    return path
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    """The bundled sample copied as ``tris.md2``, its skin ``quakeguy.png`` beside it."""
+    shutil.copyfile(SAMPLE, tmp_path / "tris.md2")
+    shutil.copyfile(SAMPLE.with_suffix(".png"), tmp_path / "quakeguy.png")
+    return tmp_path / "tris.md2"
+
+
+# -- 5. option prefixes ------------------------------------------------------------------------
+
+
+def test_option_prefixes_are_refused_with_the_verbs_usage(sample: Path) -> None:
+    # ``--fram 3`` rendered frame 3 (argparse's prefix matching); a typo printed the
+    # top-level usage, not the verb's
+    p = qm("render", sample, "-o", "f.png", "--fram", "3", cwd=sample.parent)
+    assert p.returncode == 2
+    assert p.stderr.startswith("usage: quakemodels render ")
+    assert "quakemodels render: error: unrecognized arguments: --fram 3" in p.stderr
+    assert not (sample.parent / "f.png").exists()
+    p = qm("info", sample, "--bogus")
+    assert p.returncode == 2
+    assert p.stderr.startswith("usage: quakemodels info ")
+    assert p.stderr.rstrip().endswith("quakemodels info: error: unrecognized arguments: --bogus")
+    p = qm("--vers")
+    assert (p.returncode, p.stdout) == (2, "")
+    assert "unrecognized arguments: --vers" in p.stderr
