@@ -74,3 +74,26 @@ def test_option_prefixes_are_refused_with_the_verbs_usage(sample: Path) -> None:
     p = qm("--vers")
     assert (p.returncode, p.stdout) == (2, "")
     assert "unrecognized arguments: --vers" in p.stderr
+
+
+# -- 4. convert onto its input -----------------------------------------------------------------
+
+
+def test_convert_onto_its_input_is_refused(sample: Path) -> None:
+    # ``convert a.md2 a.md2`` said "a copy of" and exited 0 (and replaced a symlink by a file)
+    folder = sample.parent
+    (folder / "link.md2").symlink_to("tris.md2")
+    (folder / "sub").mkdir()
+    before = sample.read_bytes()
+    for out in ("tris.md2", "./tris.md2", "link.md2", "sub/../tris.md2", str(sample)):
+        p = qm("convert", "tris.md2", out, cwd=folder)
+        assert p.returncode == 2, (out, p.stderr)
+        assert "an output never goes over an input" in p.stderr
+        assert p.stdout == ""
+    assert sample.read_bytes() == before
+    assert (folder / "link.md2").is_symlink()
+    assert files_in(folder) == ["link.md2", "quakeguy.png", "sub", "tris.md2"]
+    # another name still converts
+    p = qm("convert", "tris.md2", "copy.md2", cwd=folder)
+    assert p.returncode == 0, p.stderr
+    assert (folder / "copy.md2").read_bytes() == before

@@ -174,6 +174,22 @@ def refuse_existing(paths: Sequence[Path], no_clobber: bool) -> None:
                 raise OutputError(f"{p} exists (--no-clobber)")
 
 
+def refuse_inputs(out: Path, inputs: Sequence[Path]) -> None:
+    """A UsageError when ``out`` is one of ``inputs``, by whatever path (``./a.md2``, a
+    symlink, a hard link): an output never goes over an input."""
+    try:
+        if not out.exists():
+            return  # a new file cannot be an input
+        for given in inputs:
+            if given.exists() and os.path.samefile(out, given):
+                raise UsageError(
+                    f"{out} is the input {given}: an output never goes over an input;"
+                    " give another name"
+                )
+    except OSError:
+        return  # not comparable (permissions): the write itself reports what fails
+
+
 def write_stdout(data: bytes) -> None:
     """Write all of ``data`` to stdout and flush; BrokenPipeError when the reader has gone.
 
