@@ -97,3 +97,54 @@ def test_convert_onto_its_input_is_refused(sample: Path) -> None:
     p = qm("convert", "tris.md2", "copy.md2", cwd=folder)
     assert p.returncode == 0, p.stderr
     assert (folder / "copy.md2").read_bytes() == before
+
+
+# -- 1. render --skin of a player --------------------------------------------------------------
+
+
+def _blue_skin_set(folder: Path) -> None:
+    """A ``blue`` .skin set beside each ``*_default.skin``: every surface a pure blue PNG."""
+    from PIL import Image
+
+    Image.new("RGB", (8, 8), (0, 0, 255)).save(folder / "blue.png")
+    for default in folder.glob("*_default.skin"):
+        lines = []
+        for line in default.read_text().splitlines():
+            name, _, texture = line.partition(",")
+            lines.append(f"{name},{'blue.png' if texture else ''}")
+        (folder / default.name.replace("_default", "_blue")).write_text("\n".join(lines) + "\n")
+
+
+def _blue_share(png: Path) -> float:
+    """The share of the picture's drawn pixels (not the background) that are blue."""
+    import numpy as np
+    from PIL import Image
+
+    rgb = np.asarray(Image.open(png).convert("RGB")).astype(int)
+    background = rgb[0, 0]
+    drawn = np.any(rgb != background, axis=2)
+    blue = (rgb[..., 2] > rgb[..., 0] + 40) & (rgb[..., 2] > rgb[..., 1] + 40)
+    return float((blue & drawn).sum() / drawn.sum())
+
+
+def test_render_skin_names_a_players_skin_set(tmp_path: Path) -> None:
+    # ``render <player> --skin blue`` said "no image 'blue' in ." though export and view take
+    # the .skin set's name and render's help says so
+    player = tmp_path / "guy"
+    shutil.copytree(corpus("q3", "models", "players", "human_bsuit"), player)
+    _blue_skin_set(player)
+    p = qm("render", player, "--skin", "blue", "-o", tmp_path / "blue.png")
+    assert p.returncode == 0, p.stderr
+    assert "warning" not in p.stderr
+    assert _blue_share(tmp_path / "blue.png") > 0.9
+    p = qm("render", player, "--skin", "default", "-o", tmp_path / "default.png")
+    assert p.returncode == 0, p.stderr
+    assert _blue_share(tmp_path / "default.png") < 0.1
+    # a set that is not there is named with the ones that are, and nothing is written
+    p = qm("render", player, "--skin", "red", "-o", tmp_path / "red.png")
+    assert p.returncode == 1
+    assert f"no skin 'red' in {player}; skins: " in p.stderr
+    assert not (tmp_path / "red.png").exists()
+    # as export says it
+    p = qm("export", player, "--skin", "red", "-o", tmp_path / "red.glb")
+    assert p.returncode == 1 and f"no skin 'red' in {player}; skins: " in p.stderr

@@ -124,20 +124,24 @@ def load_scene(
     skin, scale and fps applied (``bake_fps``: a skeletal model's clips resampled at that
     rate); only ``frame`` or ``clip`` (decoding only those frames) when given (see
     :func:`quakemodels.registry.scene`)."""
-    from ..registry import load, scene
+    from ..registry import is_folder_set_model, load, scene
 
     if model is None:
         model = load(path, game_dir=opts.get("game_dir"))
+    # a folder set (a player) takes --skin as the name of its .skin set, as export and view do
+    folder_set = is_folder_set_model(model)
+    skin = opts.get("skin")
     em = scene(
         model,
         skin_dir=opts["skin_dir"],
         game_dir=opts.get("game_dir"),
+        skin=str(skin) if folder_set and skin is not None else "default",
         frame=frame,
         clip=clip,
         fps=opts.get("bake_fps"),
     )
-    if opts.get("skin") is not None:
-        em = _with_skin(model, em, str(opts["skin"]), opts["skin_dir"])
+    if skin is not None and not folder_set:
+        em = _with_skin(model, em, str(skin), opts["skin_dir"])
     em = em.scaled(float(opts.get("scale", 1.0)))
     fps = opts.get("fps")
     # a model that says its rate (MD5's frameRate) plays at it unless --fps says otherwise
