@@ -148,3 +148,28 @@ def test_render_skin_names_a_players_skin_set(tmp_path: Path) -> None:
     # as export says it
     p = qm("export", player, "--skin", "red", "-o", tmp_path / "red.glb")
     assert p.returncode == 1 and f"no skin 'red' in {player}; skins: " in p.stderr
+
+
+# -- 3. a sprite to a mesh format --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("out", ["x.glb", "x.gltf", "x.obj", "x.html"])
+def test_sprite_export_to_a_mesh_format_is_refused_without_stray_files(
+    tmp_path: Path, out: str
+) -> None:
+    # ``export x.spr -o x.glb`` wrote x_0.png ... x_5.png and exited 0; ``-o x.html`` said
+    # "cannot give a mesh scene". Refused in plain words, nothing written.
+    sprite = corpus("spr", "lq_s_explod.spr")
+    p = qm("export", sprite, "-o", out, cwd=tmp_path)
+    assert p.returncode == 2, p.stderr
+    suffix = out[1:]
+    assert (
+        f"{sprite}: error: -o {out}: a Quake sprite is flat pictures with no mesh to write as"
+        f" {suffix}; export writes its pictures as PNGs (-o x.png) or an animated GIF (-o x.gif)"
+    ) in p.stderr
+    assert "internal error" not in p.stderr
+    assert files_in(tmp_path) == []
+    # what it does write: the pictures, or a GIF
+    p = qm("export", sprite, "-o", "x.gif", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert files_in(tmp_path) == ["x.gif"]
