@@ -173,3 +173,32 @@ def test_sprite_export_to_a_mesh_format_is_refused_without_stray_files(
     p = qm("export", sprite, "-o", "x.gif", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
     assert files_in(tmp_path) == ["x.gif"]
+
+
+# -- 8. one warning per cause; a model with nothing to draw ----------------------------------
+
+
+def test_a_player_without_textures_warns_once_per_cause(tmp_path: Path) -> None:
+    # human_base without its PNGs printed one warning per surface (8 lines) on every render
+    player = tmp_path / "guy"
+    player.mkdir()
+    source = corpus("q3", "models", "players", "human_base")
+    for name in ("lower.md3", "upper.md3", "head.md3", "animation.cfg"):
+        shutil.copyfile(source / name, player / name)
+    expected = (
+        f"{player}: warning: no texture found for 8 surfaces: lower.md3 'l_legs', lower.md3"
+        " 'l_kneepads', upper.md3 'u_shoulderpads_base', upper.md3 'u_armour_light', upper.md3"
+        " 'u_shoulderpads_light', upper.md3 'u_torso', head.md3 'h_head_base', head.md3"
+        " 'h_head_helmet'"
+    )
+    for extra in ([], ["--legs", "LEGS_RUN", "--time", "0.1"], ["--legs", "LEGS_RUN"]):
+        out = tmp_path / ("run.gif" if extra[-1:] == ["LEGS_RUN"] else "still.png")
+        p = qm("render", player, "-o", out, *extra)
+        assert p.returncode == 0, p.stderr
+        warnings = [line for line in p.stderr.splitlines() if "warning" in line]
+        assert warnings == [expected], extra
+    # convert reports through the command's own warning printer: the same one line
+    p = qm("convert", player, tmp_path / "guy.glb")
+    assert p.returncode == 0, p.stderr
+    warnings = [line for line in p.stderr.splitlines() if "warning" in line]
+    assert warnings == [expected.replace(f"{player}: warning:", "quakemodels convert: warning:")]

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
-from ..errors import UnsupportedError
+from ..errors import ItemWarning, UnsupportedError
 from .output import (
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
@@ -30,6 +30,7 @@ from .output import (
     UsageError,
     guard_stdout,
     missing_dependency,
+    warning_lines,
 )
 
 # Verb name → module under quakemodels.cli. New verbs register here.
@@ -264,17 +265,24 @@ def _warnings_once(verb: str) -> Iterator[None]:
     Only the command (:func:`console_main`) does this: :func:`main` called from Python leaves
     warnings to the caller's filters."""
     seen: set[str] = set()
+    items: list[Warning | str] = []  # ItemWarnings: one line per cause when the command ends
 
     def show(message: Warning | str, *_: object, **__: object) -> None:
         text = str(message)
-        if text not in seen:
+        if isinstance(message, ItemWarning):
+            items.append(message)
+        elif text not in seen:
             seen.add(text)
             print(f"{verb}: warning: {text}", file=sys.stderr)
 
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         warnings.showwarning = show
-        yield
+        try:
+            yield
+        finally:
+            for text in warning_lines(items):
+                print(f"{verb}: warning: {text}", file=sys.stderr)
 
 
 def _silence_stdout() -> None:
