@@ -202,3 +202,20 @@ def test_a_player_without_textures_warns_once_per_cause(tmp_path: Path) -> None:
     assert p.returncode == 0, p.stderr
     warnings = [line for line in p.stderr.splitlines() if "warning" in line]
     assert warnings == [expected.replace(f"{player}: warning:", "quakemodels convert: warning:")]
+
+
+def test_render_of_a_model_without_surfaces_says_so(tmp_path: Path) -> None:
+    # an MD3 of tags only rendered a blank picture, exit 0, no word
+    from md3builder import Md3Spec, build
+
+    model = tmp_path / "tags.md3"
+    model.write_bytes(build(Md3Spec(surfaces=[])))
+    for extra in ([], ["--clip", "all"], ["--sheet"]):
+        out = tmp_path / ("x.gif" if extra[:1] == ["--clip"] else "x.png")
+        p = qm("render", model, "-o", out, *extra)
+        assert p.returncode == 1, (extra, p.stderr)
+        assert (
+            f"{model}: error: nothing to draw: the model has no surfaces with triangles"
+            " (2 tags only)"
+        ) in p.stderr
+    assert files_in(tmp_path) == ["tags.md3"]
