@@ -219,3 +219,42 @@ def test_render_of_a_model_without_surfaces_says_so(tmp_path: Path) -> None:
             " (2 tags only)"
         ) in p.stderr
     assert files_in(tmp_path) == ["tags.md3"]
+
+
+# -- 7. check and render agree on skins --------------------------------------------------------
+
+
+def test_check_finds_the_skins_render_and_export_find(tmp_path: Path) -> None:
+    # check warned skin-missing for skins that render and export find by name through the
+    # game's search path (a model in a pak, or in a game folder whose pak holds the skin)
+    from archivebuilder import pak_bytes
+    from md2builder import Md2Spec, build
+
+    game = tmp_path / "baseq2"
+    (game / "models" / "loose").mkdir(parents=True)
+    png = SAMPLE.with_suffix(".png").read_bytes()
+    found = build(Md2Spec(skins=[b"skins/body.png"]))
+    lost = build(Md2Spec(skins=[b"skins/nowhere.png"]))
+    (game / "pak0.pak").write_bytes(
+        pak_bytes(
+            [("models/in/tris.md2", found), ("models/lost/tris.md2", lost), ("skins/body.png", png)]
+        )
+    )
+    (game / "models" / "loose" / "tris.md2").write_bytes(found)
+    for model in (game / "pak0.pak" / "models" / "in" / "tris.md2", game / "models/loose/tris.md2"):
+        p = qm("export", model, "-o", tmp_path / "x.glb")
+        assert p.returncode == 0, p.stderr
+        assert p.stdout.rstrip().endswith("skin: body.png)")
+        p = qm("check", model)
+        assert (p.returncode, p.stdout) == (0, f"{model}: ok [any]\n"), p.stderr
+    # and a skin that is nowhere: export has none, check says so, once
+    model = game / "pak0.pak" / "models" / "lost" / "tris.md2"
+    p = qm("export", model, "-o", tmp_path / "x.glb")
+    assert p.returncode == 0 and p.stdout.rstrip().endswith("skin: none)")
+    p = qm("check", model)
+    assert p.returncode == 0
+    assert p.stdout.count("warning[skin-missing]") == 1
+    assert "skins[0]='skins/nowhere.png'" in p.stdout
+    # the whole pak: one verdict per model, the same two
+    p = qm("check", game / "pak0.pak")
+    assert p.stdout.count("warning[skin-missing]") == 1, p.stdout

@@ -9,6 +9,7 @@ format. Verbs ask a format for a capability (:meth:`Format.service`), which rais
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -272,7 +273,8 @@ def check(
     except TypeError:
         pass
     else:
-        return fmt.check(source, engine)
+        with _skins_of(getattr(source, "name", None), game_dir):
+            return fmt.check(source, engine)
     if isinstance(source, (str, os.PathLike)) and (
         os.path.isdir(source) or not os.path.lexists(source)
     ):
@@ -296,7 +298,19 @@ def check(
         report = Report(engine)
         report.findings.append(finding_from_error(unknown_magic(data)))
         return report.findings
-    return found.check(data, engine, name=name)
+    with _skins_of(name, game_dir):
+        return found.check(data, engine, name=name)
+
+
+def _skins_of(name: str | None, game_dir: str | os.PathLike[str] | None) -> Any:
+    """The block in which a checker looks skins up by name as :func:`scene` does: through
+    the game's search path when the model sits in an archive or a game folder (or
+    ``game_dir`` is given), else (a null context) in its folder."""
+    try:
+        context = game_context(name, game_dir) if isinstance(name, str) else None
+    except (ModelFormatError, OSError):  # a broken archive: check never raises
+        context = None
+    return contextlib.nullcontext() if context is None else game_images(*context)
 
 
 def describe(model: object) -> str:
