@@ -258,3 +258,73 @@ def test_check_finds_the_skins_render_and_export_find(tmp_path: Path) -> None:
     # the whole pak: one verdict per model, the same two
     p = qm("check", game / "pak0.pak")
     assert p.stdout.count("warning[skin-missing]") == 1, p.stdout
+
+
+# -- 6. skins kept into MD3, said when missing into MDL ----------------------------------------
+
+
+def _coloured_share(png: Path) -> float:
+    """The share of the picture's drawn pixels (not the background) that have a colour: a
+    model drawn without its skin is shades of grey (0.0); quakeguy with its skin, 0.85."""
+    import numpy as np
+    from PIL import Image
+
+    rgb = np.asarray(Image.open(png).convert("RGB")).astype(int)
+    drawn = np.any(rgb != rgb[0, 0], axis=2)
+    coloured = rgb.max(axis=2) - rgb.min(axis=2) > 16
+    return float((coloured & drawn).sum() / drawn.sum())
+
+
+def test_convert_to_md3_keeps_the_skin_and_into_mdl_says_when_there_is_none(
+    sample: Path,
+) -> None:
+    # MD2 → MD3 into another folder wrote no skin: the MD3 rendered grey
+    import io
+
+    from archivebuilder import pak_bytes
+    from PIL import Image
+
+    folder = sample.parent
+    p = qm("render", sample, "-o", folder / "md2.png")
+    assert p.returncode == 0 and _coloured_share(folder / "md2.png") > 0.5
+    p = qm("convert", sample, folder / "out" / "guy.md3")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.rstrip().endswith(
+        "; skin quakeguy.png written as quakeguy.png, named quakeguy.png"
+    )
+    assert files_in(folder / "out") == ["guy.md3", "quakeguy.png"]
+    assert (folder / "out" / "quakeguy.png").read_bytes() != b""
+    p = qm("render", folder / "out" / "guy.md3", "-o", folder / "md3.png")
+    assert p.returncode == 0 and "warning" not in p.stderr
+    assert _coloured_share(folder / "md3.png") > 0.5
+    # a game path to a PCX inside a pak: written as TGA beside the MD3, which finds it
+    pcx = io.BytesIO()
+    Image.open(SAMPLE.with_suffix(".png")).convert("P").save(pcx, "PCX")
+    md2 = bytearray(SAMPLE.read_bytes())
+    name = b"models/tank/skin.pcx"
+    md2[68 : 68 + 64] = name.ljust(64, b"\0")  # ofs_skins: the one skin name
+    (folder / "pak0.pak").write_bytes(
+        pak_bytes([("models/tank/tris.md2", bytes(md2)), ("models/tank/skin.pcx", pcx.getvalue())])
+    )
+    p = qm(
+        "convert", folder / "pak0.pak" / "models" / "tank" / "tris.md2", folder / "t" / "tank.md3"
+    )
+    assert p.returncode == 0, p.stderr
+    assert "skin.pcx written as skin.tga, named models/tank/skin.pcx" in p.stdout
+    assert files_in(folder / "t") == ["skin.tga", "tank.md3"]
+    p = qm("render", folder / "t" / "tank.md3", "-o", folder / "tank.png")
+    assert p.returncode == 0 and _coloured_share(folder / "tank.png") > 0.5
+    # beside its skin already: the MD3 names it, nothing is written over it
+    before = (folder / "quakeguy.png").read_bytes()
+    p = qm("convert", sample, folder / "same.md3")
+    assert p.returncode == 0 and "written as" not in p.stdout
+    assert (folder / "quakeguy.png").read_bytes() == before
+    # a model without a skin into MDL: one line says Quake draws its blank skin black
+    p = qm("convert", folder / "same.md3", folder / "bare.mdl", "--skin-dir", folder / "t")
+    assert p.returncode == 0
+    warnings = [line for line in p.stderr.splitlines() if "warning" in line]
+    assert warnings == [
+        f"quakemodels convert: warning: {folder / 'same.md3'}: no skin image was found for it:"
+        " bare.mdl gets a blank skin, which Quake draws black (give --skin IMAGE or --skin-dir"
+        " DIR)"
+    ]
