@@ -328,3 +328,35 @@ def test_convert_to_md3_keeps_the_skin_and_into_mdl_says_when_there_is_none(
         " bare.mdl gets a blank skin, which Quake draws black (give --skin IMAGE or --skin-dir"
         " DIR)"
     ]
+
+
+# -- 9. --skin-dir inside an archive -----------------------------------------------------------
+
+
+def test_skin_dir_inside_an_archive_is_accepted(tmp_path: Path) -> None:
+    # ``--skin-dir x.pak/skins`` was refused as "does not exist", though model paths run
+    # through archives
+    import io
+
+    from archivebuilder import pak_bytes
+    from PIL import Image
+
+    model = tmp_path / "guy.md2"  # names its skin quakeguy.png, which is not beside it
+    shutil.copyfile(SAMPLE, model)
+    blue = io.BytesIO()
+    Image.new("RGB", (64, 64), (0, 0, 255)).save(blue, "PNG")
+    pak = tmp_path / "skins.pak"
+    pak.write_bytes(pak_bytes([("skins/quakeguy.png", blue.getvalue())]))
+    skins = pak / "skins"
+    p = qm("render", model, "--skin-dir", skins, "-o", tmp_path / "blue.png")
+    assert p.returncode == 0, p.stderr
+    assert "warning" not in p.stderr
+    assert _blue_share(tmp_path / "blue.png") > 0.9
+    p = qm("export", model, "--skin-dir", skins, "--skin", "quakeguy.png", "-o", tmp_path / "x.glb")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.rstrip().endswith("skin: quakeguy.png)")
+    # a folder the archive does not have is still a typo, stopped at once
+    p = qm("render", model, "--skin-dir", pak / "textures", "-o", tmp_path / "no.png")
+    assert p.returncode == 2
+    assert f"argument --skin-dir: {pak} has no folder 'textures'" in p.stderr
+    assert not (tmp_path / "no.png").exists()
