@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CORPUS, REPO, no_corpus
@@ -414,3 +415,95 @@ def test_the_docs_commands_run_as_written_from_the_sample(
         assert "warning" not in p.stderr, f"{page}: {command}\n{p.stderr}"
         ran += 1
     assert ran >= 4
+
+
+# -- 10. the html export of a player frames the whole model ------------------------------------
+
+
+def _pole_player(folder: Path) -> Path:
+    """A player that stands as a thin pole 100 units tall: legs and torso 40 units each,
+    a 20-unit head, one frame each, on their tags; every clip of animation.cfg frame 0."""
+    import numpy as np
+
+    from quakemodels.formats.md3 import Md3
+    from quakemodels.formats.md3.write import SurfaceData, TagData
+
+    folder.mkdir(parents=True)
+    corners = np.array([(x, y, z) for x in (-2, 2) for y in (-2, 2) for z in (0, 1)], float)
+    faces = [(0, 1, 3), (0, 3, 2), (4, 6, 7), (4, 7, 5), (0, 4, 5), (0, 5, 1)]
+    faces += [(2, 3, 7), (2, 7, 6), (0, 2, 6), (0, 6, 4), (1, 5, 7), (1, 7, 3)]
+    uv = np.zeros((8, 2))
+
+    def tag(name: str, height: float) -> TagData:
+        return TagData(name, np.array([[0.0, 0.0, height]]), np.eye(3)[None])
+
+    parts = {
+        "lower": (40.0, [tag("tag_torso", 40.0)]),
+        "upper": (40.0, [tag("tag_head", 40.0), tag("tag_weapon", 20.0)]),
+        "head": (20.0, []),
+    }
+    for part, (height, tags) in parts.items():
+        positions = (corners * [1, 1, height])[None]
+        surface = SurfaceData(f"{part[0]}_pole", positions, np.array(faces), uv)
+        model = Md3.build([surface], tags=tags, name=f"models/players/pole/{part}.md3").model
+        (folder / f"{part}.md3").write_bytes(model.data)
+    (folder / "animation.cfg").write_text("sex m\n" + "0\t1\t0\t15\n" * 25)
+    return folder
+
+
+def _tools() -> tuple[Any, Any]:
+    """tools/browser_render.py and tools/cdp.py; a skip (a failure under CI=true) without
+    chromium."""
+    import importlib
+
+    from conftest import IN_CI
+
+    sys.path.insert(0, str(REPO / "tools"))
+    br = importlib.import_module("browser_render")
+    cdp = importlib.import_module("cdp")
+    if br.find_chromium() is None:
+        why = f"chromium is not installed ({br.INSTALL}, or make browser-deps)"
+        if IN_CI:
+            pytest.fail(f"CI=true but {why}")
+        pytest.skip(why)
+    return br, cdp
+
+
+def test_html_export_of_a_player_frames_the_whole_model(tmp_path: Path) -> None:
+    # the page framed a sphere around the model's box at 0.9 of its size, so a tall, thin
+    # player (the box's top corners near the picture's edge, seen from above) opened with
+    # its head above the top edge
+    import io
+    import json
+
+    import numpy as np
+    from PIL import Image
+
+    _, cdp = _tools()
+    player = _pole_player(tmp_path / "pole")
+    out = tmp_path / "pole.html"
+    p = qm("export", player, "-o", out, "-q")
+    assert p.returncode == 0, p.stderr
+    with cdp.Browser() as browser:
+        page = browser.new_page(1024, 640)
+        page.goto(out.as_uri())
+        page.wait_for("document.readyState === 'complete' && window.qm !== undefined")
+        page.eval("qm.ready.then(() => true)", timeout=120)
+        page.eval("qm.play(false); qm.toggle('tags', false); true")
+        rect = json.loads(page.eval("JSON.stringify(document.querySelector('canvas')"
+                                    ".getBoundingClientRect())"))  # fmt: skip
+        shot = np.asarray(Image.open(io.BytesIO(page.screenshot())).convert("RGB")).astype(int)
+        assert page.errors() == []
+    left, top = round(rect["left"]) + 1, round(rect["top"]) + 1
+    right, bottom = round(rect["right"]) - 1, round(rect["bottom"]) - 1
+    canvas = shot[top:bottom, left:right]
+    drawn = np.any(np.abs(canvas - canvas[0, 0]) > 8, axis=2)
+    rows = np.flatnonzero(drawn.any(axis=1))
+    columns = np.flatnonzero(drawn.any(axis=0))
+    assert rows.size and columns.size
+    height, width = drawn.shape
+    # the whole pole in the picture, clear of every edge
+    assert rows[0] > 0.02 * height and rows[-1] < 0.98 * height, (rows[0], rows[-1], height)
+    assert columns[0] > 0.02 * width and columns[-1] < 0.98 * width
+    # and large in it: it fills most of the height
+    assert rows[-1] - rows[0] > 0.6 * height
