@@ -70,7 +70,8 @@ def add_skin_dir_arg(parser: argparse.ArgumentParser) -> None:
         type=folder,
         default=None,
         metavar="DIR",
-        help="look skins up under DIR (default: the model's own folder)",
+        help="look skins up under DIR, a folder or one inside a .pak/.pk3 (default: the"
+        " model's own folder)",
     )
 
 
