@@ -43,9 +43,13 @@ def test_cli_writes_what_the_build_service_returns(
     same summary line."""
     out = tmp_path / f"guy{suffix}"
     built = by_name(target).build(_source(SAMPLE), BuildOptions(out=out))
-    assert isinstance(built, Built) and built.files == {}
+    assert isinstance(built, Built)
+    # an MDL embeds the skin; an MD3 names it, and its picture goes beside it
+    assert sorted(built.files) == ([] if target == "mdl" else ["quakeguy.png"])
     assert main(["convert", str(SAMPLE), str(out)]) == 0
     assert out.read_bytes() == built.model.to_bytes()
+    for name, data in built.files.items():
+        assert (tmp_path / name).read_bytes() == data
     assert capsys.readouterr().out.strip() == built.summary
     back = load(out)
     assert back.num_frames == Md2.from_file(SAMPLE).num_frames == 198

@@ -150,7 +150,11 @@ def test_a_verb_the_format_cannot_serve_exits_2_with_one_line(
     out = tmp_path / "x.glb"
     assert main(["export", str(SAMPLE), "-o", str(out), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"{SAMPLE}: error: flat (Flat test image) cannot give image frames"]
+    # an image kind has no mesh to write as .glb: refused before its frames are asked for
+    assert err == [
+        f"{SAMPLE}: error: -o {out}: a Flat test image is flat pictures with no mesh to write"
+        " as .glb; export writes its pictures as PNGs (-o x.png) or an animated GIF (-o x.gif)"
+    ]
     assert not out.exists()
     assert main(["render", str(SAMPLE), "-o", str(tmp_path / "x.png"), "--quiet"]) == 2
     assert "cannot give image frames" in capsys.readouterr().err

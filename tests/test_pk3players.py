@@ -358,7 +358,7 @@ def test_cli_game_dir_for_a_player_folder(
         shutil.copy(_player_dir("human_bsuit") / f, work / f)
     out = tmp_path / "x.glb"
     assert main(["export", str(work), "-o", str(out)]) == 0
-    assert "no texture found for surface 'l_legs'" in capsys.readouterr().err
+    assert "no texture found for 3 surfaces: lower.md3 'l_legs'," in capsys.readouterr().err
     assert main(["export", str(work), "-o", str(out), "--game-dir", str(game)]) == 0
     assert "warning" not in capsys.readouterr().err
     assert out.read_bytes() == glb(_load("human_bsuit"))

@@ -60,6 +60,17 @@ class QuakeModelsWarning(UserWarning):
     """Something in a model is unusual but readable (junk in names, non-ASCII bytes)."""
 
 
+class ItemWarning(QuakeModelsWarning):
+    """A warning one cause gives once per item (a surface without a texture): the command
+    line prints one line per cause naming its items, ``group`` with ``{n}`` their count
+    (``"no texture found for {n} surfaces"``), ``item`` this one (``"lower.md3 'l_legs'"``)."""
+
+    def __init__(self, message: str, *, group: str, item: str) -> None:
+        super().__init__(message)
+        self.group = group
+        self.item = item
+
+
 class LimitExceededError(BadValueError):
     """The model is valid but larger than the target engine accepts (a writer's ``limits=``).
 

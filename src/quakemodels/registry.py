@@ -9,12 +9,19 @@ format. Verbs ask a format for a capability (:meth:`Format.service`), which rais
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from .archive.vpath import game_context, game_found, read_resolved, split_archive_path
+from .archive.vpath import (
+    archive_folder,
+    game_context,
+    game_found,
+    read_resolved,
+    split_archive_path,
+)
 from .core.facade import Readable
 from .core.files import read_regular
 from .core.findings import Finding, Report, check_engine, finding_from_error
@@ -274,7 +281,8 @@ def check(
     except TypeError:
         pass
     else:
-        return fmt.check(source, engine)
+        with _skins_of(getattr(source, "name", None), game_dir):
+            return fmt.check(source, engine)
     if isinstance(source, (str, os.PathLike)) and (
         os.path.isdir(source) or not os.path.lexists(source)
     ):
@@ -298,7 +306,19 @@ def check(
         report = Report(engine)
         report.findings.append(finding_from_error(unknown_magic(data)))
         return report.findings
-    return found.check(data, engine, name=name)
+    with _skins_of(name, game_dir):
+        return found.check(data, engine, name=name)
+
+
+def _skins_of(name: str | None, game_dir: str | os.PathLike[str] | None) -> Any:
+    """The block in which a checker looks skins up by name as :func:`scene` does: through
+    the game's search path when the model sits in an archive or a game folder (or
+    ``game_dir`` is given), else (a null context) in its folder."""
+    try:
+        context = game_context(name, game_dir) if isinstance(name, str) else None
+    except (ModelFormatError, OSError):  # a broken archive: check never raises
+        context = None
+    return contextlib.nullcontext() if context is None else game_images(*context)
 
 
 def describe(model: object) -> str:
@@ -345,23 +365,44 @@ def scene(
         # a folder set finds its own files (and skins by .skin set) through its game folder
         em = fmt.scene(model, skin=skin, game_dir=game_dir, frames=frames)
     else:
-        name = getattr(model, "name", None)
-        context = None if skin_dir is not None else game_context(name, game_dir)
-        kwargs: dict[str, Any] = {"skin_dir": skin_dir}
-        if frames is not None:
-            kwargs["frames"] = frames
-        elif fps is not None and isinstance(model, Skeletal):
-            kwargs["fps"] = fps
-        if context is None:
+        with skin_search(getattr(model, "name", None), skin_dir, game_dir) as where:
+            kwargs: dict[str, Any] = {"skin_dir": where}
+            if frames is not None:
+                kwargs["frames"] = frames
+            elif fps is not None and isinstance(model, Skeletal):
+                kwargs["fps"] = fps
             em = fmt.scene(model, **kwargs)
-        else:
-            # the archive readers are loaded already (the context is a GameFS)
-            from .archive.shaders import game_scripts
-
-            fs = context[0]
-            with game_images(*context), game_shaders(lambda: game_scripts(fs)):
-                em = fmt.scene(model, **kwargs)
     return em if frames is None else replace(em, clips=clips)
+
+
+@contextlib.contextmanager
+def skin_search(
+    name: str | None,
+    skin_dir: str | os.PathLike[str] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+) -> Iterator[str | os.PathLike[str] | None]:
+    """Within the block, skins (and Quake III shader scripts) of the model called ``name``
+    are looked up as :func:`scene` looks them up; yields the ``skin_dir`` to give
+    :func:`~quakemodels.core.skins.find_skin`. ``skin_dir`` on disk: that folder only; a
+    folder inside a .pak/.pk3 (``x.pak/skins``): its images by name, then the model's
+    folder; else the game's search path when the model sits in an archive or a game folder
+    (or ``game_dir`` is given), then the model's folder."""
+    inside = archive_folder(skin_dir) if skin_dir is not None else None
+    context: tuple[Any, str | None] | None
+    fs: Any
+    if inside is not None:
+        context, fs = (inside, None), inside.fs
+    else:
+        context = None if skin_dir is not None else game_context(name, game_dir)
+        fs = None if context is None else context[0]
+    if context is None:
+        yield skin_dir
+        return
+    # the archive readers are loaded already (the context holds a GameFS)
+    from .archive.shaders import game_scripts
+
+    with game_images(*context), game_shaders(lambda: game_scripts(fs)):
+        yield None
 
 
 def skeletal(model: object) -> SkeletalScene | None:

@@ -412,16 +412,20 @@ class GameFS(Closing):
             self._listing = self.listing()
         return self._listing
 
-    def find_image(self, names: Sequence[str], model_name: str | None = None) -> Found | None:
+    def find_image(
+        self, names: Sequence[str], model_name: str | None = None, *, under: str = ""
+    ) -> Found | None:
         """The first image the search path holds for a model's skin/shader ``names``.
 
         For each name (one leading slash dropped, as ioquake3 does; unsafe ones skipped): the
         name, then each shorter tail of it (``players/male/skin.pcx``, ``male/skin.pcx``,
         ``skin.pcx``), each with its own
         extension first and then the other IMAGE_EXTENSIONS (ioquake3's ``R_FindImageFile``
-        likewise tries every image type for a name). Then, beside ``model_name``:
+        likewise tries every image type for a name); each inside folder ``under`` when given
+        (``--skin-dir x.pak/skins``). Then, beside ``model_name``:
         ``<stem>.<ext>``, the single ``<stem>__*`` image, the single image in its folder.
         """
+        inside = split_parts(under) if under else []
         for name in names:
             name = strip_leading_slash(name)  # a game path: one leading slash is dropped
             if not name or unsafe_reason(name):
@@ -433,7 +437,7 @@ class GameFS(Closing):
             lasts = [parts[-1]] + [base + e for e in IMAGE_EXTENSIONS if e != ext.lower()]
             for start in range(len(parts)):
                 for last in lasts:
-                    found = self.find("/".join([*parts[start:-1], last]))
+                    found = self.find("/".join([*inside, *parts[start:-1], last]))
                     if found is not None:
                         return found
         if model_name is None:

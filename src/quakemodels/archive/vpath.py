@@ -14,7 +14,7 @@ import contextlib
 import functools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -160,6 +160,39 @@ def shared_gamefs(roots: tuple[Path, ...], engine: Engine | None = None) -> Game
     return _cached_gamefs(tuple(roots), engine, _stamp(tuple(roots)))
 
 
+class ArchiveFolder:
+    """The images under one folder of an archive, looked up by name (``--skin-dir
+    x.pak/skins``): an ``ImageSource`` of :mod:`quakemodels.core.skins`. ``fs`` is the
+    archive's GameFS (its shader scripts too), ``folder`` the inner folder."""
+
+    def __init__(self, fs: GameFS, folder: str) -> None:
+        self.fs = fs
+        self.folder = folder
+
+    def image(self, names: Sequence[str], model_name: str | None) -> tuple[str, bytes] | None:
+        """(label, bytes) of the first image ``names`` name under the folder, or None (the
+        model is elsewhere: ``model_name`` is not used)."""
+        found = self.fs.find_image(names, None, under=self.folder)
+        if found is None:
+            return None
+        return str(found.source.path / found.name), self.fs.read_found(found)
+
+
+def archive_folder(path: str | os.PathLike[str]) -> ArchiveFolder | None:
+    """``path`` as a folder inside a .pak/.pk3 (``x.pak/models/skins``), None when it runs
+    through no archive; FileNotFoundError when the archive holds nothing under it,
+    ArchiveError when the archive is broken."""
+    split = split_archive_path(path)
+    if split is None:
+        return None
+    archive_path, inner = split
+    fs = shared_gamefs((archive_path,))
+    prefix = inner.strip("/").lower() + "/"
+    if not any(name.lower().startswith(prefix) for name in fs.names()):
+        raise FileNotFoundError(f"{archive_path} has no folder {inner!r}")
+    return ArchiveFolder(fs, inner)
+
+
 def clear_gamefs_cache() -> None:
     """Forget the shared GameFS objects (their archives close when they are collected)."""
     _cached_gamefs.cache_clear()
@@ -213,6 +246,8 @@ def model_game(model_path: str | os.PathLike[str] | None) -> Iterator[None]:
 
 
 __all__ = [
+    "ArchiveFolder",
+    "archive_folder",
     "clear_gamefs_cache",
     "game_context",
     "game_folder_above",

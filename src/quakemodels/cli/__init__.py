@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
-from ..errors import UnsupportedError
+from ..errors import ItemWarning, UnsupportedError
 from .output import (
     EXIT_BAD_INPUT,
     EXIT_BROKEN_PIPE,
@@ -30,6 +30,7 @@ from .output import (
     UsageError,
     guard_stdout,
     missing_dependency,
+    warning_lines,
 )
 
 # Verb name → module under quakemodels.cli. New verbs register here.
@@ -117,6 +118,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "from files, folders, game folders and .pak/.pk3 archives.",
         epilog="Run 'quakemodels VERB --help' for a verb's options and examples.",
         formatter_class=_Formatter,
+        allow_abbrev=False,  # ``--fram 3`` is a typo, not ``--frame 3``
     )
     examples: list[str] = []
     from .. import __version__
@@ -135,10 +137,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             description=module.HELP,
             epilog="examples:\n" + module.EXAMPLES,
             formatter_class=_Formatter,
+            allow_abbrev=False,
         )
         module.add_args(p)
         examples.append(module.EXAMPLES.splitlines()[0])  # each verb's first example
-        p.set_defaults(_run=module.run)
+        # the verb's parser reports its own leftovers: a typo shows the verb's usage
+        p.set_defaults(_run=module.run, _parser=p)
     parser.epilog = "examples:\n" + "\n".join(examples) + "\n\n" + (parser.epilog or "")
     return parser
 
@@ -155,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if extras and late and getattr(args, late) is None and len(extras) == 1:
             setattr(args, late, extras.pop())
         if extras:
-            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+            getattr(args, "_parser", parser).error(f"unrecognized arguments: {' '.join(extras)}")
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code) if isinstance(e.code, int) else EXIT_USAGE
     if not getattr(args, "verb", None):
@@ -261,17 +265,24 @@ def _warnings_once(verb: str) -> Iterator[None]:
     Only the command (:func:`console_main`) does this: :func:`main` called from Python leaves
     warnings to the caller's filters."""
     seen: set[str] = set()
+    items: list[Warning | str] = []  # ItemWarnings: one line per cause when the command ends
 
     def show(message: Warning | str, *_: object, **__: object) -> None:
         text = str(message)
-        if text not in seen:
+        if isinstance(message, ItemWarning):
+            items.append(message)
+        elif text not in seen:
             seen.add(text)
             print(f"{verb}: warning: {text}", file=sys.stderr)
 
     with warnings.catch_warnings():
         warnings.simplefilter("always")
         warnings.showwarning = show
-        yield
+        try:
+            yield
+        finally:
+            for text in warning_lines(items):
+                print(f"{verb}: warning: {text}", file=sys.stderr)
 
 
 def _silence_stdout() -> None:

@@ -53,6 +53,7 @@ from .output import (
     OutputError,
     missing_dependency,
     reported_warnings,
+    warning_lines,
 )
 
 if TYPE_CHECKING:
@@ -407,7 +408,7 @@ def _call(worker: Worker, path: str, options: dict[str, Any]) -> Outcome:
         except Exception as e:  # a bug must not stop the batch either; name it plainly
             outcome = Outcome(path, False, error=f"internal error: {type(e).__name__}: {e}")
     # one line per cause: the same warning comes once per surface or skin lookup
-    outcome.warnings = list(dict.fromkeys(str(w.message) for w in caught))
+    outcome.warnings = warning_lines(w.message for w in caught)
     return outcome
 
 

@@ -38,6 +38,7 @@ from .output import (
     OutputError,
     UsageError,
     refuse_existing,
+    refuse_inputs,
     writing,
 )
 from .sprites import is_sprite_output
@@ -174,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if args.output == "-":
         raise UsageError("convert writes files; for stdout use `export -o -` or `dump -o -`")
+    refuse_inputs(out, inputs)
     if is_sprite_output(out, None):  # a sprite: read frames, the target's build (cli/build)
         sprite_opts = {"build": {"palette": args.palette}, "palette": args.palette}
         return build_files(inputs, out, {**sprite_opts, "no_clobber": args.no_clobber})

@@ -88,12 +88,12 @@ def export_one(path: str, opts: dict[str, Any]) -> list[str]:
     from ..registry import load
     from .sprites import SPRITE_OUTPUTS, export_sprite, image_format
 
-    if fmt_of(opts) == "html":
-        return _export_html(path, opts)
     model = load(path, game_dir=opts.get("game_dir"))
     sprite = image_format(model)
-    if sprite is not None:
+    if sprite is not None:  # before the page: a sprite has no mesh to show in it
         return export_sprite(path, model, sprite, opts)
+    if fmt_of(opts) == "html":
+        return _export_html(path, opts)
     if f".{opts['format']}" in SPRITE_OUTPUTS:
         raise UsageError(
             f"-o {opts['file']}: PNG and GIF are what a sprite exports; a model"

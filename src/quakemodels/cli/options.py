@@ -34,10 +34,18 @@ def positive(text: str) -> float:
 
 
 def folder(text: str) -> str:
-    """argparse type: an existing folder (``--skin-dir``): a typo stops the command at once
-    (exit 2) instead of warning for every model."""
+    """argparse type: an existing folder (``--skin-dir``), on disk or inside a .pak/.pk3
+    (``x.pak/skins``): a typo stops the command at once (exit 2) instead of warning for
+    every model."""
     path = Path(text)
     if not path.exists():
+        from ..archive.vpath import archive_folder
+
+        try:
+            if archive_folder(text) is not None:
+                return text
+        except (OSError, ValueError) as e:  # no such folder in it; a broken archive
+            raise argparse.ArgumentTypeError(str(e)) from None
         raise argparse.ArgumentTypeError(f"{text} does not exist")
     if not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is not a folder")
@@ -62,7 +70,8 @@ def add_skin_dir_arg(parser: argparse.ArgumentParser) -> None:
         type=folder,
         default=None,
         metavar="DIR",
-        help="look skins up under DIR (default: the model's own folder)",
+        help="look skins up under DIR, a folder or one inside a .pak/.pk3 (default: the"
+        " model's own folder)",
     )
 
 
@@ -124,28 +133,35 @@ def load_scene(
     skin, scale and fps applied (``bake_fps``: a skeletal model's clips resampled at that
     rate); only ``frame`` or ``clip`` (decoding only those frames) when given (see
     :func:`quakemodels.registry.scene`)."""
-    from ..registry import load, scene
+    from ..registry import is_folder_set_model, load, scene
 
     if model is None:
         model = load(path, game_dir=opts.get("game_dir"))
+    # a folder set (a player) takes --skin as the name of its .skin set, as export and view do
+    folder_set = is_folder_set_model(model)
+    skin = opts.get("skin")
     em = scene(
         model,
         skin_dir=opts["skin_dir"],
         game_dir=opts.get("game_dir"),
+        skin=str(skin) if folder_set and skin is not None else "default",
         frame=frame,
         clip=clip,
         fps=opts.get("bake_fps"),
     )
-    if opts.get("skin") is not None:
-        em = _with_skin(model, em, str(opts["skin"]), opts["skin_dir"])
+    if skin is not None and not folder_set:
+        em = _with_skin(model, em, str(skin), opts["skin_dir"], opts.get("game_dir"))
     em = em.scaled(float(opts.get("scale", 1.0)))
     fps = opts.get("fps")
     # a model that says its rate (MD5's frameRate) plays at it unless --fps says otherwise
     return em if fps is None else replace(em, fps=float(fps))
 
 
-def _with_skin(model: Any, em: ExportModel, skin: str, skin_dir: str | None) -> ExportModel:
+def _with_skin(
+    model: Any, em: ExportModel, skin: str, skin_dir: str | None, game_dir: str | None = None
+) -> ExportModel:
     from ..core.skins import find_skin
+    from ..registry import skin_search
 
     names = [n for n in getattr(model, "skins", []) if isinstance(n, str)]
     if skin.isdigit():
@@ -156,7 +172,8 @@ def _with_skin(model: Any, em: ExportModel, skin: str, skin_dir: str | None) -> 
         name = names[k]
     else:
         name = skin
-    found = find_skin([name], model.name, skin_dir)
+    with skin_search(model.name, skin_dir, game_dir) as where:  # as the scene looks
+        found = find_skin([name], model.name, where)
     wanted = Path(name.replace("\\", "/")).stem.lower()
     if found is None or wanted not in found.path.stem.lower():
         where = skin_dir or (str(Path(model.name).parent) if model.name else "the skin folder")

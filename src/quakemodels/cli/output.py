@@ -18,10 +18,12 @@ import io
 import os
 import sys
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..errors import ItemWarning
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
@@ -174,6 +176,22 @@ def refuse_existing(paths: Sequence[Path], no_clobber: bool) -> None:
                 raise OutputError(f"{p} exists (--no-clobber)")
 
 
+def refuse_inputs(out: Path, inputs: Sequence[Path]) -> None:
+    """A UsageError when ``out`` is one of ``inputs``, by whatever path (``./a.md2``, a
+    symlink, a hard link): an output never goes over an input."""
+    try:
+        if not out.exists():
+            return  # a new file cannot be an input
+        for given in inputs:
+            if given.exists() and os.path.samefile(out, given):
+                raise UsageError(
+                    f"{out} is the input {given}: an output never goes over an input;"
+                    " give another name"
+                )
+    except OSError:
+        return  # not comparable (permissions): the write itself reports what fails
+
+
 def write_stdout(data: bytes) -> None:
     """Write all of ``data`` to stdout and flush; BrokenPipeError when the reader has gone.
 
@@ -207,6 +225,27 @@ def error(verb: str, message: str) -> None:
     print(f"quakemodels {verb}: error: {message}", file=sys.stderr)
 
 
+def warning_lines(messages: Iterable[Warning | str]) -> list[str]:
+    """One line per cause, in order of first occurrence: a repeated message once, and the
+    :class:`~quakemodels.errors.ItemWarning` messages of one cause as one line naming their items
+    (its own message when there is one item)."""
+    causes: dict[str, list[Warning | str]] = {}
+    for m in messages:
+        key = m.group if isinstance(m, ItemWarning) else str(m)
+        same = causes.setdefault(key, [])
+        if not any(str(m) == str(seen) for seen in same):
+            same.append(m)
+    lines = []
+    for key, same in causes.items():
+        first = same[0]
+        if isinstance(first, ItemWarning) and len(same) > 1:
+            items = ", ".join(m.item for m in same if isinstance(m, ItemWarning))
+            lines.append(f"{key.format(n=len(same))}: {items}")
+        else:
+            lines.append(str(first))
+    return lines
+
+
 @contextlib.contextmanager
 def reported_warnings(label: str) -> Iterator[None]:
     """Print each warning raised in the block as ``label: warning: message`` on stderr, as a
@@ -216,5 +255,5 @@ def reported_warnings(label: str) -> Iterator[None]:
         try:
             yield
         finally:
-            for message in dict.fromkeys(str(w.message) for w in caught):  # once per cause
+            for message in warning_lines(w.message for w in caught):  # once per cause
                 print(f"{label}: warning: {message}", file=sys.stderr)

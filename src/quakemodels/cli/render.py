@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from ..core.scene import ExportModel
 from .batch import add_batch_args, add_game_dir_arg, expand_tree, parse_size, run_batch
 from .export import output_names
 from .options import add_scene_args, frame_number, load_scene, plural, scene_options
@@ -97,6 +98,15 @@ def _render_pair(path: str, model: Any, opts: dict[str, Any]) -> list[str]:
     return [f"{path} -> {out} ({plural(em.num_frames, 'frame')} of {label} at {fps:.3g} fps)"]
 
 
+def _drawable(em: ExportModel) -> ExportModel:
+    """``em``, or a ValueError when it has no triangle to draw (an MD3 of tags only): a
+    blank picture said nothing of why it was blank."""
+    if not any(len(s.indices) for s in em.surfaces):
+        tags = f" ({plural(len(em.tags), 'tag')} only)" if em.tags else ""
+        raise ValueError(f"nothing to draw: the model has no surfaces with triangles{tags}")
+    return em
+
+
 def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     """Render one model file as ``opts`` say; returns the lines to print."""
     from ..core.scene import safe_name
@@ -118,7 +128,7 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     stem = opts["names"][path]
     folder = Path(opts["dir"])
     if opts["sheet"]:
-        em = load_scene(path, opts, model)
+        em = _drawable(load_scene(path, opts, model))
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_sheet.png"
         refuse_existing([out], opts["no_clobber"])
         sheet = r.contact_sheet(em, opts["size"] or (160, 160))
@@ -128,7 +138,8 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
     size = opts["size"] or (256, 256)
     if opts["clip"] is not None:
         clip = opts["clip"]
-        em = load_scene(path, opts, model, clip=clip)  # only the clip's frames are decoded
+        # only the clip's frames are decoded
+        em = _drawable(load_scene(path, opts, model, clip=clip))
         out = Path(opts["file"]) if opts["file"] else folder / f"{stem}_{safe_name(clip)}.gif"
         refuse_existing([out], opts["no_clobber"])
         frames = r.render_clip(em, clip, size)
@@ -136,7 +147,7 @@ def render_one(path: str, opts: dict[str, Any]) -> list[str]:
             r.save_gif(frames, out, em.fps)
         return [f"{path} -> {out} ({plural(len(frames), 'frame')} of clip {clip})"]
     frame = opts["frame"] or 0
-    em = load_scene(path, opts, model, frame=frame)  # that frame only
+    em = _drawable(load_scene(path, opts, model, frame=frame))  # that frame only
     out = Path(opts["file"]) if opts["file"] else folder / f"{stem}.png"
     refuse_existing([out], opts["no_clobber"])
     picture = r.render_frame(em, 0, size)

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..core.atomic import write_bytes_atomic
 from ..core.files import open_regular
+from ..errors import UnsupportedError
 from ..formats.contract import Format, Kind
 from .options import plural
 from .output import UsageError, refuse_existing, writing
@@ -107,6 +108,14 @@ def export_sprite(path: str, model: Any, fmt: Format, opts: dict[str, Any]) -> l
 
     if opts["clip"] is not None:
         raise UsageError("--clip: a sprite exports every picture (render --clip makes a GIF)")
+    suffix = Path(opts["file"]).suffix.lower() if opts["file"] else None
+    if suffix is not None and suffix not in SPRITE_OUTPUTS:
+        # refused before anything is written: it wrote x_0.png... for -o x.glb, exit 0
+        raise UnsupportedError(
+            f"-o {opts['file']}: a {fmt.title} is flat pictures with no mesh to write"
+            f" as {suffix}; export writes its pictures as PNGs (-o x.png) or an animated GIF"
+            " (-o x.gif)"
+        )
     frames = sprite_frames(model, fmt, opts)
     if opts["frame"] is not None:
         index = opts["frame"]

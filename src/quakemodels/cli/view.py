@@ -122,6 +122,7 @@ def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[
     from ..core.scene import model_stem
     from ..core.skins import Skin, find_skin
     from ..interchange.gltf_write import build_gltf, glb_bytes
+    from ..registry import skin_search
 
     def with_skin(skin: Any) -> Callable[[], bytes]:
         return lambda: glb_bytes(
@@ -138,11 +139,12 @@ def _other_skins(model: Any, em: Any, shown: str, opts: dict[str, Any]) -> list[
         return out
     names = [n for n in getattr(model, "skins", []) or [] if isinstance(n, str)]
     seen = {shown}
-    for n in names:
-        skin = find_skin([n], model.name, opts.get("skin_dir"))
-        if skin is not None and skin.path.name not in seen:
-            seen.add(skin.path.name)
-            out.append((skin.path.name, with_skin(skin)))
+    with skin_search(model.name, opts.get("skin_dir"), opts.get("game_dir")) as where:
+        for n in names:
+            skin = find_skin([n], model.name, where)
+            if skin is not None and skin.path.name not in seen:
+                seen.add(skin.path.name)
+                out.append((skin.path.name, with_skin(skin)))
     return out
 
 

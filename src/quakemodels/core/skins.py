@@ -608,12 +608,22 @@ def _exists_beside(folder: Path, model_stem: str, skin: str, listings: Listings)
 def skin_exists(
     model_path: str | os.PathLike[str], skin: str, listings: Listings | None = None
 ) -> bool:
-    """Whether ``skin`` names an image inside the model's folder tree: looked up by
-    :func:`candidates` (case-insensitive, alternative extensions, unsafe names refused), then
-    by its basename and ``<model>__<skin>`` beside the model. ``listings`` may be shared by
-    the lookups of one model (one directory listing per folder)."""
+    """Whether ``skin`` names an image: through the game's search path when one is active
+    (:func:`game_images`; by name, as :func:`find_skin` looks it up for render and export),
+    then inside the model's folder tree: by :func:`candidates` (case-insensitive,
+    alternative extensions, unsafe names refused), then by its basename and
+    ``<model>__<skin>`` beside the model. ``listings`` may be shared by the lookups of one
+    model (one directory listing per folder)."""
     path = Path(model_path)
     listings = listings or Listings()
+    game = _GAME.get()
+    if game is not None:
+        # the game's search path first, by name, as find_skin looks it up for render
+        try:
+            if game[0].image([skin], None) is not None:
+                return True
+        except (OSError, ValueError):
+            pass
     try:
         if candidates([skin], None, path.parent, listings):
             return True

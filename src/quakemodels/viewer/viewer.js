@@ -158,9 +158,32 @@ async function viewer(meta) {
     const sphere = state.box.getBoundingSphere(new THREE.Sphere());
     state.center.copy(sphere.center);
     state.radius = Math.max(sphere.radius, 1e-3);
-    const distance = state.radius / Math.sin(THREE.MathUtils.degToRad(perspective.fov / 2)) * 0.9;
     // Quake models face +X, glTF's +Z: look from the front, a little to the side and above
     const dir = new THREE.Vector3(0.5, 0.3, 1).normalize();
+    // Far enough that every corner of the box is in the picture, both ways, with a margin
+    // (a sphere fitted at 0.9 let a tall, thin model's top leave it: a player's head). For
+    // a corner at q from the centre: depth = distance - q.dir, and |q.up| and |q.right|
+    // must stay within depth * tan(fov / 2) * MARGIN (times the aspect for q.right).
+    const MARGIN = 0.9;
+    const tan = Math.tan(THREE.MathUtils.degToRad(perspective.fov / 2)) * MARGIN;
+    const right = new THREE.Vector3().crossVectors(new THREE.Vector3(0, 1, 0), dir).normalize();
+    const up = new THREE.Vector3().crossVectors(dir, right).normalize();
+    const { min, max } = state.box;
+    let distance = state.radius * 1.05;
+    const q = new THREE.Vector3();
+    for (const x of [min.x, max.x]) {
+      for (const y of [min.y, max.y]) {
+        for (const z of [min.z, max.z]) {
+          q.set(x, y, z).sub(sphere.center);
+          const depth = q.dot(dir);
+          distance = Math.max(
+            distance,
+            depth + Math.abs(q.dot(up)) / tan,
+            depth + Math.abs(q.dot(right)) / (tan * perspective.aspect),
+          );
+        }
+      }
+    }
     perspective.position.copy(sphere.center).addScaledVector(dir, distance);
     perspective.near = distance / 100;
     perspective.far = distance * 10;

@@ -6,8 +6,9 @@ stored; ``--shader`` names fill in surfaces that have none.
 A glTF surface's shader name is the game path its material carries (what our glTF export
 names it, kept by Blender), else the game path of its base colour image, written beside the
 MD3 (``<shader's last part>`` as TGA, or as the PNG/JPEG it is when the name says so; else
-``<stem>.tga``). A model's surface with a skin image found but no shader name gets it the same
-way. Surfaces with neither get one warning."""
+``<stem>.tga``). A model's surface with a skin image found gets it the same way, named by its
+skin name when it has one (unless the image is in the MD3's folder already). Surfaces with
+neither get one warning."""
 
 from __future__ import annotations
 
@@ -77,11 +78,14 @@ def _textured(
     for s in view.surfaces:
         stem = out.stem if len(view.surfaces) == 1 else f"{out.stem}_{s.name}"
         if source.model is not None:
-            if any(s.skin_names) or s.skin is None:
+            if s.skin is None or (any(s.skin_names) and _beside(s.skin.path, out)):
                 surfaces.append(s)
                 bare += [] if any(s.skin_names) else [s.name]
                 continue
-            texture = GltfTexture((), None, s.skin.path.name, encode_png(s.skin.pixels))
+            # the image found goes beside the MD3, named as its shader name says (the last
+            # part; a .pcx name gets a .tga, which the engine and our reader try for it)
+            names = tuple(n for n in s.skin_names if n)
+            texture = GltfTexture(names, None, s.skin.path.name, encode_png(s.skin.pixels))
         else:
             texture = textures.get(s.name, GltfTexture())
         given = () if texture.names else shaders
@@ -101,6 +105,15 @@ def _textured(
     said = f"surface{'s' if many else ''} {', '.join(bare)} {'have' if many else 'has'}"
     missing = said if bare else None
     return replace(view, surfaces=surfaces), SkinOut((), files, None, "; ".join(notes), missing)
+
+
+def _beside(image: Path, out: Path) -> bool:
+    """Whether ``image`` (a skin found for the source) is in ``out``'s folder already: the
+    MD3 finds it there by its name, and it is never written over."""
+    try:
+        return image.parent.resolve(strict=True) == out.parent.resolve()
+    except OSError:  # inside an archive, or gone
+        return False
 
 
 def build(source: Source, options: BuildOptions) -> Built:

@@ -40,7 +40,7 @@ from typing import Protocol
 from ...archive.names import split_parts
 from ...core.skins import Listings, _unsafe_reason, _where
 from ...core.skins import _find_ci as _find_ci_listed
-from ...errors import QuakeModelsWarning
+from ...errors import ItemWarning, QuakeModelsWarning
 
 
 def _listdir(folder: Path) -> list[str]:
@@ -323,7 +323,14 @@ def surface_textures(
             images = files.images() if images is None else images
             hit = beside_model(name, files.folder, images)
         if hit is None:
-            _warn(f"{label}: no texture found for surface {name!r}")
+            warnings.warn(
+                ItemWarning(
+                    f"{label}: no texture found for surface {name!r}",
+                    group="no texture found for {n} surfaces",
+                    item=f"{label} {name!r}",
+                ),
+                stacklevel=2,
+            )
             continue
         found[name] = hit
     return found
