@@ -128,7 +128,10 @@ def test_console_script_ends_without_teardown_yet_flushes_everything(
     no worker process or temporary file is left."""
     tomllib = pytest.importorskip("tomllib")
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts == {"quakemodels": "quakemodels.cli:console_main"}
+    assert scripts == {
+        "quakemodels": "quakemodels.cli:console_main",
+        "ksy-numpy": "quakemodels.ksy_numpy.cli:console_main",
+    }
     bad = tmp_path / "bad.md2"
     bad.write_bytes(b"IDP2" + bytes(8))
     copies = [tmp_path / f"m{k}.md2" for k in range(3)]
