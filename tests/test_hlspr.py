@@ -18,7 +18,7 @@ from quakemodels.formats.hlspr.check import check
 from quakemodels.formats.hlspr.describe import describe
 from quakemodels.formats.hlspr.reader import HlSpr
 from quakemodels.formats.hlspr.scene import frames
-from quakemodels.formats.hlspr.write import build
+from quakemodels.formats.hlspr.write import from_frames
 from quakemodels.interchange.sprites import composite
 from quakemodels.kaitai.halflife_spr import HalflifeSpr
 
@@ -82,7 +82,7 @@ def test_a_group_built_here_reads_back_in_our_reader_and_the_generated_parser() 
         "g",
         (SpriteFrame(red, (-4, 4), 0.1, 0), SpriteFrame(blue, (-4, 4), 0.3, 0)),
     )
-    built = build(sprites, tex_format="alpha_test", sync_type=1)
+    built = from_frames(sprites, tex_format="alpha_test", sync_type=1)
     data = built.to_bytes()
     back = HlSpr.from_bytes(data)
     assert [(r.type, len(r.pictures)) for r in back.records] == [(1, 2)]
@@ -99,7 +99,7 @@ def test_a_group_built_here_reads_back_in_our_reader_and_the_generated_parser() 
 
 def test_every_cut_raises_a_format_error_naming_a_field() -> None:
     rgba = np.full((8, 8, 4), 255, np.uint8)
-    data = build(SpriteFrames("c", (SpriteFrame(rgba, (0, 0), None, 0),))).to_bytes()
+    data = from_frames(SpriteFrames("c", (SpriteFrame(rgba, (0, 0), None, 0),))).to_bytes()
     for cut in range(len(data)):
         with pytest.raises(ModelFormatError) as e:
             HlSpr.from_bytes(data[:cut])

@@ -24,7 +24,7 @@ from quakemodels.formats.sp2.describe import describe
 from quakemodels.formats.sp2.layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
 from quakemodels.formats.sp2.reader import Sp2
 from quakemodels.formats.sp2.scene import frames
-from quakemodels.formats.sp2.write import build, image_files
+from quakemodels.formats.sp2.write import from_frames, image_files
 from quakemodels.kaitai.quake2_sp2 import Quake2Sp2
 
 SP2 = corpus_files("sp2", ".sp2")
@@ -124,7 +124,7 @@ def test_a_missing_image_stand_in_costs_no_memory_up_to_the_limit() -> None:
 def test_images_are_found_through_a_pak_by_their_game_path(tmp_path: Path) -> None:
     game = tmp_path / "baseq2"
     game.mkdir()
-    built = build(_pictures(2), name="b")
+    built = from_frames(_pictures(2), name="b")
     pcx = image_files(built, "b")
     files = [("sprites/b.sp2", built.to_bytes())]
     files += [(f"sprites/b_{i}.pcx", data) for i, data in enumerate(pcx.values())]
@@ -142,7 +142,7 @@ def test_images_are_found_through_a_pak_by_their_game_path(tmp_path: Path) -> No
 
 
 def test_build_writes_pcx_frames_that_read_back(tmp_path: Path) -> None:
-    built = build(_pictures(3), name="b")
+    built = from_frames(_pictures(3), name="b")
     out = tmp_path / "b.sp2"
     out.write_bytes(built.to_bytes())
     for file, data in image_files(built, "b").items():
@@ -161,8 +161,8 @@ def test_build_writes_pcx_frames_that_read_back(tmp_path: Path) -> None:
 
 def test_the_32_frame_limit_and_every_cut() -> None:
     with pytest.raises(LimitExceededError, match="33 frames are above 32"):
-        build(_pictures(33))
-    sprite = build(_pictures(33), limits=False)
+        from_frames(_pictures(33))
+    sprite = from_frames(_pictures(33), limits=False)
     assert [(f.severity, f.code) for f in check(sprite, "quake2")] == [("error", "frames")]
     data = sprite.to_bytes()
     for cut in (*range(0, 12), *range(12, 120, 7)):
@@ -175,7 +175,7 @@ def test_the_32_frame_limit_and_every_cut() -> None:
 
 
 def test_an_unterminated_image_name_is_an_error_for_quake2() -> None:
-    sprite = build(_pictures(1))
+    sprite = from_frames(_pictures(1))
     sprite.records["name"][0] = b"x" * 64
     found = [(f.severity, f.code, f.field, f.offset) for f in check(sprite, "quake2")]
     assert ("error", "name-unterminated", "frames[0].name", 28) in found

@@ -24,7 +24,7 @@ from quakemodels.formats.spr.check import check
 from quakemodels.formats.spr.describe import describe
 from quakemodels.formats.spr.reader import Spr
 from quakemodels.formats.spr.scene import frames
-from quakemodels.formats.spr.write import build
+from quakemodels.formats.spr.write import from_frames
 from quakemodels.interchange import sprites as pictures
 from quakemodels.kaitai.quake_spr import QuakeSpr
 
@@ -114,7 +114,7 @@ def test_slipgate_flame_holds_a_group_of_14_and_check_says_its_intervals_do_not_
 
 
 def test_a_frame_group_built_here_reads_back_with_its_intervals(tmp_path: Path) -> None:
-    built = build(_grouped(), name="g", type=3, sync_type=1)
+    built = from_frames(_grouped(), name="g", type=3, sync_type=1)
     data = built.to_bytes()
     back = Spr.from_bytes(data)
     assert [(r.type, len(r.pictures)) for r in back.records] == [(0, 1), (1, 2)]
@@ -148,7 +148,7 @@ def test_a_frame_group_built_here_reads_back_with_its_intervals(tmp_path: Path) 
 
 
 def test_every_cut_of_a_sprite_raises_a_format_error_naming_a_field() -> None:
-    data = build(_grouped()).to_bytes()
+    data = from_frames(_grouped()).to_bytes()
     for cut in range(len(data)):
         with pytest.raises(ModelFormatError) as e:
             Spr.from_bytes(data[:cut])
@@ -157,11 +157,11 @@ def test_every_cut_of_a_sprite_raises_a_format_error_naming_a_field() -> None:
 
 
 def test_hostile_sizes_name_their_field() -> None:
-    data = bytearray(build(_grouped()).to_bytes())
+    data = bytearray(from_frames(_grouped()).to_bytes())
     data[36 + 4 + 8 : 36 + 4 + 12] = (-3).to_bytes(4, "little", signed=True)  # width
     with pytest.raises(ModelFormatError, match=r"frames\[0\]\.single\.width=-3 at offset 48"):
         Spr.from_bytes(bytes(data))
-    data = bytearray(build(_grouped()).to_bytes())
+    data = bytearray(from_frames(_grouped()).to_bytes())
     data[24:28] = (2**31 - 1).to_bytes(4, "little")  # num_frames
     with pytest.raises(ModelFormatError) as e:
         Spr.from_bytes(bytes(data))
@@ -169,7 +169,7 @@ def test_hostile_sizes_name_their_field() -> None:
 
 
 def test_check_reports_the_engine_rules() -> None:
-    sprite = build(_grouped())
+    sprite = from_frames(_grouped())
     sprite.records[1].intervals[:] = [0.2, 0.0]  # type: ignore[index]
     sprite.header["type"] = 7
     found = {(f.severity, f.code) for f in check(sprite, "quake")}
@@ -188,7 +188,7 @@ def test_palette_comes_from_the_game_folder_when_the_sprite_is_in_a_pak(tmp_path
     game = tmp_path / "id1"
     game.mkdir()
     reversed_palette = default_palette()[::-1].copy()
-    sprite = build(_grouped()).to_bytes()
+    sprite = from_frames(_grouped()).to_bytes()
     (game / "pak0.pak").write_bytes(
         pak_bytes([("gfx/palette.lmp", reversed_palette.tobytes()), ("progs/s_g.spr", sprite)])
     )
@@ -206,7 +206,7 @@ def test_build_quantizes_to_the_palette_and_keeps_alpha_as_index_255() -> None:
     rgba[0, 0] = (*default_palette()[37], 255)
     rgba[0, 1] = (*default_palette()[255], 255)  # the transparent colour is not used for it
     rgba[0, 2] = (255, 255, 255, 10)
-    built = build(SpriteFrames("q", (SpriteFrame(rgba, (0, 0), None, 0),)))
+    built = from_frames(SpriteFrames("q", (SpriteFrame(rgba, (0, 0), None, 0),)))
     row = built.records[0].pictures[0].pixels[0].tolist()
     assert row[0] == 37 and row[1] != 255 and row[2] == 255
 
@@ -236,7 +236,7 @@ def test_cli_info_check_render_export_build_a_quake_sprite(
     from quakemodels.cli import main
 
     sprite = tmp_path / "s_g.spr"
-    sprite.write_bytes(build(_grouped(), type=3).to_bytes())
+    sprite.write_bytes(from_frames(_grouped(), type=3).to_bytes())
     assert main(["info", "--json", str(sprite)]) == 0
     facts = json.loads(capsys.readouterr().out)[0]
     assert (facts["format"], facts["frames"], facts["header"]["type"]) == ("spr", 2, 3)
@@ -281,7 +281,7 @@ def test_cli_types_sprites_in_a_pak(tmp_path: Path, capsys: pytest.CaptureFixtur
     from quakemodels.cli import main
 
     pak = tmp_path / "pak0.pak"
-    pak.write_bytes(pak_bytes([("progs/s_g.spr", build(_grouped()).to_bytes())]))
+    pak.write_bytes(pak_bytes([("progs/s_g.spr", from_frames(_grouped()).to_bytes())]))
     assert main(["ls", str(pak)]) == 0
     assert " spr   progs/s_g.spr" in capsys.readouterr().out
     out = tmp_path / "x"

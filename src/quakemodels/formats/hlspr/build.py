@@ -7,7 +7,7 @@ from ...core.names import plural
 from ...interchange.convert import BuildOptions, Built, Source
 from . import FORMAT
 from .layout import ALPHA_TEST
-from .write import build as build_sprite
+from .write import from_frames
 
 TAKES: tuple[str, ...] = ("palette", "sprite_type", "sync_type", "tex_format")
 """The sprite options of :class:`BuildOptions` this format writes (others are refused)."""
@@ -18,7 +18,7 @@ def build(source: Source, options: BuildOptions) -> Built:
     sprite option this format has no field for."""
     options.refuse_sprite_options(FORMAT.name, FORMAT.title, TAKES)
     frames = source.frames(options.palette)
-    model = build_sprite(
+    model = from_frames(
         frames,
         name=options.out.stem,
         palette=options.palette,

@@ -1,4 +1,4 @@
-"""The ``build`` service: a Half-Life sprite from
+"""The writer behind the ``build`` service (:mod:`.build`): a Half-Life sprite from
 :class:`~quakemodels.core.sprite.SpriteFrames`, with its own 256-colour palette.
 
 The palette is the one given, else made from the pictures
@@ -25,7 +25,7 @@ from .reader import HlSpr
 ALPHA_CUT = 128
 
 
-def build(
+def from_frames(
     frames: SpriteFrames,
     *,
     name: str | None = None,

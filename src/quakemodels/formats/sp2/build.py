@@ -6,8 +6,7 @@ from __future__ import annotations
 from ...core.names import plural
 from ...interchange.convert import BuildOptions, Built, Source
 from . import FORMAT
-from .write import build as build_sprite
-from .write import image_files
+from .write import from_frames, image_files
 
 TAKES: tuple[str, ...] = ()
 """The sprite options of :class:`BuildOptions` this format writes (others are refused)."""
@@ -18,7 +17,7 @@ def build(source: Source, options: BuildOptions) -> Built:
     sprite option this format has no field for."""
     options.refuse_sprite_options(FORMAT.name, FORMAT.title, TAKES)
     frames = source.frames(options.palette)
-    model = build_sprite(frames, name=options.out.stem, limits=not options.no_limits)
+    model = from_frames(frames, name=options.out.stem, limits=not options.no_limits)
     # Quake II reads each frame from an image of its own: PCX files beside the sprite
     files = image_files(model, options.out.stem)
     extra = f", {plural(len(files), 'frame image')} beside it" if files else ""

@@ -1,4 +1,4 @@
-"""The ``build`` service: a Quake II sprite from
+"""The writer behind the ``build`` service (:mod:`.build`): a Quake II sprite from
 :class:`~quakemodels.core.sprite.SpriteFrames`, and its frame images as PCX files.
 
 Each frame names ``sprites/<name>_<index>.pcx`` (or the given ``image_names``) and keeps its
@@ -25,7 +25,7 @@ from .reader import Sp2
 ALPHA_CUT = 128
 
 
-def build(
+def from_frames(
     frames: SpriteFrames,
     *,
     name: str | None = None,
@@ -73,7 +73,7 @@ def build(
 
 
 def image_files(model: Sp2, stem: str, palette: PaletteLike | None = None) -> dict[str, bytes]:
-    """``{"<stem>__<index>.pcx": PCX bytes}`` for the pictures :func:`build` attached
+    """``{"<stem>__<index>.pcx": PCX bytes}`` for the pictures :func:`from_frames` attached
     (none for a sprite read from a file)."""
     if model.pictures is None:
         return {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...core.names import plural
 from ...interchange.convert import BuildOptions, Built, Source
 from . import FORMAT
-from .write import build as build_sprite
+from .write import from_frames
 
 TAKES: tuple[str, ...] = ("palette", "sprite_type", "sync_type")
 """The sprite options of :class:`BuildOptions` this format writes (others are refused)."""
@@ -17,7 +17,7 @@ def build(source: Source, options: BuildOptions) -> Built:
     sprite option this format has no field for."""
     options.refuse_sprite_options(FORMAT.name, FORMAT.title, TAKES)
     frames = source.frames(options.palette)
-    model = build_sprite(
+    model = from_frames(
         frames,
         name=options.out.stem,
         palette=options.palette,

@@ -1,5 +1,6 @@
-"""The ``build`` service: a Quake 1 sprite from :class:`~quakemodels.core.sprite.SpriteFrames`
-(what ``convert`` and ``build`` give from PNG or GIF frames).
+"""The writer behind the ``build`` service (:mod:`.build`): a Quake 1 sprite from
+:class:`~quakemodels.core.sprite.SpriteFrames` (what ``convert`` and ``build`` give from PNG
+or GIF frames).
 
 Pixels whose alpha is below half become index 255 (transparent); the others the nearest of
 the palette's colours 0..254 (:func:`quakemodels.core.palette.quantize`, as MDL skins are
@@ -71,7 +72,7 @@ def header_for(
     return header
 
 
-def build(
+def from_frames(
     frames: SpriteFrames,
     *,
     name: str | None = None,
