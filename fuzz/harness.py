@@ -73,7 +73,7 @@ def _arrays(m: Any) -> None:
     first call takes them), then every array of any registered format, each on its own (one
     failing array must not hide the rest), then a mesh of the decoded arrays and the bounds;
     an image kind's RGBA frames and its bytes."""
-    if registry.for_model(m).has("frames"):
+    if registry.is_sprite(m):
         _attempt(lambda: registry.frames(m))
         _attempt(lambda: m.to_bytes())
         return
@@ -117,7 +117,7 @@ def heavy_path(data: bytes, model: Any) -> None:
         _attempt(lambda fmt=fmt: dump.dumps(data, fmt, spec_id=spec, explain=registry.explain))
     if model is None:
         return
-    if registry.for_model(model).has("frames"):
+    if registry.is_sprite(model):
         from quakemodels.interchange.sprites import contact_sheet, gif_bytes
 
         frames = _attempt(lambda: registry.frames(model))
