@@ -6,6 +6,7 @@ damage, where they raise the same error at the same place."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -174,12 +175,21 @@ def test_scanner_reads_numbers_as_float_does(word: bytes) -> None:
 
 
 def test_scanner_hands_back_what_it_cannot_read() -> None:
-    """An unclosed string or comment, and the bytes str.split takes for white space and
-    bytes.split does not, are handed back (None) for the Python tokenizers to read."""
+    """An unclosed string or comment, the bytes str.split takes for white space and
+    bytes.split does not, more than a token per 3 bytes or a ``// meshes:`` comment per 256
+    (past 16) are handed back (None) for the Python tokenizers to read."""
     _needs_scan()
     assert SCAN is not None
     for data in (b'a "open', b'a "open\n" b', b"a /* open", b"a\xa0b", b"a\x1cb", b"a\x85b"):
         assert SCAN(data) is None, data
+    assert SCAN(b"(" * 3000) is None and SCAN(b"( " * 1000) is None
+    assert SCAN(b"(  " * 1000) is not None  # a token per 3 bytes fits
+    assert SCAN(b"//meshes: a\n" * 40) is None
+    assert SCAN(b"//meshes: a\n" * 16) is not None
+    # a mesh written densely (every number one digit) parses as the plain path does
+    mesh = md5builder.two_bone()[0]
+    dense = re.sub(rb"-?[0-9]+\.[0-9]+", b"0", mesh).replace(b"\t", b"")
+    _check(dense)
     empty = SCAN(b"")
     assert empty is not None and all(part == b"" for part in empty)
     starts, ends, kinds, _, named = SCAN(b'x//meshes: gl\n"s" /* c */ {\x00}') or ()

@@ -12,8 +12,8 @@
  * package works without it (a build without a C compiler leaves it out).
  *
  * Untrusted input: every read is bounded by the buffer's length (the text may hold NUL
- * bytes, which are word bytes here as in Python); a first pass counts the tokens, the
- * outputs are made that size, and every write is checked against it.
+ * bytes, which are word bytes here as in Python); every write is checked against the
+ * outputs' room, which grows (or the call fails with MemoryError) before it is passed.
  *
  * Only the Python C API: no numpy headers; the caller views the bytes returned with numpy.
  */
@@ -55,87 +55,90 @@ static void init_classes(void) {
     }
 }
 
-/* The kind of the word s[0..n): INTEGER for a canonical integer ("0", or an optional '-'
- * and 1..15 digits without a leading zero), NUMBER for the rest of
- * [+-]?(digits[.digits*]|.digits)([eE][+-]?digits)?, else WORD. */
-static int word_kind(const unsigned char *s, Py_ssize_t n) {
-    Py_ssize_t i = 0, digits = 0, frac = 0;
-    int sign = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-')) {
-        sign = s[i] == '+' ? 1 : 2;
-        i++;
-    }
-    Py_ssize_t lead = i;
-    while (i < n && is_digit(s[i])) i++, digits++;
-    if (i == n && digits) {
-        int canonical = sign != 1 && digits <= MAX_INT_DIGITS &&
-                        (s[lead] != '0' || (digits == 1 && sign == 0));
-        return canonical ? INTEGER : NUMBER;
-    }
-    if (i < n && s[i] == '.') {
-        i++;
-        while (i < n && is_digit(s[i])) i++, frac++;
-    }
-    if (!digits && !frac) return WORD;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        i++;
-        if (i < n && (s[i] == '+' || s[i] == '-')) i++;
-        Py_ssize_t exp = 0;
-        while (i < n && is_digit(s[i])) i++, exp++;
-        if (!exp) return WORD;
-    }
-    return i == n ? NUMBER : WORD;
-}
-
 /* Exact powers of ten as doubles (10**22 is the last one a double holds exactly). */
 static const double POW10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* The value of the number s[0..n) (word_kind said NUMBER or INTEGER) when Clinger's fast
- * path holds: at most 2**53 as an integer of its digits and a power of ten up to 22 away,
- * where one IEEE multiplication or division is the correctly rounded value (what Python's
- * float() and dtoa give). 0 when it does not hold (the caller asks dtoa). */
-static int fast_number(const unsigned char *s, Py_ssize_t n, double *out) {
-    Py_ssize_t i = 0;
-    int negative = 0;
-    if (s[i] == '+' || s[i] == '-') negative = s[i++] == '-';
+#define EXACT_LIMIT (UINT64_C(1) << 53)
+
+/* The kind of the word s[0..n), read in one pass: INTEGER for a canonical integer ("0",
+ * or an optional '-' and 1..15 digits without a leading zero), NUMBER for the rest of
+ * [+-]?(digits[.digits*]|.digits)([eE][+-]?digits)?, else WORD. For a number, *exact says
+ * whether *value holds it: by Clinger's fast path, where the integer of its digits is at
+ * most 2**53, it has no exponent and at most 22 decimals, one IEEE division is the
+ * correctly rounded value (what float() and dtoa give); elsewhere the caller asks dtoa. */
+static int word_kind(const unsigned char *s, Py_ssize_t n, double *value, int *exact) {
+    Py_ssize_t i = 0, digits = 0, frac = 0;
+    int sign = 0, fits = 1, kind;
     uint64_t m = 0;
     long scale = 0;
-    for (; i < n && is_digit(s[i]); i++) {
-        if (m > (UINT64_C(1) << 53) / 10) return 0;
-        m = m * 10 + (uint64_t)(s[i] - '0');
+    *exact = 0;
+    if (i < n && (s[i] == '+' || s[i] == '-')) {
+        sign = s[i] == '+' ? 1 : 2;
+        i++;
     }
-    if (i < n && s[i] == '.') {
-        for (i++; i < n && is_digit(s[i]); i++) {
-            if (m > (UINT64_C(1) << 53) / 10) return 0;
-            m = m * 10 + (uint64_t)(s[i] - '0');
-            scale--;
+    Py_ssize_t lead = i;
+    for (; i < n && is_digit(s[i]); i++, digits++) {
+        if (m > EXACT_LIMIT / 10) fits = 0;
+        else m = m * 10 + (uint64_t)(s[i] - '0');
+    }
+    if (i == n && digits) {
+        int canonical = sign != 1 && digits <= MAX_INT_DIGITS &&
+                        (s[lead] != '0' || (digits == 1 && sign == 0));
+        kind = canonical ? INTEGER : NUMBER;
+    } else {
+        if (i < n && s[i] == '.') {
+            for (i++; i < n && is_digit(s[i]); i++, frac++) {
+                if (m > EXACT_LIMIT / 10) fits = 0;
+                else m = m * 10 + (uint64_t)(s[i] - '0');
+                scale--;
+            }
         }
+        if (!digits && !frac) return WORD;
+        if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+            fits = 0; /* an exponent: dtoa reads it */
+            i++;
+            if (i < n && (s[i] == '+' || s[i] == '-')) i++;
+            Py_ssize_t exp = 0;
+            while (i < n && is_digit(s[i])) i++, exp++;
+            if (!exp) return WORD;
+        }
+        if (i != n) return WORD;
+        kind = NUMBER;
     }
-    if (i < n) return 0; /* an exponent: dtoa reads it */
-    if (m > (UINT64_C(1) << 53) || scale < -22) return 0;
-    double v = (double)m;
-    v = scale < 0 ? v / POW10[-scale] : v;
-    *out = negative ? -v : v;
-    return 1;
+    if (fits && m <= EXACT_LIMIT && scale >= -22) {
+        double v = (double)m;
+        v = scale < 0 ? v / POW10[-scale] : v;
+        *value = sign == 2 ? -v : v;
+        *exact = 1;
+    }
+    return kind;
 }
 
-/* Where walk() writes: NULL pointers (and capacities 0) to count only. */
+/* The outputs: bytes objects owned here until returned, and the room in them. */
 typedef struct {
-    int64_t *starts, *ends, *named;
-    uint8_t *kinds;
-    double *values;
+    PyObject *starts, *ends, *kinds, *values, *named;
     Py_ssize_t cap, named_cap;
 } Out;
 
-/* One pass over s[0..n): the tokens into o (counted only when o->starts is NULL), their
- * number in *count and the named comments' in *num_named. 0, or 1 where the file is handed
- * back (an unclosed string or comment, a loose white space byte, more tokens than o holds:
- * which the counting pass makes impossible). */
-static int walk(const unsigned char *s, Py_ssize_t n, const Out *o, Py_ssize_t *count,
+/* Room for ``cap`` tokens and ``named_cap`` named comments in o (its bytes resized in
+ * place); -1 with MemoryError set when there is none. */
+static int reserve(Out *o, Py_ssize_t cap, Py_ssize_t named_cap) {
+    if (_PyBytes_Resize(&o->starts, cap * 8) < 0 || _PyBytes_Resize(&o->ends, cap * 8) < 0 ||
+        _PyBytes_Resize(&o->kinds, cap) < 0 || _PyBytes_Resize(&o->values, cap * 8) < 0 ||
+        _PyBytes_Resize(&o->named, named_cap * 24) < 0)
+        return -1;
+    o->cap = cap;
+    o->named_cap = named_cap;
+    return 0;
+}
+
+/* One pass over s[0..n): the tokens into o, their number in *count and the named
+ * comments' in *num_named. 0, or 1 where the file is handed back: an unclosed string or
+ * comment, a loose white space byte, more tokens than o has room for. */
+static int walk(const unsigned char *s, Py_ssize_t n, Out *o, Py_ssize_t *count,
                 Py_ssize_t *num_named) {
-    const int store = o->starts != NULL;
     Py_ssize_t i = 0, t = 0, named = 0;
     while (i < n) {
         unsigned char c = s[i];
@@ -145,7 +148,8 @@ static int walk(const unsigned char *s, Py_ssize_t n, const Out *o, Py_ssize_t *
         }
         if (is_loose_space(c)) return 1;
         Py_ssize_t start = i;
-        int kind;
+        int kind, exact = 0;
+        double value = 0.0;
         if (c == '"') {
             Py_ssize_t j = i + 1;
             while (j < n && s[j] != '"' && s[j] != '\n') j++;
@@ -160,12 +164,11 @@ static int walk(const unsigned char *s, Py_ssize_t n, const Out *o, Py_ssize_t *
                              s[k] == '\f'))
                 k++;
             if (j - k >= 7 && memcmp(s + k, "meshes:", 7) == 0) {
-                if (store) {
-                    if (named >= o->named_cap) return 1;
-                    o->named[3 * named] = (int64_t)t;
-                    o->named[3 * named + 1] = (int64_t)i;
-                    o->named[3 * named + 2] = (int64_t)j;
-                }
+                if (named >= o->named_cap) return 1;
+                int64_t *out = (int64_t *)PyBytes_AS_STRING(o->named) + 3 * named;
+                out[0] = (int64_t)t;
+                out[1] = (int64_t)i;
+                out[2] = (int64_t)j;
                 named++;
             }
             i = j;
@@ -196,34 +199,27 @@ static int walk(const unsigned char *s, Py_ssize_t n, const Out *o, Py_ssize_t *
                 break;
             }
             i = j;
-            kind = store ? word_kind(s + start, i - start) : WORD;
+            kind = word_kind(s + start, i - start, &value, &exact);
         }
-        if (store) {
-            if (t >= o->cap) return 1;
-            double value = 0.0;
-            if (kind == NUMBER || kind == INTEGER) {
-                /* the grammar of word_kind is a subset of what dtoa reads; it stops at the
-                 * token's end (a delimiter follows, or the bytes object's terminating NUL) */
-                char *stop = NULL;
-                if (fast_number(s + start, i - start, &value)) {
-                    stop = (char *)s + i;
-                } else {
-                    value = PyOS_string_to_double((const char *)s + start, &stop, NULL);
-                }
-                if (value == -1.0 && PyErr_Occurred()) {
-                    PyErr_Clear();
-                    kind = WORD;
-                    value = 0.0;
-                } else if (stop != (const char *)s + i) {
-                    kind = WORD;
-                    value = 0.0;
-                }
+        if ((kind == NUMBER || kind == INTEGER) && !exact) {
+            /* the grammar of word_kind is a subset of what dtoa reads; it stops at the
+             * token's end (a delimiter follows, or the bytes object's terminating NUL) */
+            char *stop = NULL;
+            value = PyOS_string_to_double((const char *)s + start, &stop, NULL);
+            if (value == -1.0 && PyErr_Occurred()) {
+                PyErr_Clear();
+                kind = WORD;
+                value = 0.0;
+            } else if (stop != (const char *)s + i) {
+                kind = WORD;
+                value = 0.0;
             }
-            o->starts[t] = (int64_t)start;
-            o->ends[t] = (int64_t)i;
-            o->kinds[t] = (uint8_t)kind;
-            o->values[t] = value;
         }
+        if (t >= o->cap) return 1;
+        ((int64_t *)PyBytes_AS_STRING(o->starts))[t] = (int64_t)start;
+        ((int64_t *)PyBytes_AS_STRING(o->ends))[t] = (int64_t)i;
+        ((uint8_t *)PyBytes_AS_STRING(o->kinds))[t] = (uint8_t)kind;
+        ((double *)PyBytes_AS_STRING(o->values))[t] = value;
         t++;
     }
     *count = t;
@@ -237,8 +233,12 @@ static int walk(const unsigned char *s, Py_ssize_t n, const Out *o, Py_ssize_t *
  * float64 per token (a NUMBER's or INTEGER's value, 0 for the others); named: int64
  * triples (token index, comment start, comment end) of every // comment whose text after
  * the slashes and blanks starts "meshes:" (Sauerbraten's mesh names; fast.py matches
- * them). None where the Python tokenizers must read the file. A first pass counts the
- * tokens, so the outputs take 25 bytes a token and no more. */
+ * them). None where the Python tokenizers must read the file.
+ *
+ * The outputs hold a token per 3 bytes of text (25 bytes a token: 8.4 bytes a byte of text
+ * at most; MD5 exporters write one per 5 to 10 bytes, and a file denser than that is handed
+ * back) and 16 named comments and one per 256 bytes (exporters write one a mesh); they
+ * are cut to what the walk found at the end. */
 static PyObject *scan(PyObject *self, PyObject *args) {
     PyObject *data;
     (void)self;
@@ -247,37 +247,28 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "S:scan", &data)) return NULL;
     const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(data);
     const Py_ssize_t n = PyBytes_GET_SIZE(data);
-    Out counting = {NULL, NULL, NULL, NULL, NULL, 0, 0};
-    Py_ssize_t count = 0, num_named = 0;
-    if (walk(s, n, &counting, &count, &num_named)) Py_RETURN_NONE;
-    /* count <= n and num_named <= n / 9: no product below overflows */
     PyObject *out = NULL;
-    PyObject *starts_b = PyBytes_FromStringAndSize(NULL, count * 8);
-    PyObject *ends_b = PyBytes_FromStringAndSize(NULL, count * 8);
-    PyObject *kinds_b = PyBytes_FromStringAndSize(NULL, count);
-    PyObject *values_b = PyBytes_FromStringAndSize(NULL, count * 8);
-    PyObject *named_b = PyBytes_FromStringAndSize(NULL, num_named * 24);
-    if (starts_b && ends_b && kinds_b && values_b && named_b) {
-        Out o = {
-            (int64_t *)PyBytes_AS_STRING(starts_b), (int64_t *)PyBytes_AS_STRING(ends_b),
-            (int64_t *)PyBytes_AS_STRING(named_b),  (uint8_t *)PyBytes_AS_STRING(kinds_b),
-            (double *)PyBytes_AS_STRING(values_b),  count,
-            num_named,
-        };
-        Py_ssize_t again = 0, again_named = 0;
-        if (walk(s, n, &o, &again, &again_named) || again != count ||
-            again_named != num_named) {
-            Py_INCREF(Py_None); /* cannot happen: the same walk over the same bytes */
+    Out o = {
+        PyBytes_FromStringAndSize(NULL, 0), PyBytes_FromStringAndSize(NULL, 0),
+        PyBytes_FromStringAndSize(NULL, 0), PyBytes_FromStringAndSize(NULL, 0),
+        PyBytes_FromStringAndSize(NULL, 0), 0, 0,
+    };
+    Py_ssize_t count = 0, num_named = 0;
+    /* n / 3 + 16 <= PY_SSIZE_T_MAX / 24: no product in reserve() overflows */
+    if (o.starts && o.ends && o.kinds && o.values && o.named &&
+        reserve(&o, n / 3 + 16, n / 256 + 16) == 0) {
+        if (walk(s, n, &o, &count, &num_named)) {
+            Py_INCREF(Py_None);
             out = Py_None;
-        } else {
-            out = PyTuple_Pack(5, starts_b, ends_b, kinds_b, values_b, named_b);
+        } else if (reserve(&o, count, num_named) == 0) {
+            out = PyTuple_Pack(5, o.starts, o.ends, o.kinds, o.values, o.named);
         }
     }
-    Py_XDECREF(starts_b);
-    Py_XDECREF(ends_b);
-    Py_XDECREF(kinds_b);
-    Py_XDECREF(values_b);
-    Py_XDECREF(named_b);
+    Py_XDECREF(o.starts);
+    Py_XDECREF(o.ends);
+    Py_XDECREF(o.kinds);
+    Py_XDECREF(o.values);
+    Py_XDECREF(o.named);
     return out;
 }
 
