@@ -14,7 +14,7 @@ SAMPLE := src/quakemodels/samples/quakeguy.md2
 
 all: test
 
-$(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c
+$(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c src/quakemodels/formats/md5/_scan.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -143,7 +143,7 @@ fuzz: venv
 	$(PY) fuzz/run.py --seconds $(SECONDS) --workdir $(FUZZ_DIR)
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so
+	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so src/quakemodels/formats/md5/_scan*.so
 
 # --- spec workflow (issue #11) ------------------------------------------------------------------
 # What a spec edit changes in real files: ksy/ of BASE (default: the last commit) against the

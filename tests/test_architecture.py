@@ -45,8 +45,8 @@ PACKAGE_LAYERS = {
     "md5": [
         ("layout",),
         ("limits",),
-        ("tokens",),
-        ("fast",),  # the tokenizer's fast path (bytes), beside the plain one
+        ("tokens", "_scan"),  # the plain tokenizer; the compiled scanner (C, imports none)
+        ("fast",),  # the tokenizer's fast paths (bytes, the scanner's arrays), beside the plain one
         ("reader",),
         ("files",),
         ("check", "describe", "scene"),

@@ -23,8 +23,9 @@ from quakemodels.cli.view import model_parts
 from quakemodels.core.skeletal import bake, baked_model, pose, trs_matrices
 from quakemodels.errors import ModelFormatError
 from quakemodels.formats.iqm.layout import JOINT
-from quakemodels.formats.iqm.model import Iqm
+from quakemodels.formats.iqm.model import Iqm, posed_meshes
 from quakemodels.formats.iqm.reader import IqmReader
+from quakemodels.formats.iqm.scene import picked
 from quakemodels.formats.iqm.write import decompose, quantize, quaternion, write
 from quakemodels.formats.md3.limits import FORMAT_LIMITS as MD3_FORMAT_LIMITS
 from quakemodels.formats.md3.model import Md3
@@ -395,34 +396,92 @@ def _extension_loop(good: bytes) -> bytes:
 def test_hostile_files_raise_model_format_errors(case: str) -> None:
     data = _hostile()[case]
     with pytest.raises(ModelFormatError) as got:
-        Iqm(data, "x.iqm").skeletal()
+        Iqm(data, "x.iqm").load_all()
     assert got.value.field is not None and got.value.offset is not None, str(got.value)
     findings = quakemodels.check_model(data, "any")
     assert findings and all(f.code != "internal" for f in findings)
+    try:
+        lazy = Iqm(data, "x.iqm")
+    except ModelFormatError:
+        return  # a fault of the header refuses the file at load
+    # a lazily loaded model's own check reads every section too
+    assert [f.code for f in lazy.check()] == [f.code for f in findings]
+
+
+# what a first pose does not read: the poses' parent fields (the joints' are posed) and the
+# extension list
+OUTSIDE_FRAME_0 = {"pose parent forward", "extension loop"}
+
+
+@pytest.mark.parametrize("case", list(_hostile()))
+def test_hostile_first_pose_raises_what_load_all_raises(case: str) -> None:
+    """The first pose checks what it reads: the same fault, field and offset as the full
+    load, unless the fault lies in a section frame 0 does not read."""
+    data = _hostile()[case]
+    with pytest.raises(ModelFormatError) as full:
+        Iqm(data, "x.iqm").load_all()
+    if case in OUTSIDE_FRAME_0:
+        # the pose of the good file it was made from, and the full load still refuses it
+        lazy = Iqm(data, "x.iqm")
+        good = Iqm(two_bone_iqm(), "x.iqm").load_all()
+        _same_meshes(lazy.meshes(0), [m for _, m in posed_meshes(picked(good.skeletal(), [0]))])
+        with pytest.raises(ModelFormatError):
+            lazy.load_all()
+        return
+    with pytest.raises(ModelFormatError) as first:
+        Iqm(data, "x.iqm").meshes(0)
+    assert (first.value.field, first.value.offset) == (full.value.field, full.value.offset)
+
+
+def _same_meshes(got: list[Any], want: list[Any]) -> None:
+    assert len(got) == len(want)
+    for a, b in zip(got, want, strict=True):
+        for name in ("positions", "normals", "uvs", "indices"):
+            x, y = getattr(a, name), getattr(b, name)
+            assert x.dtype == y.dtype and x.shape == y.shape, name
+            np.testing.assert_array_equal(x, y, err_msg=name)
+
+
+@pytest.mark.parametrize("path", [*IQM, pytest.param("synthetic", id="synthetic")])
+def test_first_pose_reads_one_frame_and_equals_the_full_scene(path: Path | str) -> None:
+    data = two_bone_iqm() if path == "synthetic" else Path(path).read_bytes()
+    full = Iqm(data, "x.iqm").load_all()
+    frames = full.num_frames
+    assert frames == len(full.frame_names)  # counted from the anims as the full table
+    for f in sorted({0, frames // 2, frames - 1}):
+        lazy = Iqm(data, "x.iqm")
+        got = lazy.meshes(f)
+        # only that frame's channels were decoded, and no section a pose does not need
+        for section in ("channels", "frame_channels", "extensions", "comment", "frame_bounds"):
+            assert section not in lazy.__dict__, section
+        want = [m for _, m in posed_meshes(picked(full.skeletal(), [f]))]
+        _same_meshes(got, want)
+    with pytest.raises(IndexError):
+        Iqm(data, "x.iqm").meshes(frames)
 
 
 def test_every_cut_of_a_small_file_fails_cleanly() -> None:
     data = two_bone_iqm()
     for cut in range(len(data)):
         with pytest.raises(ModelFormatError):
-            Iqm(data[:cut], "cut.iqm")
+            Iqm(data[:cut], "cut.iqm").load_all()
 
 
 def test_fields_and_offsets_name_the_fault() -> None:
     data = _hostile()["joint parent forward"]
     with pytest.raises(ModelFormatError) as got:
-        Iqm(data, "x")
+        Iqm(data, "x").load_all()
     assert got.value.field == "joints[0].parent"
     assert got.value.offset == IqmReader(two_bone_iqm()).header["ofs_joints"] + 4
     data = _hostile()["vertex array format 9"]
     with pytest.raises(ModelFormatError) as got:
-        Iqm(data, "x")
+        Iqm(data, "x").load_all()
     assert got.value.field == "vertex_arrays[0].format"
     header = IqmReader(two_bone_iqm()).header
     assert got.value.offset == header["ofs_vertex_arrays"] + 8  # the record's format field
     data = _hostile()["NaN channel offset"]
     with pytest.raises(ModelFormatError) as got:
-        Iqm(data, "x")
+        Iqm(data, "x").load_all()
     assert got.value.field == "poses[0].channel_offsets"
     assert got.value.offset == header["ofs_poses"] + 8
 

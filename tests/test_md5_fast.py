@@ -1,9 +1,12 @@
-"""MD5's fast tokenizer (``formats/md5/fast.py``) gives the plain tokenizer's tokens and, through
-the same parser, the same files value for value, on every corpus file, on the hostile inputs
-and on random damage, where it raises the same error at the same place."""
+"""MD5's fast tokenizers (``formats/md5/fast.py``: the bytes one, and the compiled scanner
+``_scan.c`` where it is built) give the plain tokenizer's tokens and, through the same parser,
+the same files value for value, on every corpus file, on the hostile inputs and on random
+damage, where they raise the same error at the same place."""
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,12 +14,12 @@ from typing import Any
 import md5builder
 import numpy as np
 import pytest
-from conftest import CORPUS, no_corpus
+from conftest import CORPUS, IN_CI, no_corpus
 from test_md5 import HOSTILE_ANIM, HOSTILE_MESH, _mesh_lines
 
 from quakemodels.errors import TextFormatError
 from quakemodels.formats.md5 import reader
-from quakemodels.formats.md5.fast import FastTokens
+from quakemodels.formats.md5.fast import SCAN, CompiledTokens, Declined, FastTokens
 from quakemodels.formats.md5.files import is_anim
 from quakemodels.formats.md5.tokens import Tokens
 
@@ -41,10 +44,24 @@ def _same(a: Any, b: Any, where: str = "") -> None:
         assert a == b, where
 
 
-def _parse(data: bytes, plain: bool) -> Any:
+def _parse(data: bytes, plain: bool, compiled: bool = True) -> Any:
     if is_anim(data):
-        return reader.read_anim(data, "x", plain=plain)
-    return reader._parse_mesh(data, "x", plain=plain)
+        return reader.read_anim(data, "x", plain=plain, compiled=compiled)
+    return reader._parse_mesh(data, "x", plain=plain, compiled=compiled)
+
+
+def _compiled(data: bytes) -> Any:
+    """The parse through the compiled tokens alone: the file, or "declined" where they hand
+    it back, or None where the scanner refuses it (or is not built)."""
+    tok = CompiledTokens.of(data, "x")
+    if tok is None:
+        return None
+    try:
+        if is_anim(data):
+            return reader._anim_file(tok, None)
+        return reader._mesh_file(tok)
+    except Declined:
+        return "declined"
 
 
 def _outcome(parse: Callable[[], Any]) -> Any:
@@ -55,9 +72,24 @@ def _outcome(parse: Callable[[], Any]) -> Any:
 
 
 def _check(data: bytes) -> None:
-    """The fast and the plain parse of ``data`` give the same file or the same error."""
-    fast, plain = _outcome(lambda: _parse(data, False)), _outcome(lambda: _parse(data, True))
-    _same(fast, plain)
+    """The compiled, the fast and the plain parse of ``data`` give the same file or the same
+    error; the compiled tokens alone give that file or hand it back, never another file."""
+    plain = _outcome(lambda: _parse(data, True))
+    _same(_outcome(lambda: _parse(data, False)), plain)
+    _same(_outcome(lambda: _parse(data, False, compiled=False)), plain)
+    alone = _compiled(data)
+    if alone is not None and alone != "declined":
+        _same(alone, plain)
+
+
+def _needs_scan() -> None:
+    if SCAN is None:
+        if IN_CI and not os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+            pytest.fail("CI=true but the compiled MD5 scanner (_scan.c) is not built")
+        pytest.skip(
+            "the compiled MD5 scanner (_scan.c) is not in use (not built, or"
+            " QUAKEMODELS_PURE_PYTHON set)"
+        )
 
 
 @pytest.mark.parametrize("path", CORPUS_FILES, ids=[p.name for p in CORPUS_FILES])
@@ -70,7 +102,101 @@ def test_corpus_tokens_and_files_equal_the_plain_path(path: Path) -> None:
     assert fast.comment_names == plain.comment_names
     parsed = _parse(data, False)
     _same(parsed, _parse(data, True))
+    _same(_parse(data, False, compiled=False), parsed)
     assert parsed is not None
+
+
+@pytest.mark.parametrize("path", CORPUS_FILES, ids=[p.name for p in CORPUS_FILES])
+def test_corpus_takes_the_compiled_path_to_the_plain_file(path: Path) -> None:
+    """Every corpus file is read by the compiled tokens to the end (none declined), with
+    the plain tokenizer's tokens, kinds and values, and parsed to the plain path's file."""
+    _needs_scan()
+    data = path.read_bytes()
+    tok = CompiledTokens.of(data, path.name)
+    assert tok is not None
+    plain = Tokens(data, path.name)
+    assert list(tok.words) == [w.encode("latin-1") for w in plain.words]
+    assert tok.comment_names == plain.comment_names
+    assert tok.comment_names or is_anim(data)  # the corpus names its meshes in comments
+    numbers = (tok.kinds == 1) | (tok.kinds == 2)
+    as_floats = [float(w) for w, n in zip(plain.words, numbers.tolist(), strict=True) if n]
+    assert tok.values[numbers].tolist() == as_floats
+    alone = _compiled(data)
+    assert alone not in (None, "declined")
+    _same(alone, _parse(data, True))
+
+
+# what the scanner reads of a number: canonical integers (kind 2) exact, other numbers
+# (kind 1) as float() does, by Clinger's fast path or dtoa; anything else a word (kind 0)
+NUMBERS = {
+    b"0": (2, 0.0),
+    b"-7": (2, -7.0),
+    b"123456789012345": (2, 123456789012345.0),
+    b"1234567890123456": (1, 1234567890123456.0),
+    b"9007199254740993": (1, 9007199254740992.0),
+    b"-0": (1, -0.0),
+    b"+5": (1, 5.0),
+    b"05": (1, 5.0),
+    b"-0.500000": (1, -0.5),
+    b"0.1": (1, 0.1),
+    b"1.": (1, 1.0),
+    b".5": (1, 0.5),
+    b"1e5": (1, 1e5),
+    b"2.5E-3": (1, 2.5e-3),
+    b"1e999": (1, float("inf")),
+    b"0.0000000000000000000000001": (1, 1e-25),
+    b"3.14159265358979323846264338327950288": (1, 3.141592653589793),
+    b"1e": (0, 0.0),
+    b".": (0, 0.0),
+    b"-": (0, 0.0),
+    b"1_0": (0, 0.0),
+    b"inf": (0, 0.0),
+    b"nan": (0, 0.0),
+    b"0x10": (0, 0.0),
+    b"1.2.3": (0, 0.0),
+    b"1/2": (0, 0.0),
+    b"1\x00": (0, 0.0),
+}
+
+
+@pytest.mark.parametrize("word", sorted(NUMBERS), ids=[w.decode() for w in sorted(NUMBERS)])
+def test_scanner_reads_numbers_as_float_does(word: bytes) -> None:
+    _needs_scan()
+    assert SCAN is not None
+    found = SCAN(b"( " + word + b" )")
+    assert found is not None
+    kinds = np.frombuffer(found[2], np.uint8).tolist()
+    values = np.frombuffer(found[3], np.float64)
+    assert kinds == [3, NUMBERS[word][0], 4]
+    value = NUMBERS[word][1]
+    assert values[1] == value and np.signbit(values[1]) == np.signbit(value)
+    if kinds[1]:
+        assert values[1] == float(word)
+
+
+def test_scanner_hands_back_what_it_cannot_read() -> None:
+    """An unclosed string or comment, the bytes str.split takes for white space and
+    bytes.split does not, more than a token per 3 bytes or a ``// meshes:`` comment per 256
+    (past 16) are handed back (None) for the Python tokenizers to read."""
+    _needs_scan()
+    assert SCAN is not None
+    for data in (b'a "open', b'a "open\n" b', b"a /* open", b"a\xa0b", b"a\x1cb", b"a\x85b"):
+        assert SCAN(data) is None, data
+    assert SCAN(b"(" * 3000) is None and SCAN(b"( " * 1000) is None
+    assert SCAN(b"(  " * 1000) is not None  # a token per 3 bytes fits
+    assert SCAN(b"//meshes: a\n" * 40) is None
+    assert SCAN(b"//meshes: a\n" * 16) is not None
+    # a mesh written densely (every number one digit) parses as the plain path does
+    mesh = md5builder.two_bone()[0]
+    dense = re.sub(rb"-?[0-9]+\.[0-9]+", b"0", mesh).replace(b"\t", b"")
+    _check(dense)
+    empty = SCAN(b"")
+    assert empty is not None and all(part == b"" for part in empty)
+    starts, ends, kinds, _, named = SCAN(b'x//meshes: gl\n"s" /* c */ {\x00}') or ()
+    assert np.frombuffer(starts, np.int64).tolist() == [0, 14, 26, 27, 28]
+    assert np.frombuffer(ends, np.int64).tolist() == [1, 17, 27, 28, 29]
+    assert np.frombuffer(kinds, np.uint8).tolist() == [0, 7, 5, 0, 6]
+    assert np.frombuffer(named, np.int64).tolist() == [1, 1, 13]
 
 
 def test_corpus_is_present() -> None:

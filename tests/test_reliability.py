@@ -5,6 +5,7 @@ clients, the weld under UBSan, an export from inside an archive, a large extract
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import resource
@@ -21,11 +22,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import md2builder
+import md5builder
 import pytest
 from archivebuilder import big_pak_bytes, write_pk3
 from conftest import IN_CI
 
 import quakemodels
+from quakemodels.formats.md5.fast import SCAN
 from quakemodels.viewer.server import MAX_WORKERS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -421,19 +424,17 @@ def _odd_ofs_tris_md2() -> bytes:
     return data
 
 
-def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
-    """UBSan reported "load of misaligned address ... for type 'const uint16_t'" at
-    _weld.c:72 (index_at) for an MD2 whose ofs_tris is odd (SIGBUS on strict-alignment
-    CPUs). The weld is compiled here with -fsanitize=undefined -fno-sanitize-recover, loaded
-    in place of the built one, and run on such a file: it exits 0 with the triangles the
-    numpy path gives. Skipped without a C compiler, except under CI=true."""
+def _ubsan_module(tmp_path: Path, source: Path, stem: str) -> tuple[Path, dict[str, str]]:
+    """``source`` compiled with -fsanitize=undefined -fno-sanitize-recover into
+    ``tmp_path/<stem><EXT_SUFFIX>``, and the environment that runs Python with its runtime.
+    Skipped without a C compiler or UBSan runtime, except under CI=true."""
     cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("gcc")
     if cc is None:
         if IN_CI:
-            pytest.fail("CI=true but no C compiler to build the weld under UBSan")
-        pytest.skip("no C compiler (cc/gcc) to build the weld under UBSan")
+            pytest.fail(f"CI=true but no C compiler to build {source.name} under UBSan")
+        pytest.skip(f"no C compiler (cc/gcc) to build {source.name} under UBSan")
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    so = tmp_path / f"_weld{suffix}"
+    so = tmp_path / f"{stem}{suffix}"
     build = subprocess.run(
         [
             cc,
@@ -444,7 +445,7 @@ def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
             "-fsanitize=undefined",
             "-fno-sanitize-recover=all",
             f"-I{sysconfig.get_paths()['include']}",
-            str(WELD_C),
+            str(source),
             "-o",
             str(so),
         ],
@@ -458,8 +459,6 @@ def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
             pytest.fail(f"CI=true but the compiler has no UBSan runtime: {build.stderr}")
         pytest.skip(f"{cc} has no UBSan runtime (libubsan): {build.stderr.strip()[:200]}")
     assert build.returncode == 0, build.stderr
-    md2 = tmp_path / "odd.md2"
-    md2.write_bytes(_odd_ofs_tris_md2())
     env = dict(os.environ)
     runtime = subprocess.run(
         [cc, "-print-file-name=libubsan.so"], capture_output=True, text=True, check=False
@@ -467,6 +466,18 @@ def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
     if os.path.isabs(runtime) and os.path.exists(runtime):  # a Python built without it
         env["LD_PRELOAD"] = runtime
     env["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+    return so, env
+
+
+def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
+    """UBSan reported "load of misaligned address ... for type 'const uint16_t'" at
+    _weld.c:72 (index_at) for an MD2 whose ofs_tris is odd (SIGBUS on strict-alignment
+    CPUs). The weld is compiled here with -fsanitize=undefined -fno-sanitize-recover, loaded
+    in place of the built one, and run on such a file: it exits 0 with the triangles the
+    numpy path gives. Skipped without a C compiler, except under CI=true."""
+    so, env = _ubsan_module(tmp_path, WELD_C, "_weld")
+    md2 = tmp_path / "odd.md2"
+    md2.write_bytes(_odd_ofs_tris_md2())
     p = subprocess.run(
         [sys.executable, "-c", _UBSAN_RUN, str(so), str(md2)],
         capture_output=True,
@@ -480,6 +491,71 @@ def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
     expected = quakemodels.load(md2).mesh(0).indices.tolist()
     assert p.stdout.splitlines() == [str(expected)]
     assert expected == [[0, 2, 1], [0, 3, 2]]
+
+
+# -- the MD5 scanner under UBSan -----------------------------------------------------------------
+
+SCAN_C = REPO / "src" / "quakemodels" / "formats" / "md5" / "_scan.c"
+_SCAN_RUN = r"""
+import hashlib, importlib.util, random, sys
+so, *paths = sys.argv[1:]
+spec = importlib.util.spec_from_file_location("quakemodels.formats.md5._scan", so)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+sys.modules["quakemodels.formats.md5._scan"] = module  # fast.py imports this one
+from quakemodels.formats.md5 import fast
+assert fast.SCAN is not None and fast.SCAN.__module__ == "quakemodels.formats.md5._scan"
+rng = random.Random(38)
+digest = hashlib.sha256()
+for path in paths:
+    data = open(path, "rb").read()
+    inputs = [data, data[: len(data) // 2], data[:1], b"", b"1e999 -0 .5 1. 0x1 (", b'"a', b"/*"]
+    for _ in range(200):
+        b = bytearray(data[: 4096])
+        for _ in range(4):
+            b[rng.randrange(len(b))] = rng.choice(b' \n"/*(){}-+.eE0123456789\x00\xa0')
+        inputs.append(bytes(b))
+    for d in inputs:
+        digest.update(repr(module.scan(d)).encode())
+print(digest.hexdigest())
+"""
+
+
+def test_the_md5_scanner_reads_corpus_and_damage_under_ubsan(tmp_path: Path) -> None:
+    """The compiled MD5 scanner (``_scan.c``: untrusted text, numbers read to its end) built
+    with -fsanitize=undefined -fno-sanitize-recover and run over every corpus MD5 file and
+    its cuts and random damage (or the builder's files without the corpus): no runtime
+    error, and the same tokens as the built scanner gives. Skipped without a C compiler,
+    except under CI=true."""
+    so, env = _ubsan_module(tmp_path, SCAN_C, "_scan")
+    paths = sorted((REPO.parent / "shared" / "corpus" / "md5").glob("*/*.md5*"))
+    if not paths:
+        mesh, anim = md5builder.two_bone()
+        paths = [tmp_path / "x.md5mesh", tmp_path / "x.md5anim"]
+        paths[0].write_bytes(mesh)
+        paths[1].write_bytes(anim)
+    p = subprocess.run(
+        [sys.executable, "-c", _SCAN_RUN, str(so), *map(str, paths)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        check=False,
+    )
+    assert "runtime error" not in p.stderr, p.stderr
+    assert p.returncode == 0, p.stderr
+    built = importlib.util.find_spec("quakemodels.formats.md5._scan")
+    if SCAN is not None and built is not None and built.origin:
+        # the built one reads the same inputs to the same tokens
+        here = subprocess.run(
+            [sys.executable, "-c", _SCAN_RUN, built.origin, *map(str, paths)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert here.returncode == 0, here.stderr
+        assert p.stdout == here.stdout
 
 
 # -- a model inside an archive opens only what its lookups need -----------------------------------

@@ -7,14 +7,17 @@ clips against a numpy floor, and the first pose against assimp's import of the s
   weighted sum alone (each vertex's K skinning matrices, already computed, applied to its
   bind position and weighted), run interleaved round by round (:func:`benchutil.raced`)
   [<= 2x]; and the core's general :func:`quakemodels.core.skeletal.pose` for information
-* parse: the .md5mesh parsed by the plain tokenizer (``tokens.py``) and by its fast path
-  (``fast.py``, the same tokens as bytes), raced round by round: what the fast path earns
+* parse: the .md5mesh parsed by the plain tokenizer (``tokens.py``), by its fast path
+  (``fast.py``'s FastTokens, the same tokens as bytes) and through the compiled scanner
+  (``_scan.c``, fast.py's CompiledTokens; "not built" without it), raced round by round: what
+  each fast path earns
 * first pose: ``load(bytes).mesh(0)`` (parse the .md5mesh, the bind vertices from the
   weights, frame 0 posed with normals) against assimp importing the same bytes
-  (``impasse.load``, ``aiImportFileFromMemory``: parse and build the bind-pose mesh), each
-  timed on its own [<= 1x]
-* IQM first pose: ``load(bytes).meshes(0)`` of every corpus IQM against assimp's import of
-  the same bytes, each timed on its own [<= 1x]
+  (``impasse.load``, ``aiImportFileFromMemory``: parse and build the bind-pose mesh), raced
+  round by round so that load on the shared machine hits both alike [<= 1x]
+* IQM first pose: ``load(bytes).meshes(0)`` of every corpus IQM (the header, the sections
+  frame 0 reads, that frame's channels) against assimp's import of the same bytes, raced
+  [<= 1x]
 
 Run ``python tools/bench_md5.py``; assimp needs ``pip install impasse`` over Debian's
 ``libassimp5``, and is skipped (with that line) when missing.
@@ -34,6 +37,7 @@ from benchutil import CORPUS, raced, timed
 import quakemodels
 from quakemodels.core.skeletal import SkeletalScene, pose, world_matrices
 from quakemodels.formats.md5 import Md5
+from quakemodels.formats.md5.fast import SCAN
 from quakemodels.formats.md5.reader import _parse_mesh, _parsed_mesh
 from quakemodels.formats.md5.scene import baked
 
@@ -95,9 +99,9 @@ def rows() -> list[str]:
         return [f"no MD5 corpus at {CORPUS / 'md5'}: MD5 rows skipped"]
     lines = [
         "| MD5 | frames | vertices | K | pose every frame | floor | pose/floor (<= 2x) |"
-        " core pose | parse plain | parse fast | plain/fast | first pose | assimp import |"
-        " first/assimp (<= 1x) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        " core pose | parse plain | parse fast | parse compiled | plain/compiled | first pose |"
+        " assimp import | first/assimp (<= 1x) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     impasse = _impasse()
     pose_ratios, first_ratios = [], []
@@ -116,30 +120,36 @@ def rows() -> list[str]:
             ratio_cell = f"{pose_ratios[-1]:.2f}x"
             core_cell = f"{timed(lambda s=scene: core_pose_all(s)) * 1e3:.2f} ms"
         data = path.read_bytes()
-        parses = raced(
-            {
-                "plain": lambda d=data: _parse_mesh(d, "md5mesh", plain=True),
-                "fast": lambda d=data: _parse_mesh(d, "md5mesh"),
-            }
-        )
-        parse_cells = (
-            f"{parses['plain'] * 1e3:.2f} ms | {parses['fast'] * 1e3:.2f} ms |"
-            f" {parses['plain'] / parses['fast']:.2f}x"
-        )
+        ways: dict[str, Any] = {
+            "plain": lambda d=data: _parse_mesh(d, "md5mesh", plain=True),
+            "fast": lambda d=data: _parse_mesh(d, "md5mesh", compiled=False),
+        }
+        if SCAN is not None:
+            ways["compiled"] = lambda d=data: _parse_mesh(d, "md5mesh")
+        parses = raced(ways)
+        parse_cells = f"{parses['plain'] * 1e3:.2f} ms | {parses['fast'] * 1e3:.2f} ms |"
+        if "compiled" in parses:
+            parse_cells += (
+                f" {parses['compiled'] * 1e3:.2f} ms | {parses['plain'] / parses['compiled']:.2f}x"
+            )
+        else:
+            parse_cells += " not built | – "
 
         def first_pose(d: bytes = data) -> None:
             _parsed_mesh.cache_clear()  # each run parses: no parse kept from the run before
             quakemodels.load(d).mesh(0)
 
-        first = timed(first_pose, budget=0.6)
         peer_cell = first_ratio = f"skipped: `{INSTALL}`"
-        if impasse is not None:
+        if impasse is None:
+            first = timed(first_pose, budget=0.6)
+        else:
 
             def assimp(d: bytes = data) -> None:
                 scene = impasse.load(io.BytesIO(d), file_type="md5mesh")
                 assert len(scene.meshes) > 0
 
-            peer = timed(assimp, budget=0.6)
+            t = raced({"first": first_pose, "assimp": assimp}, budget=1.2)
+            first, peer = t["first"], t["assimp"]
             first_ratios.append(first / peer)
             peer_cell, first_ratio = f"{peer * 1e3:.2f} ms", f"{first / peer:.2f}x"
         lines.append(
@@ -170,15 +180,21 @@ def iqm_rows(impasse: Any | None) -> list[str]:
     for path in files:
         data = path.read_bytes()
         vertices = len(quakemodels.load(data).positions)
-        first = timed(lambda d=data: quakemodels.load(d).meshes(0), budget=0.6)
         peer_cell = ratio_cell = f"skipped: `{INSTALL}`"
-        if impasse is not None:
+
+        def first_pose(d: bytes = data) -> None:
+            quakemodels.load(d).meshes(0)
+
+        if impasse is None:
+            first = timed(first_pose, budget=0.6)
+        else:
 
             def assimp(d: bytes = data) -> None:
                 scene = impasse.load(io.BytesIO(d), file_type="iqm")
                 assert len(scene.meshes) > 0
 
-            peer = timed(assimp, budget=0.6)
+            t = raced({"first": first_pose, "assimp": assimp}, budget=1.2)
+            first, peer = t["first"], t["assimp"]
             ratios.append(first / peer)
             peer_cell, ratio_cell = f"{peer * 1e3:.2f} ms", f"{first / peer:.2f}x"
         lines.append(

@@ -64,14 +64,13 @@ def check(
     def run(r: Report) -> None:
         if r.engine in OTHER_ENGINES:
             r.error("engine-format", "magic", 0, f"{OTHER_ENGINES[r.engine]}, not IQM")
-        m = model
-        if m is None:
-            try:
-                m = IqmReader(data, label)
-                m.validate()
-            except ModelFormatError as e:
-                r.from_error(e)
-                return
+        try:
+            # a lazy model read only what it was asked for: every section is checked here
+            m = IqmReader(data, label) if model is None else model
+            m.validate()
+        except ModelFormatError as e:
+            r.from_error(e)
+            return
         _check(r, m)
 
     return r.run(run)

@@ -16,7 +16,7 @@ from ...core.scene import ExportModel
 from ...core.skeletal import SkeletalScene, bake, baked_model
 from ...interchange.export import export_scene
 from .reader import IqmReader
-from .scene import clip_table, picked, scene
+from .scene import clip_table, frame_scene, scene
 from .scene import skin_images as _skin_images
 
 if TYPE_CHECKING:
@@ -24,16 +24,31 @@ if TYPE_CHECKING:
     from ...core.skins import SkinImage
 
 
+def posed_meshes(skel: SkeletalScene) -> list[tuple[str, Mesh]]:
+    """(name, mesh) of every mesh of ``skel`` posed at its one clip's first frame."""
+    out = []
+    for s in baked_model(skel, bake(skel), "").surfaces:
+        ids = np.arange(len(s.uvs), dtype=np.int32)
+        mesh = Mesh.of_new_arrays(
+            np.ascontiguousarray(s.positions[0]),
+            np.ascontiguousarray(s.normals[0]),
+            np.array(s.uvs, dtype=np.float32),
+            np.array(s.indices, dtype=np.uint32),
+            ids,
+            ids.copy(),
+        )
+        out.append((s.name, mesh))
+    return out
+
+
 class Iqm(IqmReader):
     """An Inter-Quake Model (IQM version 2): see :class:`IqmReader` for its arrays and
-    :meth:`skeletal` for the neutral skeletal scene."""
+    :meth:`skeletal` for the neutral skeletal scene.
 
-    def __init__(self, data: bytes, name: str | None = None) -> None:
-        super().__init__(data, name)
-        # a broken file fails at load, as every format's does: every section, and the scene
-        # (inverse binds, mesh ranges, blend arrays) the frames and meshes come from
-        self.validate()
-        self._table  # noqa: B018
+    Lazy, as MD3's model is: loading checks the header; each section is checked
+    (its bounds, then every index against what it indexes) when first read, so a first pose
+    reads and checks only what that frame needs; :meth:`load_all` and :meth:`check` read and
+    check every section and every frame."""
 
     @decoded
     def _table(self) -> tuple[dict[str, range], list[str]]:
@@ -43,7 +58,7 @@ class Iqm(IqmReader):
     def num_frames(self) -> int:
         """F, the frames of the scene: every frame of every anim (1, the base pose, when
         there are none)."""
-        return len(self._table[1])
+        return self.num_scene_frames
 
     @decoded
     def _posed(self) -> ExportModel:
@@ -62,21 +77,7 @@ class Iqm(IqmReader):
 
     def _posed_meshes(self, frame: int) -> list[tuple[str, Mesh]]:
         """(name, mesh) of every IQM mesh posed at ``frame`` (IndexError past the frames)."""
-        f = frame_index(frame, self.num_frames)
-        out = []
-        skel = picked(self.skeletal(), [f])
-        for s in baked_model(skel, bake(skel), "").surfaces:
-            ids = np.arange(len(s.uvs), dtype=np.int32)
-            mesh = Mesh.of_new_arrays(
-                np.ascontiguousarray(s.positions[0]),
-                np.ascontiguousarray(s.normals[0]),
-                np.array(s.uvs, dtype=np.float32),
-                np.array(s.indices, dtype=np.uint32),
-                ids,
-                ids.copy(),
-            )
-            out.append((s.name, mesh))
-        return out
+        return posed_meshes(frame_scene(self, frame_index(frame, self.num_frames)))
 
     @property
     def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:

@@ -17,7 +17,7 @@ formats); the scene turns them counter-clockwise.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -633,9 +633,25 @@ class IqmReader:
     def channels(self) -> F64:
         """(F,P,10) float64 every pose's 10 channels in every frame: ``offset + value ·
         scale`` for a masked channel, ``offset`` for the others; one vectorised pass."""
+        return self._decode_channels(self.frame_channels)
+
+    def frame_channels_at(self, frame: int) -> F64:
+        """(1,P,10) float64 the channels of ``frame`` alone (``channels[frame:frame+1]``),
+        reading only its row of the stored values: what a first pose needs."""
+        h = self.header
+        frames, width = h["num_frames"], h["num_frame_channels"]
+        if not 0 <= frame < frames:
+            raise IndexError(f"frame {frame} is not below num_frames={frames}")
+        self._check_count("num_frames", frames * max(h["num_poses"], 1), MAX_POSE_FRAMES)
+        ofs = self._section("ofs_frames", frames * width, CHANNEL.itemsize, "frame channels")
+        at = ofs + frame * width * CHANNEL.itemsize if width else 0
+        row = np.frombuffer(self.data, CHANNEL, count=width, offset=at)
+        return self._decode_channels(row.reshape(1, width))
+
+    def _decode_channels(self, raw: npt.NDArray[np.uint16]) -> F64:
+        """(N,P,10) float64 the channels of ``raw`` (N,C), rows of ``frame_channels``."""
         masks = self.pose_masks
         bits = ((masks[:, None] >> np.arange(CHANNELS, dtype=np.uint32)) & 1).astype(bool)
-        raw = self.frame_channels
         frames, width = raw.shape
         used = int(bits.sum())
         if used > width:
@@ -740,10 +756,12 @@ class IqmReader:
     # -- the neutral scene ------------------------------------------------------------------
 
     def validate(self) -> None:
-        """Decode every section (what ``load`` does, so that a broken file fails there)."""
+        """Decode and check every section, and build the scene of every frame from them
+        (:meth:`load_all`, and the checker's first finding)."""
         for name in self.ARRAYS:
             getattr(self, name)
         self._check_joint_floats()
+        self.skeletal()
 
     def load_all(self) -> IqmReader:
         """Decode and validate every section now (a full load); returns self."""
@@ -776,11 +794,22 @@ class IqmReader:
         ``material_name``; inverse binds from the joints' world matrices), one clip per anim
         at its frame rate (every frame as one clip when there are frames but no anims), and
         the joints named ``tag_*`` as tags. A model without joints gets one root joint that
-        carries every mesh. Made once (loading builds it to check it; a pose reads it)."""
+        carries every mesh. Made once (a pose of every frame reads it; a first pose reads
+        :meth:`rest_scene` and :meth:`frame_clip` instead)."""
         return self._skeletal
 
     @decoded
     def _skeletal(self) -> SkeletalScene:
+        rest = self.rest_scene()
+        return rest if not self._scene_anims else replace(rest, clips=self.clips())
+
+    def rest_scene(self) -> SkeletalScene:
+        """:meth:`skeletal` without its clips: the joints, meshes and tags, which read the
+        vertex arrays, triangles, meshes and joints (each checked), never the frames."""
+        return self._rest
+
+    @decoded
+    def _rest(self) -> SkeletalScene:
         names = self.joint_names
         parents = self.joint_parents
         translate, rotate, scale = self.joint_translate, self.joint_rotate, self.joint_scale
@@ -851,37 +880,54 @@ class IqmReader:
             rotate,
             scale,
             meshes,
-            [] if rigid else self.clips(),
+            [],
             tags=tuple(j for j, n in enumerate(names) if n.startswith("tag_")),
         )
+
+    @decoded
+    def _scene_anims(self) -> list[Anim]:
+        """The anims that become clips, in order: the non-empty ones (every frame as one
+        anim named ``frames`` when the file has frames but no anims); none when the model
+        has no joints or no poses."""
+        h = self.header
+        if not h["num_joints"] or not h["num_poses"] or not h["num_frames"]:
+            return []
+        anims = self.anims or [Anim("frames", 0, h["num_frames"], DEFAULT_FPS, 0)]
+        return [a for a in anims if a.num_frames]
+
+    @property
+    def num_scene_frames(self) -> int:
+        """The frames of :meth:`skeletal`'s clips together (1, the rest pose, when there
+        are none), counted from the anims without decoding a frame."""
+        return sum(a.num_frames for a in self._scene_anims) or 1
 
     def clips(self) -> list[SkeletalClip]:
         """One clip per anim (every frame as a clip named ``frames`` when the file has
         frames but no anims); none when the model has no poses."""
-        if not self.header["num_poses"] or not self.header["num_frames"]:
-            return []
-        ch = self.channels
-        anims = self.anims or [Anim("frames", 0, self.header["num_frames"], DEFAULT_FPS, 0)]
+        ch = self.channels if self._scene_anims else np.zeros((0, 0, CHANNELS))
         out: list[SkeletalClip] = []
-        for a in anims:
-            if not a.num_frames:
-                continue
-            c = ch[a.first_frame : a.first_frame + a.num_frames]
+        for a in self._scene_anims:
             fps = a.framerate if np.isfinite(a.framerate) and a.framerate > 0 else DEFAULT_FPS
-            q = c[..., 3:7]
-            norm = np.linalg.norm(q, axis=-1, keepdims=True)
-            # ioquake3's QuatNormalize2 turns a zero quaternion into (0, 0, 0, -1): no rotation
-            q = np.where(norm > 1e-12, q / np.where(norm > 1e-12, norm, 1.0), [0.0, 0, 0, 1])
             out.append(
-                SkeletalClip(
+                _clip(
                     a.name or f"anim{len(out)}",
                     np.arange(a.num_frames) / fps,
-                    np.ascontiguousarray(c[..., 0:3]),
-                    np.ascontiguousarray(q),
-                    np.ascontiguousarray(c[..., 7:10]),
+                    ch[a.first_frame : a.first_frame + a.num_frames],
                 )
             )
         return out
+
+    def frame_clip(self, frame: int) -> SkeletalClip | None:
+        """One clip named ``frames`` holding scene frame ``frame`` alone (an index over
+        every clip's frames in order, as ``num_scene_frames`` counts them) at time 0,
+        decoding only that frame's channels; None when the scene has no clips (the rest
+        pose is its one frame)."""
+        for a in self._scene_anims:
+            if frame < a.num_frames:
+                ch = self.frame_channels_at(a.first_frame + frame)
+                return _clip("frames", np.zeros(1), ch)
+            frame -= a.num_frames
+        return None
 
     @property
     def fps(self) -> float | None:
@@ -891,6 +937,21 @@ class IqmReader:
             return None
         (rate,) = rates
         return rate if np.isfinite(rate) and rate > 0 else DEFAULT_FPS
+
+
+def _clip(name: str, times: F64, ch: F64) -> SkeletalClip:
+    """A clip of the (N,P,10) channels ``ch`` at ``times`` (N,), its rotations normalised."""
+    q = ch[..., 3:7]
+    norm = np.linalg.norm(q, axis=-1, keepdims=True)
+    # ioquake3's QuatNormalize2 turns a zero quaternion into (0, 0, 0, -1): no rotation
+    q = np.where(norm > 1e-12, q / np.where(norm > 1e-12, norm, 1.0), [0.0, 0, 0, 1])
+    return SkeletalClip(
+        name,
+        times,
+        np.ascontiguousarray(ch[..., 0:3]),
+        np.ascontiguousarray(q),
+        np.ascontiguousarray(ch[..., 7:10]),
+    )
 
 
 def _flat(values: Any, width: int) -> npt.NDArray[Any]:

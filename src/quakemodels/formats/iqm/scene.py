@@ -47,6 +47,14 @@ def picked(skel: SkeletalScene, frames: Sequence[int]) -> SkeletalScene:
     return replace(skel, clips=[joined])
 
 
+def frame_scene(m: IqmReader, frame: int) -> SkeletalScene:
+    """``picked(m.skeletal(), [frame])`` read as a first pose needs it: the rest scene and
+    the channels of ``frame`` alone (no other frame decoded, no other section checked)."""
+    rest = m.rest_scene()  # first, as skeletal() reads it: the same first fault
+    clip = m.frame_clip(frame)
+    return picked(rest, [frame]) if clip is None else replace(rest, clips=[clip])
+
+
 def skin_images(m: IqmReader) -> list[SkinImage | None]:
     """Each IQM mesh's picture, found by its material name as :func:`scene` finds it (see
     ``Iqm.skin_images``)."""
@@ -99,4 +107,4 @@ def scene(
     )
 
 
-__all__ = ["clip_table", "picked", "scene", "skin_images"]
+__all__ = ["clip_table", "frame_scene", "picked", "scene", "skin_images"]

@@ -12,11 +12,20 @@ converted again as str by the plain :func:`~.tokens.converted`, and walked by th
 name its error: values and errors are made in one place. ``tests/test_md5_fast.py`` proves the
 tokens and the parsed files equal to the plain path's, on the corpus, the hostile inputs and
 random damage.
+
+:class:`CompiledTokens` goes further where the compiled scanner (``_scan.c``) is built: the
+tokens as byte ranges, kinds and number values found in one C pass, the tables read from those
+arrays by numpy, no Python object made per token. It only ever succeeds: wherever it is not
+sure (a cell of another kind, a fault the parser finds) it raises :class:`Declined`, and the
+parse starts again through :class:`FastTokens` or :class:`~.tokens.Tokens`, which name the
+fault. The same tests prove it equal to the plain path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from typing import NoReturn, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -164,3 +173,156 @@ class FastTokens(Tokens):
                 except KeyError:  # a sign, a leading zero, a large one: as str
                     return None
         return floats, ints, names
+
+
+# -- the compiled scanner ----------------------------------------------------------------------
+
+WORD, NUMBER, INTEGER, STRING = 0, 1, 2, 7
+"""Token kinds of ``_scan.c``: a word, a number (its value kept), a canonical integer of at
+most 15 digits (its value exact), a quoted string; ``( ) { }`` are :data:`_PUNCT`'s."""
+_PUNCT = {"(": 3, ")": 4, "{": 5, "}": 6}
+
+
+def _compiled_scan() -> Callable[[bytes], tuple[bytes, bytes, bytes, bytes, bytes] | None] | None:
+    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+        return None
+    try:
+        from ._scan import scan
+    except ImportError:  # built without a C compiler: the Python tokenizers serve
+        return None
+    return scan
+
+
+SCAN = _compiled_scan()
+"""The compiled scanner (``_scan.c``), or None when the install had no C compiler or
+``QUAKEMODELS_PURE_PYTHON`` is set (to any non-empty value)."""
+
+
+class Declined(Exception):
+    """The compiled tokens cannot read this file as the plain path does: parse it again
+    through the Python tokenizers (which raise the error there is to raise)."""
+
+
+class _Words(Sequence[bytes]):
+    """The tokens' bytes, sliced from the text on demand (the parser reads only the few
+    outside the tables)."""
+
+    def __init__(self, data: bytes, starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64]):
+        self.data, self.starts, self.ends = data, starts, ends
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> bytes: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[bytes]: ...
+
+    def __getitem__(self, index: int | slice) -> bytes | list[bytes]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        return self.data[int(self.starts[index]) : int(self.ends[index])]
+
+
+class CompiledTokens(FastTokens):
+    """:class:`FastTokens` over the compiled scanner's arrays (see the module)."""
+
+    words: _Words  # type: ignore[assignment]
+
+    @classmethod
+    def of(cls, data: bytes, what: str) -> CompiledTokens | None:
+        """The tokens of ``data``, or None where the scanner is not built or hands the file
+        back (an unclosed string or comment, loose white space: see ``_scan.c``)."""
+        if SCAN is None:
+            return None
+        found = SCAN(bytes(data))
+        if found is None:
+            return None
+        starts_b, ends_b, kinds_b, values_b, named_b = found
+        tokens = cls.__new__(cls)
+        tokens.data = bytes(data)
+        tokens.starts = np.frombuffer(starts_b, np.int64)
+        tokens.ends = np.frombuffer(ends_b, np.int64)
+        tokens.kinds = np.frombuffer(kinds_b, np.uint8)
+        tokens.values = np.frombuffer(values_b, np.float64)
+        tokens.bytes = np.frombuffer(tokens.data, np.uint8)
+        tokens.text, tokens.what, tokens.pos = "", what, 0  # text: read for errors only
+        tokens.words = _Words(tokens.data, tokens.starts, tokens.ends)
+        tokens.comment_names = {}
+        for index, start, end in np.frombuffer(named_b, np.int64).reshape(-1, 3).tolist():
+            named = _NAMED.match(tokens.data[start:end].decode("latin-1"))
+            if named:
+                tokens.comment_names[index] = named.group(1)
+        return tokens
+
+    data: bytes
+    starts: npt.NDArray[np.int64]
+    ends: npt.NDArray[np.int64]
+    kinds: npt.NDArray[np.uint8]
+    values: npt.NDArray[np.float64]
+    bytes: npt.NDArray[np.uint8]
+
+    def fail(self, field: str, message: str, index: int | None = None) -> NoReturn:
+        raise Declined(field)
+
+    def table(self, rows: int, columns: Sequence[Column], field: str) -> Table:
+        width = len(columns)
+        start, end = self.pos, self.pos + rows * width
+        if end > len(self.kinds):
+            raise Declined(field)
+        kinds = self.kinds[start:end].reshape(rows, width)
+        values = self.values[start:end].reshape(rows, width)
+        floats: list[npt.NDArray[np.float64]] = []
+        ints: list[npt.NDArray[np.int64]] = []
+        names: list[list[str]] = []
+        for c, kind in enumerate(columns):
+            col = kinds[:, c]
+            if isinstance(kind, str):
+                ok = (
+                    (col == _PUNCT[kind]).all()
+                    if kind in _PUNCT
+                    else self._all(start + c, width, rows, kind)
+                )
+            elif kind is NAME:
+                ok = bool(((col <= INTEGER) | (col == STRING)).all())  # no punctuation
+                if ok:
+                    names.append(self._names(start + c, width, rows))
+            elif kind is ROW:
+                ok = bool((col == INTEGER).all()) and bool(
+                    (values[:, c] == np.arange(rows, dtype=np.float64)).all()
+                )
+            elif kind is FLOAT:
+                v = values[:, c]
+                ok = bool(((col == NUMBER) | (col == INTEGER)).all()) and bool(np.isfinite(v).all())
+                floats.append(np.ascontiguousarray(v))
+            else:
+                ok = bool((col == INTEGER).all())
+                ints.append(values[:, c].astype(np.int64))
+            if not ok:
+                raise Declined(field)
+        self.pos = end
+        return floats, ints, names
+
+    def _all(self, first: int, step: int, rows: int, keyword: str) -> bool:
+        """Whether tokens ``first``, ``first + step``... (``rows`` of them) are all
+        ``keyword``: their lengths, then their bytes, compared a column at a time."""
+        starts = self.starts[first : first + rows * step : step]
+        ends = self.ends[first : first + rows * step : step]
+        text = keyword.encode("latin-1")
+        if not (ends - starts == len(text)).all():
+            return False
+        return all(bool((self.bytes[starts + i] == b).all()) for i, b in enumerate(text))
+
+    def _names(self, first: int, step: int, rows: int) -> list[str]:
+        """The names in tokens ``first``, ``first + step``..., quotes dropped."""
+        data = self.data
+        out = []
+        for s, e in zip(
+            self.starts[first : first + rows * step : step].tolist(),
+            self.ends[first : first + rows * step : step].tolist(),
+            strict=True,
+        ):
+            word = data[s:e]
+            out.append((word[1:-1] if word[:1] == b'"' else word).decode("latin-1"))
+        return out

@@ -167,12 +167,15 @@ class Md5(Md5Files):
 
     def frame_positions(self, frame: int) -> list[F64]:
         """Every mesh block's (N,3) positions in frame ``frame`` of :meth:`scene`, posing
-        that frame only (the bind pose itself when there is no animation)."""
+        that frame only, from the clip of its animation alone (the bind pose itself when
+        there is no animation)."""
         if not self.anims:
             return [b.positions for b in self.bound]
-        scene = self.skeletal()
-        for c, frames in zip(scene.clips, self.animations.values(), strict=True):
+        scene = skeletal(self.mesh_file, (), self.tags, self.bound)
+        parents = self.mesh_file.parents
+        for (name, anim), frames in zip(self.anims.items(), self.animations.values(), strict=True):
             if frame in frames:
+                c = clip(name, anim, parents, self.scales.get(name))
                 k = slice(frame - frames.start, frame - frames.start + 1)
                 one = SkeletalClip(c.name, c.times[k], c.translation[k], c.rotation[k], c.scale[k])
                 world = world_matrices(scene.local(one), scene.parents)

@@ -13,19 +13,21 @@ rotation the one Doom 3's matrices (row vectors) apply: in the column-vector con
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from ...errors import TextFormatError
-from .fast import FastTokens
+from .fast import CompiledTokens, Declined, FastTokens
 from .layout import VERSION
 from .limits import READ
 from .tokens import FLOAT, INT, NAME, ROW, Column, Tokens
 
+_P = TypeVar("_P")
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]
 
@@ -201,9 +203,31 @@ def tokens(data: bytes, what: str, plain: bool = False) -> Tokens:
     return Tokens(data, what) if fast is None else fast
 
 
-def _parse_mesh(data: bytes, what: str, plain: bool = False) -> Md5MeshFile:
-    """The parse of :func:`read_mesh`, uncached; ``plain`` without the fast path."""
-    tok = tokens(data, what, plain)
+def parsed(
+    parse: Callable[[Tokens], _P], data: bytes, what: str, plain: bool, compiled: bool
+) -> _P:
+    """``parse`` of the tokens of ``data``: the compiled ones first (:class:`.fast.
+    CompiledTokens`, when built, ``compiled`` and not ``plain``), read again by
+    :func:`tokens` where they decline (a fault, or a cell they are not sure of)."""
+    if compiled and not plain:
+        tok = CompiledTokens.of(data, what)
+        if tok is not None:
+            try:
+                return parse(tok)
+            except Declined:
+                pass  # the Python tokenizers read it, and name the fault
+    return parse(tokens(data, what, plain))
+
+
+def _parse_mesh(
+    data: bytes, what: str, plain: bool = False, *, compiled: bool = True
+) -> Md5MeshFile:
+    """The parse of :func:`read_mesh`, uncached; ``plain`` without the fast paths,
+    ``compiled`` False without the compiled one."""
+    return parsed(_mesh_file, data, what, plain, compiled)
+
+
+def _mesh_file(tok: Tokens) -> Md5MeshFile:
     commandline = _header(tok)
     tok.expect("numJoints")
     num_joints = tok.integer("numJoints", 1, READ.joints)
@@ -360,10 +384,17 @@ def read_anim(
     joints: tuple[tuple[str, ...], npt.NDArray[np.integer]] | None = None,
     *,
     plain: bool = False,
+    compiled: bool = True,
 ) -> Md5AnimFile:
     """Parse a ``.md5anim`` (``what`` names it in errors); with ``joints`` (a mesh's names and
-    parents) its hierarchy must be that one, joint for joint."""
-    tok = tokens(data, what, plain)
+    parents) its hierarchy must be that one, joint for joint (``plain``, ``compiled``: as
+    :func:`parsed`)."""
+    return parsed(lambda tok: _anim_file(tok, joints), data, what, plain, compiled)
+
+
+def _anim_file(
+    tok: Tokens, joints: tuple[tuple[str, ...], npt.NDArray[np.integer]] | None
+) -> Md5AnimFile:
     _header(tok)
     tok.expect("numFrames")
     num_frames = tok.integer("numFrames", 1, READ.frames)
