@@ -77,12 +77,13 @@ def _arrays(m: Any) -> None:
         _attempt(lambda: registry.frames(m))
         _attempt(lambda: m.to_bytes())
         return
-    if m.num_frames > 0:
+    # a lazy reader (IQM) counts its frames from sections it checks on first use
+    if _attempt(lambda: m.num_frames):
         _attempt(lambda: m.meshes(0))
     for part in (m, *getattr(m, "surfaces", ())):
         for name in type(part).ARRAYS:
             _attempt(lambda part=part, name=name: getattr(part, name))
-    if m.num_frames > 0:
+    if _attempt(lambda: m.num_frames):
         _attempt(lambda: m.meshes(0))
         _attempt(lambda: m.bounds)
 

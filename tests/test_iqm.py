@@ -520,3 +520,21 @@ def test_view_page_entry_of_mrfixit() -> None:
     assert entry["info"].startswith("mrfixit.iqm: Inter-Quake Model")
     assert [c["name"] for c in entry["clips"]] == ["idle"]
     assert variants[0][0] == "Body.tga" and variants[0][1]()[:4] == b"glTF"
+
+
+def test_a_signalling_nan_from_the_file_raises_no_numpy_warning() -> None:
+    """Found by test_fuzz: a float32 whose bits are a signalling NaN raises the FPU's invalid
+    flag when widened (numpy's 'invalid value encountered in cast'); the reader widens
+    quietly and the checks refuse the NaN as any other."""
+    import warnings
+
+    data = two_bone_iqm()
+    header = IqmReader(data).header
+    at = int(header["ofs_joints"]) + JOINT.fields["translate"][1]
+    bad = set_u4(data, at, 0x7F800001)  # translate.x of joint 0: a signalling NaN
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = quakemodels.load(bad)
+        assert np.isnan(model.joint_translate[0, 0])
+        with pytest.raises(ModelFormatError):
+            model.load_all()

@@ -14,8 +14,10 @@ FORMATS = Path(__file__).resolve().parent.parent / "src" / "quakemodels" / "form
 BY_HAND = re.compile(r"""["']<[fiu][1248]["']|int\.from_bytes""")
 
 
+# Every format package's modules (formats/contract.py is the contract, not a format: its
+# version test reads the declared (offset, size, value) of any format)
 @pytest.mark.parametrize(
-    "path", sorted(FORMATS.rglob("*.py")), ids=lambda p: str(p.relative_to(FORMATS))
+    "path", sorted(FORMATS.glob("*/**/*.py")), ids=lambda p: str(p.relative_to(FORMATS))
 )
 def test_no_literal_dtype_in_a_format(path: Path) -> None:
     hits = [

@@ -10,6 +10,7 @@ from md2builder import build
 
 import quakemodels
 from quakemodels import registry
+from quakemodels.archive import vpath
 
 
 def _refuse(*args: object, **kwargs: object) -> None:
@@ -21,8 +22,10 @@ def test_a_plain_file_is_read_and_dispatched_first(
 ) -> None:
     path = tmp_path / "x.md2"
     path.write_bytes(build())
-    for probe in ("split_archive_path", "game_roots", "shared_gamefs", "_open_folder"):
+    for probe in ("split_archive_path", "game_found", "_open_folder", "folder_format"):
         monkeypatch.setattr(registry, probe, _refuse)
+    for probe in ("split_archive_path", "game_roots", "shared_gamefs", "game_found"):
+        monkeypatch.setattr(vpath, probe, _refuse)
     model = quakemodels.load(path)
     assert model.name == str(path) and model.num_frames == 2
     assert quakemodels.load(str(path)).mesh(0).positions.shape == (4, 3)

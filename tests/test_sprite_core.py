@@ -257,7 +257,7 @@ def test_both_spr_formats_report_bounds_and_trailing_bytes(fmt: str) -> None:
     import importlib
 
     package = f"quakemodels.formats.{fmt}"
-    build = importlib.import_module(f"{package}.write").build
+    build = importlib.import_module(f"{package}.write").from_frames
     check = importlib.import_module(f"{package}.check").check
     offsets = importlib.import_module(f"{package}.layout").HEADER_OFFSETS
     picture = np.zeros((8, 16, 4), np.uint8)  # sides sprgen makes: multiples of 8

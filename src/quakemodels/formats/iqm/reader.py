@@ -376,7 +376,7 @@ class IqmReader:
                 offset=self.header["ofs_vertex_arrays"] + a.index * VERTEX_ARRAY.itemsize,
             )
         with np.errstate(invalid="ignore"):  # a NaN half: found just below, by field
-            values = a.data[:, :width].astype(np.float64)
+            values = _f64(a.data[:, :width])
         bad = ~np.isfinite(values)
         if bad.any():
             v = int(np.argwhere(bad)[0][0])
@@ -447,7 +447,7 @@ class IqmReader:
         if a is None:
             return None
         with np.errstate(invalid="ignore"):  # a NaN half: found just below, by field
-            w = a.data.astype(np.float64)
+            w = _f64(a.data)
         if a.data.dtype.kind == "u" or a.data.dtype.kind == "i":
             w = w / float(np.iinfo(a.data.dtype).max)
         bad = ~np.isfinite(w) | (w < 0)
@@ -538,18 +538,18 @@ class IqmReader:
     @decoded
     def joint_translate(self) -> F64:
         """(J,3) float64 translations relative to the parent."""
-        return _flat(self._joints["translate"], 3).astype(np.float64)
+        return _f64(_flat(self._joints["translate"], 3))
 
     @decoded
     def joint_rotate(self) -> F64:
         """(J,4) float64 unit quaternions (x, y, z, w) relative to the parent."""
-        q = _flat(self._joints["rotate"], 4).astype(np.float64)
+        q = _f64(_flat(self._joints["rotate"], 4))
         return self._unit(q, "joints", self.header["ofs_joints"], JOINT.itemsize, "rotate")
 
     @decoded
     def joint_scale(self) -> F64:
         """(J,3) float64 scales, applied before the rotation."""
-        return _flat(self._joints["scale"], 3).astype(np.float64)
+        return _f64(_flat(self._joints["scale"], 3))
 
     def _unit(self, q: F64, label: str, base: int, item: int, name: str) -> F64:
         norm = np.linalg.norm(q, axis=1, keepdims=True)
@@ -661,8 +661,8 @@ class IqmReader:
                 field="num_frame_channels",
                 offset=HEADER_OFFSETS["num_frame_channels"],
             )
-        offsets = self.pose_offsets.astype(np.float64).reshape(-1)
-        scales = self.pose_scales.astype(np.float64).reshape(-1)
+        offsets = _f64(self.pose_offsets).reshape(-1)
+        scales = _f64(self.pose_scales).reshape(-1)
         out = np.broadcast_to(offsets, (frames, offsets.size)).copy()
         flat = np.flatnonzero(bits.reshape(-1))  # channels in file order: pose-major
         out[:, flat] += raw[:, :used].astype(np.float64) * scales[flat]
@@ -952,6 +952,14 @@ def _clip(name: str, times: F64, ch: F64) -> SkeletalClip:
         np.ascontiguousarray(q),
         np.ascontiguousarray(ch[..., 7:10]),
     )
+
+
+def _f64(values: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
+    """``values`` (float32 from the file) as float64. A signalling NaN's bits raise the FPU's
+    invalid flag in the cast (numpy warns); it becomes a quiet NaN, which the checks of the
+    values refuse as any NaN."""
+    with np.errstate(invalid="ignore"):
+        return values.astype(np.float64)
 
 
 def _flat(values: Any, width: int) -> npt.NDArray[Any]:
