@@ -1,10 +1,17 @@
 # quakemodels — every task has a target here; the README names the two that matter.
-#   make demo    run `quakemodels info` on the bundled sample (sets everything up)
+#   make demo    the sample read, checked, exported, rendered and converted (runtime install only)
 #   make test    the whole test suite as CI runs it (sets everything up)
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# make demo's own venv: the package as users install it (numpy, kaitaistruct, Pillow), no dev
+# extras, editable so that it runs this checkout's sources.
+DEMO_VENV := .venv-demo
+QM        := $(DEMO_VENV)/bin/quakemodels
+# pytest's workers in make test (pytest-xdist): one per core; a file's tests stay in one
+# worker (--dist loadfile), so module fixtures are built once and files never share a worker.
+JOBS   ?= auto
 KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
@@ -18,6 +25,12 @@ $(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(DEMO_VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c
+	$(PYTHON) -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(DEMO_VENV)/bin/python -m pip install --quiet -e .
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -34,15 +47,15 @@ sample: venv
 
 # The main job on our own sample: read it, check it, export every frame and clip to glTF,
 # render a frame and a clip, and convert the glTF back to MD2. Outputs go to out/demo/.
-demo: venv
-	$(VENV)/bin/quakemodels info $(SAMPLE)
-	$(VENV)/bin/quakemodels check --engine quake2 $(SAMPLE)
+demo: $(DEMO_VENV)/.installed
+	$(QM) info $(SAMPLE)
+	$(QM) check --engine quake2 $(SAMPLE)
 	mkdir -p out/demo
-	$(VENV)/bin/quakemodels export $(SAMPLE) -o out/demo/quakeguy.glb
-	$(VENV)/bin/quakemodels render $(SAMPLE) -o out/demo/quakeguy.png
-	$(VENV)/bin/quakemodels render $(SAMPLE) -o out/demo/quakeguy_run.gif --clip run
-	$(VENV)/bin/quakemodels convert out/demo/quakeguy.glb out/demo/quakeguy_roundtrip.md2
-	$(VENV)/bin/quakemodels info out/demo/quakeguy_roundtrip.md2
+	$(QM) export $(SAMPLE) -o out/demo/quakeguy.glb
+	$(QM) render $(SAMPLE) -o out/demo/quakeguy.png
+	$(QM) render $(SAMPLE) -o out/demo/quakeguy_run.gif --clip run
+	$(QM) convert out/demo/quakeguy.glb out/demo/quakeguy_roundtrip.md2
+	$(QM) info out/demo/quakeguy_roundtrip.md2
 
 # The ksc parsers (<id>.py) and the numpy layouts of their fixed-size types (<id>_layout.py).
 generate: node venv
@@ -73,7 +86,7 @@ typecheck: venv
 	$(VENV)/bin/mypy
 
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile
 	$(MAKE) --no-print-directory check-generated
 	$(MAKE) --no-print-directory spec-lint
 	$(MAKE) --no-print-directory crosscheck
@@ -140,7 +153,7 @@ fuzz: venv
 	$(PY) fuzz/run.py --seconds $(SECONDS) --workdir $(FUZZ_DIR)
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so
+	rm -rf $(VENV) $(DEMO_VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so
 
 # --- spec workflow (issue #11) ------------------------------------------------------------------
 # What a spec edit changes in real files: ksy/ of BASE (default: the last commit) against the
