@@ -16,7 +16,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile upstream-pr blender-check \
+.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bundle bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile upstream-pr blender-check \
 	blender-deps blender-fixtures browser-deps browser-shots viewer-image
 
 all: test
@@ -77,6 +77,12 @@ check-generated: node venv
 	  [ -e "$$tmp/$$b" ] || { echo "stale generated file with no spec: $$f"; status=1; }; \
 	done && \
 	[ $$status -eq 0 ] && echo "generated code matches ksy/"
+	@$(PY) tools/bundle_viewer.py --check && echo "the viewer's bundle matches viewer.js and node_modules"
+
+# The viewer's one script: viewer.js and the parts of three.js it uses, minified by esbuild
+# (both pinned in package-lock.json) into src/quakemodels/viewer/bundle/ (committed).
+bundle: node venv
+	$(PY) tools/bundle_viewer.py
 
 lint: venv
 	$(VENV)/bin/ruff check src tests tools fuzz
