@@ -16,7 +16,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.palette import PaletteLike, as_palette
-from ...core.sprite import SpriteFrame, SpriteFrames, indexed_rgba, transparent_index
+from ...core.sprite import (
+    SpriteFrame,
+    SpriteFrames,
+    indexed_rgba,
+    lookup_rgba,
+    rgba_lut,
+    transparent_index,
+)
 from .layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from .reader import HlSpr
 
@@ -26,31 +33,47 @@ def picture_rgba(
 ) -> npt.NDArray[np.uint8]:
     """(H,W,4) uint8 of (H,W) uint8 ``indices`` in a (256,3) ``palette`` drawn with
     ``tex_format`` (an unknown one draws as normal)."""
-    if tex_format == ALPHA_TEST:
-        return indexed_rgba(indices, palette, transparent_index(TRANSPARENT))
     if tex_format == INDEX_ALPHA:
         rgba = np.empty((*indices.shape, 4), np.uint8)
         rgba[..., :3] = palette[TRANSPARENT]
         rgba[..., 3] = indices
         return rgba
-    rgba = indexed_rgba(indices, palette)
-    if tex_format == ADDITIVE:
-        brightest = rgba[..., :3].max(axis=-1)
-        scale = np.where(brightest > 0, 255.0 / np.maximum(brightest, 1), 0.0)
-        rgba[..., :3] = np.minimum(np.round(rgba[..., :3] * scale[..., None]), 255).astype(np.uint8)
-        rgba[..., 3] = brightest
-    return rgba
+    colours, alpha = drawn_palette(palette, tex_format)
+    return indexed_rgba(indices, colours, alpha)
+
+
+def drawn_palette(
+    palette: npt.NDArray[np.uint8], tex_format: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None]:
+    """The (256,3) uint8 colours and (256,) uint8 alpha (None: opaque) each index of
+    ``palette`` draws as with ``tex_format`` (not ``index_alpha``, whose alpha is the index).
+    A pixel's colour depends on its index alone, so ``additive``'s formula is worked out for
+    the 256 entries once and each pixel is then one lookup (the same bytes as per pixel)."""
+    if tex_format == ALPHA_TEST:
+        return palette, transparent_index(TRANSPARENT)
+    if tex_format != ADDITIVE:
+        return palette, None
+    brightest = palette.max(axis=-1)
+    scale = np.where(brightest > 0, 255.0 / np.maximum(brightest, 1), 0.0)
+    colours = np.minimum(np.round(palette * scale[:, None]), 255).astype(np.uint8)
+    return colours, brightest
 
 
 def frames(model: HlSpr, *, palette: PaletteLike | None = None) -> SpriteFrames:
     """Every picture as (H,W,4) uint8 RGBA with its origin; ``palette`` replaces the
     sprite's own (None keeps it)."""
     pal = model.palette if palette is None else as_palette(palette)
+    tex_format = model.tex_format
+    # the palette as drawn, once for every picture
+    lut = rgba_lut(*drawn_palette(pal, tex_format))
     out: list[SpriteFrame] = []
     for g, record in enumerate(model.records):
         for k, p in enumerate(record.pictures):
             interval = None if record.intervals is None else float(record.intervals[k])
-            rgba = picture_rgba(p.pixels, pal, model.tex_format)
+            if tex_format == INDEX_ALPHA:
+                rgba = picture_rgba(p.pixels, pal, tex_format)
+            else:
+                rgba = lookup_rgba(p.pixels, lut)
             out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
     base = os.path.basename(model.name) if model.name else "sprite"
     return SpriteFrames(os.path.splitext(base)[0], tuple(out))
