@@ -16,7 +16,7 @@ KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bundle bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile upstream-pr blender-check \
+.PHONY: all setup venv node sample demo test check release-check lint typecheck generate check-generated bundle bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile upstream-pr blender-check \
 	blender-deps blender-fixtures browser-deps browser-shots viewer-image
 
 all: test
@@ -101,6 +101,14 @@ test: setup
 	$(MAKE) --no-print-directory typecheck
 
 check: test
+
+# The release as users get it (tools/release_check.sh): python -m build (sdist + wheel), twine
+# check, the wheel's contents, a manylinux wheel (auditwheel repair + show), the wheel in a
+# fresh venv without dev extras and the sdist with no C compiler each running the README's
+# tours and every documented example, the sdist's tree installed with its dev extras collecting
+# every test and running a fast subset. A few minutes, mostly pip; .ci/run runs it.
+release-check: venv
+	PY=$(PY) PYTHON=$(PYTHON) tools/release_check.sh
 
 # The documentation site (mkdocs.yml, docs/) into site/, strict: a broken link or anchor, a
 # reference entry naming nothing or a docstring warning fails. docs-serve rebuilds on change.
