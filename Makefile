@@ -144,6 +144,7 @@ bench: setup
 	$(PY) tools/bench_archive.py
 	$(PY) tools/bench_viewer.py
 	$(PY) tools/bench_sprites.py
+	$(PY) tools/bench_startup.py
 
 # What start-up imports, slowest first (tests/test_startup.py keeps pygltflib, PIL and the
 # process pool out of it), then what a one-file MD2 export adds (only MD2's modules and parser).
