@@ -85,7 +85,7 @@ def per_pixel_additive(indices: np.ndarray, palette: np.ndarray) -> np.ndarray:
     return rgba
 
 
-def test_additive_worked_out_on_the_palette_equals_the_formula_per_pixel() -> None:
+def test_palette_lookups_equal_the_formulas_per_pixel() -> None:
     """Every index of random palettes (black, greys, one bright channel, ties among them) and
     of every corpus sprite's own palette: the palette lookup gives the per-pixel formula's
     bytes exactly."""
@@ -102,6 +102,11 @@ def test_additive_worked_out_on_the_palette_equals_the_formula_per_pixel() -> No
         got = picture_rgba(indices, palette, ADDITIVE)
         assert got.dtype == np.uint8 and got.shape == (16, 16, 4)
         np.testing.assert_array_equal(got, per_pixel_additive(indices, palette))
+        # index_alpha, as filled per pixel: the last colour, the index as opacity
+        filled = np.empty((16, 16, 4), np.uint8)
+        filled[..., :3] = palette[255]
+        filled[..., 3] = indices
+        np.testing.assert_array_equal(picture_rgba(indices, palette, INDEX_ALPHA), filled)
     # the formula's own values at its ends: black stays clear, (1, 0, 0) goes to full red
     assert picture_rgba(indices, edge, ADDITIVE)[0, :2].tolist() == [[0, 0, 0, 0], [255, 0, 0, 1]]
     # the other formats are a plain lookup

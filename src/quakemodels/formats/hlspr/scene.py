@@ -33,11 +33,6 @@ def picture_rgba(
 ) -> npt.NDArray[np.uint8]:
     """(H,W,4) uint8 of (H,W) uint8 ``indices`` in a (256,3) ``palette`` drawn with
     ``tex_format`` (an unknown one draws as normal)."""
-    if tex_format == INDEX_ALPHA:
-        rgba = np.empty((*indices.shape, 4), np.uint8)
-        rgba[..., :3] = palette[TRANSPARENT]
-        rgba[..., 3] = indices
-        return rgba
     colours, alpha = drawn_palette(palette, tex_format)
     return indexed_rgba(indices, colours, alpha)
 
@@ -46,9 +41,13 @@ def drawn_palette(
     palette: npt.NDArray[np.uint8], tex_format: int
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None]:
     """The (256,3) uint8 colours and (256,) uint8 alpha (None: opaque) each index of
-    ``palette`` draws as with ``tex_format`` (not ``index_alpha``, whose alpha is the index).
-    A pixel's colour depends on its index alone, so ``additive``'s formula is worked out for
-    the 256 entries once and each pixel is then one lookup (the same bytes as per pixel)."""
+    ``palette`` draws as with ``tex_format``. A pixel's colour depends on its index alone, so
+    ``additive``'s formula is worked out for the 256 entries once and each pixel is then one
+    lookup (the same bytes as per pixel); ``index_alpha`` is the last colour at the index's
+    opacity."""
+    if tex_format == INDEX_ALPHA:
+        last = np.broadcast_to(palette[TRANSPARENT], (256, 3))
+        return np.ascontiguousarray(last), np.arange(256, dtype=np.uint8)
     if tex_format == ALPHA_TEST:
         return palette, transparent_index(TRANSPARENT)
     if tex_format != ADDITIVE:
@@ -63,17 +62,13 @@ def frames(model: HlSpr, *, palette: PaletteLike | None = None) -> SpriteFrames:
     """Every picture as (H,W,4) uint8 RGBA with its origin; ``palette`` replaces the
     sprite's own (None keeps it)."""
     pal = model.palette if palette is None else as_palette(palette)
-    tex_format = model.tex_format
     # the palette as drawn, once for every picture
-    lut = rgba_lut(*drawn_palette(pal, tex_format))
+    lut = rgba_lut(*drawn_palette(pal, model.tex_format))
     out: list[SpriteFrame] = []
     for g, record in enumerate(model.records):
         for k, p in enumerate(record.pictures):
             interval = None if record.intervals is None else float(record.intervals[k])
-            if tex_format == INDEX_ALPHA:
-                rgba = picture_rgba(p.pixels, pal, tex_format)
-            else:
-                rgba = lookup_rgba(p.pixels, lut)
+            rgba = lookup_rgba(p.pixels, lut)
             out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
     base = os.path.basename(model.name) if model.name else "sprite"
     return SpriteFrames(os.path.splitext(base)[0], tuple(out))
