@@ -5,7 +5,8 @@
 Columns, times in microseconds (median, CPU time):
   frames     ``frames(model)`` of a loaded Quake (``spr/``) or Half-Life (``hlspr/``) sprite,
              named by its corpus path: the Quake palette search through the game folders above
-             it included, as a batch pays it per sprite
+             it included, as a batch pays it per sprite; a Half-Life sprite's own palette drawn
+             each call (its cached table dropped first), a Quake sprite's shared one cached
   floor      numpy alone: the palette's 256 entries drawn as the texture format draws them
              (Half-Life's additive formula on the palette), then one lookup per pixel
   ratio      frames / floor, raced (interleaved round by round, benchutil.raced); target <= 1.5x
@@ -27,6 +28,7 @@ import numpy as np
 from benchutil import CORPUS, raced, timed
 
 from quakemodels.core.palette import default_palette
+from quakemodels.formats.hlspr import scene as hl_scene
 from quakemodels.formats.hlspr.layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from quakemodels.formats.hlspr.reader import HlSpr
 from quakemodels.formats.hlspr.scene import frames as hl_frames
@@ -109,8 +111,12 @@ def rows(files: list[Path] | None = None) -> list[str]:
         pixels = [p.pixels for p in model.pictures]
         palette = model.palette if half_life else default_palette()
         tex = model.tex_format if half_life else None
+        # Half-Life sprites carry their own palettes: a batch draws each palette once, so its
+        # cached table is dropped before every call; Quake's share the game's (cached)
         draw: Callable[[], Any] = (
-            (lambda m=model: hl_frames(m)) if half_life else (lambda m=model: spr_frames(m))
+            (lambda m=model: (hl_scene._lut.cache_clear(), hl_frames(m))[1])
+            if half_life
+            else (lambda m=model: spr_frames(m))
         )
         got = [f.rgba for f in draw().frames]
         want = floor(pixels, palette, tex)

@@ -10,6 +10,7 @@ picture and over anything else it brightens as an additive blend does.
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
@@ -58,12 +59,19 @@ def drawn_palette(
     return colours, brightest
 
 
+@functools.lru_cache(maxsize=16)
+def _lut(palette: bytes, tex_format: int) -> npt.NDArray[np.uint32]:
+    """The (256,) uint32 RGBA words of a palette's 768 bytes as ``tex_format`` draws them."""
+    lut = rgba_lut(*drawn_palette(np.frombuffer(palette, np.uint8).reshape(256, 3), tex_format))
+    lut.flags.writeable = False  # shared by every call
+    return lut
+
+
 def frames(model: HlSpr, *, palette: PaletteLike | None = None) -> SpriteFrames:
     """Every picture as (H,W,4) uint8 RGBA with its origin; ``palette`` replaces the
     sprite's own (None keeps it)."""
     pal = model.palette if palette is None else as_palette(palette)
-    # the palette as drawn, once for every picture
-    lut = rgba_lut(*drawn_palette(pal, model.tex_format))
+    lut = _lut(pal.tobytes(), model.tex_format)  # once for every picture (and sprite)
     out: list[SpriteFrame] = []
     for g, record in enumerate(model.records):
         for k, p in enumerate(record.pictures):
