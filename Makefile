@@ -1,15 +1,22 @@
 # quakemodels — every task has a target here; the README names the two that matter.
-#   make demo    run `quakemodels info` on the bundled sample (sets everything up)
+#   make demo    the sample read, checked, exported, rendered and converted (runtime install only)
 #   make test    the whole test suite as CI runs it (sets everything up)
 
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
+# make demo's own venv: the package as users install it (numpy, kaitaistruct, Pillow), no dev
+# extras, editable so that it runs this checkout's sources.
+DEMO_VENV := .venv-demo
+QM        := $(DEMO_VENV)/bin/quakemodels
+# pytest's workers in make test (pytest-xdist): one per core; a file's tests stay in one
+# worker (--dist loadfile), so module fixtures are built once and files never share a worker.
+JOBS   ?= auto
 KSY    := $(wildcard ksy/*.ksy)
 GENDIR := src/quakemodels/kaitai
 SAMPLE := src/quakemodels/samples/quakeguy.md2
 
-.PHONY: all setup venv node sample demo test check lint typecheck generate check-generated bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile spec-write-check ksy-numpy-gallery upstream-pr blender-check \
+.PHONY: all setup venv node sample demo test check release-check lint typecheck generate check-generated bundle bench importtime images crosscheck fuzz clean docs docs-serve spec-impact spec-lint spec-compile spec-write-check ksy-numpy-gallery upstream-pr blender-check \
 	blender-deps blender-fixtures browser-deps browser-shots viewer-image
 
 all: test
@@ -18,6 +25,12 @@ $(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c src/qua
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+$(DEMO_VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c
+	$(PYTHON) -m venv $(DEMO_VENV)
+	$(DEMO_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(DEMO_VENV)/bin/python -m pip install --quiet -e .
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -34,15 +47,15 @@ sample: venv
 
 # The main job on our own sample: read it, check it, export every frame and clip to glTF,
 # render a frame and a clip, and convert the glTF back to MD2. Outputs go to out/demo/.
-demo: venv
-	$(VENV)/bin/quakemodels info $(SAMPLE)
-	$(VENV)/bin/quakemodels check --engine quake2 $(SAMPLE)
+demo: $(DEMO_VENV)/.installed
+	$(QM) info $(SAMPLE)
+	$(QM) check --engine quake2 $(SAMPLE)
 	mkdir -p out/demo
-	$(VENV)/bin/quakemodels export $(SAMPLE) -o out/demo/quakeguy.glb
-	$(VENV)/bin/quakemodels render $(SAMPLE) -o out/demo/quakeguy.png
-	$(VENV)/bin/quakemodels render $(SAMPLE) -o out/demo/quakeguy_run.gif --clip run
-	$(VENV)/bin/quakemodels convert out/demo/quakeguy.glb out/demo/quakeguy_roundtrip.md2
-	$(VENV)/bin/quakemodels info out/demo/quakeguy_roundtrip.md2
+	$(QM) export $(SAMPLE) -o out/demo/quakeguy.glb
+	$(QM) render $(SAMPLE) -o out/demo/quakeguy.png
+	$(QM) render $(SAMPLE) -o out/demo/quakeguy_run.gif --clip run
+	$(QM) convert out/demo/quakeguy.glb out/demo/quakeguy_roundtrip.md2
+	$(QM) info out/demo/quakeguy_roundtrip.md2
 
 # The ksc parsers (<id>.py) and the numpy layouts of their fixed-size types (<id>_layout.py,
 # written by the package's own ksy-numpy: src/quakemodels/ksy_numpy).
@@ -65,6 +78,12 @@ check-generated: node venv
 	  [ -e "$$tmp/$$b" ] || { echo "stale generated file with no spec: $$f"; status=1; }; \
 	done && \
 	[ $$status -eq 0 ] && echo "generated code matches ksy/"
+	@$(PY) tools/bundle_viewer.py --check && echo "the viewer's bundle matches viewer.js and node_modules"
+
+# The viewer's one script: viewer.js and the parts of three.js it uses, minified by esbuild
+# (both pinned in package-lock.json) into src/quakemodels/viewer/bundle/ (committed).
+bundle: node venv
+	$(PY) tools/bundle_viewer.py
 
 lint: venv
 	$(VENV)/bin/ruff check src tests tools fuzz
@@ -74,7 +93,7 @@ typecheck: venv
 	$(VENV)/bin/mypy
 
 test: setup
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(JOBS) --dist loadfile
 	$(MAKE) --no-print-directory check-generated
 	$(MAKE) --no-print-directory spec-lint
 	$(MAKE) --no-print-directory crosscheck
@@ -85,6 +104,14 @@ test: setup
 	$(MAKE) --no-print-directory typecheck
 
 check: test
+
+# The release as users get it (tools/release_check.sh): python -m build (sdist + wheel), twine
+# check, the wheel's contents, a manylinux wheel (auditwheel repair + show), the wheel in a
+# fresh venv without dev extras and the sdist with no C compiler each running the README's
+# tours and every documented example, the sdist's tree installed with its dev extras collecting
+# every test and running a fast subset. A few minutes, mostly pip; .ci/run runs it.
+release-check: venv
+	PY=$(PY) PYTHON=$(PYTHON) tools/release_check.sh
 
 # The documentation site (mkdocs.yml, docs/) into site/, strict: a broken link or anchor, a
 # reference entry naming nothing or a docstring warning fails. docs-serve rebuilds on change.
@@ -119,6 +146,8 @@ bench: setup
 	$(PY) tools/bench.py
 	$(PY) tools/bench_archive.py
 	$(PY) tools/bench_viewer.py
+	$(PY) tools/bench_sprites.py
+	$(PY) tools/bench_startup.py
 
 # What start-up imports, slowest first (tests/test_startup.py keeps pygltflib, PIL and the
 # process pool out of it), then what a one-file MD2 export adds (only MD2's modules and parser).
@@ -143,7 +172,7 @@ fuzz: venv
 	$(PY) fuzz/run.py --seconds $(SECONDS) --workdir $(FUZZ_DIR)
 
 clean:
-	rm -rf $(VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so src/quakemodels/formats/md5/_scan*.so
+	rm -rf $(VENV) $(DEMO_VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so src/quakemodels/formats/md5/_scan*.so
 
 # --- spec workflow (issue #11) ------------------------------------------------------------------
 # What a spec edit changes in real files: ksy/ of BASE (default: the last commit) against the

@@ -16,8 +16,9 @@ from quakemodels.core.sprite import SpriteFrame, SpriteFrames
 from quakemodels.errors import ModelFormatError
 from quakemodels.formats.hlspr.check import check
 from quakemodels.formats.hlspr.describe import describe
+from quakemodels.formats.hlspr.layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, NORMAL
 from quakemodels.formats.hlspr.reader import HlSpr
-from quakemodels.formats.hlspr.scene import frames
+from quakemodels.formats.hlspr.scene import frames, picture_rgba
 from quakemodels.formats.hlspr.write import from_frames
 from quakemodels.interchange.sprites import composite
 from quakemodels.kaitai.halflife_spr import HalflifeSpr
@@ -70,6 +71,48 @@ def test_texture_formats_draw_as_the_engine_blends() -> None:
     over_black = np.asarray(composite(rgba, (0, 0, 0)))
     expected = sprite.colors[sprite.pictures[0].pixels]
     assert np.abs(over_black.astype(int) - expected.astype(int)).max() <= 1
+
+
+def per_pixel_additive(indices: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """The additive formula applied to every pixel in float64, as the reader once did: the
+    reference its one lookup per pixel must equal."""
+    rgba = np.empty((*indices.shape, 4), np.uint8)
+    rgba[..., :3] = palette[indices]
+    brightest = rgba[..., :3].max(axis=-1)
+    scale = np.where(brightest > 0, 255.0 / np.maximum(brightest, 1), 0.0)
+    rgba[..., :3] = np.minimum(np.round(rgba[..., :3] * scale[..., None]), 255).astype(np.uint8)
+    rgba[..., 3] = brightest
+    return rgba
+
+
+def test_palette_lookups_equal_the_formulas_per_pixel() -> None:
+    """Every index of random palettes (black, greys, one bright channel, ties among them) and
+    of every corpus sprite's own palette: the palette lookup gives the per-pixel formula's
+    bytes exactly."""
+    rng = np.random.default_rng(39)
+    palettes = [rng.integers(0, 256, (256, 3), dtype=np.uint8) for _ in range(20)]
+    edge = np.zeros((256, 3), np.uint8)
+    edge[:, 0] = np.arange(256)  # 0 (black: scale 0) up to 255 (scale 1), red only
+    edge[128:, 1] = edge[128:, 0]  # ties between two channels
+    edge[200:] = np.arange(200, 256)[:, None]  # greys
+    palettes.append(edge)
+    palettes += [HlSpr.from_file(p).palette for p in sorted((CORPUS / "hlspr").glob("*.spr"))]
+    indices = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    for palette in palettes:
+        got = picture_rgba(indices, palette, ADDITIVE)
+        assert got.dtype == np.uint8 and got.shape == (16, 16, 4)
+        np.testing.assert_array_equal(got, per_pixel_additive(indices, palette))
+        # index_alpha, as filled per pixel: the last colour, the index as opacity
+        filled = np.empty((16, 16, 4), np.uint8)
+        filled[..., :3] = palette[255]
+        filled[..., 3] = indices
+        np.testing.assert_array_equal(picture_rgba(indices, palette, INDEX_ALPHA), filled)
+    # the formula's own values at its ends: black stays clear, (1, 0, 0) goes to full red
+    assert picture_rgba(indices, edge, ADDITIVE)[0, :2].tolist() == [[0, 0, 0, 0], [255, 0, 0, 1]]
+    # the other formats are a plain lookup
+    assert picture_rgba(indices, edge, NORMAL)[..., 3].min() == 255
+    assert picture_rgba(indices, edge, ALPHA_TEST)[15, 15, 3] == 0
+    assert picture_rgba(indices, edge, INDEX_ALPHA)[..., 3].tolist() == indices.tolist()
 
 
 def test_a_group_built_here_reads_back_in_our_reader_and_the_generated_parser() -> None:

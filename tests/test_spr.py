@@ -5,6 +5,8 @@ hostile cuts, checks, the game's palette, build from pictures."""
 from __future__ import annotations
 
 import io
+import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -16,7 +18,8 @@ from spritecorpus import corpus_files
 from vgio.quake import palette as vgio_palette
 from vgio.quake import spr as vgio_spr
 
-from quakemodels.archive.vpath import read_path
+from quakemodels.archive import vpath
+from quakemodels.archive.vpath import clear_gamefs_cache, read_path
 from quakemodels.core.palette import default_palette
 from quakemodels.core.sprite import SpriteFrame, SpriteFrames
 from quakemodels.errors import ModelFormatError
@@ -199,6 +202,42 @@ def test_palette_comes_from_the_game_folder_when_the_sprite_is_in_a_pak(tmp_path
     # outside a game folder: the bundled Quake palette
     alone = frames(Spr.from_bytes(sprite, str(tmp_path / "s_g.spr"))).frames[0].rgba
     assert alone[0, 0, :3].tolist() == default_palette()[10].tolist()
+
+
+def test_the_game_folder_search_lists_a_folder_once_until_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frames of 20 sprites of one folder: each folder above is listed once while it is
+    unchanged; a pak added to one is seen by the next sprite (its palette then comes from it)."""
+    game = tmp_path / "id1"
+    progs = game / "progs"
+    progs.mkdir(parents=True)
+    sprite = from_frames(_grouped()).to_bytes()
+    paths = [progs / f"s{k}.spr" for k in range(20)]
+    for p in paths:
+        p.write_bytes(sprite)
+    hour_ago = time.time_ns() - 3600 * 10**9  # folders changed in the last 2 s are not cached
+    for folder in (progs, game):
+        os.utime(folder, ns=(hour_ago, hour_ago))
+    clear_gamefs_cache()
+    listed: list[str] = []
+    listdir = os.listdir
+
+    def counting(path: str) -> list[str]:
+        listed.append(os.fspath(path))
+        return listdir(path)
+
+    monkeypatch.setattr(vpath.os, "listdir", counting)
+    colours = [frames(Spr.from_bytes(sprite, str(p))).frames[0].rgba[0, 0, :3] for p in paths]
+    assert [c.tolist() for c in colours] == [default_palette()[10].tolist()] * 20
+    assert (listed.count(str(progs)), listed.count(str(game))) == (1, 1)
+    # a pak with another palette lands in the game folder: its mtime moves, the next asks again
+    reversed_palette = default_palette()[::-1].copy()
+    (game / "pak0.pak").write_bytes(pak_bytes([("gfx/palette.lmp", reversed_palette.tobytes())]))
+    got = frames(Spr.from_bytes(sprite, str(paths[0]))).frames[0].rgba[0, 0, :3]
+    assert got.tolist() == reversed_palette[10].tolist()
+    assert (listed.count(str(progs)), listed.count(str(game)) >= 2) == (1, True)
+    clear_gamefs_cache()
 
 
 def test_build_quantizes_to_the_palette_and_keeps_alpha_as_index_255() -> None:

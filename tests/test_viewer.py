@@ -128,13 +128,15 @@ def test_view_serves_only_its_own_pages_and_stops_on_ctrl_c() -> None:
         assert [c["name"] for c in entry["clips"]] == list(load(SAMPLE).animations)
         status, glb, mime = get(f"http://127.0.0.1:{s.port}{entry['skins'][0]['url']}")
         assert status == 200 and glb[:4] == b"glTF" and mime == "model/gltf-binary"
-        status, _, _ = get(s.url + "vendor/three.module.js")
-        assert status == 200
+        status, script, mime = get(s.url + "viewer.min.js")
+        assert status == 200 and mime.startswith("text/javascript")
+        assert script == (REPO / "src/quakemodels/viewer/bundle/viewer.min.js").read_bytes()
         root = f"http://127.0.0.1:{s.port}"
         # no file browsing: other paths, another token, a path out of the token, another host
         for url in (
             root + "/",
-            root + "/vendor/three.module.js",
+            root + "/viewer.min.js",
+            s.url + "viewer.js",
             root + "/AAAAAAAAAAAAAAAAAAAAAA/",
             s.url + "../../etc/passwd",
             s.url + "%2e%2e/%2e%2e/etc/passwd",
@@ -160,39 +162,53 @@ def test_export_html_is_one_file_with_no_outside_url(tmp_path: Path) -> None:
     out = tmp_path / "quakeguy.html"
     assert cli(["export", str(SAMPLE), "-o", str(out), "-q"]) == 0
     text = out.read_text(encoding="utf-8")
-    start = text.index('<script type="importmap">') + len('<script type="importmap">')
-    imports = json.loads(text[start : text.index("</script>", start)])["imports"]
-    assert set(imports) >= {"three", "three/addons/loaders/GLTFLoader.js"}
-    assert all(url.startswith("data:text/javascript;base64,") for url in imports.values())
+    assert "importmap" not in text and "<script src=" not in text
+    # the one script, inline: the committed bundle (three's @license comment kept at its end)
+    bundle = (REPO / "src/quakemodels/viewer/bundle/viewer.min.js").read_text(encoding="utf-8")
+    assert text.count('<script type="module">') == 1
+    start = text.index('<script type="module">') + len('<script type="module">\n')
+    assert text[start : text.index("</script>", start)] == bundle
+    assert "SPDX-License-Identifier: MIT" in bundle
     start = text.index('<script id="qm-meta" type="application/json">')
     start = text.index(">", start) + 1
-    meta = json.loads(text[start : text.index("</script>", start)])
+    meta_text = text[start : text.index("</script>", start)]
+    meta = json.loads(meta_text)
     entry = meta["model"]
     assert meta["upload"] is None
     assert [c["name"] for c in entry["clips"]] == list(load(SAMPLE).animations)
-    assert entry["skins"][0]["url"].startswith("data:model/gltf-binary;base64,")
-    glb = base64.b64decode(entry["skins"][0]["url"].split(",", 1)[1])
+    url = entry["skins"][0]["url"]
+    assert url.startswith("data:model/gltf-binary;base64,")
+    glb = base64.b64decode(url.split(",", 1)[1])
     assert glb[:4] == b"glTF"
+    # besides the model's own glb (as base64 in the page), at most 1 MB: the page, the bundle
+    assert len(out.read_bytes()) - len(url) <= 1_000_000
     assert "default-src 'none'" in text  # the page's policy: no network
     assert cli(["export", str(SAMPLE), "-o", "-", "--format", "html"]) == 2
     assert not (tmp_path / "-").exists()
 
 
-def test_vendored_three_is_node_modules_three() -> None:
-    if not (REPO / "node_modules" / "three" / "package.json").is_file():
+def test_viewer_bundle_is_viewer_js_with_node_modules_three() -> None:
+    """The committed bundle is what tools/bundle_viewer.py makes of viewer.js and the pinned
+    three and esbuild; its SOURCE note names them, three's licence beside it."""
+    missing = [m for m in ("three", "esbuild") if not (REPO / "node_modules" / m).is_dir()]
+    if missing:
         if IN_CI:
-            pytest.fail("CI=true but node_modules/three is missing (make node)")
-        pytest.skip("node_modules/three is missing (make node)")
+            pytest.fail(f"CI=true but node_modules lacks {missing} (make node)")
+        pytest.skip(f"node_modules lacks {missing} (make node)")
     done = subprocess.run(
-        [sys.executable, str(REPO / "tools" / "vendor_three.py"), "--check"],
+        [sys.executable, str(REPO / "tools" / "bundle_viewer.py"), "--check"],
         capture_output=True,
         text=True,
         check=False,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    source = (REPO / "src" / "quakemodels" / "viewer" / "vendor" / "SOURCE").read_text()
-    version = json.loads((REPO / "node_modules" / "three" / "package.json").read_text())["version"]
-    assert f"three@{version}" in source
+    folder = REPO / "src" / "quakemodels" / "viewer" / "bundle"
+    source = (folder / "SOURCE").read_text()
+    for package in ("three", "esbuild"):
+        meta = json.loads((REPO / "node_modules" / package / "package.json").read_text())
+        assert f"{package} {meta['version']}" in source.replace("three.js", "three")
+    assert (folder / "LICENSE").read_bytes() == (REPO / "node_modules/three/LICENSE").read_bytes()
+    assert sorted(p.name for p in folder.iterdir()) == ["LICENSE", "SOURCE", "viewer.min.js"]
 
 
 # --- in the browser ---------------------------------------------------------------------------
@@ -200,7 +216,7 @@ def test_vendored_three_is_node_modules_three() -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    # three.js comes from the package (vendor/), not node_modules: only chromium is needed
+    # three.js comes from the package (bundle/), not node_modules: only chromium is needed
     if br.find_chromium() is None:
         why = f"chromium is not installed ({br.INSTALL}, or make browser-deps)"
         if IN_CI:

@@ -14,6 +14,7 @@ import contextlib
 import functools
 import os
 import re
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,9 +42,9 @@ def split_archive_path(path: str | os.PathLike[str]) -> tuple[Path, str] | None:
 
     A path that exists on disk is never split. The inner name is ``/``-joined.
     """
-    p = Path(path)
-    if os.path.lexists(p):
+    if os.path.lexists(path):  # before any Path: most paths are plain files
         return None
+    p = Path(path)
     from .gamefs import _sniff
 
     parts = p.parts
@@ -76,13 +77,43 @@ def read_path(path: str | os.PathLike[str], limit: SizeLimit | None = None) -> b
         return a.read(entry, max_size=max_size)
 
 
+# is_game_folder's answers by folder, each with the folder's (device, inode, size, mtime) when
+# it was listed: adding, removing or renaming an entry changes the folder's mtime, so a stale
+# answer is never given (the same stamp GameFS's cache keys on, see _stamp). Sprites and
+# models ask about the same few folders for every file of a folder: without it a folder of
+# 20,000 files was listed again for each of them. A folder changed in the last RECENT_NS is
+# not cached: file systems keep mtimes in coarse ticks, and an entry added in the same tick as
+# the listing would leave the stamp as it was (git's "racy" index entries, the same way out).
+_GAME_FOLDERS: dict[str, tuple[tuple[int, int, int, int], bool]] = {}
+# game_folder_above's answers by (folder, working folder), with every folder walked and its
+# stamp then: one stat per folder instead of a listing
+_ABOVE: dict[
+    tuple[str, str], tuple[Path | None, tuple[tuple[str, tuple[int, int, int, int] | None], ...]]
+] = {}
+_GAME_FOLDERS_MAX = 4096
+RECENT_NS = 2_000_000_000
+
+
 def is_game_folder(folder: Path) -> bool:
-    """True when ``folder`` holds ``pakN.pak`` or ``*.pk3`` files (a game folder's mark)."""
+    """True when ``folder`` holds ``pakN.pak`` or ``*.pk3`` files (a game folder's mark);
+    listed once while the folder is unchanged."""
+    key = os.fspath(folder)
+    stamp = _folder_stamp(key)
+    if stamp is None:
+        return False
+    known = _GAME_FOLDERS.get(key)
+    if known is not None and known[0] == stamp:
+        return known[1]
     try:
-        names = os.listdir(folder)
+        names = os.listdir(key)
     except OSError:
         return False
-    return any(_GAME_ARCHIVE.fullmatch(n) for n in names)
+    found = any(_GAME_ARCHIVE.fullmatch(n) for n in names)
+    if time.time_ns() - stamp[3] > RECENT_NS:
+        if len(_GAME_FOLDERS) >= _GAME_FOLDERS_MAX:
+            _GAME_FOLDERS.clear()
+        _GAME_FOLDERS[key] = (stamp, found)
+    return found
 
 
 def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
@@ -105,22 +136,46 @@ def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
         if archive_path not in loaded:
             roots.append(archive_path)
         return roots, inner
-    p = Path(path)
-    folder = game_folder_above(p)
-    return None if folder is None else ([folder], p.relative_to(folder).as_posix())
+    folder = game_folder_above(path)
+    return None if folder is None else ([folder], Path(path).relative_to(folder).as_posix())
 
 
 def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
     """The nearest folder above ``path`` (which need not exist) holding ``pakN.pak`` or
-    ``*.pk3``, within MAX_GAME_DEPTH levels; None when there is none."""
+    ``*.pk3``, within MAX_GAME_DEPTH levels; None when there is none. Walked once per folder
+    while none of the folders walked has changed (as :func:`is_game_folder`)."""
+    text = os.fspath(path)
+    # a relative path's folders are relative to the working folder: it is part of the key
+    key = (os.path.dirname(text), "" if os.path.isabs(text) else os.getcwd())
+    known = _ABOVE.get(key)
+    if known is not None and all(_folder_stamp(f) == stamp for f, stamp in known[1]):
+        return known[0]
+    walked: list[tuple[str, tuple[int, int, int, int] | None]] = []
+    found = None
     folder = Path(path).parent
     for _ in range(MAX_GAME_DEPTH):
+        walked.append((os.fspath(folder), _folder_stamp(folder)))
         if is_game_folder(folder):
-            return folder
+            found = folder
+            break
         if folder.parent == folder:
             break
         folder = folder.parent
-    return None
+    now = time.time_ns()
+    if all(stamp is not None and now - stamp[3] > RECENT_NS for _, stamp in walked):
+        if len(_ABOVE) >= _GAME_FOLDERS_MAX:
+            _ABOVE.clear()
+        _ABOVE[key] = (found, tuple(walked))
+    return found
+
+
+def _folder_stamp(folder: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
+    """(device, inode, size, mtime) of ``folder``; None when it cannot be read."""
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
@@ -194,8 +249,11 @@ def archive_folder(path: str | os.PathLike[str]) -> ArchiveFolder | None:
 
 
 def clear_gamefs_cache() -> None:
-    """Forget the shared GameFS objects (their archives close when they are collected)."""
+    """Forget the shared GameFS objects (their archives close when they are collected) and
+    which folders are game folders."""
     _cached_gamefs.cache_clear()
+    _GAME_FOLDERS.clear()
+    _ABOVE.clear()
 
 
 def game_context(

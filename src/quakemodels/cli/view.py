@@ -183,9 +183,8 @@ class Site:
         self.opts = opts
         self.drops = drops
         self.server = ViewServer(self.open_dropped)
-        self.server.add("viewer.js", page.asset("viewer.js"), JS)
-        for name, data in page.vendor_files().items():
-            self.server.add(f"vendor/{name}", data, JS)
+        for name, data in page.served_files().items():
+            self.server.add(name, data, JS)
         self._count = 0  # models registered (their routes' keys)
         self._drops = 0  # files dropped on the page (their folders)
         self._lock = threading.Lock()

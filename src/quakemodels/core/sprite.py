@@ -135,11 +135,27 @@ def indexed_rgba(
 ) -> npt.NDArray[np.uint8]:
     """(H,W,4) uint8 of (H,W) uint8 palette ``indices`` through a (256,3) ``palette`` and a
     (256,) per-index ``alpha`` (opaque when None)."""
+    return lookup_rgba(indices, rgba_lut(palette, alpha))
+
+
+def rgba_lut(
+    palette: npt.NDArray[np.uint8], alpha: npt.NDArray[np.uint8] | None = None
+) -> npt.NDArray[np.uint32]:
+    """(256,) uint32: each index's RGBA bytes as one word (``palette`` (256,3) uint8, ``alpha``
+    (256,) uint8 or None: opaque), made once for every picture of a sprite."""
     lut = np.empty((256, 4), np.uint8)
     lut[:, :3] = palette
     lut[:, 3] = 255 if alpha is None else alpha
+    words: npt.NDArray[np.uint32] = lut.view(np.uint32).reshape(256)
+    return words
+
+
+def lookup_rgba(
+    indices: npt.NDArray[np.uint8], lut: npt.NDArray[np.uint32]
+) -> npt.NDArray[np.uint8]:
+    """(H,W,4) uint8 of (H,W) uint8 ``indices`` through an :func:`rgba_lut`."""
     # one 32-bit lookup per pixel instead of one per channel
-    words = np.take(lut.view(np.uint32).reshape(256), indices)
+    words = np.take(lut, indices)
     rgba: npt.NDArray[np.uint8] = words.view(np.uint8).reshape(*indices.shape, 4)
     return rgba
 

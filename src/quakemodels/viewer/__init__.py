@@ -1,4 +1,4 @@
-"""The browser viewer: a page of three.js (vendored in ``vendor/``, MIT) that shows glTF
+"""The browser viewer: a page of three.js (bundled in ``bundle/``, MIT) that shows glTF
 exports with their clips, skins, tags and a Quake III player's legs and torso playing apart.
 
 ``page`` builds the page (served by ``quakemodels view``, or one self-contained file for

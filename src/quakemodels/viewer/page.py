@@ -1,10 +1,11 @@
 """The viewer page: its HTML, the JSON that says what it shows, and its assets.
 
-The page (``page.html`` + ``viewer.css`` + ``viewer.js``) imports three.js by bare specifiers
-only (:data:`VENDOR`), through an import map. :func:`served_html` points the map at files a
-server serves; :func:`standalone_html` puts every script and model into the one file as
-``data:`` URLs, so it opens offline from disk. The page's JSON (:func:`model_entry`,
-:func:`gallery_meta`) is described at the top of ``viewer.js``.
+The page is ``page.html`` + ``viewer.css`` and one script, :data:`SCRIPT`: ``viewer.js`` and
+the parts of three.js it uses, bundled and minified by tools/bundle_viewer.py (``bundle/``,
+with three.js's licence and a SOURCE note). :func:`served_html` loads it from the server;
+:func:`standalone_html` inlines it and the models (``data:`` URLs), so the one file opens
+offline from disk. The page's JSON (:func:`model_entry`, :func:`gallery_meta`) is described
+at the top of ``viewer.js``.
 """
 
 from __future__ import annotations
@@ -19,15 +20,8 @@ import numpy as np
 
 from ..core.scene import ExportModel, to_y_up
 
-# bare module specifier → vendored file (tools/vendor_three.py rewrote the relative imports)
-VENDOR: dict[str, str] = {
-    "three": "three.module.js",
-    "three/core": "three.core.js",
-    "three/addons/loaders/GLTFLoader.js": "GLTFLoader.js",
-    "three/addons/controls/OrbitControls.js": "OrbitControls.js",
-    "three/addons/utils/BufferGeometryUtils.js": "BufferGeometryUtils.js",
-    "three/addons/utils/SkeletonUtils.js": "SkeletonUtils.js",
-}
+# the page's one script: viewer.js with three.js, one minified ES module (tools/bundle_viewer.py)
+SCRIPT = "viewer.min.js"
 GLB_MIME = "model/gltf-binary"
 JS_MIME = "text/javascript; charset=utf-8"
 THUMB_SIZE = 160
@@ -36,7 +30,7 @@ Meta = dict[str, Any]
 
 
 def asset(name: str) -> bytes:
-    """The bytes of the page's file ``name`` (``viewer.js``, ``vendor/three.module.js``...)."""
+    """The bytes of the page's file ``name`` (``page.html``, ``bundle/viewer.min.js``...)."""
     return resources.files(__package__).joinpath(name).read_bytes()
 
 
@@ -160,12 +154,11 @@ def _json_in_html(value: Any) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _html(title: str, meta: Meta, imports: dict[str, str], script: str) -> bytes:
+def _html(title: str, meta: Meta, script: str) -> bytes:
     template = asset("page.html").decode("utf-8")
     text = template % {
         "title": _escape(title),
         "style": asset("viewer.css").decode("utf-8"),
-        "importmap": _json_in_html({"imports": imports}),
         "meta": _json_in_html(meta),
         "script": script,
     }
@@ -177,31 +170,23 @@ def _escape(text: str) -> str:
 
 
 def served_html(title: str, meta: Meta, base: str) -> bytes:
-    """The page as ``quakemodels view`` serves it: scripts from ``base`` (``/<token>/``:
-    ``base + "viewer.js"``, ``base + "vendor/<file>"``)."""
-    imports = {spec: f"{base}vendor/{name}" for spec, name in VENDOR.items()}
-    # every module fetched at once (not as each import is found), and the model's entry
-    # asked for before the scripts run
-    preload = "".join(
-        f'<link rel="modulepreload" href="{url}">'
-        for url in [f"{base}viewer.js", *imports.values()]
-    )
+    """The page as ``quakemodels view`` serves it: its script from ``base`` (``/<token>/``:
+    ``base + SCRIPT``, see :func:`served_files`)."""
+    src = f"{base}{SCRIPT}"
+    # the script fetched at once, and the model's entry asked for before the script runs
     entry = meta.get("entry")
     early = f"<script>window.qmEntry = fetch({_json_in_html(entry)});</script>" if entry else ""
-    script = f'{preload}{early}<script type="module" src="{base}viewer.js"></script>'
-    return _html(title, meta, imports, script)
+    script = f'<link rel="modulepreload" href="{src}">{early}<script type="module" src="{src}">'
+    return _html(title, meta, script + "</script>")
 
 
 def standalone_html(title: str, meta: Meta) -> bytes:
-    """The page as one file: three.js as ``data:`` URLs in the import map, the viewer inline;
-    ``meta``'s model URLs should be ``data:`` URLs too (:func:`data_url`)."""
-    imports = {
-        spec: data_url(asset(f"vendor/{name}"), "text/javascript") for spec, name in VENDOR.items()
-    }
-    code = asset("viewer.js").decode("utf-8").replace("</script", "<\\/script")
-    return _html(title, meta, imports, f'<script type="module">\n{code}</script>')
+    """The page as one file: the script inline; ``meta``'s model URLs should be ``data:``
+    URLs (:func:`data_url`)."""
+    code = asset(f"bundle/{SCRIPT}").decode("utf-8").replace("</script", "<\\/script")
+    return _html(title, meta, f'<script type="module">\n{code}</script>')
 
 
-def vendor_files() -> dict[str, bytes]:
-    """Every vendored script by file name."""
-    return {name: asset(f"vendor/{name}") for name in VENDOR.values()}
+def served_files() -> dict[str, bytes]:
+    """What ``quakemodels view`` serves beside its pages, by path under ``base``."""
+    return {SCRIPT: asset(f"bundle/{SCRIPT}")}

@@ -1,5 +1,6 @@
-// The quakemodels viewer page: three.js (vendored in the package, loaded through the page's
-// import map: served files, or data: URLs in a self-contained page), no network access.
+// The quakemodels viewer page: three.js, no network access. The package ships this file
+// bundled with the parts of three.js it imports and minified (tools/bundle_viewer.py writes
+// bundle/viewer.min.js; rerun it, `make bundle`, after editing this file).
 //
 // The page's JSON (<script id="qm-meta" type="application/json">) says what to show:
 //   {mode: "model", model: ENTRY, upload: URL|null}  one model or player (model null: the

@@ -10,13 +10,21 @@ picture and over anything else it brightens as an additive blend does.
 
 from __future__ import annotations
 
+import functools
 import os
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.palette import PaletteLike, as_palette
-from ...core.sprite import SpriteFrame, SpriteFrames, indexed_rgba, transparent_index
+from ...core.sprite import (
+    SpriteFrame,
+    SpriteFrames,
+    indexed_rgba,
+    lookup_rgba,
+    rgba_lut,
+    transparent_index,
+)
 from .layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from .reader import HlSpr
 
@@ -26,20 +34,37 @@ def picture_rgba(
 ) -> npt.NDArray[np.uint8]:
     """(H,W,4) uint8 of (H,W) uint8 ``indices`` in a (256,3) ``palette`` drawn with
     ``tex_format`` (an unknown one draws as normal)."""
-    if tex_format == ALPHA_TEST:
-        return indexed_rgba(indices, palette, transparent_index(TRANSPARENT))
+    colours, alpha = drawn_palette(palette, tex_format)
+    return indexed_rgba(indices, colours, alpha)
+
+
+def drawn_palette(
+    palette: npt.NDArray[np.uint8], tex_format: int
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8] | None]:
+    """The (256,3) uint8 colours and (256,) uint8 alpha (None: opaque) each index of
+    ``palette`` draws as with ``tex_format``. A pixel's colour depends on its index alone, so
+    ``additive``'s formula is worked out for the 256 entries once and each pixel is then one
+    lookup (the same bytes as per pixel); ``index_alpha`` is the last colour at the index's
+    opacity."""
     if tex_format == INDEX_ALPHA:
-        rgba = np.empty((*indices.shape, 4), np.uint8)
-        rgba[..., :3] = palette[TRANSPARENT]
-        rgba[..., 3] = indices
-        return rgba
-    rgba = indexed_rgba(indices, palette)
-    if tex_format == ADDITIVE:
-        brightest = rgba[..., :3].max(axis=-1)
-        scale = np.where(brightest > 0, 255.0 / np.maximum(brightest, 1), 0.0)
-        rgba[..., :3] = np.minimum(np.round(rgba[..., :3] * scale[..., None]), 255).astype(np.uint8)
-        rgba[..., 3] = brightest
-    return rgba
+        last = np.broadcast_to(palette[TRANSPARENT], (256, 3))
+        return np.ascontiguousarray(last), np.arange(256, dtype=np.uint8)
+    if tex_format == ALPHA_TEST:
+        return palette, transparent_index(TRANSPARENT)
+    if tex_format != ADDITIVE:
+        return palette, None
+    brightest = palette.max(axis=-1)
+    scale = np.where(brightest > 0, 255.0 / np.maximum(brightest, 1), 0.0)
+    colours = np.minimum(np.round(palette * scale[:, None]), 255).astype(np.uint8)
+    return colours, brightest
+
+
+@functools.lru_cache(maxsize=16)
+def _lut(palette: bytes, tex_format: int) -> npt.NDArray[np.uint32]:
+    """The (256,) uint32 RGBA words of a palette's 768 bytes as ``tex_format`` draws them."""
+    lut = rgba_lut(*drawn_palette(np.frombuffer(palette, np.uint8).reshape(256, 3), tex_format))
+    lut.flags.writeable = False  # shared by every call
+    return lut
 
 
 def frames(
@@ -54,11 +79,12 @@ def frames(
     their palette are inside)."""
     del skin_dir, game_dir
     pal = model.palette if palette is None else as_palette(palette)
+    lut = _lut(pal.tobytes(), model.tex_format)  # once for every picture (and sprite)
     out: list[SpriteFrame] = []
     for g, record in enumerate(model.records):
         for k, p in enumerate(record.pictures):
             interval = None if record.intervals is None else float(record.intervals[k])
-            rgba = picture_rgba(p.pixels, pal, model.tex_format)
+            rgba = lookup_rgba(p.pixels, lut)
             out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
     base = os.path.basename(model.name) if model.name else "sprite"
     return SpriteFrames(os.path.splitext(base)[0], tuple(out))

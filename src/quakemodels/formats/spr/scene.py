@@ -8,11 +8,15 @@ the bundled Quake palette. Index 255 is transparent, as in both renderers.
 
 from __future__ import annotations
 
+import functools
 import os
+
+import numpy as np
+import numpy.typing as npt
 
 from ...archive.vpath import game_context
 from ...core.palette import Palette, PaletteLike, as_palette, palette_from_bytes
-from ...core.sprite import SpriteFrame, SpriteFrames, indexed_rgba, transparent_index
+from ...core.sprite import SpriteFrame, SpriteFrames, lookup_rgba, rgba_lut, transparent_index
 from ...errors import ModelFormatError
 from .layout import PALETTE_PATH, TRANSPARENT
 from .reader import Spr
@@ -34,6 +38,15 @@ def game_palette(
         return None
 
 
+@functools.lru_cache(maxsize=8)
+def _lut(palette: bytes) -> npt.NDArray[np.uint32]:
+    """The (256,) uint32 RGBA words of a palette's 768 bytes, index 255 transparent."""
+    pal = np.frombuffer(palette, np.uint8).reshape(256, 3)
+    lut = rgba_lut(pal, transparent_index(TRANSPARENT))
+    lut.flags.writeable = False  # shared by every call
+    return lut
+
+
 def frames(
     model: Spr,
     *,
@@ -47,12 +60,12 @@ def frames(
     pal = as_palette(palette) if palette is not None else game_palette(model.name, game_dir)
     if pal is None:
         pal = as_palette(None)
-    alpha = transparent_index(TRANSPARENT)
+    lut = _lut(pal.tobytes())  # once for every picture (and sprite) of a palette
     out: list[SpriteFrame] = []
     for g, record in enumerate(model.records):
         for k, p in enumerate(record.pictures):
             interval = None if record.intervals is None else float(record.intervals[k])
-            rgba = indexed_rgba(p.pixels, pal, alpha)
+            rgba = lookup_rgba(p.pixels, lut)
             out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
     base = os.path.basename(model.name) if model.name else "sprite"
     return SpriteFrames(os.path.splitext(base)[0], tuple(out))
