@@ -1,4 +1,5 @@
-"""quakemodels: read, check, convert and write Quake-family models (Quake II MD2, Quake III MD3).
+"""quakemodels: read, check, convert and write Quake-family models (MD2, MD3, MDL, MD5, IQM,
+Quake III players) and sprites.
 
 The byte layout lives in Kaitai Struct specs (``ksy/``); the generated parsers and numpy
 layouts sit in ``quakemodels.kaitai``; each format's package (``quakemodels.formats.<name>``)

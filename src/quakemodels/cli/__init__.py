@@ -113,9 +113,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     command imports the module of its own verb, not every verb's)."""
     parser = argparse.ArgumentParser(
         prog="quakemodels",
-        description="Read, check, convert and write Quake MDL, Quake II MD2 and Quake III MD3\n"
-        "models and Quake III players (lower/upper/head.md3, animation.cfg, .skin files),\n"
-        "from files, folders, game folders and .pak/.pk3 archives.",
+        description="Read, check, convert and write Quake MDL, Quake II MD2, Quake III MD3,\n"
+        "MD5 and IQM models, Quake III players (lower/upper/head.md3, animation.cfg, .skin\n"
+        "files) and sprites, from files, folders, game folders and .pak/.pk3 archives.",
         epilog="Run 'quakemodels VERB --help' for a verb's options and examples.",
         formatter_class=_Formatter,
         allow_abbrev=False,  # ``--fram 3`` is a typo, not ``--frame 3``

@@ -1,6 +1,6 @@
 """``quakemodels view PATH``: a model, a player or a folder's models in the browser.
 
-The page (:mod:`quakemodels.viewer`: three.js vendored in the package, no network access) is
+The page (:mod:`quakemodels.viewer`: three.js bundled in the package, no network access) is
 served from 127.0.0.1 on a free port under a random token, by the standard library's server,
 which serves only what it made (the page, its scripts, glTF of the models, thumbnails); the
 default browser opens it (``--no-browser``: only the URL is printed). A model file, a path
