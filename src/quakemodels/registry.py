@@ -412,10 +412,17 @@ def skeletal(model: object) -> SkeletalScene | None:
     return model.skeletal() if isinstance(model, Skeletal) else None
 
 
-def frames(model: object, *, palette: Any = None) -> SpriteFrames:
+def frames(
+    model: object,
+    *,
+    palette: Any = None,
+    skin_dir: str | os.PathLike[str] | None = None,
+    game_dir: str | os.PathLike[str] | None = None,
+) -> SpriteFrames:
     """The pictures of a loaded sprite (any image kind) as RGBA frames with their origins,
-    groups and intervals; UnsupportedError for a format that gives none."""
-    return for_model(model).frames(model, palette=palette)
+    groups and intervals, a picture file of its own (Quake II's frames) found under
+    ``skin_dir`` or through ``game_dir``; UnsupportedError for a format that gives none."""
+    return for_model(model).frames(model, palette=palette, skin_dir=skin_dir, game_dir=game_dir)
 
 
 def scene_frames(model: object) -> tuple[dict[str, range], int]:
@@ -449,18 +456,6 @@ def is_sprite(model: object) -> bool:
         return for_model(model).kind is Kind.IMAGE
     except TypeError:
         return False
-
-
-def sprite_frames(
-    model: object,
-    *,
-    palette: Any = None,
-    skin_dir: str | os.PathLike[str] | None = None,
-    game_dir: str | os.PathLike[str] | None = None,
-) -> SpriteFrames:
-    """:func:`frames` with where a sprite's own picture files are found (``skin_dir``,
-    ``game_dir``: Quake II's frames are images of their own)."""
-    return for_model(model).frames(model, palette=palette, skin_dir=skin_dir, game_dir=game_dir)
 
 
 def quantized(model: object, palette: Any = None) -> QuantizedMesh | None:

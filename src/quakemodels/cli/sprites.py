@@ -35,7 +35,7 @@ def sprite_frames(model: Any, fmt: Format, opts: dict[str, Any]) -> Any:
     """The model's :class:`~quakemodels.core.sprite.SpriteFrames` (its own pictures found
     through ``skin_dir`` and ``game_dir`` when they are files of their own)."""
     del fmt  # the registry finds it
-    from ..registry import sprite_frames as frames_of
+    from ..registry import frames as frames_of
 
     return frames_of(
         model,
