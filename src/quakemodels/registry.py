@@ -19,6 +19,8 @@ from .archive.vpath import (
     archive_folder,
     game_context,
     game_found,
+    game_search,
+    model_game,
     read_resolved,
     split_archive_path,
 )
@@ -26,7 +28,6 @@ from .core.facade import Readable
 from .core.files import read_regular
 from .core.findings import Finding, Report, check_engine, finding_from_error
 from .core.scene import ExportModel
-from .core.shaders import game_shaders
 from .core.skeletal import Skeletal, SkeletalScene
 from .core.skins import game_images
 from .errors import BadMagicError, BadValueError, ModelFormatError
@@ -388,21 +389,14 @@ def skin_search(
     folder; else the game's search path when the model sits in an archive or a game folder
     (or ``game_dir`` is given), then the model's folder."""
     inside = archive_folder(skin_dir) if skin_dir is not None else None
-    context: tuple[Any, str | None] | None
-    fs: Any
     if inside is not None:
-        context, fs = (inside, None), inside.fs
-    else:
-        context = None if skin_dir is not None else game_context(name, game_dir)
-        fs = None if context is None else context[0]
-    if context is None:
+        with game_search(inside, None, inside.fs):
+            yield None
+    elif skin_dir is not None:
         yield skin_dir
-        return
-    # the archive readers are loaded already (the context holds a GameFS)
-    from .archive.shaders import game_scripts
-
-    with game_images(*context), game_shaders(lambda: game_scripts(fs)):
-        yield None
+    else:
+        with model_game(name, game_dir):
+            yield None
 
 
 def skeletal(model: object) -> SkeletalScene | None:

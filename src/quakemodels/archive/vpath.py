@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..core.files import HEAD, SizeLimit, read_regular
 from ..core.shaders import game_shaders
-from ..core.skins import game_images
+from ..core.skins import ImageSource, game_images
 from .names import Engine
 
 if TYPE_CHECKING:
@@ -287,19 +287,29 @@ def game_context(
 
 
 @contextlib.contextmanager
-def model_game(model_path: str | os.PathLike[str] | None) -> Iterator[None]:
+def model_game(
+    model_path: str | os.PathLike[str] | None, game_dir: str | os.PathLike[str] | None = None
+) -> Iterator[None]:
     """Within the block, skins (:func:`quakemodels.core.skins.find_skin`) and Quake III shader
     scripts (:func:`quakemodels.core.shaders.scripts_for`) are looked up through the game the
-    model's path belongs to (its archive, or a game folder above it: :func:`game_context`),
-    before the folder lookups; nothing changes for a model of no game."""
-    context = game_context(model_path)
+    model's path belongs to (its archive, or a game folder above it; ``game_dir`` when given:
+    :func:`game_context`), before the folder lookups; nothing changes for a model of no game."""
+    context = game_context(model_path, game_dir)
     if context is None:
         yield
         return
-    from .shaders import game_scripts  # the archive readers: loaded by game_context already
+    with game_search(*context, context[0]):
+        yield
 
-    fs = context[0]
-    with game_images(*context), game_shaders(lambda: game_scripts(fs)):
+
+@contextlib.contextmanager
+def game_search(images: ImageSource, model_name: str | None, fs: GameFS) -> Iterator[None]:
+    """Within the block, skins are looked up through ``images`` first (``model_name`` the
+    model's name there) and shader scripts through ``fs``: what :func:`model_game` and a
+    ``--skin-dir`` inside an archive both set up."""
+    from .shaders import game_scripts  # the archive readers: loaded with ``fs`` already
+
+    with game_images(images, model_name), game_shaders(lambda: game_scripts(fs)):
         yield
 
 
@@ -310,6 +320,7 @@ __all__ = [
     "game_context",
     "game_folder_above",
     "game_roots",
+    "game_search",
     "is_game_folder",
     "model_game",
     "read_path",
