@@ -458,8 +458,9 @@ def test_a_player_is_a_model_with_the_same_api(tmp_path: Path) -> None:
         player.mesh(player.num_frames)
     lo, hi = player.bounds
     assert np.all(lo <= mesh.positions.min(axis=0)) and np.all(hi >= mesh.positions.max(axis=0))
+    assert not (lo.flags.writeable or hi.flags.writeable) and player.bounds is player.bounds
     images = player.skin_images
-    assert len(images) == len(mesh.surfaces)
+    assert len(images) == len(mesh.surfaces) and player.skin_images is images
     found = [i for i in images if i is not None]
     assert found and all(i.ndim == 3 and i.shape[2] == 4 and i.dtype == np.uint8 for i in found)
     assert isinstance(player.check("quake3"), list)

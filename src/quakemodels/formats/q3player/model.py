@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,7 @@ from ...core.facade import read_only
 from ...core.findings import Finding
 from ...core.mesh import Mesh, merge_meshes
 from ...core.scene import ExportModel
+from ...core.skins import SkinImage, skin_rgba
 from ...errors import PlayerFolderError
 from ...interchange.export import export_scene, select_frames
 from ...interchange.gltf_write import write_gltf_parts
@@ -93,39 +95,19 @@ class Player(PlayerFolder):
         names = [s.name for _, part in self for s in part.surfaces]
         return merge_meshes(self.meshes(frame), names)
 
-    @property
+    @cached_property
     def bounds(self) -> tuple[FloatArray, FloatArray]:
         """(mins, maxs), each (3,) float32, over every vertex of every frame of the scene."""
-        cached = self.__dict__.get("_bounds")
-        if cached is None:
-            em = self.scene()
-            points = [s.positions.reshape(-1, 3) for s in em.surfaces if s.positions.size]
-            if points:
-                p = np.concatenate(points)
-                cached = read_only((p.min(axis=0), p.max(axis=0)))
-            else:
-                cached = (np.zeros(3, np.float32), np.zeros(3, np.float32))
-            self.__dict__["_bounds"] = cached
-        return cached
+        points = [s.positions.reshape(-1, 3) for s in self.scene().surfaces if s.positions.size]
+        p = np.concatenate(points) if points else np.zeros((1, 3), np.float32)
+        return read_only(p.min(axis=0)), read_only(p.max(axis=0))
 
-    @property
-    def skin_images(self) -> list[npt.NDArray[np.uint8] | None]:
+    @cached_property
+    def skin_images(self) -> list[SkinImage | None]:
         """The ``default`` skin set's pictures, each (H,W,4) uint8 RGBA, one per surface in
-        :meth:`mesh` order; None for a surface whose picture cannot be found."""
-        cached = self.__dict__.get("_skin_images")
-        if cached is None:
-            cached = []
-            for s in self.scene(frames=[0]).surfaces:
-                if s.skin is None:
-                    cached.append(None)
-                    continue
-                rgba = np.asarray(s.skin.pixels, np.uint8)
-                if rgba.shape[2] == 3:
-                    alpha = np.full((*rgba.shape[:2], 1), 255, np.uint8)
-                    rgba = np.concatenate([rgba, alpha], axis=2)
-                cached.append(read_only(np.ascontiguousarray(rgba)))
-            self.__dict__["_skin_images"] = cached
-        return list(cached)
+        :meth:`mesh` order; None for a surface whose picture cannot be found (or decoded:
+        :func:`quakemodels.core.skins.skin_rgba`)."""
+        return [skin_rgba(s.skin) for s in self.scene(frames=[0]).surfaces]
 
     def check(self, engine: str = "any") -> list[Finding]:
         """Engine-compatibility findings for the parts, tags, cfg and skins; never raises."""
