@@ -296,6 +296,16 @@ def one_mesh_scene(source: Source, options: BuildOptions, target: str, skin: str
     return view
 
 
+def sprite_built(
+    options: BuildOptions, title: str, pictures: int, model: Any, files: dict[str, bytes]
+) -> Built:
+    """What a sprite target's build returns: ``model`` (a ``title``, made of ``pictures``
+    pictures) and the ``files`` written beside it, with the one summary line every sprite
+    target prints."""
+    extra = f", {plural(len(files), 'frame image')} beside it" if files else ""
+    return Built(model, files, f"{options.out}: {title}, {plural(pictures, 'picture')}{extra}")
+
+
 @dataclass(frozen=True)
 class OneMeshRoutes:
     """What a target of one mesh (MD2, MDL) builds from each kind of source, for
@@ -357,5 +367,6 @@ __all__ = [
     "player_refusal",
     "skin_file_name",
     "skin_out",
+    "sprite_built",
     "stored_names",
 ]

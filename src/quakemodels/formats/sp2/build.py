@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from ...core.names import plural
-from ...interchange.convert import BuildOptions, Built, Source
+from ...interchange.convert import BuildOptions, Built, Source, sprite_built
 from . import FORMAT
 from .write import from_frames, image_files
 
@@ -20,6 +19,4 @@ def build(source: Source, options: BuildOptions) -> Built:
     model = from_frames(frames, name=options.out.stem, limits=not options.no_limits)
     # Quake II reads each frame from an image of its own: PCX files beside the sprite
     files = image_files(model, options.out.stem)
-    extra = f", {plural(len(files), 'frame image')} beside it" if files else ""
-    summary = f"{options.out}: {FORMAT.title}, {plural(len(frames), 'picture')}{extra}"
-    return Built(model, files, summary)
+    return sprite_built(options, FORMAT.title, len(frames), model, files)

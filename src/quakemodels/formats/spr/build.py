@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from ...core.names import plural
-from ...interchange.convert import BuildOptions, Built, Source
+from ...interchange.convert import BuildOptions, Built, Source, sprite_built
 from . import FORMAT
 from .write import from_frames
 
@@ -24,7 +23,4 @@ def build(source: Source, options: BuildOptions) -> Built:
         type=2 if options.sprite_type is None else options.sprite_type,
         sync_type=options.sync_type or 0,
     )
-    files: dict[str, bytes] = {}
-    extra = f", {plural(len(files), 'frame image')} beside it" if files else ""
-    summary = f"{options.out}: {FORMAT.title}, {plural(len(frames), 'picture')}{extra}"
-    return Built(model, files, summary)
+    return sprite_built(options, FORMAT.title, len(frames), model, {})
