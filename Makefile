@@ -61,13 +61,13 @@ demo: $(DEMO_VENV)/.installed
 # written by the package's own ksy-numpy: src/quakemodels/ksy_numpy).
 generate: node venv
 	node tools/ksc.js --target python --outdir $(GENDIR) $(KSY)
-	$(VENV)/bin/ksy-numpy --quiet --outdir $(GENDIR) $(KSY)
+	$(VENV)/bin/ksy-numpy --quiet --facts --outdir $(GENDIR) $(KSY)
 
 # Regenerate into a temporary folder and compare byte for byte with what is committed.
 check-generated: node venv
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 	node tools/ksc.js --target python --outdir "$$tmp" $(KSY) >/dev/null && \
-	$(VENV)/bin/ksy-numpy --quiet --outdir "$$tmp" $(KSY) >/dev/null && \
+	$(VENV)/bin/ksy-numpy --quiet --facts --outdir "$$tmp" $(KSY) >/dev/null && \
 	status=0 && for f in "$$tmp"/*.py; do \
 	  if ! cmp -s "$$f" "$(GENDIR)/$$(basename "$$f")"; then \
 	    echo "generated code differs from ksy/: $(GENDIR)/$$(basename "$$f") (run make generate)"; status=1; \

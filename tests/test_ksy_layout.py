@@ -7,6 +7,7 @@ field type or size change reaches the emitted dtype.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import subprocess
 import sys
@@ -165,6 +166,35 @@ def test_modules_export_what_they_define() -> None:
         assert set(module.__all__) == public
         dtypes = public - (kl.RESERVED - {"HEADER"})
         assert all(isinstance(getattr(module, n), np.dtype) for n in dtypes)
+
+
+@pytest.mark.parametrize("spec", sorted(p.stem for p in (REPO / "ksy").glob("*.ksy")))
+def test_facts_modules_hold_the_layouts_facts_without_numpy(spec: str) -> None:
+    """Each ``<id>_facts.py`` (``ksy-numpy --facts``) has its layout's CONTENTS and VALID, and
+    every dtype field's offset and size; importing it loads no numpy."""
+    layout = importlib.import_module(f"quakemodels.kaitai.{spec}_layout")
+    facts = importlib.import_module(f"quakemodels.kaitai.{spec}_facts")
+    assert facts.CONTENTS == layout.CONTENTS and facts.VALID == layout.VALID
+    dtypes = {
+        name: value
+        for name in layout.__all__
+        if isinstance(value := getattr(layout, name), np.dtype) and name != "HEADER"
+    }
+    assert set(facts.FIELDS) == set(dtypes)
+    for name, dtype in dtypes.items():
+        assert facts.FIELDS[name] == {
+            field: [offset, sub.itemsize]
+            for field, (sub, offset, *_) in (dtype.fields or {}).items()
+        }, name
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys, quakemodels.kaitai.{spec}_facts; sys.exit('numpy' in sys.modules)",
+        ],
+        check=False,
+    )
+    assert done.returncode == 0
 
 
 def test_byte_fields_keep_every_byte() -> None:

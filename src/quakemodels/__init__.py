@@ -7,52 +7,53 @@ wraps them in a numpy facade, and :mod:`quakemodels.registry` dispatches by magi
 ARCHITECTURE.md.
 """
 
+from __future__ import annotations
+
 import functools as _functools
-import gc as _gc
 import operator as _operator
 import os as _os
 import sys as _sys
-from typing import TYPE_CHECKING as _TYPE_CHECKING
-from typing import Any as _Any
-from typing import TypeVar as _TypeVar
-from typing import overload as _overload
 
-# The imports below (numpy's among them) allocate tens of thousands of objects and free none,
-# so the cyclic garbage collector, which runs every 700 allocations and rescans what survived,
-# finds nothing but costs about a twentieth of the package's start-up: it is off meanwhile.
-_gc_was_enabled = _gc.isenabled()
-_gc.disable()
-try:
-    from .core.facade import Readable as _Readable
-    from .core.findings import Finding
-    from .core.mesh import AnimatedModel, Mesh
-    from .errors import (
-        ArchiveError,
-        BadMagicError,
-        BadValueError,
-        BadVersionError,
-        LimitExceededError,
-        ModelFormatError,
-        QuakeModelsWarning,
-        TruncatedError,
-        UnsupportedError,
-    )
-    from .formats.contract import Kind as _Kind
-    from .registry import FORMATS as _FORMATS
-    from .registry import by_magic as _by_magic
-    from .registry import check as _check
-    from .registry import for_class as _for_class
-    from .registry import load as _load
-    from .registry import read_any as _read_source
-finally:
-    if _gc_was_enabled:
-        _gc.enable()
+from .errors import (
+    ArchiveError as ArchiveError,
+)
+from .errors import (
+    BadMagicError as BadMagicError,
+)
+from .errors import (
+    BadValueError as BadValueError,
+)
+from .errors import (
+    BadVersionError as BadVersionError,
+)
+from .errors import (
+    LimitExceededError as LimitExceededError,
+)
+from .errors import (
+    ModelFormatError as ModelFormatError,
+)
+from .errors import (
+    QuakeModelsWarning as QuakeModelsWarning,
+)
+from .errors import (
+    TruncatedError as TruncatedError,
+)
+from .errors import (
+    UnsupportedError as UnsupportedError,
+)
 
-# The formats' public names (``Md2``, ``Player``...) come from the registry: each format lists
-# them in its ``Format.exports``, and they load on first use (see __getattr__ below).
-_EXPORTS = {name: fmt for fmt in _FORMATS for name in fmt.exports}
+# Importing the package is light (its errors, no numpy): the command line's help starts in
+# about the time Python itself takes. Everything else loads on first use: the model classes,
+# GameFS and the neutral types through __getattr__ below, the registry when load() or
+# check_model() first runs.
+_LAZY = {
+    "AnimatedModel": "core.mesh",
+    "Mesh": "core.mesh",
+    "Finding": "core.findings",
+    "GameFS": "archive",
+}
 
-__all__ = [
+_NAMES = [
     "AnimatedModel",
     "ArchiveError",
     "BadMagicError",
@@ -69,14 +70,37 @@ __all__ = [
     "UnsupportedError",
     "check_model",
     "load",
-    *_EXPORTS,
 ]
+
+
+@_functools.cache
+def _exports() -> dict[str, _Format]:
+    """The formats' public names (``Md2``, ``Player``...): each format lists them in its
+    ``Format.exports``; they load on first use (see __getattr__ below)."""
+    from .formats import FORMATS
+
+    return {name: fmt for fmt in FORMATS for name in fmt.exports}
+
+
 __version__ = "0.1.0"
 
-if _TYPE_CHECKING:
+# Not typing's TYPE_CHECKING: importing typing would cost `quakemodels --help` a tenth of its
+# time. Type checkers take any name TYPE_CHECKING as true.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any as _Any
+    from typing import TypeVar as _TypeVar
+    from typing import overload as _overload
+
+    from .archive import GameFS as GameFS
+    from .core.facade import Readable as _Readable
+    from .core.findings import Finding as Finding
+    from .core.mesh import AnimatedModel as AnimatedModel
+    from .core.mesh import Mesh as Mesh
+    from .formats.contract import Format as _Format
+
     # for type checkers only (they cannot follow the registry; `X as X` marks the re-export):
     # at run time the names come from each format's exports
-    from .archive import GameFS as GameFS
     from .formats.iqm import Iqm as Iqm
     from .formats.md2 import Md2 as Md2
     from .formats.md3 import Md3 as Md3
@@ -99,29 +123,37 @@ if _TYPE_CHECKING:
 def __getattr__(name: str) -> _Any:
     # The model classes load their format's modules on first use, GameFS the archive readers:
     # `import quakemodels` and a command on one MD2 file load no other format's code.
-    if name == "GameFS":
-        from .archive import GameFS
-
-        return GameFS
-    fmt = _EXPORTS.get(name)
+    module = _LAZY.get(name)
+    if module is not None:
+        __import__(f"{__name__}.{module}")
+        return getattr(_sys.modules[f"{__name__}.{module}"], name)
+    if name == "__all__":  # the formats' names join the package's own when asked for
+        return [*_NAMES, *_exports()]
+    fmt = _exports().get(name)
     if fmt is not None:
         __import__(fmt.package)
         return getattr(_sys.modules[fmt.package], name)
     if name == "Model":
         # Any model load returns: the union of every format's model class.
-        return _functools.reduce(_operator.or_, (f.model for f in _FORMATS))
+        return _functools.reduce(_operator.or_, (f.model for f in _exports().values()))
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_M = _TypeVar("_M")
-_GameDir = str | _os.PathLike[str] | None
+if TYPE_CHECKING:
+    _M = _TypeVar("_M")
+    _GameDir = str | _os.PathLike[str] | None
+else:
+
+    def _overload(f: object) -> object:
+        return f  # what typing.overload does at run time that matters here: nothing
 
 
+# (ruff takes _overload for a plain function: the defs below are an overload, not redefinitions)
 @_overload
 def load(source: _Readable, *, game_dir: _GameDir = None) -> AnimatedModel: ...
 @_overload
-def load(source: _Readable, kind: type[_M], *, game_dir: _GameDir = None) -> _M: ...
-def load(
+def load(source: _Readable, kind: type[_M], *, game_dir: _GameDir = None) -> _M: ...  # noqa: F811
+def load(  # noqa: F811
     source: _Readable, kind: type[_M] | None = None, *, game_dir: _GameDir = None
 ) -> AnimatedModel | _M:
     """Open a model from a path, bytes or a binary file object; the format is chosen by magic.
@@ -141,17 +173,19 @@ def load(
     Raises :class:`ModelFormatError` for data no format reads (naming field and offset),
     OSError when a path cannot be read, TypeError for anything else.
     """
+    from . import registry  # on first use: it brings numpy and the readers (see _LAZY)
+
     if kind is None:
-        model: AnimatedModel = _load(source, game_dir=game_dir)
+        model: AnimatedModel = registry.load(source, game_dir=game_dir)
         return model
-    fmt = _for_class(kind)
-    if fmt.kind is _Kind.FOLDER:  # read from a folder, not by magic
-        folder = _load(source, game_dir=game_dir)
+    fmt = registry.for_class(kind)
+    if fmt.kind is registry.Kind.FOLDER:  # read from a folder, not by magic
+        folder = registry.load(source, game_dir=game_dir)
         if not isinstance(folder, kind):
             raise BadMagicError(f"{source!r} is not a {fmt.title} folder", field="magic")
         return folder
-    data, name = _read_source(source)
-    found = _by_magic(data)
+    data, name = registry.read_any(source)
+    found = registry.by_magic(data)
     if found is not fmt:
         # the file's own magic, then the one asked for: each labelled, never one for the other
         what = f"an {found.name.upper()} file" if found else "no known format"
@@ -167,9 +201,11 @@ def load(
 
 def __dir__() -> list[str]:
     # The public names only: no submodules or typing helpers (`dir(quakemodels)` is a menu).
-    return sorted([*__all__, "__version__"])
+    return sorted([*_NAMES, *_exports(), "__version__"])
 
 
 def check_model(source: object, engine: str = "any") -> list[Finding]:
     """Engine-compatibility findings for any model (loaded, bytes or a path); never raises."""
-    return _check(source, engine)
+    from . import registry  # on first use, as in load()
+
+    return registry.check(source, engine)

@@ -2,8 +2,9 @@
 
 Exit codes: 0 ok, 1 bad input (a model failed to parse or check), 2 usage error (or a missing
 dependency), 3 output failure (cannot write), 130 interrupted (Ctrl-C), 141 stdout closed (a
-pipe to ``head``). Each verb module has ``HELP``, ``EXAMPLES``, ``add_args(parser)`` and
-``run(args) -> int``.
+pipe to ``head``). Each verb module has ``add_args(parser)`` and
+``run(args) -> int``; its help and examples are in :mod:`.verbs`, so that the menu
+(``quakemodels --help``) imports no verb.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import os
 import sys
 import warnings
 from collections.abc import Iterator, Sequence
-from typing import NoReturn
 
 from ..errors import ItemWarning, UnsupportedError
 from .output import (
@@ -32,21 +32,11 @@ from .output import (
     missing_dependency,
     warning_lines,
 )
+from .verbs import VERBS
 
-# Verb name → module under quakemodels.cli. New verbs register here.
-VERBS: dict[str, str] = {
-    "info": "info",
-    "check": "check",
-    "convert": "convert",
-    "build": "build",
-    "export": "export",
-    "render": "render",
-    "dump": "dump",
-    "ls": "ls",
-    "extract": "extract",
-    "formats": "formats",
-    "view": "view",
-}
+TYPE_CHECKING = False  # not typing's: see output.py
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 __all__ = [
     "EXIT_BAD_INPUT",
@@ -109,41 +99,39 @@ def _weld() -> str:
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser with every verb's subparser (only verb ``only``'s when given: a
-    command imports the module of its own verb, not every verb's)."""
+    """The argument parser: every verb's subparser with its help and examples, and the
+    options of verb ``only`` (a command imports its own verb's module, and ``--help`` none)."""
     parser = argparse.ArgumentParser(
         prog="quakemodels",
         description="Read, check, convert and write Quake MDL, Quake II MD2, Quake III MD3,\n"
         "MD5 and IQM models, Quake III players (lower/upper/head.md3, animation.cfg, .skin\n"
         "files) and sprites, from files, folders, game folders and .pak/.pk3 archives.",
-        epilog="Run 'quakemodels VERB --help' for a verb's options and examples.",
+        epilog="examples:\n"
+        + "\n".join(verb.examples.splitlines()[0] for verb in VERBS.values())
+        + "\n\nRun 'quakemodels VERB --help' for a verb's options and examples.",
         formatter_class=_Formatter,
         allow_abbrev=False,  # ``--fram 3`` is a typo, not ``--frame 3``
     )
-    examples: list[str] = []
     from .. import __version__
 
     parser.add_argument(
         "--version", action="version", version=f"quakemodels {__version__}{_weld()}"
     )
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
-    for verb, module_name in VERBS.items():
-        if only is not None and verb != only:
-            continue
-        module = importlib.import_module(f"{__name__}.{module_name}")
+    for name, verb in VERBS.items():
         p = sub.add_parser(
-            verb,
-            help=module.HELP,
-            description=module.HELP,
-            epilog="examples:\n" + module.EXAMPLES,
+            name,
+            help=verb.help,
+            description=verb.help,
+            epilog="examples:\n" + verb.examples,
             formatter_class=_Formatter,
             allow_abbrev=False,
         )
-        module.add_args(p)
-        examples.append(module.EXAMPLES.splitlines()[0])  # each verb's first example
-        # the verb's parser reports its own leftovers: a typo shows the verb's usage
-        p.set_defaults(_run=module.run, _parser=p)
-    parser.epilog = "examples:\n" + "\n".join(examples) + "\n\n" + (parser.epilog or "")
+        if name == only:
+            module = importlib.import_module(f"{__name__}.{verb.module}")
+            module.add_args(p)
+            # the verb's parser reports its own leftovers: a typo shows the verb's usage
+            p.set_defaults(_run=module.run, _parser=p)
     return parser
 
 

@@ -12,15 +12,6 @@ from ..errors import LimitExceededError, ModelFormatError
 from .options import folder
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE
 
-HELP = "build a sprite (.spr, .sp2) from PNG/GIF frames or from another sprite"
-EXAMPLES = """\
-  quakemodels build flame_*.png -o s_flame.spr            # Quake sprite, one frame each
-  quakemodels build smoke.gif -o smoke.spr --to hlspr --tex-format additive
-  quakemodels build a.png b.png c.png -o s_x.spr --group --interval 0.05
-  quakemodels build s_explod.spr -o explod.sp2            # Quake → Quake II (+ PCX frames)
-  quakemodels build sprites/ -o s.spr --type oriented --sync rand
-"""
-
 ORIENTATIONS = (
     "vp_parallel_upright",
     "facing_upright",

@@ -11,16 +11,6 @@ from ..core.findings import ENGINES, Finding
 from ..registry import check
 from .batch import Progress, add_batch_args, add_game_dir_arg, expand, iter_outcomes
 
-HELP = "check models against an engine's limits and for common mistakes; exit 1 on errors"
-EXAMPLES = """\
-  quakemodels check tris.md2
-  quakemodels check --engine quake2 models/*.md2
-  quakemodels check --engine q2pro -j 4 baseq2/players/
-  quakemodels check --engine q2pro --json tris.md2 > findings.json
-  cat tris.md2 | quakemodels check --engine quake2 -         # stdin
-  quakemodels check --engine quake3 baseq3/pak0.pk3       # every model and player in it
-"""
-
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

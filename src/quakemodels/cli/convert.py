@@ -28,7 +28,7 @@ from ..registry import (
     read_any,
 )
 from .build import build_files
-from .convert_args import EXAMPLES, HELP, add_args, build_options
+from .convert_args import add_args, build_options
 from .gltf import gltf_out, scene_gltf
 from .options import load_scene, plural
 from .output import (
@@ -43,7 +43,7 @@ from .output import (
 )
 from .sprites import is_sprite_output
 
-__all__ = ["EXAMPLES", "HELP", "add_args", "run"]
+__all__ = ["add_args", "run"]
 
 _GLTF = GLTF_SUFFIXES
 # Enough of a file's start for every format's magic and version test (IQM: 16 + 4 bytes).

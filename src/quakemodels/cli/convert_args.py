@@ -10,29 +10,6 @@ from ..core.scene import FPS
 from ..interchange.convert import BuildOptions
 from .options import folder, frame_number, positive
 
-HELP = (
-    "convert any model (MD2/MD3/MDL) to any model format or glTF/OBJ; a glTF or OBJ frames"
-    " to MD2/MD3/MDL; a player glTF back to a player folder"
-)
-EXAMPLES = """\
-  quakemodels convert tris.md2 tris.glb           # every frame as a morph target, clips
-  quakemodels convert upper.md3 upper.glb         # MD3: a mesh per surface, tags as nodes
-  quakemodels convert tris.md2 tris.obj --frame 40
-  quakemodels convert tris.glb tris.md2 --skin models/players/guy/skin.pcx
-  quakemodels convert tris.md2 frames/ --clip run  # one OBJ per frame of a clip
-  quakemodels convert frames/*.obj run.md2 --frame-prefix run --skin-size 256x256
-  quakemodels convert model.glb model.md3 --shader models/mapobjects/thing/thing.tga
-  quakemodels convert tris.md2 tris.md3           # any model to MD3 (positions within 1/64)
-  quakemodels export models/players/guy -o guy.glb  # a player: one glTF, clips, tags
-  quakemodels convert guy.glb models/players/guy2/  # ... and back to a player folder
-  quakemodels convert armor.mdl armor.md2         # skins written beside it as armor_skin0.tga...
-  quakemodels convert tris.md2 tris.mdl --skin-dir skins/   # skin quantized to the palette
-  quakemodels convert tris.glb tris.mdl --skin skin.png     # glTF or OBJ frames → MDL
-  quakemodels convert rifle.md3 rifle.md2         # one surface: positions requantized, tags dropped
-  quakemodels convert upper.md3 upper.mdl --merge-surfaces --skin-size 256x256
-  quakemodels convert rigged.glb again.glb        # a rigged glTF stays a real skin (--fps)
-"""
-
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

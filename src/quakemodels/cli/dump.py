@@ -16,16 +16,6 @@ from ..errors import ModelFormatError, UnsupportedError
 from ..registry import by_magic, explain, folder_format, members, read_any, spec_id
 from .output import EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, refuse_existing, resolve, writing
 
-HELP = "write a model's whole parse tree as JSON, as the Kaitai Web IDE or ksdump exports it"
-EXAMPLES = """\
-  quakemodels dump tris.md2 -o tris.json               # Web IDE "Export to JSON"
-  quakemodels dump tris.md2 --format ksdump            # like `ksdump -f json`, to stdout
-  quakemodels dump broken.md2 --partial -o part.json   # what parsed, marked incomplete
-  cat tris.md2 | quakemodels dump - -o - | jq .header  # stdin to stdout
-  quakemodels dump players/sarge -o sarge/             # a player: lower/upper/head.json
-  quakemodels dump baseq3/pak0.pk3/models/players/sarge -o sarge/   # a player in a pk3
-"""
-
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -35,23 +35,6 @@ from .output import (
     writing,
 )
 
-HELP = "export models to glTF 2.0 (.glb/.gltf, every frame a morph target, clips) or OBJ + MTL"
-EXAMPLES = """\
-  quakemodels export tris.md2 -o tris.glb
-  quakemodels export models/ -o out/ --format glb        # every .md2/.md3 below models/
-  quakemodels export 'players/**/*.md2' -o out/ --format gltf -j 2
-  quakemodels export tris.md2 -o tris.obj --frame 40     # one frame as OBJ + MTL
-  quakemodels export tris.md2 -o run/ --format obj --clip run   # one OBJ per frame
-  quakemodels export weapon.md2 -o weapon.glb --skin-dir baseq2/
-  quakemodels export tris.md2 -o tris.glb --skin 2 --scale 0.0254   # third skin, metres
-  quakemodels export tris.md2 -o - | gltf-validator --stdin          # .glb to stdout
-  quakemodels export baseq2/ -o out/             # every model in pak0..pak9 and loose files
-  quakemodels export baseq3/models/players/sarge -o sarge.glb --skin blue   # a whole player
-  quakemodels export baseq3/models/players/ -o players/     # one .glb per player folder
-  quakemodels export tris.md2 -o tris.html       # the viewer and the model in one page
-  quakemodels export s_explod.spr -o explod.gif     # a sprite: GIF (or .png: one per frame)
-"""
-
 FORMATS = ("glb", "gltf", "obj", "html")
 
 

@@ -15,13 +15,6 @@ from ..core.names import plural
 from ..errors import ModelFormatError
 from .output import EXIT_BAD_INPUT, EXIT_OK, OutputError, output_error
 
-HELP = "extract a .pak/.pk3's files (all, or those matching PATTERN) under DIR"
-EXAMPLES = """\
-  quakemodels extract baseq2/pak0.pak -o unpacked/
-  quakemodels extract baseq2/pak0.pak -o out/ 'models/monsters/*'
-  quakemodels extract big.pk3 -o out/ --max-total 64G --max-ratio 5000
-"""
-
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 

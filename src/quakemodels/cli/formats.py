@@ -9,12 +9,6 @@ import sys
 from ..formats.contract import Kind
 from ..registry import FORMATS, builders
 
-HELP = "list the model formats quakemodels reads and the files each verb writes"
-EXAMPLES = """\
-  quakemodels formats
-  quakemodels formats --json
-"""
-
 # Sprites a verb can build: the image formats with a build service, from the registry.
 _SPRITES = tuple(sorted({s for f in builders() if f.kind is Kind.IMAGE for s in f.suffixes}))
 # What each writing verb writes, by output suffix (the verbs refuse any other suffix).

@@ -18,17 +18,6 @@ from .batch import (
     summary,
 )
 
-HELP = "print a model's header, counts, skins, clip table and bounds; exit 1 on a bad file"
-EXAMPLES = """\
-  quakemodels info tris.md2
-  quakemodels info models/ 'players/**/*.md2' -j 4      # folders and globs, in parallel
-  quakemodels info --clips tris.md2                       # the clip table only
-  quakemodels info --json tris.md2 | jq '.[0].clips'
-  cat tris.md2 | quakemodels info -                       # stdin
-  quakemodels info baseq2/pak0.pak                        # every model in the pak
-  quakemodels info baseq3/pak0.pk3/models/players/sarge   # a player inside a pk3
-"""
-
 
 def add_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

@@ -16,15 +16,8 @@ from ..errors import ModelFormatError
 from ..registry import by_magic, folder_sets
 from .output import reported_warnings
 
-HELP = "list a .pak/.pk3 or a game folder: size, type by magic, and which archive wins"
 # Lines written per block when listing one archive from its arrays.
 _BLOCK = 1 << 14
-
-EXAMPLES = """\
-  quakemodels ls baseq2/pak0.pak
-  quakemodels ls baseq2/ --models        # models in pak0..pak9 and loose files
-  quakemodels ls baseq3/ --engine quake3   # player folders last: `player models/players/x/`
-"""
 
 
 def add_args(parser: argparse.ArgumentParser) -> None:

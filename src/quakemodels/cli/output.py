@@ -19,13 +19,16 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import ItemWarning
 
+# Every command imports this module, `--help` included: it imports neither typing, dataclasses
+# nor pathlib (with urllib and ipaddress), which together cost as much as Python's start-up.
+# Type checkers treat any name TYPE_CHECKING as true; pathlib loads when a verb resolves -o.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from _typeshed import ReadableBuffer
 
 EXIT_OK = 0
@@ -100,7 +103,7 @@ def output_error(path: str | os.PathLike[str], e: OSError) -> OutputError:
     """The message for ``e`` raised while writing ``path``: the user's path and the reason."""
     reason = e.strerror or str(e)
     if isinstance(e, (FileNotFoundError, NotADirectoryError)):
-        reason += f" (is {Path(path).parent or '.'} a folder?)"
+        reason += f" (is {os.path.dirname(path) or '.'} a folder?)"
     return OutputError(f"cannot write {os.fspath(path)}: {reason}")
 
 
@@ -109,7 +112,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[None]:
     """Make ``path``'s folder, and turn an OSError raised while writing ``path`` into an
     :class:`OutputError`."""
     try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
         yield
     except OSError as e:
         if isinstance(e, BrokenPipeError):
@@ -117,12 +120,14 @@ def writing(path: str | os.PathLike[str]) -> Iterator[None]:
         raise output_error(path, e) from e
 
 
-@dataclass(frozen=True)
 class Target:
     """What ``-o`` names: ``kind`` is ``"file"``, ``"folder"`` or ``"stdout"``."""
 
-    kind: str
-    path: Path
+    __slots__ = ("kind", "path")
+
+    def __init__(self, kind: str, path: Path) -> None:
+        self.kind = kind
+        self.path = path
 
     @property
     def is_file(self) -> bool:
@@ -142,6 +147,8 @@ def resolve(
     unknown suffix, ``-`` where stdout makes no sense or one file for several models;
     OutputError (exit 3) when the folder cannot be made or, with ``no_clobber``, the file
     exists."""
+    from pathlib import Path  # only here: see TYPE_CHECKING above
+
     if output == "-":
         if not stdout_ok:
             raise UsageError(f"-o -: {verb} cannot write this to stdout; give a file or folder")

@@ -12,20 +12,6 @@ from .export import output_names
 from .options import add_scene_args, frame_number, load_scene, plural, scene_options
 from .output import refuse_existing, resolve, writing
 
-HELP = "render a frame (PNG), a clip (animated GIF) or every clip (contact sheet) in software"
-EXAMPLES = """\
-  quakemodels render tris.md2 -o tris.png
-  quakemodels render tris.md2 -o run.gif --clip run --size 320x320
-  quakemodels render tris.md2 -o sheet.png --sheet
-  quakemodels render models/ -o previews/ --clip stand     # one GIF per model
-  quakemodels render tris.md2 -o tris.jpg --skin 1 --frame 40
-  quakemodels render players/sarge -o run.png --legs LEGS_RUN --torso TORSO_STAND --time 0.15
-  quakemodels render players/sarge -o run.gif --legs LEGS_RUN --torso TORSO_ATTACK
-  quakemodels render s_explod.spr -o explod.gif --clip all   # a sprite at its intervals
-  quakemodels render s_explod.spr -o sheet.png --sheet       # every picture of a sprite
-"""
-
-
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg")
 
 

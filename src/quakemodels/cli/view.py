@@ -29,15 +29,6 @@ from .batch import _call, add_game_dir_arg, expand_tree, is_game_input
 from .options import add_skin_dir_arg
 from .output import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
-HELP = "show a model, a player or a folder's models in the browser (three.js, 127.0.0.1 only)"
-EXAMPLES = """\
-  quakemodels view tris.md2
-  quakemodels view baseq3/models/players/sarge --weapon baseq3/models/weapons2/rocketl/rocketl.md3
-  quakemodels view baseq2/pak0.pak                 # a gallery of every model in the pak
-  quakemodels view baseq2/pak0.pak/models/monsters/tank/tris.md2
-  quakemodels view models/ --no-browser            # print the URL, open it yourself
-"""
-
 GLB = "model/gltf-binary"
 HTML = "text/html; charset=utf-8"
 PNG = "image/png"

@@ -445,6 +445,20 @@ class Format:
         return self.model.from_bytes(data, name=None if name is None else os.fspath(name))
 
 
+def spec_magic(facts: ModuleType, const: str, name: str) -> bytes:
+    """The ``contents:`` bytes of field ``name`` of type ``const`` in a spec's facts module
+    (``quakemodels.kaitai.<id>_facts``, numpy-free: the registry stays light)."""
+    magic: bytes = facts.CONTENTS[const][name]
+    return magic
+
+
+def version_test(facts: ModuleType, const: str, name: str) -> tuple[int, int, int]:
+    """``(offset, size, value)`` of :attr:`Format.version` for field ``name`` of type
+    ``const``: its place in the spec's facts module and the value its ``valid:`` requires."""
+    offset, size = facts.FIELDS[const][name]
+    return offset, size, int(facts.VALID[const][name])
+
+
 def lazy_names(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` serving ``names`` (public name -> module relative to
     ``package``, or ``"module:attr"`` when the attribute is named otherwise), each imported on

@@ -1,10 +1,12 @@
 """The ``ksy-numpy`` command: layout modules for specs, and ``--verify`` against the compiler.
 
-    ksy-numpy SPEC.ksy... --outdir DIR [-I DIR] [--verify] [--compiler DIR]
+    ksy-numpy SPEC.ksy... --outdir DIR [--facts] [-I DIR] [--verify] [--compiler DIR]
 
-Writes ``DIR/<id>_layout.py`` per spec. Every type that gets no complete dtype is listed
-with a one-line reason; a spec that cannot be read is refused with its reason and the run
-goes on. The last line is ``ksy-numpy: S specs, T types, A accepted, M mismatches``.
+Writes ``DIR/<id>_layout.py`` per spec (and with ``--facts``, ``DIR/<id>_facts.py``: its
+``contents:``, ``valid:`` and field offsets as plain data, importable without numpy).
+Every type that gets no complete dtype is listed with a one-line reason; a spec that
+cannot be read is refused with its reason and the run goes on. The last line is
+``ksy-numpy: S specs, T types, A accepted, M mismatches``.
 Exit status: 0, 1 when a spec was refused, a mismatch found or fewer types accepted than
 ``--min-accepted``, 2 on a usage error or (``--verify``) without node and the compiler.
 """
@@ -16,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .layout import KsyError, Spec, emit, plan
+from .layout import KsyError, Spec, emit, emit_facts, plan
 from .report import Report
 
 
@@ -27,6 +29,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("specs", type=Path, nargs="+", help="ksy files")
     parser.add_argument("--outdir", type=Path, help="folder to write <id>_layout.py into")
+    parser.add_argument(
+        "--facts",
+        action="store_true",
+        help="also write <id>_facts.py: contents, valid and field offsets, without numpy",
+    )
     parser.add_argument(
         "-I",
         "--import-path",
@@ -89,6 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         if args.outdir is not None:
             (args.outdir / f"{spec.id}_layout.py").write_bytes(source.encode("utf-8"))
+            if args.facts:
+                facts = emit_facts(spec, entries)
+                (args.outdir / f"{spec.id}_facts.py").write_bytes(facts.encode("utf-8"))
         report.add_spec(spec, entries)
         loaded.append((spec, entries))
     if args.verify:

@@ -663,6 +663,62 @@ def generate(
     return f"{spec.id}_layout.py", emit(spec, plan(spec))
 
 
+def checked_fields(
+    spec: Spec, order: Sequence[Entry]
+) -> tuple[dict[str, dict[str, bytes]], dict[str, dict[str, Any]]]:
+    """The spec's ``contents:`` bytes and ``valid:`` constraints, per constant and field."""
+    contents: dict[str, dict[str, bytes]] = {}
+    valid: dict[str, dict[str, Any]] = {}
+    for e in order:
+        for i, attr in enumerate(spec.seq(e.info)):
+            fid = attr.get("id", f"_unnamed{i}")
+            if "contents" in attr:
+                where = spec._where(e.info.path, fid)
+                contents.setdefault(e.const, {})[fid] = contents_bytes(attr["contents"], where)
+            if "valid" in attr:
+                v = attr["valid"]
+                if isinstance(v, dict) and list(v) == ["eq"]:
+                    v = v["eq"]
+                valid.setdefault(e.const, {})[fid] = v
+    return contents, valid
+
+
+def emit_facts(spec: Spec, order: Sequence[Entry]) -> str:
+    """The facts module's source: what identifies a file of the spec, without numpy.
+
+    ``CONTENTS`` and ``VALID`` as the layout module has them, and ``FIELDS``: per constant,
+    each laid-out field's ``[offset, size]`` in bytes. A reader can tell its files apart by
+    these (a magic, a version at its offset) before it pays for importing numpy."""
+    contents, valid = checked_fields(spec, order)
+    fields: dict[str, dict[str, list[int]]] = {}
+    for e in order:
+        lay = e.layout
+        if lay.names:
+            name = e.const if lay.complete else e.const + "_PREFIX"
+            fields[name] = {
+                fid: [at, f.size]
+                for fid, at, f in zip(lay.names, lay.offsets, lay.fmts, strict=True)
+            }
+    out = [
+        f"# Generated from {spec.path.name} by ksy-numpy (quakemodels.ksy_numpy); do not edit.",
+        f'"""What identifies a {spec.id} file ({spec.title}), as plain data: no numpy.',
+        "",
+        "The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out",
+        "type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.",
+        '"""',
+        "",
+        '__all__ = ["CONTENTS", "FIELDS", "VALID"]',
+        "",
+        "# contents: the fixed bytes a field must hold, per constant and field",
+    ]
+    out += assign("CONTENTS: dict[str, dict[str, bytes]]", contents)
+    out += ["", "# valid: the value a field must equal, or the spec's valid: mapping (min, max)"]
+    out += assign("VALID: dict[str, dict[str, object]]", valid)
+    out += ["", "# per constant and field: [offset, size] in bytes"]
+    out += assign("FIELDS: dict[str, dict[str, list[int]]]", fields)
+    return "\n".join(out) + "\n"
+
+
 def emit(spec: Spec, order: Sequence[Entry]) -> str:
     """The layout module's source for the entries of :func:`plan`."""
     out = [
@@ -679,8 +735,7 @@ def emit(spec: Spec, order: Sequence[Entry]) -> str:
     body: list[str] = []
     exported: list[str] = []
     skipped: list[str] = []
-    contents: dict[str, dict[str, bytes]] = {}
-    valid: dict[str, dict[str, Any]] = {}
+    contents, valid = checked_fields(spec, order)
     field_enums: dict[str, dict[str, str]] = {}
     tails: dict[str, dict[str, Any]] = {}
     instances: dict[str, dict[str, dict[str, Any]]] = {}
@@ -710,14 +765,6 @@ def emit(spec: Spec, order: Sequence[Entry]) -> str:
         lay = e.layout
         for i, attr in enumerate(spec.seq(t)):
             fid = attr.get("id", f"_unnamed{i}")
-            if "contents" in attr:
-                where = spec._where(t.path, fid)
-                contents.setdefault(e.const, {})[fid] = contents_bytes(attr["contents"], where)
-            if "valid" in attr:
-                v = attr["valid"]
-                if isinstance(v, dict) and list(v) == ["eq"]:
-                    v = v["eq"]
-                valid.setdefault(e.const, {})[fid] = v
             if isinstance(attr.get("enum"), str):
                 field_enums.setdefault(e.const, {})[fid] = attr["enum"]
         if not lay.names:

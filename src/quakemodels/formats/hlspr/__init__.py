@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..contract import Format, Kind, Services, lazy_names
-from .layout import MAGIC, VERSION_TEST
+from ...kaitai import halflife_spr_facts as facts
+from ..contract import Format, Kind, Services, lazy_names, spec_magic, version_test
 
 if TYPE_CHECKING:
     from .reader import HlSpr
@@ -19,8 +19,8 @@ FORMAT = Format(
     title="Half-Life sprite",
     kind=Kind.IMAGE,
     package=__name__,
-    magic=MAGIC,
-    version=VERSION_TEST,
+    magic=spec_magic(facts, "HL_SPR_HEADER", "ident"),
+    version=version_test(facts, "HL_SPR_HEADER", "version"),
     suffixes=(".spr",),
     spec_id="halflife_spr",
     services=Services(

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..contract import Format, Kind, Services, lazy_names
-from .layout import HEADER_OFFSETS, MAGIC, VERSION
+from ...kaitai import inter_quake_model_facts as facts
+from ..contract import Format, Kind, Services, lazy_names, spec_magic, version_test
 
 if TYPE_CHECKING:
     from .model import Iqm
@@ -21,8 +21,8 @@ FORMAT = Format(
     title="Inter-Quake Model",
     kind=Kind.MESH,
     package=__name__,
-    magic=MAGIC,
-    version=(HEADER_OFFSETS["version"], 4, VERSION),
+    magic=spec_magic(facts, "ROOT", "magic"),
+    version=version_test(facts, "ROOT", "version"),
     suffixes=(".iqm",),
     spec_id="inter_quake_model",
     services=Services(

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..contract import Format, Kind, Services, lazy_names
-from .layout import MAGIC
+from ...kaitai import quake2_md2_facts as facts
+from ..contract import Format, Kind, Services, lazy_names, spec_magic
 
 if TYPE_CHECKING:
     from .model import Md2
@@ -21,7 +21,7 @@ FORMAT = Format(
     title="Quake II MD2",
     kind=Kind.MESH,
     package=__name__,
-    magic=MAGIC,
+    magic=spec_magic(facts, "ROOT", "magic"),
     suffixes=(".md2",),
     spec_id="quake2_md2",
     services=Services(

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..contract import Format, Kind, Services, lazy_names
-from .layout import MAGIC
+from ...kaitai import quake3_md3_facts as facts
+from ..contract import Format, Kind, Services, lazy_names, spec_magic
 
 if TYPE_CHECKING:
     from .limits import FORMAT_LIMITS, QFILES, VANILLA, Limits
@@ -20,7 +20,7 @@ FORMAT = Format(
     title="Quake III MD3",
     kind=Kind.MESH,
     package=__name__,
-    magic=MAGIC,
+    magic=spec_magic(facts, "ROOT", "magic"),
     suffixes=(".md3",),
     spec_id="quake3_md3",
     services=Services(

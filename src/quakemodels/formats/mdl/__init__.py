@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..contract import Format, Kind, Services, lazy_names
-from .layout import MAGIC
+from ...kaitai import quake_mdl_facts as facts
+from ..contract import Format, Kind, Services, lazy_names, spec_magic
 
 if TYPE_CHECKING:
     from .model import Mdl
@@ -21,7 +21,7 @@ FORMAT = Format(
     title="Quake MDL",
     kind=Kind.MESH,
     package=__name__,
-    magic=MAGIC,
+    magic=spec_magic(facts, "MDL_HEADER", "ident"),
     suffixes=(".mdl",),
     spec_id="quake_mdl",
     services=Services(

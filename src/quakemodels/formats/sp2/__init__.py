@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..contract import Format, Kind, Services, lazy_names
-from .layout import MAGIC
+from ...kaitai import quake2_sp2_facts as facts
+from ..contract import Format, Kind, Services, lazy_names, spec_magic
 
 if TYPE_CHECKING:
     from .reader import Sp2
@@ -20,7 +20,7 @@ FORMAT = Format(
     title="Quake II sprite",
     kind=Kind.IMAGE,
     package=__name__,
-    magic=MAGIC,
+    magic=spec_magic(facts, "SP2_HEADER", "ident"),
     suffixes=(".sp2",),
     spec_id="quake2_sp2",
     services=Services(

@@ -1,0 +1,38 @@
+# Generated from quake_spr.ksy by ksy-numpy (quakemodels.ksy_numpy); do not edit.
+"""What identifies a quake_spr file (Quake 1 (idtech2) sprite (SPR, IDSP version 1)), as plain data: no numpy.
+
+The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out
+type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.
+"""
+
+__all__ = ["CONTENTS", "FIELDS", "VALID"]
+
+# contents: the fixed bytes a field must hold, per constant and field
+CONTENTS: dict[str, dict[str, bytes]] = {"SPR_HEADER": {"ident": b"IDSP"}}
+
+# valid: the value a field must equal, or the spec's valid: mapping (min, max)
+VALID: dict[str, dict[str, object]] = {"SPR_HEADER": {"version": 1}}
+
+# per constant and field: [offset, size] in bytes
+FIELDS: dict[str, dict[str, list[int]]] = {
+    "SPR_HEADER": {
+        "ident": [0, 4],
+        "version": [4, 4],
+        "type": [8, 4],
+        "radius": [12, 4],
+        "max_width": [16, 4],
+        "max_height": [20, 4],
+        "num_frames": [24, 4],
+        "beam_length": [28, 4],
+        "sync_type": [32, 4],
+    },
+    "ROOT_PREFIX": {"header": [0, 36]},
+    "SPR_FRAME_PREFIX": {"type": [0, 4]},
+    "SPR_GROUP_PREFIX": {"num_intervals": [0, 4]},
+    "SPR_PICTURE_PREFIX": {
+        "origin_x": [0, 4],
+        "origin_y": [4, 4],
+        "width": [8, 4],
+        "height": [12, 4],
+    },
+}
