@@ -270,3 +270,116 @@ def test_zip64_directory_lists_as_zipfile(tmp_path: Path, monkeypatch: pytest.Mo
     with archive.open(path) as a:
         assert [(e.name, e.offset, e.size) for e in a.entries] == want
         assert a.find("D5/F69998.TXT") == a.entries[69998]
+
+
+# -- the plain and the numpy paths give the same archive ----------------------------------------
+
+
+def _outcome(data: bytes, kind: str, engine: Engine) -> object:
+    """Everything an opened archive says of itself, or the error it was refused with."""
+    opener = archive.PakArchive if kind == "pak" else archive.Pk3Archive
+    try:
+        with opener(data, engine=engine) as a:
+            names = a.names()
+            return (
+                list(a.entries),
+                names,
+                [a.position(n) for n in [*names, *(n.upper() for n in names), "nope"]],
+                a.sort_order(),
+                a.entries.ending_with([".md2", ".TXT", "e"]),
+            )
+    except ArchiveError as e:
+        return ("refused", str(e), e.field, e.offset)
+
+
+def _hostile_archives(count: int = 40) -> list[tuple[str, bytes]]:
+    sys.path.insert(0, str(Path(__file__).parents[1] / "fuzz"))
+    import archives as fuzz_archives  # the fuzz harness's generators (fuzz/archives.py)
+
+    found = list(fuzz_archives.cases(3, count))
+    found += [("odd pak", pak_bytes(ODD)), ("odd pk3", pk3_bytes(ODD[:3] + ODD[5:], folders=True))]
+    dup = pak_bytes([("a/x.md2", b"1"), ("b", b"2"), ("A/X.md2", b"3"), ("B", b"4")])
+    found.append(("duplicate names", dup))
+    return found
+
+
+@pytest.mark.parametrize("engine", ["quake2", "quake3"])
+def test_plain_and_numpy_paths_agree(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hostile archive of the fuzz harness (bombs, lying sizes, overlaps, flipped
+    bytes...) and the odd names above: the same entries, lookups, order and suffix matches, or
+    the same refusal, whether the directory is read in Python or with numpy."""
+    from quakemodels.archive import base
+
+    cases = _hostile_archives()
+    kinds = [("pak" if data[:4] == b"PACK" else "pk3") for _, data in cases]
+    plain = [_outcome(data, k, engine) for (_, data), k in zip(cases, kinds, strict=True)]
+    monkeypatch.setattr(base, "PLAIN_MAX_ENTRIES", -1)  # every directory through archive/fast.py
+    vectorised = [_outcome(data, k, engine) for (_, data), k in zip(cases, kinds, strict=True)]
+    refused = sum(isinstance(o, tuple) and o[0] == "refused" for o in plain)
+    assert 0 < refused < len(cases)  # both outcomes are exercised
+    for (label, _), a, b in zip(cases, plain, vectorised, strict=True):
+        assert a == b, label
+
+
+def test_ls_lists_alike_by_either_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`quakemodels ls` of each test archive prints the same lines from either path."""
+    from quakemodels.archive import base
+    from quakemodels.cli import main
+
+    outputs = {}
+    for limit in (base.PLAIN_MAX_ENTRIES, -1):
+        monkeypatch.setattr(base, "PLAIN_MAX_ENTRIES", limit)
+        for path in _archives(tmp_path):
+            for extra in ([], ["--models"]):
+                assert main(["ls", str(path), *extra]) == 0
+                outputs.setdefault((path.name, *extra), []).append(capsys.readouterr())
+    for key, (plain, vectorised) in outputs.items():
+        assert plain.err and plain == vectorised, key
+
+
+def _extracted(data: bytes, kind: str, folder: Path) -> object:
+    """What extracting the archive wrote (path -> bytes), or the error it was refused with."""
+    from quakemodels.archive.extract import extract
+
+    opener = archive.PakArchive if kind == "pak" else archive.Pk3Archive
+    try:
+        with opener(data, engine="quake") as a:
+            extract(a, folder)
+    except ArchiveError as e:
+        return ("refused", str(e).replace(str(folder), "OUT"))
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+def test_extraction_checks_agree_by_either_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Names that differ only in case, a file that is also a folder, and the fuzz harness's
+    archives: the same files or the same refusal whether the picks' hashes are matched in
+    Python or with numpy."""
+    from quakemodels.archive import base
+
+    cases = [
+        ("case clash", pak_bytes([("a/x.txt", b"1"), ("b", b"2"), ("A/X.txt", b"3")])),
+        ("file and folder", pak_bytes([("b", b"1"), ("b/c.txt", b"2")])),
+        ("fine", pak_bytes([("a/x.txt", b"1"), ("a/y/z.txt", b"2"), ("b.txt", b"3")])),
+        *_hostile_archives(10),
+    ]
+    results = []
+    for limit in (base.PLAIN_MAX_ENTRIES, -1):
+        monkeypatch.setattr(base, "PLAIN_MAX_ENTRIES", limit)
+        results.append(
+            [
+                _extracted(data, "pak" if data[:4] == b"PACK" else "pk3", tmp_path / f"{limit}_{i}")
+                for i, (_, data) in enumerate(cases)
+            ]
+        )
+    plain, vectorised = results
+    assert plain[0][0] == "refused" and "differ only in case" in str(plain[0][1])
+    assert plain[1][0] == "refused" and "also the folder" in str(plain[1][1])
+    assert plain[2] == {"a/x.txt": b"1", "a/y/z.txt": b"2", "b.txt": b"3"}
+    for (label, _), a, b in zip(cases, plain, vectorised, strict=True):
+        assert a == b, label

@@ -32,7 +32,7 @@ import quakemodels
 from quakemodels.archive import ArchiveError, GameFS
 from quakemodels.archive import gamefs as gamefs_module
 from quakemodels.cli import main
-from quakemodels.core import skins
+from quakemodels.core import gamepaths, skins
 from quakemodels.errors import QuakeModelsWarning
 from quakemodels.formats.md2 import Md2
 from quakemodels.formats.md3 import Md3
@@ -365,10 +365,10 @@ def test_one_leading_slash_is_dropped_from_game_paths(tmp_path: Path) -> None:
         hit = fs.find_image(["/models/box/wood.tga"])
         assert hit is not None and hit.name == "models/box/wood.tga"
         assert fs.find_image(["//models/box/wood.tga"]) is None
-    assert skins.game_path("/models/a.pcx") == "models/a.pcx"
-    assert skins.game_path("\\models\\a.pcx") == "models/a.pcx"
+    assert gamepaths.game_path("/models/a.pcx") == "models/a.pcx"
+    assert gamepaths.game_path("\\models\\a.pcx") == "models/a.pcx"
     for bad in ("//server/share.pcx", "/C:/a.pcx", "C:\\a.pcx", "/../a.pcx", ""):
-        assert skins.game_path(bad) is None, bad
+        assert gamepaths.game_path(bad) is None, bad
 
 
 # -- 6c. a glTF's embedded skin → MD2 -------------------------------------------------------------

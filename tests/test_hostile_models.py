@@ -22,7 +22,7 @@ from PIL import Image
 import quakemodels
 from quakemodels import ModelFormatError, check_model, registry
 from quakemodels.cli import main
-from quakemodels.core import skins
+from quakemodels.core import gamepaths, skins
 from quakemodels.errors import LimitExceededError, QuakeModelsWarning
 from quakemodels.interchange.gltf_write import export_gltf
 
@@ -131,7 +131,7 @@ def _counting_listdir(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(os.fspath(path))
         return real(path)
 
-    monkeypatch.setattr(skins.os, "listdir", listdir)
+    monkeypatch.setattr(gamepaths.os, "listdir", listdir)
     return calls
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -181,6 +182,24 @@ def test_facts_modules_hold_the_layouts_facts_without_numpy(spec: str) -> None:
         if isinstance(value := getattr(layout, name), np.dtype) and name != "HEADER"
     }
     assert set(facts.FIELDS) == set(dtypes)
+    rng = np.random.default_rng(7)
+    for name, code in facts.STRUCTS.items():  # a struct format reads what the dtype reads
+        dtype = dtypes[name]
+        assert struct.calcsize(code) == dtype.itemsize, name
+        raw = rng.integers(0, 256, dtype.itemsize, np.uint8).tobytes()
+        record = np.frombuffer(raw, dtype)[0]
+        flat: list[object] = []
+        for field in dtype.names or ():
+            value = record[field]
+            if dtype.fields[field][0].base.kind == "V":
+                flat.append(bytes(value))
+            else:
+                flat.extend(np.ravel(value).tolist())
+        unpacked = list(struct.unpack(code, raw))
+        assert len(unpacked) == len(flat), name
+        for got, want in zip(unpacked, flat, strict=True):  # NaN is NaN
+            assert got == want or (got != got and want != want), (name, got, want)
+    assert facts.STRUCTS  # every spec has a record of numbers and bytes
     for name, dtype in dtypes.items():
         assert facts.FIELDS[name] == {
             field: [offset, sub.itemsize]

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import REPO
 
+from quakemodels.cli.verbs import VERBS
 from quakemodels.registry import FORMATS
 
 HEAVY = ("pygltflib", "PIL", "concurrent", "multiprocessing", "numpy.ma")
@@ -73,6 +74,44 @@ def test_the_package_and_the_menu_import_no_numpy(code: str) -> None:
         "quakemodels.cli.output",
         "quakemodels.cli.verbs",
     }, code
+
+
+def _light_commands(folder: Path) -> list[list[str]]:
+    """A run of every light verb (``Verb.light``), over archives made here: a pak, a pk3, the
+    game folder holding both."""
+    from archivebuilder import pak_bytes, pk3_bytes
+
+    model = b"IDP2" + bytes(64)
+    (folder / "pak0.pak").write_bytes(pak_bytes([("models/a/tris.md2", model), ("a.txt", b"a")]))
+    (folder / "pak1.pk3").write_bytes(pk3_bytes([("models/b/tris.md2", model)]))
+    runs = {
+        "ls": [
+            ["ls", str(folder / "pak0.pak")],
+            ["ls", str(folder / "pak1.pk3"), "--models"],
+            ["ls", str(folder)],
+        ],
+        "extract": [
+            ["extract", str(folder / "pak1.pk3"), "-o", str(folder / "out")],
+            ["extract", str(folder / "pak0.pak"), "-o", str(folder / "out2"), "*.txt"],
+        ],
+        "formats": [["formats"], ["formats", "--json"]],
+    }
+    assert set(runs) == {name for name, verb in VERBS.items() if verb.light}
+    return [argv for name in runs for argv in runs[name]]
+
+
+def test_light_verbs_import_no_numpy(tmp_path: Path) -> None:
+    """Listing and extracting archives and listing formats need no numpy (nor the generated
+    parsers of the models, nor the readers): their archives here are small enough for the
+    plain path (archive/base.py's PLAIN_MAX_ENTRIES)."""
+    for argv in _light_commands(tmp_path):
+        code = f"import sys; from quakemodels.cli import main; sys.exit(main({argv!r}))"
+        modules = imported_modules(code)
+        assert f"quakemodels.cli.{argv[0]}" in modules  # it ran the verb
+        assert "numpy" not in modules, argv
+        assert parsers(modules) <= {"quakemodels.kaitai.quake_pak"}, argv
+    assert (tmp_path / "out" / "models" / "b" / "tris.md2").is_file()
+    assert (tmp_path / "out2" / "a.txt").read_bytes() == b"a"
 
 
 def test_the_numpy_floor_is_real() -> None:

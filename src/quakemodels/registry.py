@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ from .core.scene import ExportModel
 from .core.skeletal import Skeletal, SkeletalScene
 from .core.skins import game_images
 from .errors import BadMagicError, BadValueError, ModelFormatError
-from .formats import FORMATS
+from .formats import FORMATS, builders, by_magic, by_name, folder_formats, folder_sets
 from .formats.contract import Format, Kind
 from .interchange.export import select_frames
 
@@ -45,6 +45,7 @@ __all__ = [
     "FORMATS",
     "Format",
     "Kind",
+    "builders",
     "by_magic",
     "by_name",
     "check",
@@ -64,15 +65,6 @@ __all__ = [
 ]
 
 
-def folder_formats() -> Iterator[Format]:
-    """The formats opened from a folder (kind FOLDER, with ``detect`` and ``open``)."""
-    return (
-        f
-        for f in FORMATS
-        if f.kind is Kind.FOLDER and f.services.detect is not None and f.services.open is not None
-    )
-
-
 def folder_format(
     path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None = None
 ) -> Format | None:
@@ -87,17 +79,6 @@ def is_folder_set(
     """True when ``path`` names a folder some folder format reads (a Quake III player);
     never raises."""
     return folder_format(path, game_dir) is not None
-
-
-def folder_sets(names: Iterable[str]) -> dict[str, dict[str, str]]:
-    """The folder sets (players) among archive or search-path ``names`` (``/``-separated):
-    folder name -> {part: the part's name as stored}, each folder format's ``folders``."""
-    found: dict[str, dict[str, str]] = {}
-    listed = list(names)
-    for fmt in folder_formats():
-        if fmt.folders is not None:
-            found.update(fmt.folders(listed))
-    return found
 
 
 def _open_folder(
@@ -117,22 +98,6 @@ def _open_folder(
     if refused is not None:
         raise refused
     return None
-
-
-def by_magic(data: bytes) -> Format | None:
-    """The format whose magic ``data`` starts with, or None."""
-    for fmt in FORMATS:
-        if fmt.accepts(data):
-            return fmt
-    return None
-
-
-def by_name(name: str) -> Format:
-    """The format called ``name`` (``md2``); KeyError listing the formats there are."""
-    for fmt in FORMATS:
-        if fmt.name == name:
-            return fmt
-    raise KeyError(f"no format {name!r}; formats: {', '.join(f.name for f in FORMATS)}")
 
 
 def for_model(model: object) -> Format:
@@ -549,11 +514,6 @@ def members(path: str | os.PathLike[str]) -> Mapping[str, Any] | None:
     ``head`` → each part's path), one dump each; None when no folder format takes it."""
     fmt = folder_format(path)
     return None if fmt is None else fmt.members(path)
-
-
-def builders() -> list[Format]:
-    """The formats convert writes."""
-    return [f for f in FORMATS if f.services.build is not None]
 
 
 def model_source(

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import array
 import io
+import itertools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO, Literal, TypeVar, overload
-
-import numpy as np
+from typing import TYPE_CHECKING, BinaryIO, Literal, TypeVar, overload
 
 from ..errors import ArchiveError
 from .names import Engine, query_key, unsafe_reason
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from . import fast
 
 Kind = Literal["pak", "pk3"]
 
@@ -30,12 +35,23 @@ RATIO_FREE_SIZE = 16 << 20
 # Everything one extraction may write (the sum of the declared sizes): a whole Quake III
 # pak0.pk3 is 480 MB, a large mod a few GB.
 MAX_TOTAL = 16 << 30
+# Up to this many entries an archive is opened, looked up and listed in plain Python (a dict
+# of names, sorted()): no numpy to import, which costs more than listing a pk3 of a few
+# thousand files. Past it, the directory's checks, hashes and sorts run over numpy arrays
+# (archive/fast.py; tests/test_archive_arrays.py proves the two paths equal), and a million
+# entries take no Python object each.
+PLAIN_MAX_ENTRIES = 1 << 14
 _Self = TypeVar("_Self", bound="Closing")
 
 # Substrings of the NUL-joined names that every name unsafe_reason refuses produces: an empty
 # name, a NUL, a leading or trailing separator, ':' or '..'. Finding none proves all names safe
 # with a few C-speed scans instead of one Python call per name.
 _SUSPICIOUS = ("\0\0", ":", "..", "\0/", "\0\\", "/\0", "\\\0")
+
+
+def vectorised(n: int) -> bool:
+    """True when a directory of ``n`` entries takes the numpy paths (archive/fast.py)."""
+    return n > PLAIN_MAX_ENTRIES
 
 
 def _suspicious(names: Sequence[str]) -> bool:
@@ -70,53 +86,69 @@ class Entry:
     method: int = 0
 
 
+def int64s(values: Iterable[int] | np.ndarray) -> array.array[int]:
+    """``values`` as a stdlib int64 array: a numpy int64 array by its buffer (one copy, no
+    Python int per item), anything else item by item."""
+    if isinstance(values, array.array) and values.typecode == "q":
+        return values
+    out = array.array("q")
+    try:
+        view = memoryview(values)  # type: ignore[arg-type]
+    except TypeError:
+        view = None
+    if view is not None and view.itemsize == 8 and view.format in ("q", "l", "<q", "<l"):
+        out.frombytes(view.cast("B"))
+    else:
+        out.extend(int(v) for v in values)
+    return out
+
+
 class EntryTable(Sequence[Entry]):
     """An archive's entries as arrays; ``table[i]`` builds the :class:`Entry` on demand.
 
     ``blob`` holds every name, UTF-8 (``surrogateescape``), each followed by a NUL; name ``i``
-    is ``blob[starts[i]:starts[i + 1] - 1]`` (``starts``: int64, n + 1). ``entry_index`` (the
-    Entry's ``index``), ``offset``, ``size``, ``compressed_size``, ``method``: int64 arrays of
-    n, the :class:`Entry` fields.
+    is ``blob[starts[i]:starts[i + 1] - 1]`` (``starts``: n + 1). ``entry_index`` (the
+    Entry's ``index``), ``offset``, ``size``, ``compressed_size``, ``method``: n each, the
+    :class:`Entry` fields. Every column is a stdlib ``array.array`` of int64 (``"q"``):
+    ``np.frombuffer(column, np.int64)`` views it without a copy where numpy is used.
     """
 
     def __init__(
         self,
         blob: bytes,
-        starts: np.ndarray,
+        starts: Iterable[int] | np.ndarray,
         *,
-        index: np.ndarray,
-        offset: np.ndarray,
-        size: np.ndarray,
-        compressed_size: np.ndarray | None = None,
-        method: np.ndarray | None = None,
+        index: Iterable[int] | np.ndarray,
+        offset: Iterable[int] | np.ndarray,
+        size: Iterable[int] | np.ndarray,
+        compressed_size: Iterable[int] | np.ndarray | None = None,
+        method: Iterable[int] | np.ndarray | None = None,
     ):
         self.blob = blob
-        self.starts = np.asarray(starts, np.int64)
+        self.starts = int64s(starts)
         n = len(self.starts) - 1
-        self.entry_index = np.asarray(index, np.int64)
-        self.offset = np.asarray(offset, np.int64)
-        self.size = np.asarray(size, np.int64)
-        self.compressed_size = (
-            self.size if compressed_size is None else np.asarray(compressed_size, np.int64)
-        )
-        # np.zeros pages stay untouched (and out of the RSS) until written
-        self.method = np.zeros(n, np.int64) if method is None else np.asarray(method, np.int64)
+        self.entry_index = int64s(index)
+        self.offset = int64s(offset)
+        self.size = int64s(size)
+        self.compressed_size = self.size if compressed_size is None else int64s(compressed_size)
+        # zero bytes from the allocator: pages untouched (out of the RSS) until written
+        self.method = array.array("q", bytes(8 * n)) if method is None else int64s(method)
 
     @classmethod
     def of(cls, entries: Sequence[Entry]) -> EntryTable:
         """The table of a list of Entry objects."""
         encoded = [e.name.encode("utf-8", "surrogateescape") for e in entries]
-        lengths = np.array([len(b) + 1 for b in encoded], np.int64)
-        starts = np.zeros(len(encoded) + 1, np.int64)
-        np.cumsum(lengths, out=starts[1:])
+        starts = array.array("q", [0])
+        for b in encoded:
+            starts.append(starts[-1] + len(b) + 1)
         return cls(
             b"".join(b + b"\0" for b in encoded),
             starts,
-            index=np.array([e.index for e in entries], np.int64),
-            offset=np.array([e.offset for e in entries], np.int64),
-            size=np.array([e.size for e in entries], np.int64),
-            compressed_size=np.array([e.compressed_size for e in entries], np.int64),
-            method=np.array([e.method for e in entries], np.int64),
+            index=[e.index for e in entries],
+            offset=[e.offset for e in entries],
+            size=[e.size for e in entries],
+            compressed_size=[e.compressed_size for e in entries],
+            method=[e.method for e in entries],
         )
 
     def __len__(self) -> int:
@@ -124,7 +156,7 @@ class EntryTable(Sequence[Entry]):
 
     def name(self, i: int) -> str:
         """Entry ``i``'s name."""
-        raw = self.blob[int(self.starts[i]) : int(self.starts[i + 1]) - 1]
+        raw = self.blob[self.starts[i] : self.starts[i + 1] - 1]
         return raw.decode("utf-8", "surrogateescape")
 
     def names(self) -> list[str]:
@@ -136,49 +168,45 @@ class EntryTable(Sequence[Entry]):
             return [self.name(i) for i in range(len(self))]
         return names
 
-    def ending_with(self, suffixes: Sequence[str]) -> np.ndarray:
-        """Positions (int64, ascending) of the names ending in one of ``suffixes`` (ASCII case
-        ignored), compared a byte column at a time over the names' last bytes."""
+    def ending_with(self, suffixes: Sequence[str]) -> list[int]:
+        """Positions (ascending) of the names ending in one of ``suffixes`` (ASCII case
+        ignored): by each name in Python, or over the names' bytes with numpy for a large
+        table (see :data:`PLAIN_MAX_ENTRIES`)."""
         if not len(self) or not suffixes:
-            return np.zeros(0, np.int64)
-        low = np.frombuffer(self.blob.translate(_KEY_TABLES["quake2"]), np.uint8)
-        ends = self.starts[1:] - 1  # each name's NUL
-        lengths = np.diff(self.starts) - 1
-        hit = np.zeros(len(self), bool)
-        for suffix in suffixes:
-            want = suffix.encode("utf-8", "surrogateescape").translate(_KEY_TABLES["quake2"])
-            match = lengths >= len(want)
-            for j, byte in enumerate(want):
-                at = np.where(match, ends - len(want) + j, 0)
-                match &= low[at] == byte
-            hit |= match
-        return np.flatnonzero(hit).astype(np.int64)
+            return []
+        if vectorised(len(self)):
+            from . import fast
 
-    def sort_order(self, table: bytes | None = None) -> np.ndarray:
-        """Positions (int64) in the stable order of the names' bytes, mapped through
-        ``table`` (a ``bytes.translate`` table) first: str order, as UTF-8 keeps it."""
-        n = len(self)
-        lengths = np.diff(self.starts) - 1
-        width = int(lengths.max()) + 1 if n else 1
-        if n * width > _SORT_MATRIX_LIMIT:  # a pathological long name: sort in Python
-            keys = [
-                self.blob[int(a) : int(b) - 1]
-                for a, b in zip(self.starts[:-1], self.starts[1:], strict=True)
-            ]
-            if table is not None:
-                keys = [k.translate(table) for k in keys]
-            return np.array(sorted(range(n), key=keys.__getitem__), np.int64)
-        matrix = np.zeros((n, width), np.uint8)
-        columns = np.arange(width)
-        for a in range(0, n, _HASH_CHUNK):
-            b = min(a + _HASH_CHUNK, n)
-            part = self.blob[int(self.starts[a]) : int(self.starts[b])]
-            if table is not None:
-                part = part.translate(table)
-            keep = columns <= lengths[a:b, None]  # the name and its NUL
-            matrix[a:b][keep] = np.frombuffer(part, np.uint8)
-        # fixed-width bytes compare as C strings: trailing NULs are padding
-        return np.argsort(matrix.view(f"S{width}").ravel(), kind="stable").astype(np.int64)
+            found: list[int] = fast.ending_with(self, suffixes, _KEY_TABLES["quake2"]).tolist()
+            return found
+        fold = _KEY_TABLES["quake2"]
+        wants = tuple(s.encode("utf-8", "surrogateescape").translate(fold) for s in suffixes)
+        keys = self.blob[:-1].translate(fold).split(b"\0")
+        if len(keys) != len(self):  # pragma: no cover - a NUL inside a name is refused at open
+            keys = [self.blob[a : b - 1].translate(fold) for a, b in self._spans()]
+        return [i for i, key in enumerate(keys) if key.endswith(wants)]
+
+    def sort_order(self, table: bytes | None = None) -> list[int]:
+        """Positions in the stable order of the names' bytes, mapped through ``table`` (a
+        ``bytes.translate`` table) first: str order, as UTF-8 keeps it. A large table sorts
+        with numpy (:func:`.fast.sort_order` gives it as an array)."""
+        if vectorised(len(self)):
+            from . import fast
+
+            order: list[int] = fast.sort_order(self, table).tolist()
+            return order
+        return self.plain_sort_order(table)
+
+    def plain_sort_order(self, table: bytes | None = None) -> list[int]:
+        """:meth:`sort_order` by ``sorted()`` over the names' bytes, whatever the size."""
+        keys = [self.blob[a : b - 1] for a, b in self._spans()]
+        if table is not None:
+            keys = [k.translate(table) for k in keys]
+        return sorted(range(len(keys)), key=keys.__getitem__)
+
+    def _spans(self) -> Iterator[tuple[int, int]]:
+        """Each name's ``(start, end)`` in :attr:`blob`, its NUL included."""
+        return itertools.pairwise(self.starts)
 
     @overload
     def __getitem__(self, i: int) -> Entry: ...
@@ -194,11 +222,11 @@ class EntryTable(Sequence[Entry]):
             raise IndexError(f"entry {i} out of range (0..{n - 1})")
         return Entry(
             self.name(i),
-            int(self.entry_index[i]),
-            int(self.offset[i]),
-            int(self.size[i]),
-            int(self.compressed_size[i]),
-            int(self.method[i]),
+            self.entry_index[i],
+            self.offset[i],
+            self.size[i],
+            self.compressed_size[i],
+            self.method[i],
         )
 
     def __iter__(self) -> Iterator[Entry]:
@@ -207,63 +235,6 @@ class EntryTable(Sequence[Entry]):
 
     def __repr__(self) -> str:
         return f"<EntryTable of {len(self)} entries>"
-
-
-_FNV_OFFSET = np.uint64(0xCBF29CE484222325)
-_FNV_PRIME = np.uint64(0x100000001B3)
-_HASH_CHUNK = 1 << 16
-# Bytes of the padded name matrix sort_order builds before it falls back to a Python sort.
-_SORT_MATRIX_LIMIT = 256 << 20
-
-
-def _hashes(blob: bytes, starts: np.ndarray, table: bytes | None = None) -> np.ndarray:
-    """A 64-bit hash of each NUL-terminated name of ``blob`` (uint64, n), its bytes mapped
-    through ``table`` (a ``bytes.translate`` table) first; chunks of entries keep the
-    temporaries small."""
-    n = len(starts) - 1
-    out = np.empty(n, np.uint64)
-    for a in range(0, n, _HASH_CHUNK):
-        b = min(a + _HASH_CHUNK, n)
-        lo, hi = int(starts[a]), int(starts[b])
-        part = blob[lo:hi]
-        if table is not None:
-            part = part.translate(table)
-        out[a:b] = _hash_chunk(part + bytes(8), starts[a : b + 1] - lo)
-    return out
-
-
-def _hash_chunk(padded: bytes, starts: np.ndarray) -> np.ndarray:
-    """_hashes of one chunk (``padded``: its names followed by 8 zero bytes), 8 bytes a step.
-
-    Names are visited longest first so that step ``j`` touches only the names longer than
-    ``j`` bytes: the whole costs a few numpy passes over the names' bytes.
-    """
-    n = len(starts) - 1
-    out = np.full(n, _FNV_OFFSET, np.uint64)
-    if n == 0:
-        return out
-    lengths = np.diff(starts) - 1
-    # every (unaligned) 8-byte little-endian word of the chunk, by its first byte
-    words = np.ndarray((len(padded) - 7,), np.dtype("<u8"), padded, 0, (1,))
-    order = np.argsort(-lengths, kind="stable")
-    by_len = lengths[order]
-    pos = starts[:-1][order]
-    h = out.copy()
-    neg = -by_len
-    for j in range(0, int(by_len[0]), 8):
-        k = int(np.searchsorted(neg, -j, side="left"))  # names longer than j
-        left = np.minimum(by_len[:k] - j, 8).astype(np.uint64)
-        mask = np.where(
-            left == 8,
-            np.uint64(0xFFFFFFFFFFFFFFFF),
-            (np.uint64(1) << (np.uint64(8) * np.minimum(left, np.uint64(7)))) - np.uint64(1),
-        )
-        word = words[pos[:k] + j] & mask
-        hk = (h[:k] ^ word) * _FNV_PRIME
-        h[:k] = hk ^ (hk >> np.uint64(29))
-    h ^= by_len.astype(np.uint64)
-    out[order] = h
-    return out
 
 
 def _suspicious_blob(blob: bytes, n: int) -> bool:
@@ -291,6 +262,8 @@ def _key_table(engine: Engine) -> bytes:
 
 
 _KEY_TABLES = {engine: _key_table(engine) for engine in ("quake", "quake2", "quake3")}
+LISTING_ORDER = _KEY_TABLES["quake3"]
+"""The translate table of the order archives are listed in (``name_key(name, "quake3")``)."""
 
 
 class Closing:
@@ -336,13 +309,19 @@ class Archive(Closing):
                 reason = unsafe_reason(table.name(i))
                 if reason:
                     raise self.error(f"entry name {table.name(i)!r} {reason}", table.name(i))
-        # Lookups go through a sorted array of key hashes (no dict of a million strings):
-        # equal hashes are compared byte for byte, so a collision never merges two names.
         self._key_table = _KEY_TABLES[engine]
-        hashes = _hashes(table.blob, table.starts, self._key_table)
-        self._order = np.argsort(hashes, kind="stable")
-        self._sorted = hashes[self._order]
-        dup = self._first_duplicate()
+        # The index of names as the engine compares them: a dict of key bytes for a small
+        # archive; past PLAIN_MAX_ENTRIES a sorted array of key hashes (no dict of a million
+        # strings), equal hashes compared byte for byte so that no collision merges two names.
+        self._index: dict[bytes, int] | None = None
+        self._hashed: fast.HashIndex | None = None
+        if vectorised(n):
+            from . import fast
+
+            self._hashed = fast.HashIndex(table, self._key_table)
+            dup = self._hashed.first_duplicate(self._key_bytes)
+        else:
+            self._index, dup = self._dict_index()
         if dup is not None:
             e, other = table[dup[0]], table[dup[1]]
             raise self.error(
@@ -353,29 +332,22 @@ class Archive(Closing):
 
     def _key_bytes(self, i: int) -> bytes:
         t = self.entries
-        return t.blob[int(t.starts[i]) : int(t.starts[i + 1]) - 1].translate(self._key_table)
+        return t.blob[t.starts[i] : t.starts[i + 1] - 1].translate(self._key_table)
 
-    def _first_duplicate(self) -> tuple[int, int] | None:
-        """(the first entry, in directory order, whose key an earlier entry has; that earlier
-        entry), or None. Only entries sharing a hash are compared."""
-        same = np.flatnonzero(self._sorted[1:] == self._sorted[:-1])
-        if not len(same):
-            return None
-        best: tuple[int, int] | None = None
-        groups: dict[int, list[int]] = {}
-        for k in same:
-            for j in (int(k), int(k) + 1):
-                group = groups.setdefault(int(self._sorted[j]), [])
-                i = int(self._order[j])
-                if i not in group:
-                    group.append(i)
-        for group in groups.values():
-            first: dict[bytes, int] = {}
-            for i in sorted(group):
-                other = first.setdefault(self._key_bytes(i), i)
-                if other != i and (best is None or i < best[0]):
-                    best = (i, other)
-        return best
+    def _dict_index(self) -> tuple[dict[bytes, int], tuple[int, int] | None]:
+        """(each key's first position, the first entry in directory order whose key an earlier
+        entry has with that earlier entry, or None)."""
+        t = self.entries
+        keys = t.blob[:-1].translate(self._key_table).split(b"\0") if len(t) else []
+        if len(keys) != len(t):  # pragma: no cover - a NUL inside a name is refused at open
+            keys = [self._key_bytes(i) for i in range(len(t))]
+        index: dict[bytes, int] = {}
+        dup = None
+        for i, key in enumerate(keys):
+            first = index.setdefault(key, i)
+            if first != i and dup is None:
+                dup = (i, first)
+        return index, dup
 
     # -- errors -----------------------------------------------------------------------------
 
@@ -410,14 +382,10 @@ class Archive(Closing):
             key = query_key(name, self.engine).encode("utf-8", "surrogateescape")
         except UnicodeEncodeError:  # pragma: no cover - surrogateescape encodes any str
             return None
-        h = _hashes(key + b"\0", np.array([0, len(key) + 1], np.int64))[0]
-        lo = int(np.searchsorted(self._sorted, h, side="left"))
-        hi = int(np.searchsorted(self._sorted, h, side="right"))
-        # the first entry of the name wins (duplicates are refused at open anyway)
-        for i in sorted(int(i) for i in self._order[lo:hi]):
-            if self._key_bytes(i) == key:
-                return i
-        return None
+        if self._index is not None:
+            return self._index.get(key)
+        assert self._hashed is not None
+        return self._hashed.position(key, self._key_bytes)
 
     def find(self, name: str) -> Entry | None:
         """The entry the engine would open for ``name``, or None."""
@@ -505,23 +473,9 @@ class Archive(Closing):
                 break
         return head[:n]
 
-    def heads(
-        self, n: int = 16, start: int = 0, stop: int | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The first ``n`` bytes of entries ``start:stop``: (uint8 (k, n), zero past each one's
-        end; int64 (k,) how many there are). Archives with random access do it with numpy."""
-        chosen = range(len(self.entries))[start:stop]
-        out = np.zeros((len(chosen), n), np.uint8)
-        lengths = np.zeros(len(chosen), np.int64)
-        for row, i in enumerate(chosen):
-            head = self.read_head(self.entries[i], n)
-            out[row, : len(head)] = np.frombuffer(head, np.uint8)
-            lengths[row] = len(head)
-        return out, lengths
-
-    def sort_order(self) -> np.ndarray:
+    def sort_order(self) -> list[int]:
         """Positions of ``entries`` in listing order: by ``name_key(name, "quake3")``, stable."""
-        return self.entries.sort_order(_KEY_TABLES["quake3"])
+        return self.entries.sort_order(LISTING_ORDER)
 
     def open(self, name: str | Entry) -> BinaryIO:
         """A binary file object over one entry's bytes."""

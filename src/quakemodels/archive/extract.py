@@ -21,9 +21,11 @@ folder finds a staging folder whose process is gone and undoes what it did (:fun
 
 from __future__ import annotations
 
+import array
 import contextlib
 import fnmatch
 import hashlib
+import itertools
 import os
 import shutil
 import stat
@@ -33,11 +35,8 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TextIO, overload
 
-import numpy as np
-import numpy.typing as npt
-
 from ..errors import QuakeModelsWarning
-from .base import MAX_TOTAL, Archive, Entry
+from .base import MAX_TOTAL, Archive, Entry, vectorised
 from .names import name_key, split_parts
 
 STAGE_PREFIX = ".quakemodels-extract."
@@ -47,16 +46,17 @@ JOURNAL = "journal"
 Writing = Callable[[Path], AbstractContextManager[None]]
 
 
-def select(archive: Archive, pattern: str | None = None) -> npt.NDArray[np.int64]:
+def select(archive: Archive, pattern: str | None = None) -> Sequence[int]:
     """The positions in ``archive.entries`` of the entries whose name matches the shell
-    ``pattern`` (ASCII case ignored), or of all of them (int64, ascending)."""
+    ``pattern`` (ASCII case ignored), or of all of them (ascending; an int64 array, eight
+    bytes a pick)."""
     n = len(archive.entries)
     if pattern is None:
-        return np.arange(n, dtype=np.int64)
+        return range(n)
     pat = name_key(pattern.replace("\\", "/"), "quake3")
     names = archive.entries.names()
-    return np.array(
-        [i for i in range(n) if fnmatch.fnmatchcase(name_key(names[i], "quake3"), pat)], np.int64
+    return array.array(
+        "q", (i for i in range(n) if fnmatch.fnmatchcase(name_key(names[i], "quake3"), pat))
     )
 
 
@@ -64,7 +64,7 @@ class Targets(Sequence[Path]):
     """Where the entries at ``picks`` land under ``folder``: ``targets[k]`` is the path of
     the k-th (made on demand: a million entries need no million Path objects at once)."""
 
-    def __init__(self, archive: Archive, folder: Path, picks: npt.NDArray[np.int64]) -> None:
+    def __init__(self, archive: Archive, folder: Path, picks: Sequence[int]) -> None:
         self.archive = archive
         self.folder = folder
         self.picks = picks
@@ -79,12 +79,12 @@ class Targets(Sequence[Path]):
     def __getitem__(self, k: int | slice) -> Path | list[Path]:
         if isinstance(k, slice):
             return [self[j] for j in range(*k.indices(len(self)))]
-        name = self.archive.entries.name(int(self.picks[k]))
+        name = self.archive.entries.name(self.picks[k])
         return self.folder.joinpath(*split_parts(name))
 
     def entry(self, k: int) -> Entry:
         """The k-th entry."""
-        return self.archive.entries[int(self.picks[k])]
+        return self.archive.entries[self.picks[k]]
 
 
 def _key_hash(key: str) -> int:
@@ -97,7 +97,7 @@ def _key_hash(key: str) -> int:
 def plan(
     archive: Archive,
     outdir: Path,
-    picks: npt.NDArray[np.int64],
+    picks: Sequence[int],
     *,
     max_total: int = MAX_TOTAL,
 ) -> Targets:
@@ -109,7 +109,7 @@ def plan(
     root = Path(os.path.realpath(outdir))
     targets = Targets(archive, outdir, picks)
     n = len(picks)
-    hashes = np.empty(n, np.uint64)
+    hashes = array.array("Q", bytes(8 * n))
     folder_hashes: dict[int, int] = {}  # folder key's hash -> position of an entry under it
     real_folders: dict[str, bool] = {}  # a folder below outdir -> whether it stays inside
     total = 0
@@ -157,35 +157,39 @@ def plan(
 
 
 def _refuse_clashes(
-    targets: Targets, hashes: npt.NDArray[np.uint64], folder_hashes: dict[int, int]
+    targets: Targets, hashes: array.array[int], folder_hashes: dict[int, int]
 ) -> None:
     """ArchiveError for two entries landing on one file once case is ignored, or an entry
-    that is also another's folder (names compared where their hashes are equal)."""
+    that is also another's folder (names compared where their hashes are equal; the hashes
+    sorted and matched with numpy past PLAIN_MAX_ENTRIES picks)."""
     archive = targets.archive
 
     def key(k: int) -> str:
         return "/".join(split_parts(targets.entry(k).name)).lower()
 
-    order = np.argsort(hashes, kind="stable")
-    same = np.flatnonzero(hashes[order][1:] == hashes[order][:-1])
-    for j in same:
-        first, second = int(order[j]), int(order[j + 1])
+    if vectorised(len(hashes)):
+        from . import fast
+
+        same, under = fast.hash_clashes(hashes, folder_hashes)
+    else:
+        order = sorted(range(len(hashes)), key=hashes.__getitem__)  # stable, as numpy's
+        same = [(a, b) for a, b in itertools.pairwise(order) if hashes[a] == hashes[b]]
+        under = [k for k, h in enumerate(hashes) if h in folder_hashes]
+    for first, second in same:
         if key(first) == key(second):
             raise archive.error(
                 f"extracts to the same file as {targets.entry(first).name!r} (names differ only"
                 " in case)",
                 targets.entry(second).name,
             )
-    if folder_hashes:
-        folders = np.fromiter(folder_hashes, np.uint64, len(folder_hashes))
-        for k in np.flatnonzero(np.isin(hashes, folders)):
-            other = folder_hashes[int(hashes[k])]
-            parts = split_parts(targets.entry(other).name)
-            if key(int(k)) in ("/".join(parts[:i]).lower() for i in range(1, len(parts))):
-                raise archive.error(
-                    f"is a file, and also the folder of {targets.entry(other).name!r}",
-                    targets.entry(int(k)).name,
-                )
+    for k in under:
+        other = folder_hashes[hashes[k]]
+        parts = split_parts(targets.entry(other).name)
+        if key(k) in ("/".join(parts[:i]).lower() for i in range(1, len(parts))):
+            raise archive.error(
+                f"is a file, and also the folder of {targets.entry(other).name!r}",
+                targets.entry(k).name,
+            )
 
 
 def _no_context(path: Path) -> AbstractContextManager[None]:

@@ -44,12 +44,10 @@ from pathlib import Path
 from typing import Literal
 
 from ..core.files import HEAD, SizeLimit, file_kind, is_regular, open_regular, read_regular
-from ..core.skins import Listings, _find_ci, _where, strip_leading_slash
+from ..core.gamepaths import Listings, _find_ci, _where, strip_leading_slash
 from ..errors import ArchiveError, BadValueError, QuakeModelsWarning
 from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
-from .pak import PakArchive
-from .pk3 import Pk3Archive
 
 SourceKind = Literal["dir", "pak", "pk3", "pk3dir"]
 # The image types skins and shader textures are looked up as (Quake II: PCX; Quake III: TGA,
@@ -129,8 +127,13 @@ def open_archive(path: str | os.PathLike[str], engine: Engine | None = None) -> 
             archive=str(p),
         )
     kind = _sniff(p)
+    # each reader imported when an archive of its kind opens (a pak's brings the Kaitai runtime)
     if kind == "pk3" or (kind is None and p.suffix.lower() == ".pk3"):
+        from .pk3 import Pk3Archive
+
         return Pk3Archive(p, engine=engine or "quake3")
+    from .pak import PakArchive
+
     return PakArchive(p, engine=engine if engine in ("quake", "quake2") else "quake2")
 
 

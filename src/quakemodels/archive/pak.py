@@ -13,28 +13,30 @@ directory, non-ASCII, unsafe (``..``, absolute, drive letter) and duplicate name
 from __future__ import annotations
 
 import io
-import mmap
 import os
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-import numpy as np
 from kaitaistruct import KaitaiStream, KaitaiStructError
 
 from ..core.files import open_regular
 from ..errors import ArchiveError, BadValueError
+from ..kaitai import quake_pak_facts as facts
 from ..kaitai.quake_pak import QuakePak
-from ..kaitai.quake_pak_layout import INDEX_ENTRY
-from .base import Archive, Entry, EntryTable
+from .base import Archive, Entry, EntryTable, vectorised
 from .names import Engine
 
-MAGIC = b"PACK"
-HEADER_SIZE = 12
-ENTRY_SIZE = INDEX_ENTRY.itemsize  # 64
-NAME_SIZE = INDEX_ENTRY["name"].itemsize  # 56
-# directory entries handled per numpy step when names are extracted (bounds the masks)
-_CHUNK = 1 << 16
+MAGIC = facts.CONTENTS["ROOT"]["magic"]
+HEADER_SIZE = struct.calcsize(facts.STRUCTS["ROOT"])  # 12
+# A directory record (name, ofs, size), as the spec lays it out (its generated facts).
+_RECORD = struct.Struct(facts.STRUCTS["INDEX_ENTRY"])
+ENTRY_SIZE = _RECORD.size  # 64
+NAME_SIZE = facts.FIELDS["INDEX_ENTRY"]["name"][1]  # 56
+Span = tuple[int, int, int]
+"""(start, end, who): a byte range of a pak and what holds it (an entry, -1 the header,
+-2 the directory)."""
 # MAX_FILES_IN_PACK: Quake (WinQuake/common.c) and Quake II (qcommon/qfiles.h) refuse more.
 MAX_FILES_IN_PACK = {"quake": 2048, "quake2": 4096}
 
@@ -123,39 +125,36 @@ class PakArchive(Archive):
 
     def _table(self, f: BinaryIO, ofs: int, count: int) -> EntryTable:
         """The names (up to the first NUL, ASCII only) and ranges of the ``count`` directory
-        entries at ``ofs``, read in chunks through INDEX_ENTRY (so never the whole directory
-        at once, and masks of a few MB)."""
-        _, name_at = INDEX_ENTRY.fields["name"][:2]
-        parts: list[bytes] = []
-        lengths = np.empty(count, np.int64)
-        offsets = np.empty(count, np.int64)
-        sizes = np.empty(count, np.int64)
-        columns = np.arange(NAME_SIZE + 1)
-        f.seek(ofs)
-        for a in range(0, count, _CHUNK):
-            n = min(_CHUNK, count - a)
-            raw = f.read(n * ENTRY_SIZE)
-            if len(raw) != n * ENTRY_SIZE:  # pragma: no cover - range checked before
-                raise self.error("directory unreadable: file shrank", field="index", at=ofs)
-            records = np.frombuffer(raw, INDEX_ENTRY)
-            offsets[a : a + n] = records["ofs"]
-            sizes[a : a + n] = records["size"]
-            rows = np.frombuffer(raw, np.uint8).reshape(n, ENTRY_SIZE)
-            chunk = np.zeros((n, NAME_SIZE + 1), np.uint8)
-            chunk[:, :NAME_SIZE] = rows[:, name_at : name_at + NAME_SIZE]
-            ln = (chunk == 0).argmax(axis=1)  # column NAME_SIZE is 0: always found
-            keep = columns <= ln[:, None]  # the name and its terminating NUL
-            kept = chunk[keep]
-            if (kept >= 0x80).any():
+        entries at ``ofs``: one record at a time, or for a large directory through the
+        generated numpy layout in chunks (:func:`.fast.pak_table`)."""
+        if vectorised(count):
+            from . import fast
+
+            table = fast.pak_table(f, ofs, count)
+            if table is None:
                 raise self._name_error(f, ofs, count)
-            lengths[a : a + n] = ln
-            parts.append(kept.tobytes())
-        starts = np.zeros(count + 1, np.int64)
-        np.cumsum(lengths + 1, out=starts[1:])
+            return table
+        f.seek(ofs)
+        raw = f.read(count * ENTRY_SIZE)
+        if len(raw) != count * ENTRY_SIZE:  # pragma: no cover - range checked before
+            raise self.error("directory unreadable: file shrank", field="index", at=ofs)
+        names: list[bytes] = []
+        offsets: list[int] = []
+        sizes: list[int] = []
+        for name, at, size in _RECORD.iter_unpack(raw):
+            name = name.split(b"\0", 1)[0]
+            if not name.isascii():
+                raise self._name_error(f, ofs, count)
+            names.append(name)
+            offsets.append(at)
+            sizes.append(size)
+        starts = [0]
+        for name in names:
+            starts.append(starts[-1] + len(name) + 1)
         return EntryTable(
-            b"".join(parts),
+            b"".join(name + b"\0" for name in names),
             starts,
-            index=np.arange(count, dtype=np.int64),
+            index=range(count),
             offset=offsets,
             size=sizes,
         )
@@ -172,56 +171,64 @@ class PakArchive(Archive):
         return self.error("entry name is not ASCII", field="name", at=ofs)  # pragma: no cover
 
     def _check_ranges(self, table: EntryTable, ofs_index: int, len_dir: int) -> None:
-        """Every entry inside the file, and no two file bodies, header or directory overlapping.
+        """Every entry inside the file, and no two file bodies, header or directory overlapping;
+        the first entry at fault named (vectorised for a large directory: .fast.pak_ranges)."""
+        if vectorised(len(table)):
+            from . import fast
 
-        Vectorised; the entry named is the one the per-entry walk would have named first.
-        """
-        size = self.file_size
-        off, sz = table.offset, table.size
-        bad = (off < 0) | (sz < 0) | (off + sz > size)
-        if bad.any():
-            i = int(bad.argmax())
-            e = table[i]
-            at = ofs_index + i * ENTRY_SIZE
+            bad, overlap = fast.pak_ranges(table, self.file_size, ofs_index, len_dir, HEADER_SIZE)
+        else:
+            bad, overlap = self._plain_ranges(table, ofs_index, len_dir)
+        if bad is not None:
+            e = table[bad]
+            at = ofs_index + bad * ENTRY_SIZE
             if e.offset < 0:
                 raise self.error(f"offset {e.offset} is negative", e.name, field="ofs", at=at + 56)
             if e.size < 0:
                 raise self.error(f"size {e.size} is negative", e.name, field="size", at=at + 60)
             raise self.error(
-                f"bytes [{e.offset}, {e.offset + e.size}) end past the end of the {size}-byte file",
+                f"bytes [{e.offset}, {e.offset + e.size}) end past the end of the"
+                f" {self.file_size}-byte file",
                 e.name,
                 field="size",
                 at=at + 60,
             )
-        # The header (index -1) and the directory (-2) take part as spans; sorted by
-        # (start, end, index), a span overlaps when it starts before the furthest end so far.
-        used = np.flatnonzero(sz > 0)
-        extra = [(0, HEADER_SIZE, -1)] + ([(ofs_index, ofs_index + len_dir, -2)] if len_dir else [])
-        starts = np.concatenate([[s for s, _, _ in extra], off[used]]).astype(np.int64)
-        ends = np.concatenate([[e for _, e, _ in extra], (off + sz)[used]]).astype(np.int64)
-        who = np.concatenate([[w for _, _, w in extra], used]).astype(np.int64)
-        order = np.lexsort((who, ends, starts))
-        starts, ends, who = starts[order], ends[order], who[order]
-        reach = np.maximum.accumulate(ends)
-        hit = np.flatnonzero(starts[1:] < reach[:-1])
-        if not len(hit):
+        if overlap is None:
             return
-        k = int(hit[0]) + 1
-        # the span the walk kept as `prev`: the first one reaching the furthest end so far
-        p = int(np.flatnonzero(ends[:k] == reach[k - 1])[0])
-        cur, prev = int(who[k]), int(who[p])
+        (start, end, cur), (prev_start, prev_end, prev) = overlap
 
         def label(i: int) -> str:
             return {-1: "the header", -2: "the directory"}.get(i) or repr(table.name(i))
 
-        blamed = table.name(cur if cur >= 0 else prev)
         raise self.error(
-            f"bytes [{starts[k]}, {ends[k]}) of {label(cur)} overlap"
-            f" {label(prev)} [{starts[p]}, {ends[p]})",
-            blamed,
+            f"bytes [{start}, {end}) of {label(cur)} overlap"
+            f" {label(prev)} [{prev_start}, {prev_end})",
+            table.name(cur if cur >= 0 else prev),
             field="ofs",
-            at=int(starts[k]),
+            at=start,
         )
+
+    def _plain_ranges(
+        self, table: EntryTable, ofs_index: int, len_dir: int
+    ) -> tuple[int | None, tuple[Span, Span] | None]:
+        """(the first entry outside the file, or None; else the first overlap found walking
+        the spans in (start, end, index) order: (the span, the earlier span reaching furthest),
+        or None). The header is span -1, the directory -2."""
+        size = self.file_size
+        for i, (at, n) in enumerate(zip(table.offset, table.size, strict=True)):
+            if at < 0 or n < 0 or at + n > size:
+                return i, None
+        spans = [(0, HEADER_SIZE, -1)] + ([(ofs_index, ofs_index + len_dir, -2)] if len_dir else [])
+        sized = zip(table.offset, table.size, strict=True)
+        spans += [(at, at + n, i) for i, (at, n) in enumerate(sized) if n]
+        spans.sort()
+        furthest = spans[0]
+        for span in spans[1:]:
+            if span[0] < furthest[1]:
+                return None, (span, furthest)
+            if span[1] > furthest[1]:
+                furthest = span
+        return None, None
 
     def _stream(self, entry: Entry, chunk: int) -> Iterator[bytes]:
         # One seek per piece: two streams of the same archive may be read in turns.
@@ -242,37 +249,10 @@ class PakArchive(Archive):
             left -= len(piece)
             yield piece
 
-    def heads(
-        self, n: int = 16, start: int = 0, stop: int | None = None
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """Archive.heads with numpy gathers over the mapped file (no read per entry)."""
-        f = self._f
-        if f is None:
-            raise self.error("archive is closed")
-        chosen = range(len(self.entries))[start:stop]
-        offsets = self.entries.offset[chosen.start : chosen.stop]
-        lengths = np.minimum(self.entries.size[chosen.start : chosen.stop], n)
-        out = np.zeros((len(chosen), n), np.uint8)
-        if isinstance(f, io.BytesIO):
-            view: memoryview | mmap.mmap = f.getbuffer()
-        elif self.file_size:
-            view = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-        else:
-            return out, lengths
-        try:
-            data = np.frombuffer(view, np.uint8)
-            columns = np.arange(n)
-            for a in range(0, len(out), _CHUNK):
-                b = min(a + _CHUNK, len(out))
-                valid = columns < lengths[a:b, None]
-                at = np.where(valid, offsets[a:b, None] + columns, 0)
-                if len(data) == 0 or int(at.max(initial=0)) >= len(data):
-                    raise self.error(f"file shrank to {len(data)} bytes since it was opened")
-                out[a:b] = np.where(valid, data[at], 0)
-            del data
-        finally:
-            view.close() if isinstance(view, mmap.mmap) else view.release()
-        return out, lengths
+    @property
+    def file(self) -> BinaryIO | None:
+        """The open archive file (None once closed)."""
+        return self._f
 
     def close(self) -> None:
         if self._f is not None:

@@ -32,10 +32,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-import numpy as np
-
 from ..errors import ArchiveError
-from .base import Archive, Entry, EntryTable
+from .base import Archive, Entry, EntryTable, vectorised
 from .names import Engine
 
 # Deflate's best ratio is 1032:1 (258-byte matches coded in about 2 bits); allow some slack.
@@ -86,8 +84,9 @@ class Pk3Archive(Archive):
         else:
             self.path = Path(source)
             self._zip_source = self.path
-        # The central directory read with struct and numpy (no ZipInfo per entry); zipfile
-        # opens only when an entry is read. Anything unusual (zip64, a bad record, a failed
+        # The central directory read with struct and checked in Python (with numpy past
+        # PLAIN_MAX_ENTRIES: no ZipInfo, nor any object, per entry); zipfile opens only when
+        # an entry is read. Anything unusual (zip64, a bad record, a failed
         # check) goes through zipfile and the per-entry checks, which name the problem.
         table = self._fast_table(source)
         if table is not None:
@@ -139,8 +138,8 @@ class Pk3Archive(Archive):
         self._closed = value is None
 
     def _fast_table(self, source: str | os.PathLike[str] | bytes) -> EntryTable | None:
-        """The entries from a central directory walked with struct, checked with numpy; None
-        when the zip needs zipfile (zip64, odd records) or some check fails."""
+        """The entries from a central directory walked with struct; None when the zip needs
+        zipfile (zip64, odd records) or some check fails (zipfile's path then names it)."""
         try:
             if isinstance(source, bytes):
                 cd = _central_directory(io.BytesIO(source))
@@ -152,39 +151,11 @@ class Pk3Archive(Archive):
         if cd is None:
             return None
         self.file_size = cd.file_size
-        at, csize, size = cd.header_offset, cd.compress_size, cd.file_size_
-        data_end = at + LOCAL_HEADER_SIZE + cd.name_length + csize
-        files = ~cd.folder
-        if (
-            cd.has_nul.any()
-            or (at < 0).any()
-            or (data_end > cd.start_dir).any()
-            or (cd.folder & (size != 0)).any()
-            or (files & ((cd.flags & 1) != 0)).any()
-            or (files & (cd.method != STORED) & (cd.method != DEFLATED)).any()
-            or (files & (size > self.max_entry_size)).any()
-            or (files & (cd.method == STORED) & (size != csize)).any()
-            or (
-                files & (cd.method == DEFLATED) & (size > MAX_DEFLATE_RATIO * np.maximum(csize, 1))
-            ).any()
-        ):
-            return None
-        order = np.lexsort((data_end, at))
-        if (at[order][1:] < data_end[order][:-1]).any():
-            return None  # overlapping entries
-        keep = np.flatnonzero(files)
-        starts = np.zeros(len(keep) + 1, np.int64)
-        lengths = np.array([len(cd.names[i]) + 1 for i in keep.tolist()], np.int64)
-        np.cumsum(lengths, out=starts[1:])
-        return EntryTable(
-            b"".join(cd.names[i] + b"\0" for i in keep.tolist()),
-            starts,
-            index=keep,
-            offset=at[keep],
-            size=size[keep],
-            compressed_size=csize[keep],
-            method=cd.method[keep],
-        )
+        if vectorised(len(cd.names)):
+            from . import fast
+
+            return fast.pk3_table(cd, self.max_entry_size)
+        return _plain_table(cd, self.max_entry_size)
 
     def _check(self, zf: zipfile.ZipFile) -> list[Entry]:
         infos = zf.infolist()
@@ -442,30 +413,59 @@ _MAX_EXTRACT_VERSION = 63
 
 
 class _CentralDirectory:
-    """The central directory as arrays (n records, folders included): ``names`` the stored
-    names as UTF-8 bytes (a list: built once, joined into the table's blob); ``name_length``
-    the stored name's length; int64 arrays for the rest."""
+    """The central directory (n records, folders included): ``names`` the stored names as
+    UTF-8 bytes; ``rows`` seven int64 per record: flags, method, compressed size, size, local
+    header offset, stored name length, and 1 when the stored name holds a NUL."""
+
+    COLUMNS = 7
 
     def __init__(self, file_size: int, start_dir: int, rows: array.array[int], names: list[bytes]):
         self.file_size = file_size
         self.start_dir = start_dir
+        self.rows = rows
         self.names = names
-        cols = (
-            np.frombuffer(rows, np.int64).reshape(-1, 7)
-            if len(rows)
-            else np.zeros((0, 7), np.int64)
-        )
-        (
-            self.flags,
-            self.method,
-            self.compress_size,
-            self.file_size_,
-            self.header_offset,
-            self.name_length,
-            nul,
-        ) = cols.T
-        self.has_nul = nul != 0
-        self.folder = np.array([n.endswith(b"/") for n in names], bool)
+
+
+def _plain_table(cd: _CentralDirectory, max_entry_size: int) -> EntryTable | None:
+    """The file entries of ``cd`` checked one record at a time (the checks zipfile's path
+    makes, each failure a None for it to name); :func:`.fast.pk3_table` over arrays."""
+    keep: list[int] = []
+    spans: list[tuple[int, int]] = []
+    rows = cd.rows
+    for i, name in enumerate(cd.names):
+        flags, method, csize, size, at, name_length, nul = rows[7 * i : 7 * i + 7]
+        data_end = at + LOCAL_HEADER_SIZE + name_length + csize
+        if nul or at < 0 or data_end > cd.start_dir:
+            return None
+        spans.append((at, data_end))
+        if name.endswith(b"/"):
+            if size:
+                return None
+            continue
+        if (
+            flags & 1
+            or method not in (STORED, DEFLATED)
+            or size > max_entry_size
+            or (method == STORED and size != csize)
+            or (method == DEFLATED and size > MAX_DEFLATE_RATIO * max(csize, 1))
+        ):
+            return None
+        keep.append(i)
+    spans.sort()
+    if any(b[0] < a[1] for a, b in itertools.pairwise(spans)):
+        return None  # overlapping entries
+    starts = [0]
+    for i in keep:
+        starts.append(starts[-1] + len(cd.names[i]) + 1)
+    return EntryTable(
+        b"".join(cd.names[i] + b"\0" for i in keep),
+        starts,
+        index=keep,
+        offset=[rows[7 * i + 4] for i in keep],
+        size=[rows[7 * i + 3] for i in keep],
+        compressed_size=[rows[7 * i + 2] for i in keep],
+        method=[rows[7 * i + 1] for i in keep],
+    )
 
 
 def _central_directory(f: BinaryIO) -> _CentralDirectory | None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import weakref
 
+from ..core.gamepaths import Listings
 from ..core.shaders import MAX_SCRIPT_BYTES, MAX_SCRIPT_FILES, SHADER_SUFFIX, ShaderScripts
-from ..core.skins import Listings
 from ..errors import ModelFormatError
 from .gamefs import GameFS
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import os
 import sys
 import warnings
@@ -128,7 +127,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             allow_abbrev=False,
         )
         if name == only:
-            module = importlib.import_module(f"{__name__}.{verb.module}")
+            # __import__, not importlib's: the import statement's path, which -X importtime
+            # (tests/test_startup.py, make importtime) sees
+            __import__(f"{__name__}.{verb.module}")
+            module = sys.modules[f"{__name__}.{verb.module}"]
             module.add_args(p)
             # the verb's parser reports its own leftovers: a typo shows the verb's usage
             p.set_defaults(_run=module.run, _parser=p)
@@ -195,7 +197,9 @@ def console_main() -> NoReturn:
     Before that, glibc's allocator is told to keep the memory it frees (see
     :func:`_keep_freed_memory`). Warnings are printed once per cause (:func:`_warnings_once`).
     """
-    _keep_freed_memory()
+    verb = VERBS.get(sys.argv[1]) if len(sys.argv) > 1 else None
+    if verb is None or not verb.light:  # a light verb allocates no arrays (and no ctypes)
+        _keep_freed_memory()
     guard_stdout()
     with _warnings_once(_verb_of(sys.argv[1:])):
         code = main()

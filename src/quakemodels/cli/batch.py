@@ -160,7 +160,7 @@ def named_game_models(item: str, under: str = "") -> list[tuple[str, str]]:
             # found with one scan of the names' bytes
             table = single.entries
             wanted = table.ending_with([*MODEL_SUFFIXES, "animation.cfg"])
-            keys = {i: name_key(table.name(i), "quake3") for i in wanted.tolist()}
+            keys = {i: name_key(table.name(i), "quake3") for i in wanted}
             listing: list[tuple[Found, list[Any]]] = []
             for i in sorted(keys, key=keys.__getitem__):  # stable: directory order on ties
                 entry = table[i]

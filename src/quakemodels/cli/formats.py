@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
+from ..formats import FORMATS, builders
 from ..formats.contract import Kind
-from ..registry import FORMATS, builders
 
 # Sprites a verb can build: the image formats with a build service, from the registry.
 _SPRITES = tuple(sorted({s for f in builders() if f.kind is Kind.IMAGE for s in f.suffixes}))

@@ -5,16 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..archive import Archive, GameFS
+from ..archive.base import LISTING_ORDER, vectorised
 from ..archive.names import type_by_magic
 from ..core.files import open_regular
 from ..core.names import plural
 from ..errors import ModelFormatError
-from ..registry import by_magic, folder_sets
+from ..formats import by_magic, folder_sets
 from .output import reported_warnings
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Lines written per block when listing one archive from its arrays.
 _BLOCK = 1 << 14
@@ -42,8 +45,9 @@ def run(args: argparse.Namespace) -> int:
     with fs:
         single = fs.sources[0].archive if len(fs.sources) == 1 else None
         if single is not None:
+            lister = _list_archive if vectorised(len(single.entries)) else _list_plain
             try:
-                rows, models, n_players = _list_archive(single, _label(single.path, base), args)
+                rows, models, n_players = lister(single, _label(single.path, base), args)
             except ModelFormatError as e:
                 print(f"quakemodels ls: error: {e}", file=sys.stderr)
                 return 1
@@ -97,15 +101,56 @@ def _summary(rows: int, models: int, players: int, sources: int, engine: str, on
     print(f"{what} from {plural(sources, 'source')}, {engine} order", file=sys.stderr)
 
 
+def _list_plain(archive: Archive, where: str, args: argparse.Namespace) -> tuple[int, int, int]:
+    """``ls`` of one archive of up to PLAIN_MAX_ENTRIES entries, an entry at a time: (rows,
+    models, players). :func:`_list_archive` lists a larger one from its arrays, alike."""
+    table = archive.entries
+    kinds: dict[bytes, tuple[str | None, bool]] = {}  # head -> (type, a model)
+    rows = models = 0
+    md3: dict[str, int] = {}  # player part candidates, in listing order: name -> size
+    lines = []
+    for i in archive.sort_order():
+        entry = table[i]
+        head = archive.read_head(entry)
+        kind, model = kinds.get(head) or kinds.setdefault(head, _kind(head))
+        models += model
+        name = entry.name
+        if name[-4:].lower() == ".md3":
+            md3[name] = entry.size
+        if args.models and not model:
+            continue
+        lines.append(f"{entry.size:>10}  {kind or type_by_magic(b'', name):<5} {name}  [{where}]\n")
+    rows = len(lines)
+    players = folder_sets(md3)
+    for folder, parts in players.items():
+        size = sum(md3[name] for name in parts.values())
+        lines.append(f"{size:>10}  {'player':<5} {folder}/  [{where}]\n")
+    sys.stdout.write("".join(lines))
+    return rows, models, len(players)
+
+
+def _kind(head: bytes) -> tuple[str | None, bool]:
+    """(the type an entry's first bytes tell, None where its extension must; a model)."""
+    fmt = by_magic(head)
+    if fmt is not None:
+        return fmt.name, True
+    kind = type_by_magic(head)
+    return (None if kind == "data" else kind), False
+
+
 def _kinds(archive: Archive) -> tuple[np.ndarray, list[str | None], np.ndarray]:
     """Each entry's type by its first 16 bytes, decided once per distinct head: (int64 code
     per entry, the code's type, None where the name's extension decides; bool per code: a
     model). Heads are taken a block at a time, so only the codes stay."""
+    import numpy as np
+
+    from ..archive import fast
+
     count = len(archive.entries)
     codes = np.empty(count, np.int64)
     seen: dict[bytes, int] = {}
     for a in range(0, count, _BLOCK * 4):
-        heads, lengths = archive.heads(16, a, a + _BLOCK * 4)
+        heads, lengths = fast.heads(archive, 16, a, a + _BLOCK * 4)
         keyed = np.zeros((len(heads), 17), np.uint8)
         keyed[:, :16] = heads
         keyed[:, 16] = lengths
@@ -126,20 +171,22 @@ def _kinds(archive: Archive) -> tuple[np.ndarray, list[str | None], np.ndarray]:
 def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tuple[int, int, int]:
     """``ls`` of one archive from its entry arrays: (rows, models, players). Lines go out
     in blocks of a few thousand, never one Python object per entry kept."""
+    from ..archive import fast
+
     table = archive.entries
     codes, kinds, model_code = _kinds(archive)
     is_model = model_code[codes]
-    order = archive.sort_order()
+    order = fast.sort_order(table, LISTING_ORDER)
     out = sys.stdout
     rows = 0
     md3: dict[str, int] = {}  # player part candidates, in listing order: name -> size
-    blob, starts = table.blob, table.starts
+    blob, starts, sizes = table.blob, fast.column(table.starts), fast.column(table.size)
     by_ext: dict[str, str] = {}
     for a in range(0, len(order), _BLOCK):
         block = order[a : a + _BLOCK]
         lines = []
         for size, code, model, lo, hi in zip(
-            table.size[block].tolist(),
+            sizes[block].tolist(),
             codes[block].tolist(),
             is_model[block].tolist(),
             starts[block].tolist(),

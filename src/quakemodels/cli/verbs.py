@@ -9,16 +9,19 @@ from __future__ import annotations
 
 
 class Verb:
-    """One verb: its module under ``quakemodels.cli``, its help line and its examples (one
-    command a line, the first shown in ``quakemodels --help``). A plain class: typing's
-    NamedTuple would cost ``--help`` a tenth of its time."""
+    """One verb: its module under ``quakemodels.cli``, its help line, its examples (one
+    command a line, the first shown in ``quakemodels --help``), and whether it is ``light``:
+    it lists or copies archives and formats and never imports numpy (tests/test_startup.py
+    runs each such verb to prove it). A plain class: typing's NamedTuple would cost
+    ``--help`` a tenth of its time."""
 
-    __slots__ = ("examples", "help", "module")
+    __slots__ = ("examples", "help", "light", "module")
 
-    def __init__(self, module: str, help: str, examples: str) -> None:
+    def __init__(self, module: str, help: str, examples: str, *, light: bool = False) -> None:
         self.module = module
         self.help = help
         self.examples = examples
+        self.light = light
 
 
 VERBS: dict[str, Verb] = {
@@ -135,6 +138,7 @@ VERBS: dict[str, Verb] = {
   quakemodels ls baseq2/ --models        # models in pak0..pak9 and loose files
   quakemodels ls baseq3/ --engine quake3   # player folders last: `player models/players/x/`
 """,
+        light=True,
     ),
     "extract": Verb(
         "extract",
@@ -144,6 +148,7 @@ VERBS: dict[str, Verb] = {
   quakemodels extract baseq2/pak0.pak -o out/ 'models/monsters/*'
   quakemodels extract big.pk3 -o out/ --max-total 64G --max-ratio 5000
 """,
+        light=True,
     ),
     "formats": Verb(
         "formats",
@@ -152,6 +157,7 @@ VERBS: dict[str, Verb] = {
   quakemodels formats
   quakemodels formats --json
 """,
+        light=True,
     ),
     "view": Verb(
         "view",

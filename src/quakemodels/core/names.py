@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BadValueError, QuakeModelsWarning
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 def lenient_names(raws: list[bytes], what: str, offset_of: Callable[[int], int]) -> list[str]:
@@ -84,6 +84,8 @@ def terminated_names(
         for i, raw in enumerate(raw_items):
             decoded.append(terminated_name(raw, f"{what}[{i}].name", "name", offset + stride * i))
         return decoded, raw_items if raws else []
+    import numpy as np  # here: a listing's counts and words (plural) must not load numpy
+
     block = np.ascontiguousarray(fields)
     rows = block.view(np.uint8).reshape(n, size)
     if bool((rows == rows[0]).all()):  # one name in every item (MD3 frames: the tool's name)

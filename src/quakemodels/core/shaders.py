@@ -45,8 +45,8 @@ from typing import NamedTuple
 
 from ..errors import QuakeModelsWarning
 from .files import read_regular
+from .gamepaths import Listings, _where
 from .scene import AlphaTest, Material, Sides
-from .skins import Listings, _where
 
 SHADER_SUFFIX = ".shader"
 MAX_SCRIPT_FILES = 4096  # tr_shader.c MAX_SHADER_FILES

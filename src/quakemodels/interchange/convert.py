@@ -20,11 +20,11 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.embed import PNG_SIGNATURE
+from ..core.gamepaths import _unsafe_reason, game_path
 from ..core.names import plural
 from ..core.quantized import QuantizedMesh
 from ..core.rasters import encode_tga
 from ..core.scene import FPS, ExportModel
-from ..core.skins import _unsafe_reason, game_path
 from ..errors import BadValueError
 from .gltf_images import GltfTexture, decode_image
 from .gltf_read import read_gltf, read_gltf_scene

@@ -33,7 +33,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.skins import IMAGE_EXTENSIONS, game_path
+from ..core.gamepaths import game_path
+from ..core.skins import IMAGE_EXTENSIONS
 from ..errors import ModelFormatError
 from .gltf_doc import _Document, _external, _mesh_primitives, _nodes, _open
 from .gltf_read import _embedded

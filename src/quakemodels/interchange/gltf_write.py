@@ -67,6 +67,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..core.atomic import atomic_output, write_bytes_atomic
+from ..core.gamepaths import game_path
 from ..core.png import encode_png
 from ..core.scene import (
     FPS,
@@ -81,7 +82,7 @@ from ..core.scene import (
     safe_name,
     to_y_up,
 )
-from ..core.skins import Skin, game_path
+from ..core.skins import Skin
 from ..errors import QuakeModelsWarning
 
 FLOAT = 5126

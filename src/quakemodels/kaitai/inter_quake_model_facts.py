@@ -2,10 +2,12 @@
 """What identifies a inter_quake_model file (Inter-Quake Model (IQM, version 2)), as plain data: no numpy.
 
 The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out
-type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.
+type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes;
+STRUCTS: the struct module's format of each such record whose fields are all numbers
+or bytes (one item per field, a subarray's items in a row, padding as x).
 """
 
-__all__ = ["CONTENTS", "FIELDS", "VALID"]
+__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]
 
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {"ROOT": {"magic": b"INTERQUAKEMODEL\x00"}}
@@ -91,4 +93,18 @@ FIELDS: dict[str, dict[str, list[int]]] = {
         "radius": [28, 4],
     },
     "EXTENSION": {"ofs_name": [0, 4], "len_data": [4, 4], "ofs_data": [8, 4], "ofs_next": [12, 4]},
+}
+
+# per constant: its record as a struct module format
+STRUCTS: dict[str, str] = {
+    "ROOT": "<16sIIIIIIIIIIIIIIIIIIIIIIIIIII",
+    "VEC3F": "<fff",
+    "QUAT": "<ffff",
+    "MESH": "<IIIIII",
+    "VERTEX_ARRAY": "<IIIII",
+    "TRIANGLE": "<3I",
+    "ADJACENCY_RECORD": "<3I",
+    "POSE": "<iI10f10f",
+    "ANIM": "<IIIfI",
+    "EXTENSION": "<IIII",
 }

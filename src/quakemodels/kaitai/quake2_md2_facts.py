@@ -2,10 +2,12 @@
 """What identifies a quake2_md2 file (Quake II player model (version 8)), as plain data: no numpy.
 
 The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out
-type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.
+type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes;
+STRUCTS: the struct module's format of each such record whose fields are all numbers
+or bytes (one item per field, a subarray's items in a row, padding as x).
 """
 
-__all__ = ["CONTENTS", "FIELDS", "VALID"]
+__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]
 
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {"ROOT": {"magic": b"IDP2"}}
@@ -42,4 +44,15 @@ FIELDS: dict[str, dict[str, list[int]]] = {
     "FRAME_PREFIX": {"scale": [0, 12], "translate": [12, 12], "name": [24, 16]},
     "GL_VERTEX": {"tex_coords_normalized": [0, 8], "vertex_index": [8, 4]},
     "GL_CMD_PREFIX": {"cmd_num_vertices": [0, 4]},
+}
+
+# per constant: its record as a struct module format
+STRUCTS: dict[str, str] = {
+    "ROOT": "<4siiiiiiiiiiiiiiii",
+    "TEX_POINT": "<hh",
+    "TRIANGLE": "<3h3h",
+    "VEC3F": "<fff",
+    "COMPRESSED_VEC": "<BBB",
+    "GL_VERTEX": "<2fi",
+    "GL_CMD_PREFIX": "<i",
 }

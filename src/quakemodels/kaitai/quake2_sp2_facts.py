@@ -2,10 +2,12 @@
 """What identifies a quake2_sp2 file (Quake II (idtech2) sprite (SP2, IDS2 version 2)), as plain data: no numpy.
 
 The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out
-type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.
+type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes;
+STRUCTS: the struct module's format of each such record whose fields are all numbers
+or bytes (one item per field, a subarray's items in a row, padding as x).
 """
 
-__all__ = ["CONTENTS", "FIELDS", "VALID"]
+__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]
 
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {"SP2_HEADER": {"ident": b"IDS2"}}
@@ -25,3 +27,6 @@ FIELDS: dict[str, dict[str, list[int]]] = {
     },
     "ROOT_PREFIX": {"header": [0, 12]},
 }
+
+# per constant: its record as a struct module format
+STRUCTS: dict[str, str] = {"SP2_HEADER": "<4sii", "SP2_FRAME": "<iiii64s"}

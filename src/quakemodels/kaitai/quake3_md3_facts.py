@@ -2,10 +2,12 @@
 """What identifies a quake3_md3 file (Quake III Arena model (MD3, version 15)), as plain data: no numpy.
 
 The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out
-type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.
+type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes;
+STRUCTS: the struct module's format of each such record whose fields are all numbers
+or bytes (one item per field, a subarray's items in a row, padding as x).
 """
 
-__all__ = ["CONTENTS", "FIELDS", "VALID"]
+__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]
 
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {"ROOT": {"magic": b"IDP3"}}
@@ -62,4 +64,15 @@ FIELDS: dict[str, dict[str, list[int]]] = {
         "normal_lng": [6, 1],
         "normal_lat": [7, 1],
     },
+}
+
+# per constant: its record as a struct module format
+STRUCTS: dict[str, str] = {
+    "ROOT": "<4si64siiiiiiiii",
+    "VEC3F": "<fff",
+    "SURFACE_PREFIX": "<4s64siiiiiiiiii",
+    "SHADER": "<64si",
+    "TRIANGLE": "<3i",
+    "TEX_COORD": "<ff",
+    "VERTEX": "<hhhBB",
 }

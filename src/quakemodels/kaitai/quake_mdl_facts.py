@@ -2,10 +2,12 @@
 """What identifies a quake_mdl file (Quake 1 (idtech2) model format (MDL version 6)), as plain data: no numpy.
 
 The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out
-type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.
+type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes;
+STRUCTS: the struct module's format of each such record whose fields are all numbers
+or bytes (one item per field, a subarray's items in a row, padding as x).
 """
 
-__all__ = ["CONTENTS", "FIELDS", "VALID"]
+__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]
 
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {"MDL_HEADER": {"ident": b"IDPO"}}
@@ -40,4 +42,14 @@ FIELDS: dict[str, dict[str, list[int]]] = {
     "MDL_VERTEX": {"values": [0, 3], "normal_index": [3, 1]},
     "MDL_SIMPLE_FRAME_PREFIX": {"bbox_min": [0, 4], "bbox_max": [4, 4], "name": [8, 16]},
     "MDL_FRAME_PREFIX": {"type": [0, 4]},
+}
+
+# per constant: its record as a struct module format
+STRUCTS: dict[str, str] = {
+    "VEC3": "<fff",
+    "MDL_SKIN_PREFIX": "<i",
+    "MDL_TEXCOORD": "<iii",
+    "MDL_TRIANGLE": "<i3i",
+    "MDL_VERTEX": "<3BB",
+    "MDL_FRAME_PREFIX": "<i",
 }

@@ -2,10 +2,12 @@
 """What identifies a quake_spr file (Quake 1 (idtech2) sprite (SPR, IDSP version 1)), as plain data: no numpy.
 
 The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out
-type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.
+type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes;
+STRUCTS: the struct module's format of each such record whose fields are all numbers
+or bytes (one item per field, a subarray's items in a row, padding as x).
 """
 
-__all__ = ["CONTENTS", "FIELDS", "VALID"]
+__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]
 
 # contents: the fixed bytes a field must hold, per constant and field
 CONTENTS: dict[str, dict[str, bytes]] = {"SPR_HEADER": {"ident": b"IDSP"}}
@@ -35,4 +37,12 @@ FIELDS: dict[str, dict[str, list[int]]] = {
         "width": [8, 4],
         "height": [12, 4],
     },
+}
+
+# per constant: its record as a struct module format
+STRUCTS: dict[str, str] = {
+    "SPR_HEADER": "<4siifiiifi",
+    "SPR_FRAME_PREFIX": "<i",
+    "SPR_GROUP_PREFIX": "<i",
+    "SPR_PICTURE_PREFIX": "<iiii",
 }

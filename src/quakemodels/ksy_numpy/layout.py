@@ -691,6 +691,7 @@ def emit_facts(spec: Spec, order: Sequence[Entry]) -> str:
     these (a magic, a version at its offset) before it pays for importing numpy."""
     contents, valid = checked_fields(spec, order)
     fields: dict[str, dict[str, list[int]]] = {}
+    structs: dict[str, str] = {}
     for e in order:
         lay = e.layout
         if lay.names:
@@ -699,15 +700,20 @@ def emit_facts(spec: Spec, order: Sequence[Entry]) -> str:
                 fid: [at, f.size]
                 for fid, at, f in zip(lay.names, lay.offsets, lay.fmts, strict=True)
             }
+            code = struct_format(lay)
+            if code is not None:
+                structs[name] = code
     out = [
         f"# Generated from {spec.path.name} by ksy-numpy (quakemodels.ksy_numpy); do not edit.",
         f'"""What identifies a {spec.id} file ({spec.title}), as plain data: no numpy.',
         "",
         "The same CONTENTS and VALID as the layout module, and FIELDS: per constant of a laid-out",
-        "type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes.",
+        "type (a *_PREFIX for a fixed leading run), each field's [offset, size] in bytes;",
+        "STRUCTS: the struct module's format of each such record whose fields are all numbers",
+        "or bytes (one item per field, a subarray's items in a row, padding as x).",
         '"""',
         "",
-        '__all__ = ["CONTENTS", "FIELDS", "VALID"]',
+        '__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]',
         "",
         "# contents: the fixed bytes a field must hold, per constant and field",
     ]
@@ -716,7 +722,58 @@ def emit_facts(spec: Spec, order: Sequence[Entry]) -> str:
     out += assign("VALID: dict[str, dict[str, object]]", valid)
     out += ["", "# per constant and field: [offset, size] in bytes"]
     out += assign("FIELDS: dict[str, dict[str, list[int]]]", fields)
+    out += ["", "# per constant: its record as a struct module format"]
+    out += assign("STRUCTS: dict[str, str]", structs)
     return "\n".join(out) + "\n"
+
+
+# numpy kind and size -> the struct module's code
+_STRUCT_CODES = {
+    ("i", 1): "b",
+    ("u", 1): "B",
+    ("i", 2): "h",
+    ("u", 2): "H",
+    ("i", 4): "i",
+    ("u", 4): "I",
+    ("i", 8): "q",
+    ("u", 8): "Q",
+    ("f", 4): "f",
+    ("f", 8): "d",
+}
+
+
+def struct_format(lay: Layout) -> str | None:
+    """The ``struct`` format of a laid-out record (``<56sii``), or None when a field is
+    another type, an array of byte strings or of mixed byte order."""
+    order = ""
+    out: list[str] = []
+    pos = 0
+    for f, at in zip(lay.fmts, lay.offsets, strict=True):
+        if f.ref or at < pos:
+            return None
+        if at > pos:
+            out.append(f"{at - pos}x")
+        count = 1
+        for k in f.shape:
+            count *= k
+        if f.base.startswith("V"):
+            if f.shape:
+                return None
+            out.append(f"{f.base[1:]}s")
+        else:
+            endian, kind, size = f.base[0], f.base[-2:-1], int(f.base[-1])
+            code = _STRUCT_CODES.get((kind, size))
+            if code is None:
+                return None
+            if endian in "<>":
+                if order and order != endian:
+                    return None
+                order = endian
+            out.append(f"{count}{code}" if count != 1 else code)
+        pos = at + f.size
+    if pos < lay.size:
+        out.append(f"{lay.size - pos}x")
+    return (order or "<") + "".join(out)
 
 
 def emit(spec: Spec, order: Sequence[Entry]) -> str:

@@ -12,9 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from ...archive.vpath import model_game
+from ...core.gamepaths import Listings
 from ...core.scene import ExportModel, model_stem
 from ...core.skeletal import SkeletalClip, SkeletalScene, bake, baked_model, frame_name
-from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
+from ...core.skins import SkinImage, find_skin, skin_rgba
 from .reader import IqmReader
 
 

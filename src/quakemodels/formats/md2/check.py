@@ -42,9 +42,10 @@ from ...core.findings import (
     non_ascii_names,
     unused_vertices,
 )
+from ...core.gamepaths import Listings
 from ...core.sections import more as _more
 from ...core.sections import offset_of, span_error
-from ...core.skins import MAX_NAMES, Listings, skin_exists
+from ...core.skins import MAX_NAMES, skin_exists
 from ...core.trivertx import NUM_ANORMS
 from ...errors import ModelFormatError
 from .layout import (

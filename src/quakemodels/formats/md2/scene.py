@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...archive.vpath import model_game
+from ...core.gamepaths import Listings
 from ...core.scene import AlphaTest, ExportModel, Material, Surface, model_stem
-from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
+from ...core.skins import SkinImage, find_skin, skin_rgba
 from ...errors import LimitExceededError
 from .layout import HEADER_OFFSETS
 from .reader import Md2Reader

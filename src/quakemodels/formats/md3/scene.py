@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from ...archive.vpath import model_game
+from ...core.gamepaths import Listings
 from ...core.mesh import flip_winding
 from ...core.scene import OPAQUE, ExportModel, Surface, Tag, model_stem
 from ...core.shaders import ShaderDef, ShaderScripts, scripts_for
-from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
+from ...core.skins import SkinImage, find_skin, skin_rgba
 from .reader import Md3Reader, Md3Surface
 
 

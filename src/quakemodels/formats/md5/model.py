@@ -16,10 +16,11 @@ from ...archive.vpath import model_game
 from ...core.build import vertex_normals
 from ...core.facade import frame_index
 from ...core.findings import Finding
+from ...core.gamepaths import Listings
 from ...core.mesh import Mesh, SurfaceRange, flip_winding
 from ...core.scene import ExportModel, Surface, model_stem
 from ...core.skeletal import SkeletalClip, SkeletalScene, baked_model, pose, world_matrices
-from ...core.skins import Listings, SkinImage, find_skin, skin_rgba
+from ...core.skins import SkinImage, find_skin, skin_rgba
 from ...interchange.export import export_scene
 from .files import gather, read_file
 from .reader import F64, CalcW, Md5Files, Md5MeshBlock

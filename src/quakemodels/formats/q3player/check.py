@@ -25,8 +25,8 @@ from ...core.findings import Finding, finding_from_error
 from ...errors import ModelFormatError
 from ..md3 import FORMAT as MD3
 from .animcfg import QUAKE3_ANIMATIONS
+from .parts import PARTS
 from .player import ATTACHMENTS, WEAPON_TAG, PlayerFolder
-from .skinfile import PARTS
 
 
 def _part_findings(player: PlayerFolder, engine: str) -> list[Finding]:

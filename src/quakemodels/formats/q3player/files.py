@@ -28,18 +28,18 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...archive.names import Engine, split_parts
 from ...archive.vpath import game_folder_above, shared_gamefs, split_archive_path
 from ...core.files import is_regular, read_regular
-from ...core.skins import Skin, _open, _unsafe_reason
+from ...core.gamepaths import _unsafe_reason
+from ...core.skins import Skin, _open
 from ...errors import ModelFormatError
+from .parts import PARTS
 from .skinfile import (
     IMAGE_ORDER,
-    PARTS,
     _find_ci,
     _images,
     _inside,
@@ -260,16 +260,3 @@ def is_player_folder(
         return find_parts(path, game_dir) is not None
     except (ModelFormatError, OSError):
         return False
-
-
-def player_folders(names: Iterable[str]) -> dict[str, dict[str, str]]:
-    """The player folders among archive or search-path ``names`` (``/``-separated): folder
-    name → {part: the part's name as stored} for every folder holding ``lower.md3``,
-    ``upper.md3`` and ``head.md3`` (ignoring case), in name order."""
-    by_folder: dict[str, dict[str, str]] = {}
-    for name in names:
-        folder, _, leaf = name.replace("\\", "/").rpartition("/")
-        stem, ext = os.path.splitext(leaf.lower())
-        if ext == ".md3" and stem in PARTS:
-            by_folder.setdefault(folder, {})[stem] = name
-    return {f: parts for f, parts in sorted(by_folder.items()) if len(parts) == len(PARTS)}

@@ -42,7 +42,8 @@ from .animcfg import AnimationConfig, Clip
 from .files import DiskFiles, GameFiles, PlayerFiles, _parts_in, player_files
 from .files import find_parts as find_parts
 from .files import is_player_folder as is_player_folder
-from .skinfile import PARTS, SkinFile, find_game_root, parse_skin, skin_names, surface_textures
+from .parts import PARTS
+from .skinfile import SkinFile, find_game_root, parse_skin, skin_names, surface_textures
 
 F64 = npt.NDArray[np.float64]
 F32 = npt.NDArray[np.float32]

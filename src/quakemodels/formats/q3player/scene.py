@@ -17,9 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
+from ...core.gamepaths import game_path
 from ...core.mesh import flip_winding
 from ...core.scene import OPAQUE, ExportModel, Surface
-from ...core.skins import Skin, game_path
+from ...core.skins import Skin
 from .animcfg import Clip
 from .materials import part_materials
 from .player import FrameLerp, PlayerFolder

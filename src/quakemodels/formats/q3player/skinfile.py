@@ -38,9 +38,10 @@ from pathlib import Path
 from typing import Protocol
 
 from ...archive.names import split_parts
-from ...core.skins import Listings, _unsafe_reason, _where
-from ...core.skins import _find_ci as _find_ci_listed
+from ...core.gamepaths import Listings, _unsafe_reason, _where
+from ...core.gamepaths import _find_ci as _find_ci_listed
 from ...errors import ItemWarning, QuakeModelsWarning
+from .parts import PARTS
 
 
 def _listdir(folder: Path) -> list[str]:
@@ -65,7 +66,6 @@ def _find_ci(root: Path, parts: Sequence[str]) -> Path | None:
 # images of different formats available"
 IMAGE_ORDER = (".tga", ".jpg", ".jpeg", ".png", ".pcx", ".bmp")
 MAX_SKIN_SURFACES = 256  # tr_local.h
-PARTS = ("lower", "upper", "head")
 
 
 @dataclass(frozen=True)

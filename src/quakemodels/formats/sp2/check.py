@@ -15,7 +15,7 @@ import warnings
 
 from ...core.facade import Readable
 from ...core.findings import Finding, Report
-from ...core.skins import Listings
+from ...core.gamepaths import Listings
 from ...core.sprite import check_sprite
 from .layout import FRAME, FRAME_OFFSETS, HEADER_OFFSETS, HEADER_SIZE
 from .limits import MAX_FRAMES, MIN_FRAMES

@@ -31,9 +31,10 @@ from ...archive.vpath import game_context
 from ...core.atomic import write_bytes_atomic
 from ...core.facade import Readable, read_source
 from ...core.files import read_regular
+from ...core.gamepaths import Listings
 from ...core.names import lenient_names
 from ...core.pcx import decode_pcx_indexed
-from ...core.skins import IMAGE_EXTENSIONS, Listings, candidates
+from ...core.skins import IMAGE_EXTENSIONS, candidates
 from ...core.sprite import indexed_rgba, read_header, transparent_index
 from ...errors import ModelFormatError, QuakeModelsWarning, TruncatedError
 from .layout import FRAME, FRAME_OFFSETS, HEADER, HEADER_SIZE, MAGIC, TRANSPARENT, VERSION

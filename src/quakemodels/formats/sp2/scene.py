@@ -19,9 +19,9 @@ import warnings
 import numpy as np
 import numpy.typing as npt
 
+from ...core.gamepaths import Listings
 from ...core.palette import PaletteLike
 from ...core.pcx import MAX_PIXELS
-from ...core.skins import Listings
 from ...core.sprite import SpriteFrame, SpriteFrames
 from ...errors import BadValueError, QuakeModelsWarning
 from .layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
