@@ -406,6 +406,8 @@ sys.modules["quakemodels.core._weld"] = module  # core/mesh.py imports this one
 import quakemodels
 from quakemodels.core import mesh
 assert mesh.WELD is not None and mesh.WELD.__module__ == "quakemodels.core._weld"
+from quakemodels.core import trivertx
+assert trivertx.COMPILED is module  # the first mesh's decodes run under UBSan too
 print(quakemodels.load(md2).mesh(0).indices.tolist())
 """
 
