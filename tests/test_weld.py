@@ -3,9 +3,9 @@
 ``welded_corners`` must give, array for array and dtype for dtype, what
 ``flip_winding(corner_table(...))`` gives, for every integer type and stride a reader hands
 it, and refuse (None) exactly where an index is out of range, so that the checked decode
-names it. Its first-mesh decodes (``trivertx``, ``texcoords``) must give, bit for bit, what
-numpy's double arithmetic gives, and decline what the plain decode names. The package works
-without the compiled module; under CI=true it must be built.
+names it. Its first-mesh decodes (``seam_rows``, ``trivertx``, ``texcoords``) must give, bit
+for bit, what numpy's double arithmetic gives, and decline what the plain decode names. The
+package works without the compiled module; under CI=true it must be built.
 """
 
 from __future__ import annotations
@@ -414,6 +414,35 @@ def test_the_decodes_refuse_arrays_of_the_wrong_kind() -> None:
         weld_module.texcoords(np.zeros((2, 3), np.int16), ids, 2, 0.0, 1.0, 1.0, out)
     with pytest.raises(ValueError, match="uvs"):
         weld_module.texcoords(np.zeros((2, 2), np.int16), ids, 2, 0.0, 1.0, 1.0, out[:0])
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.int16, np.int64])
+def test_seam_rows_equal_the_numpy_rows(dtype: type) -> None:
+    """An MDL corner's texcoord row: v, or V + v where v is on the seam and the triangle
+    faces back; from the word columns of the stored sections (any type and stride)."""
+    rng = np.random.default_rng(np.dtype(dtype).num)
+    for _ in range(100):
+        nv, nt = int(rng.integers(1, 200)), int(rng.integers(1, 300))
+        words = rng.integers(0, nv, (nt, 4)).astype(dtype)
+        words[:, 0] = rng.integers(0, 2, nt)  # faces_front before the vertices, as stored
+        seam = rng.integers(0, 3, (nv, 3)).astype(dtype)
+        rows = np.empty((nt, 3), np.int32)
+        assert weld_module.seam_rows(words[:, 1:], seam[:, 0], words[:, 0], rows) == 0
+        v = words[:, 1:].astype(np.int64)
+        back = (seam[:, 0] != 0)[v] & (words[:, 0] == 0)[:, None]
+        assert np.array_equal(rows, v + nv * back)
+
+
+def test_seam_rows_decline_a_vertex_out_of_range() -> None:
+    rows = np.empty((1, 3), np.int32)
+    seam, front = np.zeros(4, np.int32), np.zeros(1, np.int32)
+    for bad in (4, -1):
+        v = np.array([[0, 1, bad]], np.int32)
+        assert weld_module.seam_rows(v, seam, front, rows) == -1
+    with pytest.raises(ValueError, match="faces_front"):
+        weld_module.seam_rows(np.zeros((2, 3), np.int32), seam, front, rows)
+    with pytest.raises(ValueError, match="on_seam"):
+        weld_module.seam_rows(np.zeros((1, 3), np.int32), seam.reshape(2, 2), front, rows)
 
 
 def test_pure_python_switch_turns_the_decodes_off() -> None:

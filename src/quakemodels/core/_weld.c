@@ -6,10 +6,14 @@
  * operations, whose fixed cost dominates on the small meshes of Quake models.
  * tests/test_weld.py proves it equal to the numpy path.
  *
+ * seam_rows(): each corner's texcoord row in an MDL (its vertex, or V + its vertex on the
+ * back of a seam), the texcoords the weld then pairs with the vertices.
+ *
  * trivertx() and texcoords(): one frame's byte-compressed vertices (MD2's and MDL's
  * trivertx_t) and the texcoords, decoded at those corners, with the arithmetic of the
- * readers' plain decode (core/trivertx.py: corner_trivertx, corner_texcoords; proven equal
- * by tests/test_trivertx.py and the formats' fast-path tests).
+ * readers' plain decode (core/trivertx.py: corner_trivertx, corner_texcoords). These three
+ * are proven equal to numpy by tests/test_weld.py and, in the readers, by the formats'
+ * fast-path tests (tests/test_md2_fast.py, tests/test_mdl_fast.py).
  *
  * The package works without this module (a build without a C compiler leaves it out, and
  * the callers fall back). Only the Python C API and the buffer protocol: no numpy headers,
@@ -386,7 +390,85 @@ fail_st:
     return result;
 }
 
+/* One (N,) column of integers as the buffer protocol describes it (any type, any stride). */
+static int get_column(PyObject *obj, IndexArray *a, const char *name) {
+    if (PyObject_GetBuffer(obj, &a->view, PyBUF_STRIDES | PyBUF_FORMAT) < 0) return -1;
+    if (a->view.ndim != 1 || item_kind(a->view.format, a->view.itemsize, &a->kind) < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: expected an (N,) array of integers", name);
+        PyBuffer_Release(&a->view);
+        return -1;
+    }
+    a->rows = a->view.shape[0];
+    return 0;
+}
+
+/* The item at ``row`` of a column, as index_at reads a (T,3) array's. */
+static inline uint64_t column_at(const IndexArray *a, Py_ssize_t row) {
+    const char *p = (const char *)a->view.buf + row * a->view.strides[0];
+    switch (a->view.itemsize) {
+    case 1: { uint8_t v; memcpy(&v, p, 1); return a->kind == 'u' ? v : (uint64_t)(int64_t)(int8_t)v; }
+    case 2: { uint16_t v; memcpy(&v, p, 2); return a->kind == 'u' ? v : (uint64_t)(int64_t)(int16_t)v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return a->kind == 'u' ? v : (uint64_t)(int64_t)(int32_t)v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+PyDoc_STRVAR(seam_rows_doc,
+"seam_rows(vertices, on_seam, faces_front, rows) -> int\n"
+"\n"
+"Each corner's texcoord row in a Quake 1 MDL: its vertex v of the (T,3) ``vertices``,\n"
+"plus V (the length of ``on_seam``) where ``on_seam[v]`` is not 0 and the triangle's\n"
+"``faces_front`` is 0 (the back of a seam reads its s shifted by half the skin), into\n"
+"``rows`` (int32, (T,3)). Integers of any native-order type and stride. Returns 0; -1\n"
+"when a vertex is negative or not below V (the caller names it).");
+
+static PyObject *seam_rows(PyObject *module, PyObject *args) {
+    PyObject *vo, *so, *fo, *ro;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "OOOO:seam_rows", &vo, &so, &fo, &ro)) return NULL;
+    IndexArray v, seam, front;
+    Py_buffer rows;
+    PyObject *result = NULL;
+    if (get_index_array(vo, &v, "vertices") < 0) return NULL;
+    if (get_column(so, &seam, "on_seam") < 0) goto fail_v;
+    if (get_column(fo, &front, "faces_front") < 0) goto fail_seam;
+    if (front.rows != v.rows) {
+        PyErr_SetString(PyExc_ValueError, "seam_rows: vertices and faces_front differ in length");
+        goto fail_front;
+    }
+    if (seam.rows > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "seam_rows: over 2**30 vertices");
+        goto fail_front;
+    }
+    if (get_output(ro, &rows, 4, 3 * v.rows, "rows") < 0) goto fail_front;
+    long status = 0;
+    char *out = rows.buf; /* char pointer and memcpy: see trivertx */
+    for (Py_ssize_t t = 0; t < v.rows && status == 0; t++) {
+        int back = column_at(&front, t) == 0;
+        for (int c = 0; c < 3; c++) {
+            uint64_t vi = index_at(&v, t, c);
+            if (vi >= (uint64_t)seam.rows) {
+                status = -1;
+                break;
+            }
+            int32_t row = (int32_t)vi;
+            if (back && column_at(&seam, (Py_ssize_t)vi) != 0) row += (int32_t)seam.rows;
+            memcpy(out + 4 * (3 * t + c), &row, 4);
+        }
+    }
+    result = PyLong_FromLong(status);
+    PyBuffer_Release(&rows);
+fail_front:
+    PyBuffer_Release(&front.view);
+fail_seam:
+    PyBuffer_Release(&seam.view);
+fail_v:
+    PyBuffer_Release(&v.view);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"seam_rows", seam_rows, METH_VARARGS, seam_rows_doc},
     {"weld", weld, METH_VARARGS, weld_doc},
     {"trivertx", trivertx, METH_VARARGS, trivertx_doc},
     {"texcoords", texcoords, METH_VARARGS, texcoords_doc},
@@ -396,7 +478,7 @@ static PyMethodDef methods[] = {
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
     "_weld",
-    "The compiled fast paths of a first mesh: weld, trivertx, texcoords.",
+    "The compiled fast paths of a first mesh: weld, seam_rows, trivertx, texcoords.",
     -1,
     methods,
     NULL, NULL, NULL, NULL,

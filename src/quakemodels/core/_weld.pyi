@@ -43,3 +43,12 @@ def texcoords(
 ) -> int:
     """Pixel texcoords at the corners over the skin size into ``uvs``; 0, or -1 when an id
     is out of range."""
+
+def seam_rows(
+    vertices: npt.NDArray[np.integer[Any]],
+    on_seam: npt.NDArray[np.integer[Any]],
+    faces_front: npt.NDArray[np.integer[Any]],
+    rows: npt.NDArray[np.int32],
+) -> int:
+    """Each corner's MDL texcoord row (v, or V + v on the back of a seam) into ``rows``; 0,
+    or -1 when a vertex is out of range."""

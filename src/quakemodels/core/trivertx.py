@@ -47,12 +47,14 @@ def _compiled() -> ModuleType | None:
     except ImportError:  # built without a C compiler: the numpy paths serve
         return None
     # a build from before these decodes (an editable install not rebuilt) has the weld only
-    return _weld if hasattr(_weld, "trivertx") and hasattr(_weld, "texcoords") else None
+    new = all(hasattr(_weld, name) for name in ("trivertx", "texcoords", "seam_rows"))
+    return _weld if new else None
 
 
 COMPILED = _compiled()
-"""The compiled decodes (``_weld.c``: ``trivertx``, ``texcoords``), or None when the install
-had no C compiler or ``QUAKEMODELS_PURE_PYTHON`` is set (to any non-empty value)."""
+"""The compiled decodes (``_weld.c``: ``trivertx``, ``texcoords``, and MDL's ``seam_rows``),
+or None when the install had no C compiler or ``QUAKEMODELS_PURE_PYTHON`` is set (to any
+non-empty value)."""
 
 
 def _int32_row(ids: npt.NDArray[Any]) -> bool:

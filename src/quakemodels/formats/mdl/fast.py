@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ...core import trivertx
 from ...core.mesh import Corners, Mesh, dense_first_use, flip_winding, welded_corners
 from ...core.sections import columns, offset_of, word_columns
 from ...core.trivertx import ANORMS, NUM_ANORMS, corner_texcoords, corner_trivertx, trivertx_columns
@@ -89,12 +90,21 @@ def stored_corners(
         return None
     words = np.frombuffer(data, np.uint32, nt * _TRIANGLE_WORDS, ofs_triangles)
     words = words.reshape(nt, _TRIANGLE_WORDS)
+    stverts = np.frombuffer(data, np.int32, nv * _TEXCOORD_WORDS, ofs_texcoords)
+    compiled = trivertx.COMPILED
+    if compiled is not None:  # the compiled rows and weld, when built (the same arrays)
+        vertices = words[:, _TRI_VERTICES]
+        rows = np.empty((nt, 3), np.int32)
+        on_seam, front = stverts[_ON_SEAM_WORD::_TEXCOORD_WORDS], words[:, _FACES_FRONT_WORD]
+        if compiled.seam_rows(vertices, on_seam, front, rows) == 0:
+            welded = welded_corners(vertices, rows, 2 * nv, nv)
+            if welded is not None:
+                return welded
     # (3,T) rows: numpy runs long rows many times faster than rows of 3. A negative index
     # reads as 2**31 or more, so one maximum checks both ends.
     v_rows = np.ascontiguousarray(words[:, _TRI_VERTICES].T)
     if v_rows.max() >= nv:
         return None
-    stverts = np.frombuffer(data, np.int32, nv * _TEXCOORD_WORDS, ofs_texcoords)
     back = (stverts[_ON_SEAM_WORD::_TEXCOORD_WORDS] != 0).take(v_rows)
     back &= words[:, _FACES_FRONT_WORD] == 0
     key_rows = np.multiply(back, nv, dtype=np.intp)
