@@ -10,11 +10,23 @@ import pytest
 from conftest import corpus_params
 from md2builder import Md2Spec, build
 
+from quakemodels.core import trivertx
 from quakemodels.core.mesh import Mesh
 from quakemodels.errors import BadValueError
 from quakemodels.formats.md2 import Md2, fast
 
 MESH_FIELDS = ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids")
+
+
+@pytest.fixture(autouse=True, params=["compiled", "numpy"])
+def decode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: through the compiled decode of the first mesh (``core/_weld.c``:
+    ``trivertx``, ``texcoords``) and through the numpy fast path it stands in front of."""
+    if request.param == "numpy":
+        monkeypatch.setattr(trivertx, "COMPILED", None)
+    elif trivertx.COMPILED is None:
+        pytest.skip("the compiled decode is not built (no C compiler, or turned off)")
+    return str(request.param)
 
 
 def _same_mesh(a: Mesh, b: Mesh) -> None:
@@ -74,12 +86,17 @@ def test_fast_paths_equal_the_plain_decode_on_synthetic_files(spec: Md2Spec) -> 
     _check_equal(build(spec))
 
 
-def test_a_skin_wider_than_float32_counts_takes_the_plain_path() -> None:
-    """2**24 + 1 is not exact in float32: the plain decode divides in double, and the fast
-    path declines rather than give other values."""
+def test_a_skin_wider_than_float32_counts_takes_the_plain_path(decode: str) -> None:
+    """2**24 + 1 is not exact in float32: the plain decode divides in double, and the numpy
+    fast path declines rather than give other values; the compiled one divides in double."""
     data = build(Md2Spec(skin_width=(1 << 24) + 1, skin_height=32))
     m = Md2.from_bytes(data)
-    assert _fast_mesh(m, 0) is None
+    fast_mesh = _fast_mesh(m, 0)
+    if decode == "numpy":
+        assert fast_mesh is None
+    else:
+        assert fast_mesh is not None
+        _same_mesh(fast_mesh, Md2.from_bytes(data)._plain_mesh(0))
     _same_mesh(m.mesh(0), Md2.from_bytes(data)._plain_mesh(0))
     assert (
         m.mesh(0).uvs.tobytes()

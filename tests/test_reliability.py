@@ -23,6 +23,7 @@ from pathlib import Path
 
 import md2builder
 import md5builder
+import mdlbuilder
 import pytest
 from archivebuilder import big_pak_bytes, write_pk3
 from conftest import IN_CI
@@ -398,7 +399,7 @@ def test_the_viewer_answers_while_400_slow_clients_hold_connections() -> None:
 WELD_C = REPO / "src" / "quakemodels" / "core" / "_weld.c"
 _UBSAN_RUN = """
 import importlib.util, sys
-so, md2 = sys.argv[1], sys.argv[2]
+so, md2, mdl = sys.argv[1], sys.argv[2], sys.argv[3]
 spec = importlib.util.spec_from_file_location("quakemodels.core._weld", so)
 module = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(module)
@@ -406,7 +407,10 @@ sys.modules["quakemodels.core._weld"] = module  # core/mesh.py imports this one
 import quakemodels
 from quakemodels.core import mesh
 assert mesh.WELD is not None and mesh.WELD.__module__ == "quakemodels.core._weld"
+from quakemodels.core import trivertx
+assert trivertx.COMPILED is module  # the first mesh's decodes run under UBSan too
 print(quakemodels.load(md2).mesh(0).indices.tolist())
+print(quakemodels.load(mdl).mesh(0).texcoord_ids.tolist())  # seam_rows: a seam, a back face
 """
 
 
@@ -474,12 +478,16 @@ def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
     _weld.c:72 (index_at) for an MD2 whose ofs_tris is odd (SIGBUS on strict-alignment
     CPUs). The weld is compiled here with -fsanitize=undefined -fno-sanitize-recover, loaded
     in place of the built one, and run on such a file: it exits 0 with the triangles the
-    numpy path gives. Skipped without a C compiler, except under CI=true."""
+    numpy path gives. The same run decodes that MD2's first mesh and an MDL's with a seam
+    (the module's trivertx, texcoords and seam_rows). Skipped without a C compiler, except
+    under CI=true."""
     so, env = _ubsan_module(tmp_path, WELD_C, "_weld")
     md2 = tmp_path / "odd.md2"
     md2.write_bytes(_odd_ofs_tris_md2())
+    mdl = tmp_path / "seam.mdl"
+    mdl.write_bytes(mdlbuilder.build())
     p = subprocess.run(
-        [sys.executable, "-c", _UBSAN_RUN, str(so), str(md2)],
+        [sys.executable, "-c", _UBSAN_RUN, str(so), str(md2), str(mdl)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -489,8 +497,10 @@ def test_the_weld_reads_unaligned_indices_under_ubsan(tmp_path: Path) -> None:
     assert "runtime error" not in p.stderr, p.stderr
     assert p.returncode == 0, p.stderr
     expected = quakemodels.load(md2).mesh(0).indices.tolist()
-    assert p.stdout.splitlines() == [str(expected)]
+    rows = quakemodels.load(mdl).mesh(0).texcoord_ids.tolist()
+    assert p.stdout.splitlines() == [str(expected), str(rows)]
     assert expected == [[0, 2, 1], [0, 3, 2]]
+    assert max(rows) >= 4  # the seam vertex's back row (V + v) is among them
 
 
 # -- the MD5 scanner under UBSan -----------------------------------------------------------------

@@ -3,7 +3,9 @@
 ``welded_corners`` must give, array for array and dtype for dtype, what
 ``flip_winding(corner_table(...))`` gives, for every integer type and stride a reader hands
 it, and refuse (None) exactly where an index is out of range, so that the checked decode
-names it. The package works without the compiled module; under CI=true it must be built.
+names it. Its first-mesh decodes (``seam_rows``, ``trivertx``, ``texcoords``) must give, bit
+for bit, what numpy's double arithmetic gives, and decline what the plain decode names. The
+package works without the compiled module; under CI=true it must be built.
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from conftest import IN_CI, corpus_params
 
 import quakemodels
 from quakemodels.core import mesh as mesh_module
+from quakemodels.core import trivertx as trivertx_module
 from quakemodels.core.mesh import corner_table, flip_winding, welded_corners
+from quakemodels.core.trivertx import ANORMS, NUM_ANORMS, corner_texcoords, corner_trivertx
 from quakemodels.formats.md2.reader import TRI_TEXCOORDS, TRI_VERTICES, TRIANGLE_WORDS
 
 MESH_FIELDS = ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids")
@@ -310,3 +314,143 @@ def test_a_colliding_md2_gives_the_numpy_mesh(monkeypatch: pytest.MonkeyPatch) -
         )
     )
     assert_mesh_same_without_the_weld(data, monkeypatch)
+
+
+# -- the first mesh's compiled decodes: trivertx() and texcoords() -----------------------------
+
+
+def numpy_trivertx(
+    stored: np.ndarray, ids: np.ndarray, scale: tuple[float, ...], translate: tuple[float, ...]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The numpy decode: v * scale + translate in double, then float32; the table's rows."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        xyz = stored[ids, :3].astype(np.float64) * np.array(scale) + np.array(translate)
+    return xyz.astype(np.float32), ANORMS[stored[ids, 3]]
+
+
+def test_trivertx_equals_the_numpy_decode() -> None:
+    """Random frames, scales and origins (odd magnitudes, signs, inf and NaN): bit for bit
+    what numpy computes, each product and sum rounded on its own (no fused multiply-add)."""
+    rng = np.random.default_rng(7)
+    for k in range(300):
+        nv = int(rng.integers(1, 400))
+        stored = rng.integers(0, 256, (nv, 4)).astype(np.uint8)
+        stored[:, 3] %= NUM_ANORMS
+        ids = rng.integers(0, nv, int(rng.integers(0, 600))).astype(np.int32)
+        scale = tuple(float(x) for x in rng.normal(0, 10.0 ** rng.integers(-6, 6), 3))
+        translate = tuple(float(x) for x in rng.normal(0, 10.0 ** rng.integers(-6, 6), 3))
+        if k % 50 == 0:
+            scale, translate = (np.inf, 1e-30, np.nan), (-np.inf, -0.0, 3.0)
+        got = corner_trivertx(stored, ids, scale, translate)  # type: ignore[arg-type]
+        want = numpy_trivertx(stored, ids, scale, translate)
+        assert got is not None
+        for a, b in zip(got, want, strict=True):
+            assert a.dtype == b.dtype == np.float32 and a.shape == b.shape
+            assert a.tobytes() == b.tobytes()
+
+
+def test_trivertx_declines_what_the_plain_decode_names() -> None:
+    """A vertex id out of range, or a normal index past the table on any vertex of the frame
+    (used or not: the plain decode reads the whole frame): None, and the caller's checked
+    decode names it."""
+    stored = np.zeros((4, 4), np.uint8)
+    ids = np.array([0, 1, 2], np.int32)
+    one, zero = (1.0, 1.0, 1.0), (0.0, 0.0, 0.0)
+    assert corner_trivertx(stored, ids, one, zero) is not None
+    for bad in ([0, 4], [-1]):
+        assert corner_trivertx(stored, np.array(bad, np.int32), one, zero) is None
+    stored[3, 3] = NUM_ANORMS  # vertex 3 is not among the ids
+    assert corner_trivertx(stored, ids, one, zero) is None
+    # ids that are not C-contiguous int32 are left to the numpy path, not refused
+    assert corner_trivertx(stored, ids.astype(np.int64), one, zero) is None
+    assert corner_trivertx(stored, np.repeat(ids, 2)[::2], one, zero) is None
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.uint16, np.int32, np.int64])
+def test_texcoords_equal_the_numpy_decode(dtype: type) -> None:
+    """Every integer type and stride a reader hands it (MD2's int16 columns of a word array,
+    MDL's int32 columns): (s [+ shift on the back of a seam]) / width, t / height, each in
+    double then float32."""
+    rng = np.random.default_rng(np.dtype(dtype).num)
+    top = min(int(np.iinfo(dtype).max), 1 << 20)
+    for _ in range(100):
+        rows = int(rng.integers(1, 300))
+        words = rng.integers(np.iinfo(dtype).min // 2, top, (rows, 3)).astype(dtype)
+        st = words[:, 1:]  # a strided (S,2) view, as the readers pass
+        width, height = (int(x) for x in rng.integers(1, 1 << 25, 2))
+        shift = int(rng.integers(0, 1 << 12))
+        ids = rng.integers(0, 2 * rows, int(rng.integers(0, 500))).astype(np.int32)
+        got = corner_texcoords(st, ids, width, height, rows, shift)
+        back = ids >= rows
+        s = st[ids % rows, 0].astype(np.float64) + np.where(back, shift, 0)
+        t = st[ids % rows, 1].astype(np.float64)
+        want = np.stack([s / width, t / height], axis=1).astype(np.float32)
+        assert got is not None and got.dtype == np.float32 and got.shape == want.shape
+        assert got.tobytes() == want.tobytes()
+        assert corner_texcoords(st, ids[ids < rows], width, height, 1 << 31) is not None
+
+
+def test_texcoords_decline_a_row_out_of_range() -> None:
+    st = np.zeros((3, 2), np.int16)
+    assert corner_texcoords(st, np.array([0, 2], np.int32), 8, 8, 1 << 31) is not None
+    assert corner_texcoords(st, np.array([3], np.int32), 8, 8, 1 << 31) is None
+    assert corner_texcoords(st, np.array([-1], np.int32), 8, 8, 1 << 31) is None
+    assert corner_texcoords(st, np.array([6], np.int32), 8, 8, 3) is None  # row 3 of the back
+
+
+def test_the_decodes_refuse_arrays_of_the_wrong_kind() -> None:
+    """Arguments the Python side never passes are a ValueError, never a read out of bounds."""
+    decode = weld_module.trivertx
+    ids = np.zeros(2, np.int32)
+    out = np.empty((2, 3), np.float32)
+    args = ((1.0, 1.0, 1.0), (0.0, 0.0, 0.0), ANORMS)
+    with pytest.raises(ValueError, match="stored"):
+        decode(np.zeros((2, 4), np.int16), ids, *args, out, out.copy())
+    with pytest.raises(ValueError, match="partial row"):
+        decode(np.zeros(7, np.uint8), ids, *args, out, out.copy())
+    with pytest.raises(ValueError, match="positions"):
+        decode(np.zeros((2, 4), np.uint8), ids, *args, out[:1], out.copy())
+    with pytest.raises(ValueError, match="st"):
+        weld_module.texcoords(np.zeros((2, 3), np.int16), ids, 2, 0.0, 1.0, 1.0, out)
+    with pytest.raises(ValueError, match="uvs"):
+        weld_module.texcoords(np.zeros((2, 2), np.int16), ids, 2, 0.0, 1.0, 1.0, out[:0])
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.int32, np.int16, np.int64])
+def test_seam_rows_equal_the_numpy_rows(dtype: type) -> None:
+    """An MDL corner's texcoord row: v, or V + v where v is on the seam and the triangle
+    faces back; from the word columns of the stored sections (any type and stride)."""
+    rng = np.random.default_rng(np.dtype(dtype).num)
+    for _ in range(100):
+        nv, nt = int(rng.integers(1, 200)), int(rng.integers(1, 300))
+        words = rng.integers(0, nv, (nt, 4)).astype(dtype)
+        words[:, 0] = rng.integers(0, 2, nt)  # faces_front before the vertices, as stored
+        seam = rng.integers(0, 3, (nv, 3)).astype(dtype)
+        rows = np.empty((nt, 3), np.int32)
+        assert weld_module.seam_rows(words[:, 1:], seam[:, 0], words[:, 0], rows) == 0
+        v = words[:, 1:].astype(np.int64)
+        back = (seam[:, 0] != 0)[v] & (words[:, 0] == 0)[:, None]
+        assert np.array_equal(rows, v + nv * back)
+
+
+def test_seam_rows_decline_a_vertex_out_of_range() -> None:
+    rows = np.empty((1, 3), np.int32)
+    seam, front = np.zeros(4, np.int32), np.zeros(1, np.int32)
+    for bad in (4, -1):
+        v = np.array([[0, 1, bad]], np.int32)
+        assert weld_module.seam_rows(v, seam, front, rows) == -1
+    with pytest.raises(ValueError, match="faces_front"):
+        weld_module.seam_rows(np.zeros((2, 3), np.int32), seam, front, rows)
+    with pytest.raises(ValueError, match="on_seam"):
+        weld_module.seam_rows(np.zeros((1, 3), np.int32), seam.reshape(2, 2), front, rows)
+
+
+def test_pure_python_switch_turns_the_decodes_off() -> None:
+    code = "from quakemodels.core import trivertx; print(trivertx.COMPILED is None)"
+    env = {**os.environ, "QUAKEMODELS_PURE_PYTHON": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.strip() == "True"
+    assert trivertx_module.COMPILED is weld_module
+    assert corner_trivertx.__module__ == "quakemodels.core.trivertx"

@@ -34,6 +34,12 @@ Rows (targets in brackets; "x" is quakemodels' time over the peer's unless said 
                  plus half the work: the least two perfect workers could take; two floors
                  of that work (:func:`batch_floors`), and the start plus half of each
   MDL            first mesh against assimp and full load against vgio, for information
+  first mesh,    per format (MD2, MD3, MDL), from bytes and from a path (:func:`first_mesh_copied`):
+  per format     ``load(bytes).meshes(0)`` / ``load(path).meshes(0)`` against assimp importing
+                 the same bytes / path *and copying its arrays* into numpy
+                 (:func:`assimp_arrays`): what a Python caller of assimp needs to hold before
+                 it can draw; median of the per-file ratios over the corpus files of the
+                 format [<= 0.9x each]; the ratio to assimp's bare import beside it
 
 In-process rows are medians of CPU time (``time.process_time``): on a shared machine the time
 other processes take the cores from this one is not counted, for either side. A load and its
@@ -155,6 +161,169 @@ def first_mesh_path(files: Sequence[Path], runs: int = 30) -> dict[str, Any]:
             row["assimp"] = best_of(assimp, runs)
         rows.append(row)
     return {"rows": rows, "assimp": impasse is not None}
+
+
+def assimp_arrays(scene: Any) -> list[tuple[np.ndarray, ...]]:
+    """assimp's meshes as numpy arrays a renderer takes, each a copy out of assimp's memory:
+    per mesh (N,3) float32 positions and normals, (N,2) float32 uvs (channel 0; assimp
+    stores three components) and (T,3) uint32 indices.
+
+    The least a Python caller of assimp pays for them, so that the ratio against it is
+    strict: straight from the C structs through cffi (not impasse's wrappers and
+    per-element views, which cost hundreds of times more), one buffer copy per vertex
+    array, and the indices, which assimp allocates face by face, gathered by one numpy
+    ``take`` from a view over the span of addresses their allocations lie in (only the
+    listed indices are read; reading them face by face through cffi costs up to several
+    times assimp's import)."""
+    from impasse.structs import ffi
+
+    s = scene.struct
+    out: list[tuple[np.ndarray, ...]] = []
+    for k in range(s.mNumMeshes):
+        m = s.mMeshes[k]
+        n, t = m.mNumVertices, m.mNumFaces
+        faces = np.frombuffer(ffi.buffer(m.mFaces, _AI_FACE.itemsize * t), _AI_FACE)
+        if not (faces["mNumIndices"] == 3).all():  # Triangulate gives triangles only
+            raise ValueError("assimp gave a face that is not a triangle")
+        indices = np.empty((0, 3), np.uint32)
+        if t:
+            pointers = faces["mIndices"]
+            low = int(pointers.min())
+            words = np.asarray(_Span(low, (int(pointers.max()) - low) // 4 + 3))
+            first = ((pointers - np.uint64(low)) >> np.uint64(2)).astype(np.intp)
+            indices = words.take(first[:, None] + _CORNER)
+        out.append(
+            (
+                np.frombuffer(ffi.buffer(m.mVertices, 12 * n), np.float32).reshape(n, 3).copy(),
+                np.frombuffer(ffi.buffer(m.mNormals, 12 * n), np.float32).reshape(n, 3).copy(),
+                np.frombuffer(ffi.buffer(m.mTextureCoords[0], 12 * n), np.float32)
+                .reshape(n, 3)[:, :2]
+                .copy(),
+                indices,
+            )
+        )
+    return out
+
+
+_AI_FACE = np.dtype([("mNumIndices", "<u4"), ("pad", "<u4"), ("mIndices", "<u8")])
+"""assimp's ``struct aiFace`` on 64-bit Linux (:func:`check_assimp_arrays` holds it to
+cffi's size and to a face-by-face read)."""
+_CORNER = np.arange(3, dtype=np.intp)
+
+
+class _Span:
+    """A read-only uint32 array interface over ``count`` words of memory from ``address``:
+    only the elements a ``take`` lists are read."""
+
+    def __init__(self, address: int, count: int) -> None:
+        self.__array_interface__ = {
+            "shape": (count,),
+            "typestr": "<u4",
+            "data": (address, True),
+            "version": 3,
+        }
+
+
+def check_assimp_arrays(scene: Any) -> None:
+    """:func:`assimp_arrays` of ``scene`` against impasse's own views, read element by
+    element (slow, so untimed: once per file before timing)."""
+    from impasse.structs import ffi
+
+    assert ffi.sizeof("struct aiFace") == _AI_FACE.itemsize
+    copied = assimp_arrays(scene)
+    assert len(copied) == len(scene.meshes) > 0
+    for mesh, (positions, normals, uvs, indices) in zip(scene.meshes, copied, strict=True):
+        faces = mesh.struct.mFaces[0 : mesh.struct.mNumFaces]
+        assert np.array_equal(indices, [ffi.unpack(f.mIndices, 3) for f in faces])
+        assert np.array_equal(positions, np.array(mesh.vertices))
+        assert np.array_equal(normals, np.array(mesh.normals))
+        assert np.array_equal(uvs, np.array(mesh.texture_coords[0])[:, :2])
+
+
+def _rounds(fns: dict[str, Callable[[], object]], rounds: int) -> dict[str, list[float]]:
+    """Each of ``fns`` timed (:func:`timed`, a short budget) in turn, ``rounds`` times: the
+    contenders interleaved block by block, so load on the machine hits them alike, while no
+    peer's heap churn lands between two of our calls (see :func:`benchutil.raced`)."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            times[name].append(timed(fn, budget=0.03, min_runs=5))
+    return times
+
+
+FORMATS = ("md2", "md3", "mdl")
+
+
+def first_mesh_copied(rounds: int = 5) -> dict[str, list[dict[str, Any]]]:
+    """Per format, per corpus file, from bytes and from a path: quakemodels' first mesh,
+    assimp's import plus :func:`assimp_arrays` (the target's peer) and assimp's bare import
+    (for information), median CPU seconds of each over ``rounds`` interleaved rounds, and
+    the median of the rounds' ratios to each. Empty without impasse."""
+    impasse = _impasse()
+    if impasse is None:
+        return {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for kind in FORMATS:
+        rows = []
+        for path in sorted((CORPUS / kind).glob(f"*.{kind}")):
+            data, name = path.read_bytes(), str(path)
+            check_assimp_arrays(impasse.load(name))
+            row: dict[str, Any] = {"file": path.name}
+
+            def qm_bytes(d: bytes = data) -> object:
+                return quakemodels.load(d).meshes(0)
+
+            def assimp_bytes(d: bytes = data, k: str = kind) -> object:
+                return assimp_arrays(impasse.load(io.BytesIO(d), file_type=k))
+
+            def qm_path(p: str = name) -> object:
+                return quakemodels.load(p).meshes(0)
+
+            def assimp_path(p: str = name) -> object:
+                return assimp_arrays(impasse.load(p))  # aiImportFile: assimp reads the path
+
+            def bare_bytes(d: bytes = data, k: str = kind) -> object:
+                return impasse.load(io.BytesIO(d), file_type=k)
+
+            def bare_path(p: str = name) -> object:
+                return impasse.load(p)
+
+            sources: list[tuple[str, dict[str, Callable[[], object]]]] = [
+                ("bytes", {"qm": qm_bytes, "assimp": assimp_bytes, "bare": bare_bytes}),
+                ("path", {"qm": qm_path, "assimp": assimp_path, "bare": bare_path}),
+            ]
+            for source, fns in sources:
+                times = _rounds(fns, rounds)
+                row[source] = {name: statistics.median(times[name]) for name in fns}
+                for peer, key in (("assimp", "ratio"), ("bare", "bare_ratio")):
+                    pairs = zip(times["qm"], times[peer], strict=True)
+                    row[source][key] = statistics.median(q / a for q, a in pairs)
+            rows.append(row)
+        out[kind] = rows
+    return out
+
+
+def first_mesh_lines(copied: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """The per-format first-mesh rows of the table (markdown), target <= 0.9x each."""
+    if not copied:
+        return [
+            f"| first mesh per format | | impasse: `{INSTALL['impasse']}` | | <= 0.9x | skipped |"
+        ]
+    med = statistics.median
+    lines = []
+    for kind, rows in copied.items():
+        for source, words in (("bytes", "from bytes"), ("path", "from a path")):
+            ratio = med(r[source]["ratio"] for r in rows)
+            bare = med(r[source]["bare_ratio"] for r in rows)
+            qm = med(r[source]["qm"] for r in rows)
+            peer = med(r[source]["assimp"] for r in rows)
+            lines.append(
+                f"| first mesh {words}, {len(rows)} {kind.upper()} (median per-file ratio"
+                f" {ratio:.2f}x; to the bare import {bare:.2f}x) | {_ms(qm)} | assimp import"
+                f" + copy of its arrays {_ms(peer)} | {_ratio(qm, peer)} | <= 0.9x |"
+                f" {'yes' if ratio <= 0.9 else '**no**'} |"
+            )
+    return lines
 
 
 def _threejs(files: Sequence[Path]) -> dict[str, float] | None:
@@ -487,6 +656,7 @@ def report(files: Sequence[Path] | None = None) -> list[str]:
     if not files:
         return [f"no corpus at {CORPUS}: peers table skipped"]
     fm, fp = first_mesh(files), first_mesh_path(files)
+    copied = first_mesh_copied()
     fl, mdl, cli = full_load(files), mdl_rows(mdl_files()), cli_runs(files)
     med = statistics.median
     lines = [
@@ -519,6 +689,7 @@ def report(files: Sequence[Path] | None = None) -> list[str]:
         add(row, qm, "assimp (impasse) from the path", peer, "<= 1x", ratio <= 1.0)
     else:
         skip("first mesh from a path", "impasse", "<= 1x")
+    lines += first_mesh_lines(copied)
     md2 = [r for r in fl["rows"] if r["file"].endswith(".md2")]
     md3 = [r for r in fl["rows"] if r["file"].endswith(".md3")]
     for key, name, peer, want in (
@@ -612,7 +783,23 @@ def report(files: Sequence[Path] | None = None) -> list[str]:
     return lines
 
 
-def main() -> int:
+def main(argv: Sequence[str] | None = None) -> int:
+    """The whole table; ``first-mesh`` as the argument: the per-format first-mesh rows only,
+    with each file's ratios (the quick check while working on the first mesh)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args == ["first-mesh"]:
+        copied = first_mesh_copied()
+        for kind, rows in copied.items():
+            for r in rows:
+                b, p = r["bytes"], r["path"]
+                print(
+                    f"{kind} {r['file']:<30} bytes {b['ratio']:.2f}x ({_ms(b['qm'])} /"
+                    f" {_ms(b['assimp'])}; bare {b['bare_ratio']:.2f}x)  path {p['ratio']:.2f}x"
+                    f" ({_ms(p['qm'])} / {_ms(p['assimp'])}; bare {p['bare_ratio']:.2f}x)"
+                )
+        for line in first_mesh_lines(copied):
+            print(line)
+        return 0
     for line in report():
         print(line)
     return 0

@@ -15,6 +15,10 @@ the nearest table entry) is in :mod:`.trivertx_write`, so that reading a model l
 
 from __future__ import annotations
 
+import os
+from types import ModuleType
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -33,6 +37,79 @@ rounded once to float32, as the generated parser's double value would be."""
 NUM_ANORMS = len(ANORMS)
 if ANORMS.shape != (162, 3):  # pragma: no cover - guards a wrong ksy edit
     raise RuntimeError(f"the spec's anorms_table has shape {ANORMS.shape}, not (162, 3)")
+
+
+def _compiled() -> ModuleType | None:
+    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+        return None
+    try:
+        from . import _weld
+    except ImportError:  # built without a C compiler: the numpy paths serve
+        return None
+    # a build from before these decodes (an editable install not rebuilt) has the weld only
+    new = all(hasattr(_weld, name) for name in ("trivertx", "texcoords", "seam_rows"))
+    return _weld if new else None
+
+
+COMPILED = _compiled()
+"""The compiled decodes (``_weld.c``: ``trivertx``, ``texcoords``, and MDL's ``seam_rows``),
+or None when the install had no C compiler or ``QUAKEMODELS_PURE_PYTHON`` is set (to any
+non-empty value)."""
+
+
+def _int32_row(ids: npt.NDArray[Any]) -> bool:
+    """True for the ids the compiled decodes take: C-contiguous int32 (every corner table's)."""
+    return ids.dtype == np.int32 and ids.flags.c_contiguous
+
+
+def trivertx_columns(position: Any, normal_index: int, size: int) -> bool:
+    """True when a stored vertex of ``size`` bytes is x, y, z then the normal index (a spec's
+    ``position`` columns and ``normal_index`` byte): the layout the compiled decode reads."""
+    return size == 4 and normal_index == 3 and np.arange(size)[position].tolist() == [0, 1, 2]
+
+
+def corner_trivertx(
+    stored: npt.NDArray[np.uint8],
+    vertex_ids: npt.NDArray[np.int32],
+    scale: tuple[float, float, float],
+    translate: tuple[float, float, float],
+) -> tuple[FloatArray, FloatArray] | None:
+    """One frame's (V,4) uint8 ``stored`` vertices (x, y, z, normal index; C-contiguous) at
+    the N corners ``vertex_ids`` (int32, C-contiguous) by the compiled decode: (N,3) float32
+    positions ``v * scale + translate`` (in double, then float32, as the plain decode) and
+    (N,3) float32 normals from :data:`ANORMS`. None when the module is not built, a vertex id
+    is out of range or any of the V normal indices is past the table (the caller's checked
+    decode names it)."""
+    if COMPILED is None or not _int32_row(vertex_ids):
+        return None
+    n = len(vertex_ids)
+    positions = np.empty((n, 3), np.float32)
+    normals = np.empty((n, 3), np.float32)
+    if COMPILED.trivertx(stored, vertex_ids, scale, translate, ANORMS, positions, normals):
+        return None
+    return positions, normals
+
+
+def corner_texcoords(
+    st: npt.NDArray[np.integer[Any]],
+    texcoord_ids: npt.NDArray[np.int32],
+    width: int,
+    height: int,
+    shift_from: int,
+    shift: int = 0,
+) -> FloatArray | None:
+    """The (S,2) integer pixel texcoords ``st`` (any strides) at the N corners
+    ``texcoord_ids`` (int32, C-contiguous) by the compiled decode: (N,2) float32
+    ``s / width, t / height`` of row id, each in double then float32, as the plain decode;
+    an id at ``shift_from`` or more (an MDL's row V + v, the back of a seam) reads row
+    id - shift_from and adds ``shift`` to s. None when the module is not built or a row is
+    out of range."""
+    if COMPILED is None or not _int32_row(texcoord_ids):
+        return None
+    uvs = np.empty((len(texcoord_ids), 2), np.float32)
+    if COMPILED.texcoords(st, texcoord_ids, shift_from, shift, width, height, uvs):
+        return None
+    return uvs
 
 
 def anorms() -> FloatArray:

@@ -289,6 +289,7 @@ class Format:
     """Public names of the format's package that the package root serves too
     (``quakemodels.Md2``), each imported on first use."""
     _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    """The services imported so far, by name, and the worked-out ``max_file_size``."""
 
     def accepts(self, data: bytes) -> bool:
         """True when ``data`` starts with :attr:`magic` and passes the :attr:`version` test;
@@ -367,10 +368,16 @@ class Format:
     @property
     def max_file_size(self) -> int:
         """The largest file this format reads, in bytes: its ``limits.MAX_FILE_SIZE``, else
-        the cap engines put on any file (:data:`~quakemodels.core.files.MAX_LOADFILE`)."""
-        from ..core.files import MAX_LOADFILE
+        the cap engines put on any file (:data:`~quakemodels.core.files.MAX_LOADFILE`).
+        Worked out once: every load asks for it (the size refusal)."""
+        size: int | None = self._loaded.get("max_file_size")
+        if size is None:
+            from ..core.files import MAX_LOADFILE
 
-        return int(getattr(self.limits, "MAX_FILE_SIZE", MAX_LOADFILE))
+            size = self._loaded["max_file_size"] = int(
+                getattr(self.limits, "MAX_FILE_SIZE", MAX_LOADFILE)
+            )
+        return size
 
     @property
     def facts(self) -> Facts | None:

@@ -15,7 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.mesh import Mesh
-from ...core.trivertx import ANORMS, NUM_ANORMS
+from ...core.trivertx import ANORMS, NUM_ANORMS, corner_texcoords, corner_trivertx, trivertx_columns
 from .layout import (
     FLOAT,
     FRAME_HEADER_SIZE,
@@ -33,6 +33,9 @@ EXACT_FLOAT32 = 1 << 24
 
 BLOCK_CORNERS = 8192
 """Frame corners decoded per step by :func:`corner_frames` (a 192 KiB scratch)."""
+
+_COMPILED_LAYOUT = trivertx_columns(POSITION, NORMAL_INDEX, VERTEX_SIZE)
+"""The spec's vertex is the layout the compiled decode reads (x, y, z, normal index)."""
 
 
 def first_mesh(
@@ -53,10 +56,26 @@ def first_mesh(
     vertex_ids, texcoord_ids, indices = corners
     at = h.ofs_frames + frame * h.bytes_per_frame
     stored = np.ndarray((h.vertices_per_frame, VERTEX_SIZE), np.uint8, data, at + FRAME_HEADER_SIZE)
+    if h.num_tex_coords and (h.skin_width_px <= 0 or h.skin_height_px <= 0):
+        return None
+    stored_st = np.frombuffer(
+        data, TEX_POINT_WORD, h.num_tex_coords * tex_point_words, h.ofs_tex_coords
+    ).reshape(-1, tex_point_words)
+    width, height = h.skin_width_px or 1, h.skin_height_px or 1
+    if _COMPILED_LAYOUT:  # the compiled decode, when built (the same arrays)
+        # scale and translate as the plain decode has them: float32 widened to double
+        prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
+        decoded = corner_trivertx(
+            stored, vertex_ids, prefix[scale_words].tolist(), prefix[translate_words].tolist()
+        )
+        st = stored_st[:, st_words]
+        uvs = (
+            None if decoded is None else corner_texcoords(st, texcoord_ids, width, height, 1 << 31)
+        )
+        if decoded is not None and uvs is not None:
+            return Mesh.of_new_arrays(*decoded, uvs, indices, vertex_ids, texcoord_ids)
     normal_indices = stored[:, NORMAL_INDEX]
     if normal_indices.size and normal_indices.max() >= NUM_ANORMS:
-        return None
-    if h.num_tex_coords and (h.skin_width_px <= 0 or h.skin_height_px <= 0):
         return None
     if max(h.skin_width_px, h.skin_height_px) > EXACT_FLOAT32:
         return None  # a side not exact in float32: the plain path divides in double
@@ -72,11 +91,7 @@ def first_mesh(
     # Each texcoord once, then gathered. s / width in float32 rounds like the double
     # quotient rounded to float32 (the double has over 2 x 24 + 2 bits, so rounding twice
     # is exact for a quotient): the values `texcoords` gives.
-    stored_st = np.frombuffer(
-        data, TEX_POINT_WORD, h.num_tex_coords * tex_point_words, h.ofs_tex_coords
-    )
-    uvs = stored_st.reshape(-1, tex_point_words)[:, st_words].astype(np.float32)
-    width, height = h.skin_width_px or 1, h.skin_height_px or 1
+    uvs = stored_st[:, st_words].astype(np.float32)
     if width == height:  # a square skin: one scalar divisor runs many times faster
         uvs /= np.float32(width)
     else:

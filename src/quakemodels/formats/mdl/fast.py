@@ -16,9 +16,10 @@ from typing import Any
 
 import numpy as np
 
+from ...core import trivertx
 from ...core.mesh import Corners, Mesh, dense_first_use, flip_winding, welded_corners
 from ...core.sections import columns, offset_of, word_columns
-from ...core.trivertx import ANORMS, NUM_ANORMS
+from ...core.trivertx import ANORMS, NUM_ANORMS, corner_texcoords, corner_trivertx, trivertx_columns
 from .layout import NORMAL_INDEX, POSE_HEADER_SIZE, POSITION, TEXCOORD, TRIANGLE, TYPE_SIZE, VERTEX
 
 FrameEntry = tuple[int, int, int, int, int | None]
@@ -34,6 +35,8 @@ _ON_SEAM_WORD = offset_of(TEXCOORD, "on_seam") // 4
 _S_WORD = offset_of(TEXCOORD, "s") // 4
 _ST_WORDS = columns([offset_of(TEXCOORD, name) // 4 for name in ("s", "t")])
 _HALF_FLOAT32_MAX = float(np.finfo(np.float32).max) / 2
+_COMPILED_LAYOUT = trivertx_columns(POSITION, NORMAL_INDEX, VERTEX.itemsize)
+"""The spec's vertex is the layout the compiled decode reads (x, y, z, normal index)."""
 
 
 def single_frames(
@@ -87,12 +90,21 @@ def stored_corners(
         return None
     words = np.frombuffer(data, np.uint32, nt * _TRIANGLE_WORDS, ofs_triangles)
     words = words.reshape(nt, _TRIANGLE_WORDS)
+    stverts = np.frombuffer(data, np.int32, nv * _TEXCOORD_WORDS, ofs_texcoords)
+    compiled = trivertx.COMPILED
+    if compiled is not None:  # the compiled rows and weld, when built (the same arrays)
+        vertices = words[:, _TRI_VERTICES]
+        rows = np.empty((nt, 3), np.int32)
+        on_seam, front = stverts[_ON_SEAM_WORD::_TEXCOORD_WORDS], words[:, _FACES_FRONT_WORD]
+        if compiled.seam_rows(vertices, on_seam, front, rows) == 0:
+            welded = welded_corners(vertices, rows, 2 * nv, nv)
+            if welded is not None:
+                return welded
     # (3,T) rows: numpy runs long rows many times faster than rows of 3. A negative index
     # reads as 2**31 or more, so one maximum checks both ends.
     v_rows = np.ascontiguousarray(words[:, _TRI_VERTICES].T)
     if v_rows.max() >= nv:
         return None
-    stverts = np.frombuffer(data, np.int32, nv * _TEXCOORD_WORDS, ofs_texcoords)
     back = (stverts[_ON_SEAM_WORD::_TEXCOORD_WORDS] != 0).take(v_rows)
     back &= words[:, _FACES_FRONT_WORD] == 0
     key_rows = np.multiply(back, nv, dtype=np.intp)
@@ -117,11 +129,19 @@ def first_mesh(
         return None
     vertex_ids, texcoord_ids, indices = corners
     stored = np.ndarray((nv, VERTEX.itemsize), np.uint8, data, ofs_pose + POSE_HEADER_SIZE)
-    if stored[:, NORMAL_INDEX].max() >= NUM_ANORMS:
-        return None
     stverts = np.frombuffer(data, np.int32, nv * _TEXCOORD_WORDS, ofs_texcoords)
     half = width // 2
     if int(stverts[_S_WORD::_TEXCOORD_WORDS].max()) + half >= 1 << 31:
+        return None
+    if _COMPILED_LAYOUT:  # the compiled decode, when built (the same arrays)
+        decoded = corner_trivertx(stored, vertex_ids, h.scale, h.origin)
+        st = stverts.reshape(nv, _TEXCOORD_WORDS)[:, _ST_WORDS]
+        uvs = (
+            None if decoded is None else corner_texcoords(st, texcoord_ids, width, height, nv, half)
+        )
+        if decoded is not None and uvs is not None:
+            return Mesh.of_new_arrays(*decoded, uvs, indices, vertex_ids, texcoord_ids)
+    if stored[:, NORMAL_INDEX].max() >= NUM_ANORMS:
         return None
     used = stored.take(vertex_ids, axis=0)
     # One (5,N) double array, rows x, y, z, s, t, so that each operation runs along N (not
