@@ -164,7 +164,13 @@ def test_game_dir_gives_a_disk_player_its_images_and_skins(tmp_path: Path) -> No
         alone = quakemodels.load(work, quakemodels.Player)
         assert alone.skins == []
         assert alone.skin() == {}
-    assert sum("no texture found" in str(w.message) for w in record) == 3
+        assert alone.skin_images == [None, None, None]  # worked out (and kept) without a game
+    assert sum("no texture found" in str(w.message) for w in record) >= 3
+    # the same player through the game folder: its pictures are looked up again, not the
+    # ones kept above
+    found = alone.with_game_dir(game).skin_images
+    assert [None if i is None else i.shape[2] for i in found] == [4, 4, 4]
+    assert alone.skin_images == [None, None, None]
     # registry.scene's game_dir gives a player loaded without one the game's images too
     with warnings.catch_warnings():
         warnings.simplefilter("error")

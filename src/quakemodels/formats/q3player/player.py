@@ -23,6 +23,7 @@ icon in ioquake3, so it does not move the head here.
 from __future__ import annotations
 
 import copy
+import functools
 import os
 import warnings
 from collections.abc import Iterator
@@ -224,6 +225,12 @@ class PlayerFolder:
         other = copy.copy(self)
         other.files = files
         other.game_root = files.root
+        # what the model worked out through the old lookup (its skin pictures) is worked out
+        # again through the new one: no cached_property value is carried over
+        for klass in type(other).__mro__:
+            for name, attr in vars(klass).items():
+                if isinstance(attr, functools.cached_property):
+                    other.__dict__.pop(name, None)
         return other
 
     # -- parts --------------------------------------------------------------------------------
