@@ -53,6 +53,7 @@ PACKAGE_LAYERS = {
         ("model",),
     ],
     "q3player": [
+        ("parts",),  # the three parts and the player folders of a listing: text only
         ("animcfg", "skinfile"),
         ("carry",),  # what a player glTF carries in names Blender keeps (over animcfg)
         ("files",),
@@ -201,8 +202,14 @@ def test_no_hand_written_byte_layout(path: Path) -> None:
         return
     text = path.read_text(encoding="utf-8")
     # archive/pk3.py reads a zip's local file header with zipfile's own layout
-    # (zipfile.structFileHeader): a container, like glTF, and no format string of ours.
-    derived = (PACKAGE / "core" / "sections.py", PACKAGE / "archive" / "pk3.py")
+    # (zipfile.structFileHeader): a container, like glTF, and no format string of ours;
+    # archive/pak.py reads a pak's records with the struct formats its spec's generated facts
+    # give (kaitai/quake_pak_facts.STRUCTS).
+    derived = (
+        PACKAGE / "core" / "sections.py",
+        PACKAGE / "archive" / "pk3.py",
+        PACKAGE / "archive" / "pak.py",
+    )
     structs = STRUCT_LITERAL if path in derived else STRUCT_FORMAT
     assert not structs.search(text), f"{path.name}: struct layout by hand"
     assert not DTYPE_LITERAL.search(text), f"{path.name}: record dtype by hand"

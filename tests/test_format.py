@@ -226,10 +226,9 @@ def test_every_declared_service_fits_its_typed_protocol(fmt: Format) -> None:
     """Every service a format declares resolves, and takes the arguments its protocol in
     formats/contract.py passes (positionally, then the protocol's keywords): a service with
     the wrong shape fails here, not in a verb; the services no format may lack are there."""
-    import dataclasses
     import inspect
 
-    declared = {f.name: getattr(fmt.services, f.name) for f in dataclasses.fields(Services)}
+    declared = {name: getattr(fmt.services, name) for name in Services.NAMES}
     assert declared["model"] and declared["check"] and declared["describe"], fmt.name
     assert declared["scene"] or declared["frames"], fmt.name
     assert isinstance(fmt.model, type)
@@ -250,9 +249,8 @@ def test_every_declared_service_fits_its_typed_protocol(fmt: Format) -> None:
 
 def test_no_capability_name_is_used_from_the_cli() -> None:
     """The CLI asks the registry and the typed accessors, never a service by its name."""
-    import dataclasses
 
-    names = "|".join(f.name for f in dataclasses.fields(Services))
+    names = "|".join(Services.NAMES)
     pattern = re.compile(rf"""\.(has|service|_service)\(\s*["']({names})["']""")
     for path in sorted((PACKAGE / "cli").glob("*.py")):
         text = path.read_text(encoding="utf-8")

@@ -14,6 +14,7 @@ import operator as _operator
 import os as _os
 import sys as _sys
 
+from .core.records import overload as _overload
 from .errors import (
     ArchiveError as ArchiveError,
 )
@@ -90,7 +91,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any as _Any
     from typing import TypeVar as _TypeVar
-    from typing import overload as _overload
 
     from .archive import GameFS as GameFS
     from .core.facade import Readable as _Readable
@@ -142,18 +142,13 @@ def __getattr__(name: str) -> _Any:
 if TYPE_CHECKING:
     _M = _TypeVar("_M")
     _GameDir = str | _os.PathLike[str] | None
-else:
-
-    def _overload(f: object) -> object:
-        return f  # what typing.overload does at run time that matters here: nothing
 
 
-# (ruff takes _overload for a plain function: the defs below are an overload, not redefinitions)
 @_overload
 def load(source: _Readable, *, game_dir: _GameDir = None) -> AnimatedModel: ...
 @_overload
-def load(source: _Readable, kind: type[_M], *, game_dir: _GameDir = None) -> _M: ...  # noqa: F811
-def load(  # noqa: F811
+def load(source: _Readable, kind: type[_M], *, game_dir: _GameDir = None) -> _M: ...
+def load(
     source: _Readable, kind: type[_M] | None = None, *, game_dir: _GameDir = None
 ) -> AnimatedModel | _M:
     """Open a model from a path, bytes or a binary file object; the format is chosen by magic.

@@ -12,12 +12,14 @@ Broken or hostile archives raise :class:`~quakemodels.errors.ArchiveError` (a
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
 from ..errors import ArchiveError
 from .names import ENGINES, Engine, name_key, unsafe_reason
 
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .base import Archive, Entry
     from .gamefs import Found, GameFS, Source, infer_engine
     from .pak import PakArchive

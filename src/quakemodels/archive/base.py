@@ -7,20 +7,25 @@ import io
 import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, BinaryIO, Literal, TypeVar, overload
 
+from ..core.records import Record, overload
 from ..errors import ArchiveError
 from .names import Engine, query_key, unsafe_reason
 
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
 if TYPE_CHECKING:
+    from typing import BinaryIO, Literal, TypeVar
+
     import numpy as np
 
-    from . import fast
+    from .fast import HashIndex
 
-Kind = Literal["pak", "pk3"]
+    Kind = Literal["pak", "pk3"]
+    _Self = TypeVar("_Self", bound="Closing")
+else:
+    Kind = str
 
 # Entries are read and written in chunks of this many bytes: whatever an entry's size, reading
 # it costs at most a few chunks of memory (a whole-entry read happens only in ``read``, which a
@@ -41,7 +46,6 @@ MAX_TOTAL = 16 << 30
 # (archive/fast.py; tests/test_archive_arrays.py proves the two paths equal), and a million
 # entries take no Python object each.
 PLAIN_MAX_ENTRIES = 1 << 14
-_Self = TypeVar("_Self", bound="Closing")
 
 # Substrings of the NUL-joined names that every name unsafe_reason refuses produces: an empty
 # name, a NUL, a leading or trailing separator, ':' or '..'. Finding none proves all names safe
@@ -67,8 +71,7 @@ def _suspicious(names: Sequence[str]) -> bool:
     )
 
 
-@dataclass(slots=True)
-class Entry:
+class Entry(Record):
     """One file in an archive (slots, not frozen: built by the ten thousand at open).
 
     ``name`` as stored (``/`` separated in practice); ``index`` its position in the archive's
@@ -78,12 +81,23 @@ class Entry:
     0 for PAK).
     """
 
-    name: str
-    index: int
-    offset: int
-    size: int
-    compressed_size: int
-    method: int = 0
+    __slots__ = ("compressed_size", "index", "method", "name", "offset", "size")
+
+    def __init__(
+        self,
+        name: str,
+        index: int,
+        offset: int,
+        size: int,
+        compressed_size: int,
+        method: int = 0,
+    ) -> None:
+        self.name = name
+        self.index = index
+        self.offset = offset
+        self.size = size
+        self.compressed_size = compressed_size
+        self.method = method
 
 
 def int64s(values: Iterable[int] | np.ndarray) -> array.array[int]:
@@ -175,9 +189,10 @@ class EntryTable(Sequence[Entry]):
         if not len(self) or not suffixes:
             return []
         if vectorised(len(self)):
-            from . import fast
+            from .fast import ending_with
 
-            found: list[int] = fast.ending_with(self, suffixes, _KEY_TABLES["quake2"]).tolist()
+            fold = _KEY_TABLES["quake2"]
+            found: list[int] = ending_with(self.blob, self.starts, suffixes, fold).tolist()
             return found
         fold = _KEY_TABLES["quake2"]
         wants = tuple(s.encode("utf-8", "surrogateescape").translate(fold) for s in suffixes)
@@ -191,9 +206,11 @@ class EntryTable(Sequence[Entry]):
         ``bytes.translate`` table) first: str order, as UTF-8 keeps it. A large table sorts
         with numpy (:func:`.fast.sort_order` gives it as an array)."""
         if vectorised(len(self)):
-            from . import fast
+            from .fast import sort_order
 
-            order: list[int] = fast.sort_order(self, table).tolist()
+            order: list[int] = sort_order(
+                self.blob, self.starts, table, lambda: self.plain_sort_order(table)
+            ).tolist()
             return order
         return self.plain_sort_order(table)
 
@@ -314,11 +331,11 @@ class Archive(Closing):
         # archive; past PLAIN_MAX_ENTRIES a sorted array of key hashes (no dict of a million
         # strings), equal hashes compared byte for byte so that no collision merges two names.
         self._index: dict[bytes, int] | None = None
-        self._hashed: fast.HashIndex | None = None
+        self._hashed: HashIndex | None = None
         if vectorised(n):
-            from . import fast
+            from .fast import HashIndex
 
-            self._hashed = fast.HashIndex(table, self._key_table)
+            self._hashed = HashIndex(table.blob, table.starts, self._key_table)
             dup = self._hashed.first_duplicate(self._key_bytes)
         else:
             self._index, dup = self._dict_index()
@@ -472,6 +489,23 @@ class Archive(Closing):
             if len(head) >= n:
                 break
         return head[:n]
+
+    def heads(
+        self, n: int = 16, start: int = 0, stop: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The first ``n`` bytes of entries ``start:stop``: (uint8 (k, n), zero past each one's
+        end; int64 (k,) how many there are), read an entry at a time (a large listing's; numpy
+        is imported here)."""
+        import numpy as np
+
+        chosen = range(len(self.entries))[start:stop]
+        out = np.zeros((len(chosen), n), np.uint8)
+        lengths = np.zeros(len(chosen), np.int64)
+        for row, i in enumerate(chosen):
+            head = self.read_head(self.entries[i], n)
+            out[row, : len(head)] = np.frombuffer(head, np.uint8)
+            lengths[row] = len(head)
+        return out, lengths
 
     def sort_order(self) -> list[int]:
         """Positions of ``entries`` in listing order: by ``name_key(name, "quake3")``, stable."""

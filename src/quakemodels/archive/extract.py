@@ -33,11 +33,15 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TextIO, overload
 
+from ..core.records import overload
 from ..errors import QuakeModelsWarning
 from .base import MAX_TOTAL, Archive, Entry, vectorised
 from .names import name_key, split_parts
+
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 STAGE_PREFIX = ".quakemodels-extract."
 # In the staging folder, one line per step of the moves, written before the step is taken:
@@ -168,9 +172,9 @@ def _refuse_clashes(
         return "/".join(split_parts(targets.entry(k).name)).lower()
 
     if vectorised(len(hashes)):
-        from . import fast
+        from .fast import hash_clashes
 
-        same, under = fast.hash_clashes(hashes, folder_hashes)
+        same, under = hash_clashes(hashes, folder_hashes)
     else:
         order = sorted(range(len(hashes)), key=hashes.__getitem__)  # stable, as numpy's
         same = [(a, b) for a, b in itertools.pairwise(order) if hashes[a] == hashes[b]]

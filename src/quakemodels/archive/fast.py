@@ -9,18 +9,14 @@ the same entries, lookups, errors and listings.
 
 from __future__ import annotations
 
-import io
-import mmap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, BinaryIO
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
 
-if TYPE_CHECKING:
-    from .base import Archive, EntryTable
-    from .pak import PakArchive
-    from .pk3 import _CentralDirectory
+# Every function here takes the archive's arrays and bytes, never an archive or its table:
+# base.py, pak.py and pk3.py call this module, and it calls none of them.
 
 I64 = npt.NDArray[np.int64]
 
@@ -89,10 +85,11 @@ def _hash_chunk(padded: bytes, starts: np.ndarray) -> np.ndarray:
 
 class HashIndex:
     """Names as the engine compares them, found through a sorted array of 64-bit key hashes:
-    ``order`` (int64, n) sorts ``sorted`` (uint64, n) out of each entry's hash."""
+    ``order`` (int64, n) sorts ``sorted`` (uint64, n) out of each entry's hash (the names:
+    ``blob`` and ``starts`` as an EntryTable holds them)."""
 
-    def __init__(self, table: EntryTable, key_table: bytes) -> None:
-        keyed = hashes(table.blob, column(table.starts), key_table)
+    def __init__(self, blob: bytes, starts: Sequence[int], key_table: bytes) -> None:
+        keyed = hashes(blob, column(starts), key_table)
         self.order = np.argsort(keyed, kind="stable")
         self.sorted = keyed[self.order]
 
@@ -129,14 +126,14 @@ class HashIndex:
         return None
 
 
-def ending_with(table: EntryTable, suffixes: Sequence[str], fold: bytes) -> I64:
+def ending_with(blob: bytes, starts: Sequence[int], suffixes: Sequence[str], fold: bytes) -> I64:
     """Positions (int64, ascending) of the names ending in one of ``suffixes``, their bytes
     folded by ``fold`` first, compared a byte column at a time over the names' last bytes."""
-    low = np.frombuffer(table.blob.translate(fold), np.uint8)
-    starts = column(table.starts)
-    ends = starts[1:] - 1  # each name's NUL
-    lengths = np.diff(starts) - 1
-    hit = np.zeros(len(table), bool)
+    low = np.frombuffer(blob.translate(fold), np.uint8)
+    at = column(starts)
+    ends = at[1:] - 1  # each name's NUL
+    lengths = np.diff(at) - 1
+    hit = np.zeros(len(at) - 1, bool)
     for suffix in suffixes:
         want = suffix.encode("utf-8", "surrogateescape").translate(fold)
         match = lengths >= len(want)
@@ -151,20 +148,23 @@ def ending_with(table: EntryTable, suffixes: Sequence[str], fold: bytes) -> I64:
 _SORT_MATRIX_LIMIT = 256 << 20
 
 
-def sort_order(table: EntryTable, key_table: bytes | None = None) -> I64:
+def sort_order(
+    blob: bytes, starts: Sequence[int], key_table: bytes | None, plain: Callable[[], list[int]]
+) -> I64:
     """Positions (int64) in the stable order of the names' bytes, mapped through
-    ``key_table`` (a ``bytes.translate`` table) first: str order, as UTF-8 keeps it."""
-    n = len(table)
-    starts = column(table.starts)
-    lengths = np.diff(starts) - 1
+    ``key_table`` (a ``bytes.translate`` table) first: str order, as UTF-8 keeps it; by
+    ``plain()`` when a pathologically long name would make the padded matrix too large."""
+    at = column(starts)
+    n = len(at) - 1
+    lengths = np.diff(at) - 1
     width = int(lengths.max()) + 1 if n else 1
-    if n * width > _SORT_MATRIX_LIMIT:  # a pathological long name: sort in Python
-        return np.array(table.plain_sort_order(key_table), np.int64)
+    if n * width > _SORT_MATRIX_LIMIT:
+        return np.array(plain(), np.int64)
     matrix = np.zeros((n, width), np.uint8)
     columns = np.arange(width)
     for a in range(0, n, _HASH_CHUNK):
         b = min(a + _HASH_CHUNK, n)
-        part = table.blob[int(starts[a]) : int(starts[b])]
+        part = blob[int(at[a]) : int(at[b])]
         if key_table is not None:
             part = part.translate(key_table)
         keep = columns <= lengths[a:b, None]  # the name and its NUL
@@ -173,38 +173,22 @@ def sort_order(table: EntryTable, key_table: bytes | None = None) -> I64:
     return np.argsort(matrix.view(f"S{width}").ravel(), kind="stable").astype(np.int64)
 
 
-def heads(
-    archive: Archive, n: int = 16, start: int = 0, stop: int | None = None
-) -> tuple[npt.NDArray[np.uint8], I64]:
-    """The first ``n`` bytes of entries ``start:stop``: (uint8 (k, n), zero past each one's
-    end; int64 (k,) how many there are). A pak's are gathered from its mapped file at once;
-    other archives read each entry's head."""
-    from .pak import PakArchive
-
-    if isinstance(archive, PakArchive):
-        return _pak_heads(archive, n, start, stop)
-    chosen = range(len(archive.entries))[start:stop]
-    out = np.zeros((len(chosen), n), np.uint8)
-    lengths = np.zeros(len(chosen), np.int64)
-    for row, i in enumerate(chosen):
-        head = archive.read_head(archive.entries[i], n)
-        out[row, : len(head)] = np.frombuffer(head, np.uint8)
-        lengths[row] = len(head)
-    return out, lengths
-
-
 # -- .pak directories --------------------------------------------------------------------------
 
 # directory entries handled per numpy step when names are extracted (bounds the masks)
 _PAK_CHUNK = 1 << 16
 
 
-def pak_table(f: BinaryIO, ofs: int, count: int) -> EntryTable | None:
+Directory = tuple[bytes, I64, I64, I64]
+"""A pak directory as arrays: (the names' blob, NUL after each; int64 starts, n + 1; int64
+offsets; int64 sizes)."""
+
+
+def pak_table(f: BinaryIO, ofs: int, count: int) -> Directory | None:
     """The names (up to the first NUL) and ranges of the ``count`` directory entries at
     ``ofs``, read in chunks through the generated layout's INDEX_ENTRY (never the whole
     directory at once, masks of a few MB); None when a name has a byte >= 0x80."""
     from ..kaitai.quake_pak_layout import INDEX_ENTRY
-    from .base import EntryTable
 
     entry_size = INDEX_ENTRY.itemsize
     name_size = INDEX_ENTRY["name"].itemsize
@@ -235,25 +219,24 @@ def pak_table(f: BinaryIO, ofs: int, count: int) -> EntryTable | None:
         parts.append(kept.tobytes())
     starts = np.zeros(count + 1, np.int64)
     np.cumsum(lengths + 1, out=starts[1:])
-    return EntryTable(
-        b"".join(parts),
-        starts,
-        index=np.arange(count, dtype=np.int64),
-        offset=offsets,
-        size=sizes,
-    )
+    return b"".join(parts), starts, offsets, sizes
 
 
 Span = tuple[int, int, int]
 
 
 def pak_ranges(
-    table: EntryTable, file_size: int, ofs_index: int, len_dir: int, header_size: int
+    offsets: Sequence[int],
+    sizes: Sequence[int],
+    file_size: int,
+    ofs_index: int,
+    len_dir: int,
+    header_size: int,
 ) -> tuple[int | None, tuple[Span, Span] | None]:
     """PakArchive's range checks over arrays: (the first entry outside the file, or None;
     else the first overlap of spans taken in (start, end, index) order as ``(span, the
     earlier span reaching furthest)``, or None). The header is span -1, the directory -2."""
-    off, sz = column(table.offset), column(table.size)
+    off, sz = column(offsets), column(sizes)
     bad = (off < 0) | (sz < 0) | (off + sz > file_size)
     if bad.any():
         return int(bad.argmax()), None
@@ -275,67 +258,64 @@ def pak_ranges(
     return None, (span, (int(starts[p]), int(ends[p]), int(who[p])))
 
 
-def _pak_heads(
-    archive: PakArchive, n: int, start: int, stop: int | None
-) -> tuple[npt.NDArray[np.uint8], I64]:
-    """fast.heads of a pak: numpy gathers over the mapped file (no read per entry)."""
-    f = archive.file
-    if f is None:
-        raise archive.error("archive is closed")
-    chosen = range(len(archive.entries))[start:stop]
-    offsets = column(archive.entries.offset)[chosen.start : chosen.stop]
-    lengths = np.minimum(column(archive.entries.size)[chosen.start : chosen.stop], n)
-    out = np.zeros((len(chosen), n), np.uint8)
-    if isinstance(f, io.BytesIO):
-        view: memoryview | mmap.mmap = f.getbuffer()
-    elif archive.file_size:
-        view = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-    else:
-        return out, lengths
-    try:
-        data = np.frombuffer(view, np.uint8)
-        columns = np.arange(n)
-        for a in range(0, len(out), _PAK_CHUNK):
-            b = min(a + _PAK_CHUNK, len(out))
-            valid = columns < lengths[a:b, None]
-            at = np.where(valid, offsets[a:b, None] + columns, 0)
-            if len(data) == 0 or int(at.max(initial=0)) >= len(data):
-                raise archive.error(f"file shrank to {len(data)} bytes since it was opened")
-            out[a:b] = np.where(valid, data[at], 0)
-        del data
-    finally:
-        view.close() if isinstance(view, mmap.mmap) else view.release()
+def gather_heads(
+    data: memoryview, offsets: Sequence[int], sizes: Sequence[int], n: int
+) -> tuple[npt.NDArray[np.uint8], I64] | None:
+    """The first ``n`` bytes of each entry at ``offsets`` of ``sizes`` bytes in ``data`` (a
+    pak's mapped file): (uint8 (k, n), zero past each one's end; int64 (k,) how many there
+    are), gathered with numpy a chunk of entries at a time; None when an entry runs past
+    ``data`` (the file shrank)."""
+    at0, size = column(offsets), column(sizes)
+    lengths = np.minimum(size, n)
+    out = np.zeros((len(at0), n), np.uint8)
+    raw = np.frombuffer(data, np.uint8)
+    columns = np.arange(n)
+    for a in range(0, len(out), _PAK_CHUNK):
+        b = min(a + _PAK_CHUNK, len(out))
+        valid = columns < lengths[a:b, None]
+        at = np.where(valid, at0[a:b, None] + columns, 0)
+        if len(raw) == 0 or int(at.max(initial=0)) >= len(raw):
+            return None
+        out[a:b] = np.where(valid, raw[at], 0)
     return out, lengths
 
 
 # -- .pk3 central directories ------------------------------------------------------------------
 
 
-def pk3_table(cd: _CentralDirectory, max_entry_size: int) -> EntryTable | None:
-    """pk3's _plain_table over arrays: the file entries of ``cd``, or None when a check fails
-    (the zipfile path then names the problem)."""
-    from .base import EntryTable
-    from .pk3 import DEFLATED, LOCAL_HEADER_SIZE, MAX_DEFLATE_RATIO, STORED
+Pk3Files = tuple[bytes, I64, I64, I64, I64, I64, I64]
+"""A pk3's file entries as arrays: (the names' blob, NUL after each; int64 starts, n + 1; then
+int64 per entry: its record's position, local header offset, size, compressed size,
+method)."""
 
-    cols = (
-        np.frombuffer(cd.rows, np.int64).reshape(-1, cd.COLUMNS)
-        if len(cd.rows)
-        else np.zeros((0, cd.COLUMNS), np.int64)
-    )
+
+def pk3_table(
+    rows: Sequence[int],
+    names: list[bytes],
+    start_dir: int,
+    max_entry_size: int,
+    limits: tuple[int, int, int, int],
+) -> Pk3Files | None:
+    """pk3's _plain_table over arrays: the file entries of a central directory (``rows``:
+    seven int64 per record, as pk3's _CentralDirectory holds them; ``names`` as stored), or
+    None when a check fails (the zipfile path then names the problem). ``limits``: the local
+    header's size, the stored and deflated method numbers and deflate's largest ratio."""
+    local_header_size, stored, deflated, max_ratio = limits
+    cols = column(rows).reshape(-1, 7) if len(rows) else np.zeros((0, 7), np.int64)
     flags, method, csize, size, at, name_length, nul = cols.T
-    folder = np.array([n.endswith(b"/") for n in cd.names], bool)
-    data_end = at + LOCAL_HEADER_SIZE + name_length + csize
+    folder = np.array([n.endswith(b"/") for n in names], bool)
+    data_end = at + local_header_size + name_length + csize
     files = ~folder
     if (
         (nul != 0).any()
         or (at < 0).any()
-        or (data_end > cd.start_dir).any()
+        or (data_end > start_dir).any()
         or (folder & (size != 0)).any()
         or (files & ((flags & 1) != 0)).any()
-        or (files & (method != STORED) & (method != DEFLATED)).any()
+        or (files & (method != stored) & (method != deflated)).any()
         or (files & (size > max_entry_size)).any()
-        or (files & (method == STORED) & (size != csize)).any()
-        or (files & (method == DEFLATED) & (size > MAX_DEFLATE_RATIO * np.maximum(csize, 1))).any()
+        or (files & (method == stored) & (size != csize)).any()
+        or (files & (method == deflated) & (size > max_ratio * np.maximum(csize, 1))).any()
     ):
         return None
     order = np.lexsort((data_end, at))
@@ -343,17 +323,10 @@ def pk3_table(cd: _CentralDirectory, max_entry_size: int) -> EntryTable | None:
         return None  # overlapping entries
     keep = np.flatnonzero(files)
     starts = np.zeros(len(keep) + 1, np.int64)
-    lengths = np.array([len(cd.names[i]) + 1 for i in keep.tolist()], np.int64)
+    lengths = np.array([len(names[i]) + 1 for i in keep.tolist()], np.int64)
     np.cumsum(lengths, out=starts[1:])
-    return EntryTable(
-        b"".join(cd.names[i] + b"\0" for i in keep.tolist()),
-        starts,
-        index=keep,
-        offset=at[keep],
-        size=size[keep],
-        compressed_size=csize[keep],
-        method=method[keep],
-    )
+    blob = b"".join(names[i] + b"\0" for i in keep.tolist())
+    return blob, starts, keep.astype(np.int64), at[keep], size[keep], csize[keep], method[keep]
 
 
 # -- extraction ---------------------------------------------------------------------------------

@@ -39,17 +39,22 @@ import re
 import threading
 import warnings
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from ..core.files import HEAD, SizeLimit, file_kind, is_regular, open_regular, read_regular
 from ..core.gamepaths import Listings, _find_ci, _where, strip_leading_slash
+from ..core.records import Record
 from ..errors import ArchiveError, BadValueError, QuakeModelsWarning
 from .base import Archive, Closing, Entry
 from .names import Engine, name_key, pk3_sort_key, query_key, split_parts, unsafe_reason
 
-SourceKind = Literal["dir", "pak", "pk3", "pk3dir"]
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    SourceKind = Literal["dir", "pak", "pk3", "pk3dir"]
+else:
+    SourceKind = str
 # The image types skins and shader textures are looked up as (Quake II: PCX; Quake III: TGA,
 # JPG, and PNG in ioquake3; BMP for the odd exporter).
 IMAGE_EXTENSIONS = (".pcx", ".tga", ".png", ".jpg", ".jpeg", ".bmp")
@@ -58,38 +63,53 @@ _PAK_NAME = re.compile(r"pak(\d+)\.pak", re.IGNORECASE)
 QUAKE2_PAKS = 10
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(Record):
     """One element of the search path: a folder of loose files or an open archive."""
 
-    path: Path
-    kind: SourceKind
-    archive: Archive | None = None
+    __slots__ = ("archive", "kind", "path")
+    __hash__ = Record.value_hash  # type: ignore[assignment]  # never changed once made
+
+    def __init__(self, path: Path, kind: SourceKind, archive: Archive | None = None) -> None:
+        self.path = path
+        self.kind = kind
+        self.archive = archive
 
     def __str__(self) -> str:
         return os.fspath(self.path)
 
 
-@dataclass(frozen=True)
-class _Pending:
+class _Pending(Record):
     """An archive of a game folder not opened yet: the first lookup reaching it opens it."""
 
-    path: Path
-    kind: SourceKind
+    __slots__ = ("kind", "path")
+    __hash__ = Record.value_hash  # type: ignore[assignment]  # never changed once made
+
+    def __init__(self, path: Path, kind: SourceKind) -> None:
+        self.path = path
+        self.kind = kind
 
     def __str__(self) -> str:
         return os.fspath(self.path)
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(Record):
     """Where a name was found: the ``source``, and the archive ``entry`` or the loose ``file``."""
 
-    name: str
-    source: Source
-    size: int
-    entry: Entry | None = None
-    file: Path | None = None
+    __slots__ = ("entry", "file", "name", "size", "source")
+
+    def __init__(
+        self,
+        name: str,
+        source: Source,
+        size: int,
+        entry: Entry | None = None,
+        file: Path | None = None,
+    ) -> None:
+        self.name = name
+        self.source = source
+        self.size = size
+        self.entry = entry
+        self.file = file
 
 
 def _inside(path: Path, root: Path) -> bool:

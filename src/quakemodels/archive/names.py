@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import os
 import string
-from typing import Literal
 
-Engine = Literal["quake", "quake2", "quake3"]
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Engine = Literal["quake", "quake2", "quake3"]
+else:
+    Engine = str
 ENGINES: tuple[Engine, ...] = ("quake", "quake2", "quake3")
 
 _LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)

@@ -13,11 +13,11 @@ directory, non-ASCII, unsafe (``..``, absolute, drive letter) and duplicate name
 from __future__ import annotations
 
 import io
+import mmap
 import os
 import struct
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 from kaitaistruct import KaitaiStream, KaitaiStructError
 
@@ -27,6 +27,12 @@ from ..kaitai import quake_pak_facts as facts
 from ..kaitai.quake_pak import QuakePak
 from .base import Archive, Entry, EntryTable, vectorised
 from .names import Engine
+
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    import numpy as np
 
 MAGIC = facts.CONTENTS["ROOT"]["magic"]
 HEADER_SIZE = struct.calcsize(facts.STRUCTS["ROOT"])  # 12
@@ -128,12 +134,13 @@ class PakArchive(Archive):
         entries at ``ofs``: one record at a time, or for a large directory through the
         generated numpy layout in chunks (:func:`.fast.pak_table`)."""
         if vectorised(count):
-            from . import fast
+            from .fast import pak_table
 
-            table = fast.pak_table(f, ofs, count)
-            if table is None:
+            found = pak_table(f, ofs, count)
+            if found is None:
                 raise self._name_error(f, ofs, count)
-            return table
+            blob, at0, at, n = found
+            return EntryTable(blob, at0, index=range(count), offset=at, size=n)
         f.seek(ofs)
         raw = f.read(count * ENTRY_SIZE)
         if len(raw) != count * ENTRY_SIZE:  # pragma: no cover - range checked before
@@ -174,9 +181,11 @@ class PakArchive(Archive):
         """Every entry inside the file, and no two file bodies, header or directory overlapping;
         the first entry at fault named (vectorised for a large directory: .fast.pak_ranges)."""
         if vectorised(len(table)):
-            from . import fast
+            from .fast import pak_ranges
 
-            bad, overlap = fast.pak_ranges(table, self.file_size, ofs_index, len_dir, HEADER_SIZE)
+            bad, overlap = pak_ranges(
+                table.offset, table.size, self.file_size, ofs_index, len_dir, HEADER_SIZE
+            )
         else:
             bad, overlap = self._plain_ranges(table, ofs_index, len_dir)
         if bad is not None:
@@ -249,10 +258,34 @@ class PakArchive(Archive):
             left -= len(piece)
             yield piece
 
-    @property
-    def file(self) -> BinaryIO | None:
-        """The open archive file (None once closed)."""
-        return self._f
+    def heads(
+        self, n: int = 16, start: int = 0, stop: int | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Archive.heads gathered with numpy from the mapped file (no read per entry)."""
+        import numpy as np
+
+        from .fast import gather_heads
+
+        f = self._f
+        if f is None:
+            raise self.error("archive is closed")
+        chosen = range(len(self.entries))[start:stop]
+        offsets = self.entries.offset[chosen.start : chosen.stop]
+        sizes = self.entries.size[chosen.start : chosen.stop]
+        if isinstance(f, io.BytesIO):
+            view: memoryview | mmap.mmap = f.getbuffer()
+        elif self.file_size:
+            view = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+        else:
+            return np.zeros((len(chosen), n), np.uint8), np.zeros(len(chosen), np.int64)
+        try:
+            now = len(view)
+            found = gather_heads(memoryview(view), offsets, sizes, n)
+        finally:
+            view.close() if isinstance(view, mmap.mmap) else view.release()
+        if found is None:
+            raise self.error(f"file shrank to {now} bytes since it was opened")
+        return found
 
     def close(self) -> None:
         if self._f is not None:

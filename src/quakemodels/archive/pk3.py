@@ -30,11 +30,14 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 from ..errors import ArchiveError
 from .base import Archive, Entry, EntryTable, vectorised
 from .names import Engine
+
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # Deflate's best ratio is 1032:1 (258-byte matches coded in about 2 bits); allow some slack.
 MAX_DEFLATE_RATIO = 1100
@@ -152,9 +155,22 @@ class Pk3Archive(Archive):
             return None
         self.file_size = cd.file_size
         if vectorised(len(cd.names)):
-            from . import fast
+            from .fast import pk3_table
 
-            return fast.pk3_table(cd, self.max_entry_size)
+            limits = (LOCAL_HEADER_SIZE, STORED, DEFLATED, MAX_DEFLATE_RATIO)
+            found = pk3_table(cd.rows, cd.names, cd.start_dir, self.max_entry_size, limits)
+            if found is None:
+                return None
+            blob, starts, index, offset, size, packed, method = found
+            return EntryTable(
+                blob,
+                starts,
+                index=index,
+                offset=offset,
+                size=size,
+                compressed_size=packed,
+                method=method,
+            )
         return _plain_table(cd, self.max_entry_size)
 
     def _check(self, zf: zipfile.ZipFile) -> list[Entry]:

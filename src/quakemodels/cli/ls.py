@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..archive import Archive, GameFS
 from ..archive.base import LISTING_ORDER, vectorised
@@ -16,6 +15,7 @@ from ..errors import ModelFormatError
 from ..formats import by_magic, folder_sets
 from .output import reported_warnings
 
+TYPE_CHECKING = False  # typing is not imported at run time (see formats/contract.py)
 if TYPE_CHECKING:
     import numpy as np
 
@@ -144,13 +144,11 @@ def _kinds(archive: Archive) -> tuple[np.ndarray, list[str | None], np.ndarray]:
     model). Heads are taken a block at a time, so only the codes stay."""
     import numpy as np
 
-    from ..archive import fast
-
     count = len(archive.entries)
     codes = np.empty(count, np.int64)
     seen: dict[bytes, int] = {}
     for a in range(0, count, _BLOCK * 4):
-        heads, lengths = fast.heads(archive, 16, a, a + _BLOCK * 4)
+        heads, lengths = archive.heads(16, a, a + _BLOCK * 4)
         keyed = np.zeros((len(heads), 17), np.uint8)
         keyed[:, :16] = heads
         keyed[:, 16] = lengths
@@ -176,7 +174,9 @@ def _list_archive(archive: Archive, where: str, args: argparse.Namespace) -> tup
     table = archive.entries
     codes, kinds, model_code = _kinds(archive)
     is_model = model_code[codes]
-    order = fast.sort_order(table, LISTING_ORDER)
+    order = fast.sort_order(
+        table.blob, table.starts, LISTING_ORDER, lambda: table.plain_sort_order(LISTING_ORDER)
+    )
     out = sys.stdout
     rows = 0
     md3: dict[str, int] = {}  # player part candidates, in listing order: name -> size

@@ -11,9 +11,12 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Callable
-from typing import BinaryIO
 
 from ..errors import BadValueError
+
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 MAX_LOADFILE = 0x4001000
 """The largest model file quakemodels reads (64 MiB + 4 KiB): Q2PRO's ``MAX_LOADFILE``, the cap

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from ..errors import BadValueError, QuakeModelsWarning
 
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy.typing as npt
 
 

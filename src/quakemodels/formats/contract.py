@@ -22,21 +22,36 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Mapping
 from enum import Enum
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from ..errors import UnsupportedError
 
+# The formats' declarations are read by every command, `ls` and `--help` included: this module
+# imports neither typing nor dataclasses (with inspect, a light command's start-up again).
+# Type checkers take any name TYPE_CHECKING as true; the protocols live in .protocols.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..core.findings import Finding
-    from ..core.quantized import QuantizedMesh
     from ..core.scene import ExportModel
-    from ..core.sprite import SpriteFrames
-    from ..interchange.convert import BuildOptions, Built, Source
-    from ..interchange.gltf_write import Doc, Encoder, Piece
+    from .protocols import (
+        Builder,
+        ClipLines,
+        ClipTable,
+        Describer,
+        Detector,
+        Facts,
+        FolderLister,
+        Framer,
+        Members,
+        Opener,
+        OwnGltf,
+        Poser,
+        Quantizer,
+    )
 
 Checker = Callable[..., "list[Finding]"]
 """``check(source, engine, *, name=None) -> findings`` (a folder format's: ``game_dir=``
@@ -45,124 +60,6 @@ Scener = Callable[..., "ExportModel"]
 """``scene(model, *, skin_dir=None, frames=None) -> ExportModel`` (a folder format's:
 ``skin=``, ``game_dir=`` instead of ``skin_dir=``); ``frames`` (frame indices) limits the scene
 to those frames, decoding only them."""
-
-
-class Describer(Protocol):
-    """``describe(model) -> text`` for ``quakemodels info``."""
-
-    def __call__(self, model: Any, /) -> str: ...
-
-
-class Facts(Protocol):
-    """``facts(model, name, shared) -> dict``: what ``info --json`` prints for a model whose
-    format says more than the facts every model shares (a folder set: its parts, each given
-    by ``shared(part, name)``)."""
-
-    def __call__(
-        self, model: Any, name: str, shared: Callable[[Any, str], dict[str, Any]], /
-    ) -> dict[str, Any]: ...
-
-
-class ClipLines(Protocol):
-    """``clip_lines(model, name) -> lines``: ``info --clips`` for a format whose clips say
-    more than a name and a frame range (a player's: their part and rate)."""
-
-    def __call__(self, model: Any, name: str, /) -> list[str]: ...
-
-
-class Framer(Protocol):
-    """``frames(model, *, palette=None, skin_dir=None, game_dir=None) -> SpriteFrames``: an
-    image kind's pictures (``palette`` for 8-bit ones, ``skin_dir`` and ``game_dir`` where
-    the pictures are files of their own)."""
-
-    def __call__(
-        self,
-        model: Any,
-        /,
-        *,
-        palette: Any = None,
-        skin_dir: str | os.PathLike[str] | None = None,
-        game_dir: str | os.PathLike[str] | None = None,
-    ) -> SpriteFrames: ...
-
-
-class Quantizer(Protocol):
-    """``quantized(model, *, palette=None) -> QuantizedMesh``: byte-compressed frames as
-    stored (MD2, MDL), the neutral source of an exact conversion between such formats."""
-
-    def __call__(self, model: Any, /, *, palette: Any = None) -> QuantizedMesh: ...
-
-
-class Builder(Protocol):
-    """``build(source, options) -> Built``: the target side of convert, for every kind (a
-    mesh from a model's scene or a glTF, a sprite from image frames, a folder set from a
-    glTF)."""
-
-    def __call__(self, source: Source, options: BuildOptions, /) -> Built: ...
-
-
-class OwnGltf(Protocol):
-    """``gltf(model, skin, game_dir) -> (document, buffer pieces, JSON writer)``: a format
-    whose models are placed by their own nodes (a player's parts on their tags) builds its
-    glTF itself; reached only through ``registry.own_gltf`` by the one road to glTF."""
-
-    def __call__(
-        self, model: Any, skin: str, game_dir: str | os.PathLike[str] | None, /
-    ) -> tuple[Doc, list[Piece], Encoder]: ...
-
-
-class Poser(Protocol):
-    """``pose(model, clips, time, skin, game_dir) -> (scene, fps, label)``: a model whose
-    parts play clips at once (a player's legs and torso), ``clips`` by channel: one frame
-    ``time`` seconds in, or every step of the longest (None)."""
-
-    def __call__(
-        self,
-        model: Any,
-        clips: Mapping[str, str | None],
-        time: float | None,
-        skin: str,
-        game_dir: str | os.PathLike[str] | None,
-        /,
-    ) -> tuple[ExportModel, float, str]: ...
-
-
-class Detector(Protocol):
-    """``detect(path, game_dir) -> bool``: a folder format takes ``path``; never raises."""
-
-    def __call__(
-        self, path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None, /
-    ) -> bool: ...
-
-
-class Opener(Protocol):
-    """``open(path, game_dir) -> model | None``: the folder set at ``path`` (None: nothing
-    is there); ModelFormatError when it is broken."""
-
-    def __call__(
-        self, path: str | os.PathLike[str], game_dir: str | os.PathLike[str] | None, /
-    ) -> Any: ...
-
-
-class FolderLister(Protocol):
-    """``folders(names) -> {folder: {member: name}}``: the folder sets among archive or
-    search-path names."""
-
-    def __call__(self, names: Sequence[str], /) -> dict[str, dict[str, str]]: ...
-
-
-class Members(Protocol):
-    """``members(path) -> {member: path} | None``: the files a folder set is made of (one
-    dump each); None when ``path`` is no such folder."""
-
-    def __call__(self, path: str | os.PathLike[str], /) -> Mapping[str, Any] | None: ...
-
-
-class ClipTable(Protocol):
-    """``clips(model) -> (table, count)``: the clip table and frame count of a folder set's
-    scene, decoding no frame."""
-
-    def __call__(self, model: Any, /) -> tuple[dict[str, range], int]: ...
 
 
 class Kind(str, Enum):
@@ -176,47 +73,91 @@ class Kind(str, Enum):
     """The Quake III player: opened from a folder (``detect``/``open``), not from bytes."""
 
 
-@dataclass(frozen=True)
 class Services:
     """Where a format's services live: ``"module:attr"`` relative to its package (a bare
     ``"module"`` is the module itself), None for a service it does not offer. Imported on
-    first use (:class:`Format`)."""
+    first use (:class:`Format`). Each is a protocol of :mod:`.protocols`:
 
-    model: str
-    """The class :func:`quakemodels.load` returns (``from_bytes(data, name=...)``,
-    ``to_bytes()``)."""
-    check: str | None = None
-    """A :data:`Checker`."""
-    describe: str | None = None
-    """A :class:`Describer`."""
-    scene: str | None = None
-    """A :data:`Scener`: the exporters' view, a convert's source (mesh and folder kinds)."""
-    frames: str | None = None
-    """A :class:`Framer` (image kinds)."""
-    quantized: str | None = None
-    """A :class:`Quantizer` (formats storing byte-compressed frames: MD2, MDL)."""
-    build: str | None = None
-    """A :class:`Builder`: the formats convert writes."""
-    limits: str | None = None
-    """The module of the engine limits (``MAX_FILE_SIZE``, what ``check`` cites)."""
-    facts: str | None = None
-    """A :class:`Facts`, when ``info --json`` says more than the shared facts."""
-    clip_lines: str | None = None
-    """A :class:`ClipLines`, when ``info --clips`` says more than names and ranges."""
-    gltf: str | None = None
-    """An :class:`OwnGltf`, when a model is placed by its own nodes (a player)."""
-    pose: str | None = None
-    """A :class:`Poser`, when parts of a model play clips at once (a player)."""
-    detect: str | None = None
-    """Folder kinds: a :class:`Detector`."""
-    open: str | None = None
-    """Folder kinds: an :class:`Opener`."""
-    folders: str | None = None
-    """Folder kinds: a :class:`FolderLister`."""
-    members: str | None = None
-    """Folder kinds: a :class:`Members`."""
-    clips: str | None = None
-    """Folder kinds: a :class:`ClipTable`."""
+    - ``model``: the class :func:`quakemodels.load` returns (``from_bytes(data, name=...)``,
+      ``to_bytes()``); ``check``: a :data:`Checker`; ``describe``: a ``Describer``;
+    - ``scene``: a :data:`Scener`, the exporters' view, a convert's source (mesh and folder
+      kinds); ``frames``: a ``Framer`` (image kinds); ``quantized``: a ``Quantizer`` (formats
+      storing byte-compressed frames: MD2, MDL); ``build``: a ``Builder`` (what convert
+      writes); ``limits``: the module of the engine limits (``MAX_FILE_SIZE``, what ``check``
+      cites);
+    - ``facts``: a ``Facts``, when ``info --json`` says more than the shared facts;
+      ``clip_lines``: a ``ClipLines``, when ``info --clips`` says more than names and ranges;
+      ``gltf``: an ``OwnGltf``, when a model is placed by its own nodes (a player); ``pose``:
+      a ``Poser``, when parts of a model play clips at once (a player);
+    - folder kinds: ``detect`` (a ``Detector``), ``open`` (an ``Opener``), ``folders`` (a
+      ``FolderLister``), ``members`` (a ``Members``), ``clips`` (a ``ClipTable``).
+
+    A plain class with slots (see TYPE_CHECKING above); :attr:`NAMES` lists the services.
+    """
+
+    NAMES = (
+        "model",
+        "check",
+        "describe",
+        "scene",
+        "frames",
+        "quantized",
+        "build",
+        "limits",
+        "facts",
+        "clip_lines",
+        "gltf",
+        "pose",
+        "detect",
+        "open",
+        "folders",
+        "members",
+        "clips",
+    )
+    __slots__ = NAMES
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        check: str | None = None,
+        describe: str | None = None,
+        scene: str | None = None,
+        frames: str | None = None,
+        quantized: str | None = None,
+        build: str | None = None,
+        limits: str | None = None,
+        facts: str | None = None,
+        clip_lines: str | None = None,
+        gltf: str | None = None,
+        pose: str | None = None,
+        detect: str | None = None,
+        open: str | None = None,
+        folders: str | None = None,
+        members: str | None = None,
+        clips: str | None = None,
+    ) -> None:
+        self.model = model
+        self.check = check
+        self.describe = describe
+        self.scene = scene
+        self.frames = frames
+        self.quantized = quantized
+        self.build = build
+        self.limits = limits
+        self.facts = facts
+        self.clip_lines = clip_lines
+        self.gltf = gltf
+        self.pose = pose
+        self.detect = detect
+        self.open = open
+        self.folders = folders
+        self.members = members
+        self.clips = clips
+
+    def __repr__(self) -> str:
+        given = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.NAMES if getattr(self, n))
+        return f"Services({given})"
 
 
 # What a verb says when a format lacks a service ("md5 (Doom 3 MD5) cannot be written by convert").
@@ -239,7 +180,7 @@ _WHAT = {
     "members": "list its member files",
     "clips": "list its clips",
 }
-assert set(_WHAT) == {f.name for f in fields(Services)}
+assert set(_WHAT) == set(Services.NAMES)
 
 
 def _resolve(package: str, target: str) -> Any:
@@ -261,35 +202,71 @@ def declared(package: str, *names: str) -> tuple[Format, ...]:
     return tuple(_resolve(package, f"{name}:FORMAT") for name in names)
 
 
-@dataclass(frozen=True, eq=False)
 class Format:
     """One format: how to recognise it (plain values) and the services it offers (each
-    ``"module:attr"`` relative to :attr:`package`, imported on first use)."""
+    ``"module:attr"`` relative to :attr:`package`, imported on first use).
 
-    name: str
-    """Short name, as on the command line (``md2``)."""
-    title: str
-    """What users call it (``Quake II MD2``)."""
-    kind: Kind
-    """What it holds (mesh, image, folder set)."""
-    package: str
-    """The format's package (``quakemodels.formats.md2``); services resolve relative to it."""
-    magic: bytes = b""
-    """The first bytes of every file (empty for folder formats)."""
-    version: tuple[int, int, int] | None = None
-    """``(offset, size, value)``: the little-endian unsigned int of ``size`` bytes at
-    ``offset`` must equal ``value`` (two formats may share a magic, IDSP v1 and v2)."""
-    suffixes: tuple[str, ...] = ()
-    """File name suffixes, lower case with the dot (``.md2``)."""
-    spec_id: str | None = None
-    """The generated parser's module in ``quakemodels.kaitai`` (``quake2_md2``), for dump."""
-    services: Services = field(default_factory=lambda: Services(model=""), repr=False)
-    """Where each service lives (:class:`Services`)."""
-    exports: tuple[str, ...] = ()
-    """Public names of the format's package that the package root serves too
-    (``quakemodels.Md2``), each imported on first use."""
-    _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
-    """The services imported so far, by name, and the worked-out ``max_file_size``."""
+    - ``name``: short name, as on the command line (``md2``); ``title``: what users call it
+      (``Quake II MD2``); ``kind``: what it holds (mesh, image, folder set); ``package``: the
+      format's package (``quakemodels.formats.md2``), services resolve relative to it;
+    - ``magic``: the first bytes of every file (empty for folder formats); ``version``:
+      ``(offset, size, value)``, the little-endian unsigned int of ``size`` bytes at
+      ``offset`` must equal ``value`` (two formats may share a magic, IDSP v1 and v2);
+    - ``suffixes``: file name suffixes, lower case with the dot (``.md2``); ``spec_id``: the
+      generated parser's module in ``quakemodels.kaitai`` (``quake2_md2``), for dump;
+    - ``services``: where each service lives (:class:`Services`); ``exports``: public names
+      of the format's package that the package root serves too (``quakemodels.Md2``), each
+      imported on first use.
+
+    A plain class with slots, compared by identity (see TYPE_CHECKING above).
+    """
+
+    __slots__ = (
+        "_loaded",
+        "exports",
+        "kind",
+        "magic",
+        "name",
+        "package",
+        "services",
+        "spec_id",
+        "suffixes",
+        "title",
+        "version",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        kind: Kind,
+        package: str,
+        magic: bytes = b"",
+        version: tuple[int, int, int] | None = None,
+        suffixes: tuple[str, ...] = (),
+        spec_id: str | None = None,
+        services: Services | None = None,
+        exports: tuple[str, ...] = (),
+    ) -> None:
+        self.name = name
+        self.title = title
+        self.kind = kind
+        self.package = package
+        self.magic = magic
+        self.version = version
+        self.suffixes = suffixes
+        self.spec_id = spec_id
+        self.services = services if services is not None else Services(model="")
+        self.exports = exports
+        # the services imported so far, by name, and the worked-out max_file_size
+        self._loaded: dict[str, Any] = {}
+
+    def __repr__(self) -> str:
+        return (
+            f"Format(name={self.name!r}, title={self.title!r}, kind={self.kind!r},"
+            f" package={self.package!r}, magic={self.magic!r}, version={self.version!r},"
+            f" suffixes={self.suffixes!r}, spec_id={self.spec_id!r}, exports={self.exports!r})"
+        )
 
     def accepts(self, data: bytes) -> bool:
         """True when ``data`` starts with :attr:`magic` and passes the :attr:`version` test;
@@ -328,42 +305,52 @@ class Format:
     @property
     def model(self) -> type[Any]:
         """The class :func:`quakemodels.load` returns (``from_bytes(data, name=...)``)."""
-        return cast("type[Any]", self._service("model"))
+        found: type[Any] = self._service("model")
+        return found
 
     @property
     def check(self) -> Checker:
         """The :data:`Checker`."""
-        return cast(Checker, self._service("check"))
+        found: Checker = self._service("check")
+        return found
 
     @property
     def describe(self) -> Describer:
         """The :class:`Describer`."""
-        return cast(Describer, self._service("describe"))
+        found: Describer = self._service("describe")
+        return found
 
     @property
     def scene(self) -> Scener:
         """The :data:`Scener`."""
-        return cast(Scener, self._service("scene"))
+        found: Scener = self._service("scene")
+        return found
 
     @property
     def frames(self) -> Framer:
         """The :class:`Framer` (image kinds)."""
-        return cast(Framer, self._service("frames"))
+        found: Framer = self._service("frames")
+        return found
 
     @property
     def quantized(self) -> Quantizer:
         """The :class:`Quantizer` (MD2, MDL)."""
-        return cast(Quantizer, self._service("quantized"))
+        found: Quantizer = self._service("quantized")
+        return found
 
     @property
     def build(self) -> Builder:
         """The :class:`Builder` (the formats convert writes)."""
-        return cast(Builder, self._service("build"))
+        found: Builder = self._service("build")
+        return found
 
     @property
     def limits(self) -> ModuleType | None:
         """The engine limits module, None when the format states none."""
-        return None if self.services.limits is None else cast(ModuleType, self._service("limits"))
+        if self.services.limits is None:
+            return None
+        found: ModuleType | None = self._service("limits")
+        return found
 
     @property
     def max_file_size(self) -> int:
@@ -382,52 +369,67 @@ class Format:
     @property
     def facts(self) -> Facts | None:
         """The format's own :class:`Facts`, None when the shared ones say it all."""
-        return None if self.services.facts is None else cast(Facts, self._service("facts"))
+        if self.services.facts is None:
+            return None
+        found: Facts | None = self._service("facts")
+        return found
 
     @property
     def clip_lines(self) -> ClipLines | None:
         """The format's own :class:`ClipLines`, None when names and ranges say it all."""
         if self.services.clip_lines is None:
             return None
-        return cast(ClipLines, self._service("clip_lines"))
+        found: ClipLines | None = self._service("clip_lines")
+        return found
 
     @property
     def gltf(self) -> OwnGltf | None:
         """The format's own :class:`OwnGltf`, None for a model the shared road writes."""
-        return None if self.services.gltf is None else cast(OwnGltf, self._service("gltf"))
+        if self.services.gltf is None:
+            return None
+        found: OwnGltf | None = self._service("gltf")
+        return found
 
     @property
     def pose(self) -> Poser:
         """The :class:`Poser` (a player)."""
-        return cast(Poser, self._service("pose"))
+        found: Poser = self._service("pose")
+        return found
 
     @property
     def detect(self) -> Detector:
         """Folder kinds: the :class:`Detector`."""
-        return cast(Detector, self._service("detect"))
+        found: Detector = self._service("detect")
+        return found
 
     @property
     def open_folder(self) -> Opener:
         """Folder kinds: the :class:`Opener`."""
-        return cast(Opener, self._service("open"))
+        found: Opener = self._service("open")
+        return found
 
     @property
     def folders(self) -> FolderLister | None:
         """Folder kinds: the :class:`FolderLister`, None when archives cannot hold one."""
         if self.services.folders is None:
             return None
-        return cast(FolderLister, self._service("folders"))
+        found: FolderLister | None = self._service("folders")
+        return found
 
     @property
     def members(self) -> Members:
         """Folder kinds: the :class:`Members`."""
-        return cast(Members, self._service("members"))
+        found: Members = self._service("members")
+        return found
 
     @property
     def clips(self) -> ClipTable | None:
         """Folder kinds: the :class:`ClipTable`, None when the model's ``animations`` and
         ``frame_names`` are its scene's clips and frames."""
-        return None if self.services.clips is None else cast(ClipTable, self._service("clips"))
+        if self.services.clips is None:
+            return None
+        found: ClipTable | None = self._service("clips")
+        return found
 
     def holds(self, obj: object) -> bool:
         """True when ``obj`` is a model of this format (an instance of :attr:`model` or a

@@ -7,11 +7,10 @@ Declarative: :data:`FORMAT` names the services (each imported on first use, see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import Format, Kind, Services, lazy_names
 from .layout import MAGIC
 
+TYPE_CHECKING = False  # typing is not imported at run time (see formats/contract.py)
 if TYPE_CHECKING:
     from .model import Md5
 

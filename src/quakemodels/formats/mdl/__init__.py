@@ -6,11 +6,10 @@ Declarative: :data:`FORMAT` names the services (each imported on first use, see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...kaitai import quake_mdl_facts as facts
 from ..contract import Format, Kind, Services, lazy_names, spec_magic
 
+TYPE_CHECKING = False  # typing is not imported at run time (see formats/contract.py)
 if TYPE_CHECKING:
     from .model import Mdl
     from .palette import as_palette, default_palette

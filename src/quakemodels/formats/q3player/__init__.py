@@ -9,11 +9,10 @@ reader, writer and checker.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...errors import AnimationConfigError, PlayerFolderError
 from ..contract import Format, Kind, Services, lazy_names
 
+TYPE_CHECKING = False  # typing is not imported at run time (see formats/contract.py)
 if TYPE_CHECKING:
     from .animcfg import AnimationConfig, Clip
     from .files import is_player_folder
