@@ -52,6 +52,17 @@ PACKAGE_LAYERS = {
         ("check", "describe", "scene"),
         ("model",),
     ],
+    # IQM: the compiled first pose (C, imports none) under its caller, under the reader
+    "iqm": [
+        ("layout",),
+        ("limits",),
+        ("_pose",),
+        ("fast",),  # the first pose through _pose.c, beside the numpy path
+        ("reader",),
+        ("write", "check", "describe", "scene"),
+        ("model",),
+        ("build",),
+    ],
     "q3player": [
         ("animcfg", "skinfile"),
         ("carry",),  # what a player glTF carries in names Blender keeps (over animcfg)
