@@ -71,6 +71,10 @@ static int fits(const Bytes *b, Py_ssize_t ofs, Py_ssize_t count, Py_ssize_t ite
     return count <= (b->size - ofs) / item;
 }
 
+/* Each ubyte blend weight's value, b / 255.0 (reader.blend_weights: by the format's maximum),
+ * divided once here instead of once per influence. */
+static double UBYTE_WEIGHT[256];
+
 /* (3,4) row-major affine matrices: the bottom row of every matrix here is 0 0 0 1. */
 typedef double Affine[12];
 
@@ -373,8 +377,9 @@ static int check_vertices(const Job *job, int rigid) {
     if (bi.ofs < 0 || bw.ofs < 0) return FAULT;
     if (bi.fmt != FMT_UBYTE || (bw.fmt != FMT_UBYTE && bw.fmt != FMT_FLOAT)) return OTHER_FORMAT;
     const unsigned char *idx = b->data + bi.ofs;
+    const Py_ssize_t indexes = n * bi.size;
     unsigned char most = 0;
-    for (Py_ssize_t i = 0; i < n * bi.size; i++) most = idx[i] > most ? idx[i] : most;
+    for (Py_ssize_t i = 0; i < indexes; i++) most = idx[i] > most ? idx[i] : most;
     if (most >= job->num_joints) return FAULT;
     if (bw.fmt == FMT_FLOAT) {
         const unsigned char *w = b->data + bw.ofs;
@@ -394,8 +399,9 @@ static int check_triangles(const Job *job) {
     const Py_ssize_t n = job->num_vertices, count = job->num_triangles;
     if (!fits(&job->b, job->ofs_triangles, count, TRIANGLE_SIZE)) return FAULT;
     const unsigned char *tri = job->b.data + job->ofs_triangles;
+    const Py_ssize_t corners = 3 * count;
     uint32_t most = 0;
-    for (Py_ssize_t i = 0; i < 3 * count; i++) {
+    for (Py_ssize_t i = 0; i < corners; i++) {
         uint32_t c = u32_at(tri + 4 * i);
         most = c > most ? c : most;
     }
@@ -441,13 +447,14 @@ static void pose_mesh(const Job *job, Py_ssize_t m, Py_ssize_t vbase, Py_ssize_t
                 if (float_weights)
                     w[k] = f32_at(wts + 4 * (v * bw.size + k));
                 else
-                    w[k] = (double)wts[v * bw.size + k] / 255.0;
+                    w[k] = UBYTE_WEIGHT[wts[v * bw.size + k]];
                 total += w[k];
             }
             for (Py_ssize_t k = 0; k < K; k++) {
-                double wk = total > 0 ? w[k] / total : (k == 0 ? 1.0 : 0.0);
                 /* an influence of weight 0 adds zeros, which change no sum that starts at +0
                  * (x + ±0 is x, +0 + -0 is +0) while the matrices are finite: skipped */
+                if (w[k] == 0.0 && total > 0 && finite) continue;
+                double wk = total > 0 ? w[k] / total : (k == 0 ? 1.0 : 0.0);
                 if (wk == 0.0 && finite) continue;
                 const double *s = skin + 12 * idx[v * bi.size + k];
                 for (int e = 0; e < 12; e++) blended[e] += wk * s[e];
@@ -648,6 +655,7 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__pose(void) {
+    for (int b = 0; b < 256; b++) UBYTE_WEIGHT[b] = (double)b / 255.0;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     /* the layout this file assumes, for tests/test_iqm_fast.py to hold against layout.py */
