@@ -32,7 +32,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#pragma STDC FP_CONTRACT OFF
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF /* as setup.py's -ffp-contract=off (GCC ignores the pragma) */
+#endif
 
 /* The IQM layout (iqm.txt; layout.py's dtypes from ksy/inter_quake_model.ksy, checked
  * against these by tests/test_iqm_fast.py). */
