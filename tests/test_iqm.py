@@ -24,7 +24,7 @@ from quakemodels.core.build import vertex_normals
 from quakemodels.core.mesh import flip_winding
 from quakemodels.core.skeletal import bake, baked_model, pose, trs_matrices
 from quakemodels.errors import ModelFormatError
-from quakemodels.formats.iqm.layout import JOINT
+from quakemodels.formats.iqm.layout import JOINT, POSE
 from quakemodels.formats.iqm.model import Iqm, posed_meshes
 from quakemodels.formats.iqm.reader import IqmReader
 from quakemodels.formats.iqm.scene import picked
@@ -544,7 +544,8 @@ def test_view_page_entry_of_mrfixit() -> None:
 def test_a_signalling_nan_from_the_file_raises_no_numpy_warning() -> None:
     """Found by test_fuzz: a float32 whose bits are a signalling NaN raises the FPU's invalid
     flag when widened (numpy's 'invalid value encountered in cast'); the reader widens
-    quietly and the checks refuse the NaN as any other."""
+    quietly and the checks refuse the NaN as any other. (The poses' channel offsets: found
+    by atheris, 2026-11-28.)"""
     import warnings
 
     data = two_bone_iqm()
@@ -557,3 +558,10 @@ def test_a_signalling_nan_from_the_file_raises_no_numpy_warning() -> None:
         assert np.isnan(model.joint_translate[0, 0])
         with pytest.raises(ModelFormatError):
             model.load_all()
+    at = int(header["ofs_poses"]) + POSE.fields["channel_offsets"][1]
+    bad = set_u4(data, at, 0x7F800001)  # the first channel offset of pose 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ModelFormatError) as e:
+            _ = quakemodels.load(bad).pose_parents
+        assert e.value.field == "poses[0].channel_offsets"

@@ -585,7 +585,7 @@ class IqmReader:
             )
         recs = self._records(POSE, "ofs_poses", h["num_poses"], "poses")
         for name in ("channel_offsets", "channel_scales"):
-            bad = ~np.isfinite(np.asarray(recs[name], dtype=np.float64))
+            bad = ~np.isfinite(_f64(np.asarray(recs[name])))
             if bad.any():
                 p = int(np.argwhere(bad)[0][0])
                 raise BadValueError(
