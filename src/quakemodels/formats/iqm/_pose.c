@@ -6,8 +6,9 @@
  * normalised blend weights, each mesh's normals from its posed triangles (area-weighted, as
  * core/build.py's vertex_normals), its texture coordinates and its triangles turned
  * counter-clockwise. The numpy path (reader.py's rest_scene and frame_clip, core/skeletal.py's
- * bake, model.py's posed_meshes) is the plain one and names every fault; fast.py calls this
- * only after the record-level checks it shares with that path.
+ * bake, model.py's posed_meshes) is the plain one and names every fault; this kernel reads
+ * the same records (vertex arrays, meshes, anims, joints, poses, the frame's channels) and
+ * checks of each what the reader checks, so that it never poses a file the reader refuses.
  *
  * Untrusted input: every read is bounded by the buffer's length, and every index (parents,
  * blend indexes, triangle corners) is checked against what it indexes before it is used.
@@ -24,7 +25,8 @@
  * per-corner sums): build with floating-point contraction off (setup.py's -ffp-contract=off)
  * so that no fused multiply-add changes a rounding.
  *
- * Only the Python C API: no numpy headers; the caller passes numpy arrays as buffers.
+ * Only the Python C API: no numpy headers; the outputs are new bytes objects, which fast.py
+ * views with numpy (read-only, as a Mesh keeps its arrays).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -190,7 +192,7 @@ typedef struct {
 typedef struct {
     Bytes b;
     Py_ssize_t num_vertices, num_triangles, ofs_triangles, num_joints, ofs_joints;
-    Py_ssize_t num_poses, ofs_poses, num_frame_channels, len_text;
+    Py_ssize_t num_poses, ofs_poses, num_frame_channels;
     Py_ssize_t frame_at; /* the frame's row of channels, -1: the rest pose */
     Array pos, uv, bi, bw;
     Range *meshes;
@@ -218,7 +220,10 @@ static int read_vertex_arrays(Job *job) {
     Py_ssize_t count = header_at(b, NUM_VERTEX_ARRAYS), ofs = header_at(b, OFS_VERTEX_ARRAYS);
     Py_ssize_t n = job->num_vertices;
     if (!fits(b, ofs, count, VERTEX_ARRAY_SIZE)) return FAULT;
-    Array *wanted[6] = {&job->pos, &job->uv, NULL, NULL, &job->bi, &job->bw};
+    Array *wanted[6] = {[POSITION] = &job->pos,
+                        [TEXCOORD] = &job->uv,
+                        [BLEND_INDEXES] = &job->bi,
+                        [BLEND_WEIGHTS] = &job->bw};
     for (int k = 0; k < 6; k++)
         if (wanted[k]) wanted[k]->ofs = -1;
     for (Py_ssize_t i = 0; i < count; i++) {
