@@ -10,6 +10,7 @@ within one float32 step of the model's size, normals exactly those of the kernel
 from __future__ import annotations
 
 import os
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -289,6 +290,53 @@ def test_random_damage_never_poses_what_numpy_refuses() -> None:
         for i in rng.integers(HEADER_OFFSETS["flags"], len(good), 2):
             b[i] = int(rng.integers(0, 256))
         _check(bytes(b), int(rng.integers(0, 3)))
+
+
+def _shared_meshes(good: bytes) -> bytes:
+    """``good`` with its one mesh record twice: two meshes over the same vertices."""
+    h = Iqm(good).header
+    record = good[h["ofs_meshes"] : h["ofs_meshes"] + MESH.itemsize]
+    at = len(good)
+    data = set_header(good + record * 2, "ofs_meshes", at)
+    data = set_header(data, "num_meshes", 2)
+    return set_header(data, "len_file", len(data))
+
+
+def test_meshes_sharing_vertices_are_posed_by_numpy() -> None:
+    """Outputs the size of meshes × vertices are not allocated: the numpy path poses them."""
+    data = _shared_meshes(two_bone_iqm())
+    assert _check(data) == OTHER_FORMAT
+    assert len(_plain(data, 0)) == 2
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        ("num_joints", MAX_JOINTS),
+        ("num_vertices", 0xFFFFFFFF),
+        ("num_triangles", 0xFFFFFFFF),
+        ("num_frames", 0xFFFFFFFF),
+        ("num_meshes", 0xFFFFFFFF),
+    ],
+    ids=lambda c: c[0],
+)
+def test_claimed_counts_allocate_nothing_before_their_sections_fit(claim: tuple[str, int]) -> None:
+    """A small file claiming huge counts is handed back before anything is allocated (the
+    vertices here with no vertex arrays at all, which bounds nothing by the file's size)."""
+    pose = _pose()
+    field, value = claim
+    data = set_header(two_bone_iqm(), field, value)
+    if field == "num_vertices":
+        data = set_header(data, "num_vertex_arrays", 0)
+        data = set_u4(data, Iqm(data).header["ofs_meshes"] + 12, value)  # the mesh claims them
+    tracemalloc.start()
+    try:
+        got = pose(data, 0, MAX_JOINTS, MAX_POSE_FRAMES)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert got == FAULT
+    assert peak < 16 * len(data)
 
 
 def test_bad_arguments_raise() -> None:

@@ -512,16 +512,36 @@ static void pose_mesh(const Job *job, Py_ssize_t m, Py_ssize_t vbase, Py_ssize_t
     }
 }
 
-/* The frame found, the vertices and triangles checked, then the joints and the frame read,
- * then every mesh posed (the vertex arrays and meshes were read first). */
-static int run(Job *job, Py_ssize_t frame, Py_ssize_t max_joints, Py_ssize_t max_pose_frames) {
-    const Py_ssize_t joints = job->num_joints;
-    if (joints > max_joints) return FAULT; /* before its matrices are allocated */
-    const int rigid = joints == 0;
-    int found = find_frame(job, frame, max_pose_frames);
-    if (found == DONE) found = check_vertices(job, rigid);
+/* Every record read and checked, and the vertices and triangles, before anything is
+ * allocated: from here on every size is bounded by the file's (the vertices by their
+ * positions', the triangles and joints by their sections'). */
+static int check_records(Job *job, Py_ssize_t frame, Py_ssize_t max_joints,
+                         Py_ssize_t max_pose_frames) {
+    int found = read_vertex_arrays(job);
+    if (found == DONE) found = read_meshes(job);
+    if (found == DONE) found = find_frame(job, frame, max_pose_frames);
+    if (found == DONE) found = check_vertices(job, job->num_joints == 0);
     if (found == DONE) found = check_triangles(job);
     if (found != DONE) return found;
+    if (job->num_joints > max_joints ||
+        !fits(&job->b, job->ofs_joints, job->num_joints, JOINT_SIZE))
+        return FAULT;
+    /* meshes sharing vertices or triangles (no exporter writes them) would make the outputs
+     * grow as meshes × vertices: the numpy path poses those */
+    Py_ssize_t vertices = 0, triangles = 0;
+    for (Py_ssize_t m = 0; m < job->num_meshes; m++) {
+        vertices += job->meshes[m].nv;
+        triangles += job->meshes[m].nt;
+    }
+    if (vertices > job->num_vertices || triangles > job->num_triangles) return OTHER_FORMAT;
+    return DONE;
+}
+
+/* The joints and the frame read, then every mesh posed (the records checked first). */
+static int run(Job *job) {
+    const Py_ssize_t joints = job->num_joints;
+    const int rigid = joints == 0;
+    int found = DONE;
     Py_ssize_t largest = 0;
     for (Py_ssize_t m = 0; m < job->num_meshes; m++)
         if (job->meshes[m].nv > largest) largest = job->meshes[m].nv;
@@ -612,8 +632,7 @@ static PyObject *pose(PyObject *self, PyObject *args) {
         goto release;
     }
     /* the outputs' sizes come from the mesh records: read (and checked) first */
-    found = read_vertex_arrays(&job);
-    if (found == DONE) found = read_meshes(&job);
+    found = check_records(&job, frame, max_joints, max_pose_frames);
     if (found != DONE) goto handed_back;
     Py_ssize_t vertices = 0, triangles = 0;
     counts = PyTuple_New(2 * job.num_meshes);
@@ -635,7 +654,7 @@ static PyObject *pose(PyObject *self, PyObject *args) {
     job.normals = (float *)PyBytes_AS_STRING(out[1]);
     job.uvs = (float *)PyBytes_AS_STRING(out[2]);
     job.indices = (uint32_t *)PyBytes_AS_STRING(out[3]);
-    found = run(&job, frame, max_joints, max_pose_frames);
+    found = run(&job);
     if (found < 0) goto release;
     if (found == DONE) {
         result = PyTuple_Pack(5, out[0], out[1], out[2], out[3], counts);
