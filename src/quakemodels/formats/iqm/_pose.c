@@ -49,6 +49,8 @@
 #define CHANNELS 10
 
 /* What pose() returns: done, or why it hands the file back. */
+/* (OTHER_FORMAT: a vertex format, or meshes sharing vertices, that this kernel leaves to the
+ * numpy path.) */
 enum { DONE = 0, OTHER_FORMAT = 1, FAULT = 2, NEAR_SINGULAR = 3, OUT_OF_RANGE = 4 };
 
 typedef struct {

@@ -9,5 +9,5 @@ def pose(
     """Scene frame ``frame`` of the IQM in ``data`` posed: float32 positions (V,3), normals
     (V,3), uvs (V,2) and uint32 triangles (T,3) of every mesh in order, as raw bytes, and each
     mesh's (vertices, triangles) flat; or a positive int where the numpy path must pose the
-    file (1 a vertex format not read here, 2 a fault, 3 a bind pose close to singular, 4 a
-    frame out of range)."""
+    file (1 a vertex format or mesh layout not read here, 2 a fault, 3 a bind pose close to
+    singular, 4 a frame out of range)."""

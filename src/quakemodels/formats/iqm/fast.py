@@ -8,8 +8,8 @@ times assimp's whole import of the file. ``_pose.c`` reads the same records from
 (vertex arrays, meshes, anims, joints, poses, the frame's channels), checks what the reader
 checks of them, and writes every mesh's positions, normals, uvs and triangles in one call.
 Wherever it is not sure (a fault, a vertex format other than the common ones, a bind pose
-close to singular, a frame out of range) it hands the file back, and the numpy path poses it
-or raises the error that names the fault (or the IndexError).
+close to singular, meshes sharing vertices, a frame out of range) it hands the file back, and
+the numpy path poses it or raises the error that names the fault (or the IndexError).
 
 ``tests/test_iqm_fast.py`` proves the two equal on the corpus, synthetic models, hostile
 files and random damage: uvs and triangles exactly; positions to within one float32 step of
