@@ -52,6 +52,17 @@ PACKAGE_LAYERS = {
         ("check", "describe", "scene"),
         ("model",),
     ],
+    # IQM: the compiled first pose (C, imports none) under its caller, under the reader
+    "iqm": [
+        ("layout",),
+        ("limits",),
+        ("_pose",),
+        ("fast",),  # the first pose through _pose.c, beside the numpy path
+        ("reader",),
+        ("write", "check", "describe", "scene"),
+        ("model",),
+        ("build",),
+    ],
     "q3player": [
         ("parts",),  # the three parts and the player folders of a listing: text only
         ("animcfg", "skinfile"),

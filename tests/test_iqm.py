@@ -20,9 +20,11 @@ from PIL import Image
 import quakemodels
 from quakemodels.cli import main
 from quakemodels.cli.view import model_parts
+from quakemodels.core.build import vertex_normals
+from quakemodels.core.mesh import flip_winding
 from quakemodels.core.skeletal import bake, baked_model, pose, trs_matrices
 from quakemodels.errors import ModelFormatError
-from quakemodels.formats.iqm.layout import JOINT
+from quakemodels.formats.iqm.layout import JOINT, POSE
 from quakemodels.formats.iqm.model import Iqm, posed_meshes
 from quakemodels.formats.iqm.reader import IqmReader
 from quakemodels.formats.iqm.scene import picked
@@ -434,12 +436,29 @@ def test_hostile_first_pose_raises_what_load_all_raises(case: str) -> None:
 
 
 def _same_meshes(got: list[Any], want: list[Any]) -> None:
+    """The same posed meshes: dtypes and shapes alike, uvs, triangles and ids exactly, and
+    the positions and normals as ``formats/iqm/fast.py`` promises of the compiled first pose
+    (:func:`same_pose`: exactly when both are the numpy path's)."""
     assert len(got) == len(want)
     for a, b in zip(got, want, strict=True):
-        for name in ("positions", "normals", "uvs", "indices"):
+        for name in ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids"):
             x, y = getattr(a, name), getattr(b, name)
             assert x.dtype == y.dtype and x.shape == y.shape, name
-            np.testing.assert_array_equal(x, y, err_msg=name)
+            if name not in ("positions", "normals"):
+                np.testing.assert_array_equal(x, y, err_msg=name)
+        same_pose(a, b)
+
+
+def same_pose(got: Any, want: Any) -> None:
+    """``got``'s positions within one float32 step of the model's size of ``want``'s (the
+    compiled kernel's 4×4 products do not round as numpy's BLAS does), its normals exactly
+    those ``vertex_normals`` makes of its own positions, and within 1e-5 of ``want``'s."""
+    size = float(np.abs(want.positions).max(initial=0.0))
+    step = float(np.spacing(np.float32(size)))
+    np.testing.assert_allclose(got.positions, want.positions, rtol=0, atol=step)
+    own = vertex_normals(got.positions[None], flip_winding(got.indices))[0].astype(np.float32)
+    np.testing.assert_array_equal(got.normals, own)
+    np.testing.assert_allclose(got.normals, want.normals, rtol=0, atol=1e-5)
 
 
 @pytest.mark.parametrize("path", [*IQM, pytest.param("synthetic", id="synthetic")])
@@ -525,7 +544,8 @@ def test_view_page_entry_of_mrfixit() -> None:
 def test_a_signalling_nan_from_the_file_raises_no_numpy_warning() -> None:
     """Found by test_fuzz: a float32 whose bits are a signalling NaN raises the FPU's invalid
     flag when widened (numpy's 'invalid value encountered in cast'); the reader widens
-    quietly and the checks refuse the NaN as any other."""
+    quietly and the checks refuse the NaN as any other. (The poses' channel offsets: found
+    by atheris, 2026-11-28.)"""
     import warnings
 
     data = two_bone_iqm()
@@ -538,3 +558,10 @@ def test_a_signalling_nan_from_the_file_raises_no_numpy_warning() -> None:
         assert np.isnan(model.joint_translate[0, 0])
         with pytest.raises(ModelFormatError):
             model.load_all()
+    at = int(header["ofs_poses"]) + POSE.fields["channel_offsets"][1]
+    bad = set_u4(data, at, 0x7F800001)  # the first channel offset of pose 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ModelFormatError) as e:
+            _ = quakemodels.load(bad).pose_parents
+        assert e.value.field == "poses[0].channel_offsets"

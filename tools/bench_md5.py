@@ -15,9 +15,12 @@ clips against a numpy floor, and the first pose against assimp's import of the s
   weights, frame 0 posed with normals) against assimp importing the same bytes
   (``impasse.load``, ``aiImportFileFromMemory``: parse and build the bind-pose mesh), raced
   round by round so that load on the shared machine hits both alike [<= 1x]
-* IQM first pose: ``load(bytes).meshes(0)`` of every corpus IQM (the header, the sections
-  frame 0 reads, that frame's channels) against assimp's import of the same bytes, raced
-  [<= 1x]
+* IQM first pose: ``load(bytes).meshes(0)`` of every corpus IQM (through the compiled
+  kernel ``formats/iqm/_pose.c`` where it is built: the records, joints and frame 0's channels
+  read from the bytes, every vertex skinned, normals from the posed triangles) against
+  assimp's import of the same bytes, raced [<= 1x]; and, raced on their own, the numpy path
+  of the same pose (``formats/iqm/fast.py``'s plain one: rest scene, frame clip, bake) against
+  the compiled one: what the kernel earns ("not built" without it)
 
 Run ``python tools/bench_md5.py``; assimp needs ``pip install impasse`` over Debian's
 ``libassimp5``, and is skipped (with that line) when missing.
@@ -36,6 +39,7 @@ from benchutil import CORPUS, raced, timed
 
 import quakemodels
 from quakemodels.core.skeletal import SkeletalScene, pose, world_matrices
+from quakemodels.formats.iqm.fast import POSE as IQM_POSE
 from quakemodels.formats.md5 import Md5
 from quakemodels.formats.md5.fast import SCAN
 from quakemodels.formats.md5.reader import _parse_mesh, _parsed_mesh
@@ -173,8 +177,9 @@ def iqm_rows(impasse: Any | None) -> list[str]:
     if not files:
         return [f"no IQM corpus at {CORPUS / 'iqm'}: IQM rows skipped"]
     lines = [
-        "| IQM | vertices | first pose | assimp import | first/assimp (<= 1x) |",
-        "|---|---|---|---|---|",
+        "| IQM | vertices | first pose | assimp import | first/assimp (<= 1x) | numpy path |"
+        " numpy/compiled |",
+        "|---|---|---|---|---|---|---|",
     ]
     ratios = []
     for path in files:
@@ -184,6 +189,14 @@ def iqm_rows(impasse: Any | None) -> list[str]:
 
         def first_pose(d: bytes = data) -> None:
             quakemodels.load(d).meshes(0)
+
+        def numpy_pose(d: bytes = data) -> None:
+            quakemodels.load(d)._posed_meshes(0)
+
+        numpy_cell = "not built | –"
+        if IQM_POSE is not None:
+            ways = raced({"compiled": first_pose, "numpy": numpy_pose})
+            numpy_cell = f"{ways['numpy'] * 1e3:.2f} ms | {ways['numpy'] / ways['compiled']:.1f}x"
 
         if impasse is None:
             first = timed(first_pose, budget=0.6)
@@ -199,7 +212,7 @@ def iqm_rows(impasse: Any | None) -> list[str]:
             peer_cell, ratio_cell = f"{peer * 1e3:.2f} ms", f"{first / peer:.2f}x"
         lines.append(
             f"| {path.parent.name}/{path.name} | {vertices} | {first * 1e3:.2f} ms |"
-            f" {peer_cell} | {ratio_cell} |"
+            f" {peer_cell} | {ratio_cell} | {numpy_cell} |"
         )
     if ratios:
         med = statistics.median(ratios)

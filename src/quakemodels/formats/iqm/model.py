@@ -15,6 +15,7 @@ from ...core.mesh import Mesh, merge_meshes
 from ...core.scene import ExportModel
 from ...core.skeletal import SkeletalScene, bake, baked_model
 from ...interchange.export import export_scene
+from .fast import compiled_meshes
 from .reader import IqmReader
 from .scene import clip_table, frame_scene, scene
 from .scene import skin_images as _skin_images
@@ -65,18 +66,24 @@ class Iqm(IqmReader):
         return scene(self)
 
     def meshes(self, frame: int = 0) -> list[Mesh]:
-        """One render-ready :class:`Mesh` per IQM mesh, posed at ``frame``."""
+        """One render-ready :class:`Mesh` per IQM mesh, posed at ``frame``: through the
+        compiled kernel where it is built and takes the file (:mod:`.fast`), else by the
+        numpy path, which also names every fault."""
+        fast = compiled_meshes(self.data, frame)
+        if fast is not None:
+            return fast
         return [mesh for _, mesh in self._posed_meshes(frame)]
 
     def mesh(self, frame: int = 0) -> Mesh:
         """Every IQM mesh posed at ``frame``, merged into one :class:`Mesh` (see
         :func:`~quakemodels.core.mesh.merge_meshes`; ``Mesh.surfaces`` names each mesh's
         rows). Geometry only: mesh k's picture is ``skin_images[k]``."""
-        named = self._posed_meshes(frame)
-        return merge_meshes([mesh for _, mesh in named], [name for name, _ in named])
+        meshes = self.meshes(frame)
+        return merge_meshes(meshes, [r.name for r in self.mesh_records])
 
     def _posed_meshes(self, frame: int) -> list[tuple[str, Mesh]]:
-        """(name, mesh) of every IQM mesh posed at ``frame`` (IndexError past the frames)."""
+        """(name, mesh) of every IQM mesh posed at ``frame`` by the numpy path (IndexError
+        past the frames)."""
         return posed_meshes(frame_scene(self, frame_index(frame, self.num_frames)))
 
     @property

@@ -200,8 +200,8 @@ class IqmReader:
                 field="version",
                 offset=len(data),
             )
-        (rec,) = np.frombuffer(data, HEADER, count=1)
-        header = {n: int(rec[n]) for n in HEADER.names or () if n != "magic"}
+        (header,) = _rows(np.frombuffer(data, HEADER, count=1))
+        del header["magic"]
         if header["version"] != VERSION:
             raise BadVersionError(
                 f"version={header['version']} (only IQM version {VERSION} is read)",
@@ -269,7 +269,7 @@ class IqmReader:
         recs = self._records(MESH, "ofs_meshes", h["num_meshes"], "meshes")
         out = []
         base = h["ofs_meshes"]
-        for i, r in enumerate(recs):
+        for i, r in enumerate(_rows(recs)):
             at = base + i * MESH.itemsize
 
             def where(f: str, at: int = at) -> int:
@@ -313,7 +313,7 @@ class IqmReader:
         recs = self._records(VERTEX_ARRAY, "ofs_vertex_arrays", h["num_vertex_arrays"], "arrays")
         n = h["num_vertices"]
         out = []
-        for i, r in enumerate(recs):
+        for i, r in enumerate(_rows(recs)):
             at = h["ofs_vertex_arrays"] + i * VERTEX_ARRAY.itemsize
             kind_value, fmt, size, ofs = (int(r[k]) for k in ("type", "format", "size", "offset"))
             label = f"vertex_arrays[{i}]"
@@ -524,8 +524,8 @@ class IqmReader:
         """Every joint's name."""
         base = self.header["ofs_joints"]
         return tuple(
-            self.string(int(r["ofs_name"]), f"joints[{j}].ofs_name", base + j * JOINT.itemsize)
-            for j, r in enumerate(self._joints)
+            self.string(at, f"joints[{j}].ofs_name", base + j * JOINT.itemsize)
+            for j, at in enumerate(self._joints["ofs_name"].tolist())
         )
 
     @decoded
@@ -585,7 +585,7 @@ class IqmReader:
             )
         recs = self._records(POSE, "ofs_poses", h["num_poses"], "poses")
         for name in ("channel_offsets", "channel_scales"):
-            bad = ~np.isfinite(np.asarray(recs[name], dtype=np.float64))
+            bad = ~np.isfinite(_f64(np.asarray(recs[name])))
             if bad.any():
                 p = int(np.argwhere(bad)[0][0])
                 raise BadValueError(
@@ -674,7 +674,7 @@ class IqmReader:
         h = self.header
         recs = self._records(ANIM, "ofs_anims", h["num_anims"], "anims")
         out = []
-        for i, r in enumerate(recs):
+        for i, r in enumerate(_rows(recs)):
             at = h["ofs_anims"] + i * ANIM.itemsize
             first, count = int(r["first_frame"]), int(r["num_frames"])
             if first + count > h["num_frames"]:
@@ -952,6 +952,14 @@ def _clip(name: str, times: F64, ch: F64) -> SkeletalClip:
         np.ascontiguousarray(q),
         np.ascontiguousarray(ch[..., 7:10]),
     )
+
+
+def _rows(records: npt.NDArray[Any]) -> list[dict[str, Any]]:
+    """Each record of a structured array as a dict of Python values by field name: one
+    ``tolist`` for the array (a field read off a record scalar costs a microsecond, and a
+    header or a table of meshes reads dozens)."""
+    names = records.dtype.names or ()
+    return [dict(zip(names, row, strict=True)) for row in records.tolist()]
 
 
 def _f64(values: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
