@@ -240,6 +240,35 @@ def test_the_game_folder_search_lists_a_folder_once_until_it_changes(
     clear_gamefs_cache()
 
 
+def test_a_cached_folder_answer_is_not_taken_for_a_pak_in_the_path(tmp_path: Path) -> None:
+    """The game folder search keeps its answer for a model's folder, and a sprite whose folder
+    is known skips the test for an archive in its path: an answer kept for a pak's name (a
+    player path through it, walked as a folder: the pak is a file) must not skip it."""
+    game = tmp_path / "id1"
+    game.mkdir()
+    reversed_palette = default_palette()[::-1].copy()
+    sprite = from_frames(_grouped()).to_bytes()
+    pak = game / "pak0.pak"
+    pak.write_bytes(pak_bytes([("gfx/palette.lmp", reversed_palette.tobytes()), ("s.spr", sprite)]))
+    hour_ago = time.time_ns() - 3600 * 10**9  # folders changed in the last 2 s are not cached
+    for path in (pak, game, tmp_path):
+        os.utime(path, ns=(hour_ago, hour_ago))
+    clear_gamefs_cache()
+    assert vpath.game_folder_above(str(pak / "sarge")) == game  # keeps an answer for pak0.pak/
+    name = str(pak / "s.spr")
+    assert vpath.game_roots(name) == ([game], "s.spr")
+    got = frames(Spr.from_bytes(read_path(name), name)).frames[0].rgba[0, 0, :3]
+    assert got.tolist() == reversed_palette[10].tolist()
+    # a sprite beside the pak: the answer kept for its folder, the same game
+    beside = str(game / "s.spr")
+    assert vpath.game_folder_above(beside) == game
+    assert vpath.game_roots(beside) == ([game], "s.spr")
+    assert frames(Spr.from_bytes(sprite, beside)).frames[0].rgba[0, 0, :3].tolist() == (
+        reversed_palette[10].tolist()
+    )
+    clear_gamefs_cache()
+
+
 def test_build_quantizes_to_the_palette_and_keeps_alpha_as_index_255() -> None:
     rgba = np.zeros((1, 3, 4), np.uint8)
     rgba[0, 0] = (*default_palette()[37], 255)

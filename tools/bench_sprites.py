@@ -31,9 +31,8 @@ from quakemodels.core.palette import default_palette
 from quakemodels.formats.hlspr import scene as hl_scene
 from quakemodels.formats.hlspr.layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from quakemodels.formats.hlspr.reader import HlSpr
-from quakemodels.formats.hlspr.scene import frames as hl_frames
 from quakemodels.formats.spr.reader import Spr
-from quakemodels.formats.spr.scene import frames as spr_frames
+from quakemodels.registry import frames
 
 TARGET = 1.5
 
@@ -114,9 +113,9 @@ def rows(files: list[Path] | None = None) -> list[str]:
         # Half-Life sprites carry their own palettes: a batch draws each palette once, so its
         # cached table is dropped before every call; Quake's share the game's (cached)
         draw: Callable[[], Any] = (
-            (lambda m=model: (hl_scene._lut.cache_clear(), hl_frames(m))[1])
+            (lambda m=model: (hl_scene._LUTS.clear(), frames(m))[1])
             if half_life
-            else (lambda m=model: spr_frames(m))
+            else (lambda m=model: frames(m))
         )
         got = [f.rgba for f in draw().frames]
         want = floor(pixels, palette, tex)
@@ -124,7 +123,7 @@ def rows(files: list[Path] | None = None) -> list[str]:
         t = raced({"qm": draw, "floor": lambda p=pixels, c=palette, k=tex: floor(p, c, k)})
         ratio = t["qm"] / t["floor"]
         ratios.append(ratio)
-        loaded = timed(lambda d=data, c=cls, n=str(path), h=half_life: _load(c, d, n, h))
+        loaded = timed(lambda d=data, c=cls, n=str(path): _load(c, d, n))
         peer = float("nan")
         if vgio is not None and not half_life:
             # vgio cannot read some (its grouped pictures' format): nan
@@ -154,11 +153,11 @@ def crowded_folder(count: int = 20_000) -> list[str]:
     import time
 
     from quakemodels.core.sprite import SpriteFrame, SpriteFrames
-    from quakemodels.formats.spr.write import build
+    from quakemodels.formats.spr.write import from_frames
 
     rgba = np.zeros((16, 16, 4), np.uint8)
     rgba[..., 3] = 255
-    data = build(SpriteFrames("s", (SpriteFrame(rgba, (0, 0), None, 0),))).to_bytes()
+    data = from_frames(SpriteFrames("s", (SpriteFrame(rgba, (0, 0), None, 0),))).to_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         alone, crowd = Path(tmp, "alone"), Path(tmp, "crowd")
         alone.mkdir()
@@ -171,7 +170,7 @@ def crowded_folder(count: int = 20_000) -> list[str]:
             past = time.time_ns() - 3600 * 10**9  # as a folder left alone for an hour
             os.utime(folder, ns=(past, past))
             models[folder.name] = Spr.from_bytes(data, str(folder / "s.spr"))
-        t = raced({k: (lambda m=m: spr_frames(m)) for k, m in models.items()})
+        t = raced({k: (lambda m=m: frames(m)) for k, m in models.items()})
     ratio = t["crowd"] / t["alone"]
     return [
         f"one 16x16 sprite in a folder of {count:,} files: frames {t['crowd'] * 1e6:.1f} us,"
@@ -179,9 +178,8 @@ def crowded_folder(count: int = 20_000) -> list[str]:
     ]
 
 
-def _load(cls: Any, data: bytes, name: str, half_life: bool) -> object:
-    model = cls.from_bytes(data, name)
-    return hl_frames(model) if half_life else spr_frames(model)
+def _load(cls: Any, data: bytes, name: str) -> object:
+    return frames(cls.from_bytes(data, name))
 
 
 def main(argv: list[str]) -> int:

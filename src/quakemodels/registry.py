@@ -135,11 +135,27 @@ def by_name(name: str) -> Format:
     raise KeyError(f"no format {name!r}; formats: {', '.join(f.name for f in FORMATS)}")
 
 
+# for_model's answers by the model's class, for the FORMATS they were found in: whether a
+# format holds a model depends on its class alone (an isinstance test), so an answer stays
+# true while FORMATS is the same tuple (tests put a fake format in front). Every verb asks,
+# once per model: the walk over the formats cost a small sprite's frames a tenth.
+_BY_CLASS: dict[type[Any], Format] = {}
+_BY_CLASS_OF: tuple[Format, ...] = ()
+
+
 def for_model(model: object) -> Format:
     """The format of a loaded model (the one lookup: :meth:`Format.holds`); TypeError for
     anything else."""
+    global _BY_CLASS_OF
+    if _BY_CLASS_OF is not FORMATS:
+        _BY_CLASS.clear()
+        _BY_CLASS_OF = FORMATS
+    known = _BY_CLASS.get(type(model))
+    if known is not None:
+        return known
     for fmt in FORMATS:
         if fmt.holds(model):
+            _BY_CLASS[type(model)] = fmt
             return fmt
     raise TypeError(f"not a loaded model: {type(model).__name__}")
 

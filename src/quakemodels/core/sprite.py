@@ -16,6 +16,7 @@ and write them with their own generated layouts and the same code.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -158,6 +159,23 @@ def lookup_rgba(
     words = np.take(lut, indices)
     rgba: npt.NDArray[np.uint8] = words.view(np.uint8).reshape(*indices.shape, 4)
     return rgba
+
+
+def looked_up(
+    records: Sequence[FrameRecord], name: str | None, lut: npt.NDArray[np.uint32]
+) -> SpriteFrames:
+    """Quake's and Half-Life's ``frames``: every picture of ``records`` as (H,W,4) uint8 RGBA
+    through ``lut`` (an :func:`rgba_lut`) with its origin; a group's pictures carry their
+    intervals and the group's index. Named after the file ``name`` ("sprite" without one)."""
+    out: list[SpriteFrame] = []
+    for g, record in enumerate(records):
+        intervals = record.intervals
+        for k, p in enumerate(record.pictures):
+            interval = None if intervals is None else float(intervals[k])
+            rgba = lookup_rgba(p.pixels, lut)
+            out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
+    base = os.path.basename(name) if name else "sprite"
+    return SpriteFrames(os.path.splitext(base)[0], tuple(out))
 
 
 def transparent_index(index: int = 255) -> npt.NDArray[np.uint8]:
@@ -467,7 +485,7 @@ class IdspSprite:
         )
 
     def _value(self, field: str) -> Any:
-        return self.header[field][0].item()
+        return self.header[field].item(0)  # one indexing less than [0].item(): every frames()
 
     @property
     def type(self) -> int:

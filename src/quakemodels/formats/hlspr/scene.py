@@ -10,21 +10,13 @@ picture and over anything else it brightens as an additive blend does.
 
 from __future__ import annotations
 
-import functools
 import os
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.palette import PaletteLike, as_palette
-from ...core.sprite import (
-    SpriteFrame,
-    SpriteFrames,
-    indexed_rgba,
-    lookup_rgba,
-    rgba_lut,
-    transparent_index,
-)
+from ...core.sprite import SpriteFrames, indexed_rgba, looked_up, rgba_lut, transparent_index
 from .layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from .reader import HlSpr
 
@@ -59,11 +51,24 @@ def drawn_palette(
     return colours, brightest
 
 
-@functools.lru_cache(maxsize=16)
-def _lut(palette: bytes, tex_format: int) -> npt.NDArray[np.uint32]:
-    """The (256,) uint32 RGBA words of a palette's 768 bytes as ``tex_format`` draws them."""
-    lut = rgba_lut(*drawn_palette(np.frombuffer(palette, np.uint8).reshape(256, 3), tex_format))
-    lut.flags.writeable = False  # shared by every call
+_LUTS: dict[tuple[bytes, int], npt.NDArray[np.uint32]] = {}
+""":func:`drawn_lut`'s tables by (the palette's bytes, texture format): a sprite drawn again
+(a viewer, an export after a render) draws its palette once. A batch meets each palette once:
+the miss is the cost that counts, so the key is the palette's bytes, no other copy."""
+_LUTS_MAX = 16
+
+
+def drawn_lut(palette: npt.NDArray[np.uint8], tex_format: int) -> npt.NDArray[np.uint32]:
+    """The (256,) uint32 RGBA words of a (256,3) uint8 ``palette`` as ``tex_format`` draws
+    them (read-only: shared by every call that meets the same palette)."""
+    key = (palette.tobytes(), tex_format)
+    lut = _LUTS.get(key)
+    if lut is None:
+        lut = rgba_lut(*drawn_palette(palette, tex_format))
+        lut.flags.writeable = False
+        if len(_LUTS) >= _LUTS_MAX:
+            del _LUTS[next(iter(_LUTS))]  # the oldest
+        _LUTS[key] = lut
     return lut
 
 
@@ -78,13 +83,11 @@ def frames(
     sprite's own (None keeps it; ``skin_dir`` and ``game_dir`` are unused: the pictures and
     their palette are inside)."""
     del skin_dir, game_dir
-    pal = model.palette if palette is None else as_palette(palette)
-    lut = _lut(pal.tobytes(), model.tex_format)  # once for every picture (and sprite)
-    out: list[SpriteFrame] = []
-    for g, record in enumerate(model.records):
-        for k, p in enumerate(record.pictures):
-            interval = None if record.intervals is None else float(record.intervals[k])
-            rgba = lookup_rgba(p.pixels, lut)
-            out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
-    base = os.path.basename(model.name) if model.name else "sprite"
-    return SpriteFrames(os.path.splitext(base)[0], tuple(out))
+    if palette is not None:
+        colours = as_palette(palette)
+    else:
+        colours = model.colors  # as stored: no copy when they are 256 bytes triples
+        if colours.shape != (256, 3) or colours.dtype != np.uint8:
+            colours = model.palette  # cut or padded to 256
+    # once for every picture (and sprite) of the palette
+    return looked_up(model.records, model.name, drawn_lut(colours, model.tex_format))
