@@ -21,7 +21,8 @@ SAMPLE := src/quakemodels/samples/quakeguy.md2
 
 all: test
 
-$(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c src/quakemodels/formats/md5/_scan.c
+$(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c src/quakemodels/formats/md5/_scan.c \
+		src/quakemodels/archive/_stamps.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -172,7 +173,8 @@ fuzz: venv
 	$(PY) fuzz/run.py --seconds $(SECONDS) --workdir $(FUZZ_DIR)
 
 clean:
-	rm -rf $(VENV) $(DEMO_VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so src/quakemodels/formats/md5/_scan*.so
+	rm -rf $(VENV) $(DEMO_VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so src/quakemodels/formats/md5/_scan*.so \
+		src/quakemodels/archive/_stamps*.so
 
 # --- spec workflow (issue #11) ------------------------------------------------------------------
 # What a spec edit changes in real files: ksy/ of BASE (default: the last commit) against the

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import io
 import os
+import struct
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from archivebuilder import pak_bytes
-from conftest import CORPUS, no_corpus
+from conftest import CORPUS, IN_CI, no_corpus
 from PIL import Image
 from spritecorpus import corpus_files
 from vgio.quake import palette as vgio_palette
@@ -204,8 +205,47 @@ def test_palette_comes_from_the_game_folder_when_the_sprite_is_in_a_pak(tmp_path
     assert alone[0, 0, :3].tolist() == default_palette()[10].tolist()
 
 
+@pytest.fixture(params=["compiled", "os.stat"])
+def stamps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The game folder search's kept answers checked through the compiled stamps
+    (``_stamps.c``) and through os.stat alone: the tests taking it prove them equal."""
+    if request.param == "os.stat":
+        monkeypatch.setattr(vpath, "STAMPS", None)
+    elif vpath.STAMPS is None:
+        if IN_CI and not os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+            pytest.fail("CI=true but the compiled stamps (_stamps.c) are not built")
+        pytest.skip("the compiled stamps (_stamps.c) are not in use")
+    clear_gamefs_cache()
+    return str(request.param)
+
+
+def test_the_compiled_stamps_are_os_stats(tmp_path: Path, stamps: str) -> None:
+    """A kept answer's folders carry the compiled stamps only when they are os.stat's
+    fields exactly; a folder that cannot be read gives None."""
+    root = vpath._folder_stamp("/")
+    assert root is not None
+    if stamps != "compiled":
+        assert vpath._packed(("/",), (root,)) is None  # nothing to pack with
+        return
+    assert vpath._packed(("/",), (root,)) == ((b"/",), vpath.STAMPS((b"/",)))
+    # a folder changed since the walk: no bytes kept (they may hold the new state)
+    assert vpath._packed(("/",), ((0, 0, 0, 0, 0),)) is None
+    assert vpath.STAMPS is not None
+    folders = [tmp_path, tmp_path.parent, Path("/")]
+    got = vpath.STAMPS(tuple(os.fsencode(f) for f in folders))
+    assert got is not None
+    assert struct.unpack("=" + "QQQqq" * 3, got) == tuple(
+        v for f in folders for v in vpath._folder_stamp(f) or ()
+    )
+    assert vpath.STAMPS((os.fsencode(tmp_path / "gone"),)) is None
+    assert vpath.STAMPS((b"/x\0y",)) is None
+    assert vpath.STAMPS(()) == b""
+    with pytest.raises(TypeError):
+        vpath.STAMPS(("/",))  # type: ignore[arg-type]  # str paths: the caller encodes them
+
+
 def test_the_game_folder_search_lists_a_folder_once_until_it_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stamps: str
 ) -> None:
     """The frames of 20 sprites of one folder: each folder above is listed once while it is
     unchanged; a pak added to one is seen by the next sprite (its palette then comes from it)."""
@@ -240,7 +280,9 @@ def test_the_game_folder_search_lists_a_folder_once_until_it_changes(
     clear_gamefs_cache()
 
 
-def test_a_cached_folder_answer_is_not_taken_for_a_pak_in_the_path(tmp_path: Path) -> None:
+def test_a_cached_folder_answer_is_not_taken_for_a_pak_in_the_path(
+    tmp_path: Path, stamps: str
+) -> None:
     """The game folder search keeps its answer for a model's folder, and a sprite whose folder
     is known skips the test for an archive in its path: an answer kept for a pak's name (a
     player path through it, walked as a folder: the pak is a file) must not skip it."""

@@ -4,7 +4,9 @@ home, PCX frames written and read, and the pictures (PNG, sheet, GIF) made of fr
 from __future__ import annotations
 
 import io
-from dataclasses import replace
+import itertools
+import os
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -19,7 +21,9 @@ from quakemodels.core.sprite import (
     SpriteFrame,
     SpriteFrames,
     encode_frames,
+    file_stem,
     indexed_rgba,
+    made,
     read_header,
     records_from_frames,
     transparent_index,
@@ -313,3 +317,31 @@ def test_a_gif_canvas_is_at_most_65535_on_a_side() -> None:
     with pytest.raises(BadValueError, match="a GIF is at most 65535"):
         pictures.gif_bytes(_sprite((40_000, 1, (0, 0))), scale=2)
     assert pictures.gif_bytes(_sprite((65_535, 1, (0, 0))))[:6] == b"GIF89a"
+
+
+def test_a_sprites_name_is_its_files_base_name_without_the_extension_as_splitext_says() -> None:
+    """file_stem (the frames' name, two string calls) against os.path on every name of up to
+    four characters of '.', '/', 'a', and a few longer ones."""
+    names = ["".join(c) for n in range(5) for c in itertools.product("./a", repeat=n)]
+    names += ["/x/y.z/w", "/x/.a.b", "sprites/s_light.spr", "a..b", "x/.a.", "s_g.SPR"]
+    for name in names:
+        want = os.path.splitext(os.path.basename(name))[0] if name else "sprite"
+        assert file_stem(name) == want, name
+    assert file_stem(None) == "sprite"
+
+
+def test_frames_made_without_the_dataclass_init_are_the_dataclass_s() -> None:
+    """``made`` (the frame loop's constructor) gives what the frozen dataclass's own
+    ``__init__`` gives: the same fields, equal, frozen, and no field left out."""
+    rgba = np.zeros((2, 2, 4), np.uint8)
+    for cls, values in (
+        (SpriteFrame, {"rgba": rgba, "origin": (1, -2), "interval": 0.5, "group": 3}),
+        (SpriteFrames, {"name": "s", "frames": ()}),
+    ):
+        assert list(values) == [f.name for f in fields(cls)]
+        fast, plain = made(cls, **values), cls(**values)  # type: ignore[operator]
+        assert type(fast) is cls and vars(fast) == vars(plain)
+        with pytest.raises(AttributeError):
+            fast.group = 4  # type: ignore[union-attr]
+    frame = made(SpriteFrame, rgba=rgba, origin=(0, 0), interval=None, group=0)
+    assert frame.size == (2, 2) and replace(frame, group=1).group == 1

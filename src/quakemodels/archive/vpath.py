@@ -16,9 +16,9 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.files import HEAD, SizeLimit, read_regular
 from ..core.shaders import game_shaders
@@ -90,7 +90,7 @@ def read_path(path: str | os.PathLike[str], limit: SizeLimit | None = None) -> b
 _GAME_FOLDERS: dict[str, tuple[_Stamp, bool]] = {}
 # game_folder_above's answers by (folder, working folder), with every folder walked and its
 # stamp then: one stat per folder instead of a listing
-_ABOVE: dict[tuple[str, str], tuple[Path | None, tuple[tuple[str, _Stamp | None], ...]]] = {}
+_ABOVE: dict[tuple[str, str], _Above] = {}
 _GAME_FOLDERS_MAX = 4096
 RECENT_NS = 2_000_000_000
 
@@ -125,7 +125,7 @@ def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
     disk: the nearest folder above the model holding ``pakN.pak`` or ``*.pk3``, within
     MAX_GAME_DEPTH levels.
     """
-    known = _known_above(path)
+    known = _known_above(path, in_folder=True)
     if not isinstance(known, _Unknown):
         # the model's folder is a folder on disk (checked with the cached answer): no
         # archive lies on its path, so the lstat of split_archive_path is not needed
@@ -171,11 +171,30 @@ def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
             break
         folder = folder.parent
     now = time.time_ns()
-    if all(stamp is not None and now - stamp[4] > RECENT_NS for _, stamp in walked):
+    stamps = tuple(stamp for _, stamp in walked if stamp is not None and now - stamp[4] > RECENT_NS)
+    if len(stamps) == len(walked):
         if len(_ABOVE) >= _GAME_FOLDERS_MAX:
             _ABOVE.clear()
-        _ABOVE[_above_key(text)] = (found, tuple(walked))
+        folders = tuple(f for f, _ in walked)
+        in_folder = stat.S_ISDIR(stamps[0][2])
+        _ABOVE[_above_key(text)] = _Above(
+            found, folders, stamps, in_folder, _packed(folders, stamps)
+        )
     return found
+
+
+class _Above(NamedTuple):
+    """A game_folder_above answer kept, with what it holds while."""
+
+    found: Path | None
+    folders: tuple[str, ...]
+    """Every folder walked, the model's own first."""
+    stamps: tuple[_Stamp, ...]
+    """Their stamps then."""
+    in_folder: bool
+    """The model's own folder is a folder (no archive is on the model's path)."""
+    packed: tuple[tuple[bytes, ...], bytes] | None
+    """The folders as bytes and their stamps as :data:`STAMPS` gives them, or None."""
 
 
 class _Unknown:
@@ -186,31 +205,63 @@ _UNKNOWN = _Unknown()
 """What :func:`_known_above` gives when it knows nothing (None is an answer: no game)."""
 
 
+def _compiled_stamps() -> Callable[[tuple[bytes, ...]], bytes | None] | None:
+    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+        return None
+    try:
+        from ._stamps import stamps
+    except ImportError:  # built without a C compiler: os.stat serves
+        return None
+    return stamps
+
+
+STAMPS = _compiled_stamps()
+"""The compiled stamps of a few folders at once (``_stamps.c``: one bytes object, no
+stat_result a folder), or None when the install had no C compiler or
+``QUAKEMODELS_PURE_PYTHON`` is set (to any non-empty value)."""
+
+
+def _packed(
+    folders: tuple[str, ...], stamps: tuple[_Stamp, ...]
+) -> tuple[tuple[bytes, ...], bytes] | None:
+    """The folders as bytes and :data:`STAMPS` of them, the check of a kept answer; None
+    without it, or when os.stat, asked again after it, no longer gives ``stamps`` (a folder
+    changed since the walk: the bytes may hold the new state, and the answer is the old)."""
+    if STAMPS is None:
+        return None
+    paths = tuple(os.fsencode(f) for f in folders)
+    got = STAMPS(paths)
+    if got is None or tuple(_folder_stamp(f) for f in folders) != stamps:
+        return None
+    return paths, got
+
+
 def _above_key(text: str) -> tuple[str, str]:
     # a relative path's folders are relative to the working folder: it is part of the key
     return (os.path.dirname(text), "" if os.path.isabs(text) else os.getcwd())
 
 
-def _known_above(path: str | os.PathLike[str]) -> Path | _Unknown | None:
-    """:func:`game_folder_above`'s cached answer for ``path`` when every folder it walked is
-    as it was, and the first of them (the model's own folder) is a folder: one stat per
-    folder and nothing else, as every model of a batch asks (for a small sprite the search
-    was most of its frames' time).
-    :data:`_UNKNOWN` when not cached, stale, or when the model's folder is no folder (then
-    the path may run through an archive)."""
+def _known_above(path: str | os.PathLike[str], in_folder: bool = False) -> Path | _Unknown | None:
+    """:func:`game_folder_above`'s kept answer for ``path`` while every folder it walked is
+    as it was (checked with one stat a folder and nothing else: every model of a batch asks,
+    and for a small sprite this search was most of its frames' time). :data:`_UNKNOWN` when
+    none is kept, it is stale, or ``in_folder`` asks for a model whose own folder is a folder
+    and it is not (the path may run through an archive)."""
     known = _ABOVE.get(_above_key(os.fspath(path)))
-    if known is None:
+    if known is None or (in_folder and not known.in_folder):
         return _UNKNOWN
-    for folder, stamp in known[1]:
+    if known.packed is not None and STAMPS is not None:
+        if STAMPS(known.packed[0]) != known.packed[1]:
+            return _UNKNOWN
+        return known.found
+    for folder, stamp in zip(known.folders, known.stamps, strict=True):
         try:
             st = os.stat(folder)
         except OSError:
             return _UNKNOWN
         if (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns) != stamp:
             return _UNKNOWN
-    # walked[0] is the model's folder; its stamp is only cached when it was read
-    first = known[1][0][1]
-    return known[0] if first is not None and stat.S_ISDIR(first[2]) else _UNKNOWN
+    return known.found
 
 
 def _folder_stamp(folder: str | os.PathLike[str]) -> _Stamp | None:

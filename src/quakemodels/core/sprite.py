@@ -173,9 +173,43 @@ def looked_up(
         for k, p in enumerate(record.pictures):
             interval = None if intervals is None else float(intervals[k])
             rgba = lookup_rgba(p.pixels, lut)
-            out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
-    base = os.path.basename(name) if name else "sprite"
-    return SpriteFrames(os.path.splitext(base)[0], tuple(out))
+            out.append(
+                made(
+                    SpriteFrame,
+                    rgba=rgba,
+                    origin=(p.origin_x, p.origin_y),
+                    interval=interval,
+                    group=g,
+                )
+            )
+    return made(SpriteFrames, name=file_stem(name), frames=tuple(out))
+
+
+_T = TypeVar("_T")
+
+
+def made(cls: type[_T], **fields: Any) -> _T:
+    """``cls(**fields)`` for a frozen dataclass without ``__post_init__`` (SpriteFrame,
+    SpriteFrames), made without its generated ``__init__``, which sets each field through
+    ``object.__setattr__``: a small sprite's frames spent a tenth of their time there. The
+    fields are every field of ``cls``, by name (tests/test_sprite_core.py holds them to the
+    dataclass's)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(fields)
+    return obj
+
+
+def file_stem(name: str | None) -> str:
+    """A sprite's name from its file's: the base name without its extension, as
+    ``os.path.splitext(os.path.basename(name))[0]`` (leading dots are no extension);
+    ``sprite`` without one."""
+    if not name:
+        return "sprite"
+    base = os.path.basename(name)
+    # splitext's rule in two string calls (it walked the name in Python: a small sprite's
+    # frames spent a tenth of their time here)
+    head, dot, _ = base.rpartition(".")
+    return head if dot and head.strip(".") else base
 
 
 def transparent_index(index: int = 255) -> npt.NDArray[np.uint8]:

@@ -15,7 +15,13 @@ import numpy as np
 import numpy.typing as npt
 
 from ...archive.vpath import game_context
-from ...core.palette import Palette, PaletteLike, as_palette, palette_from_bytes
+from ...core.palette import (
+    Palette,
+    PaletteLike,
+    as_palette,
+    default_palette,
+    palette_from_bytes,
+)
 from ...core.sprite import SpriteFrames, looked_up, rgba_lut, transparent_index
 from ...errors import ModelFormatError
 from .layout import PALETTE_PATH, TRANSPARENT
@@ -58,7 +64,13 @@ def frames(
     intervals and the group's index (``skin_dir`` is unused: the pictures are inside)."""
     del skin_dir
     pal = as_palette(palette) if palette is not None else game_palette(model.name, game_dir)
-    if pal is None:
-        pal = as_palette(None)
     # once for every picture (and sprite) of a palette: the game's is the same for a batch
-    return looked_up(model.records, model.name, _lut(pal.tobytes()))
+    lut = _default_lut() if pal is None else _lut(pal.tobytes())
+    return looked_up(model.records, model.name, lut)
+
+
+@functools.cache
+def _default_lut() -> npt.NDArray[np.uint32]:
+    """:func:`_lut` of the bundled palette (a sprite of no game: most of them), without
+    hashing its 768 bytes on every call."""
+    return _lut(default_palette().tobytes())
