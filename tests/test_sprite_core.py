@@ -18,14 +18,18 @@ from quakemodels.core.pcx import decode_pcx, decode_pcx_indexed, encode_pcx
 from quakemodels.core.png import encode_png
 from quakemodels.core.sprite import (
     FrameLayout,
+    FrameRecord,
+    Picture,
     SpriteFrame,
     SpriteFrames,
     encode_frames,
     file_stem,
     indexed_rgba,
-    made,
+    looked_up,
     read_header,
     records_from_frames,
+    rgba_lut,
+    sprite_frame,
     transparent_index,
     walk_frames,
 )
@@ -331,17 +335,21 @@ def test_a_sprites_name_is_its_files_base_name_without_the_extension_as_splitext
 
 
 def test_frames_made_without_the_dataclass_init_are_the_dataclass_s() -> None:
-    """``made`` (the frame loop's constructor) gives what the frozen dataclass's own
-    ``__init__`` gives: the same fields, equal, frozen, and no field left out."""
+    """``sprite_frame`` and ``looked_up`` (the frame loop) give what the frozen dataclasses'
+    own ``__init__`` gives: the same fields, equal, frozen, and no field left out."""
     rgba = np.zeros((2, 2, 4), np.uint8)
-    for cls, values in (
-        (SpriteFrame, {"rgba": rgba, "origin": (1, -2), "interval": 0.5, "group": 3}),
-        (SpriteFrames, {"name": "s", "frames": ()}),
-    ):
-        assert list(values) == [f.name for f in fields(cls)]
-        fast, plain = made(cls, **values), cls(**values)  # type: ignore[operator]
-        assert type(fast) is cls and vars(fast) == vars(plain)
-        with pytest.raises(AttributeError):
-            fast.group = 4  # type: ignore[union-attr]
-    frame = made(SpriteFrame, rgba=rgba, origin=(0, 0), interval=None, group=0)
-    assert frame.size == (2, 2) and replace(frame, group=1).group == 1
+    values = {"rgba": rgba, "origin": (1, -2), "interval": 0.5, "group": 3}
+    assert list(values) == [f.name for f in fields(SpriteFrame)]
+    fast, plain = sprite_frame(*values.values()), SpriteFrame(**values)
+    assert type(fast) is SpriteFrame and vars(fast) == vars(plain)
+    with pytest.raises(AttributeError):
+        fast.group = 4  # type: ignore[misc]
+    assert fast.size == (2, 2) and replace(fast, group=1).group == 1
+    pixels = np.zeros((2, 2), np.uint8)
+    records = [FrameRecord(0, (Picture(1, -2, pixels),))]
+    got = looked_up(records, "x/s.spr", rgba_lut(np.zeros((256, 3), np.uint8)))
+    want = SpriteFrames("s", (replace(got.frames[0]),))
+    assert type(got) is SpriteFrames and [f.name for f in fields(SpriteFrames)] == list(vars(got))
+    assert got.name == want.name and len(got) == 1 and vars(got.frames[0]) == vars(want.frames[0])
+    with pytest.raises(AttributeError):
+        got.name = "t"  # type: ignore[misc]
