@@ -39,8 +39,8 @@ def drawn_palette(
     lookup (the same bytes as per pixel); ``index_alpha`` is the last colour at the index's
     opacity."""
     if tex_format == INDEX_ALPHA:
-        last = np.broadcast_to(palette[TRANSPARENT], (256, 3))
-        return np.ascontiguousarray(last), np.arange(256, dtype=np.uint8)
+        # the last colour for every index as a read-only view: rgba_lut copies it
+        return np.broadcast_to(palette[TRANSPARENT], (256, 3)), np.arange(256, dtype=np.uint8)
     if tex_format == ALPHA_TEST:
         return palette, transparent_index(TRANSPARENT)
     if tex_format != ADDITIVE:
