@@ -3,7 +3,7 @@
     python tools/bench_sprites.py        (make bench prints it too)
 
 Columns, times in microseconds (median, CPU time):
-  frames     ``quakemodels.registry.frames(model)`` (what ``quakemodels.frames`` and the verbs
+  frames     ``quakemodels.registry.frames(model)`` (what the verbs, ``export`` and ``render``,
              call) of a loaded Quake (``spr/``) or Half-Life (``hlspr/``) sprite, named by its
              corpus path
   floor      numpy alone: the palette's 256 entries drawn as the texture format draws them
