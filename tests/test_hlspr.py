@@ -116,9 +116,10 @@ def test_palette_lookups_equal_the_formulas_per_pixel() -> None:
 
 
 def test_frames_draw_through_each_palette_and_format_whatever_was_drawn_before() -> None:
-    """frames keeps drawn palettes by (palette bytes, texture format): the same palette under
-    another format, a palette of another length (padded as :attr:`HlSpr.palette`), colours
-    stored as another dtype and a palette given in the call each draw their own."""
+    """frames draws the stored colours as they are when they are 256 uint8 triples: the same
+    palette under every format one after another, a palette of another length (padded as
+    :attr:`HlSpr.palette`), colours stored as another dtype and a palette given in the call
+    each draw as the plain path does."""
     sprite = _fixture("ns_steam1.spr")
     indices = [p.pixels for p in sprite.pictures]
 

@@ -21,9 +21,7 @@ sprites, each loaded and drawn once):
     every sprite of a batch checks it, so the check is in every ``frames`` time here;
   - the format and ``frames`` service of each model class (``registry.for_model``): met by
     every model after the first of its kind.
-A Half-Life sprite's drawn table is kept too (by palette bytes and texture format, for the
-viewer drawing one sprite again), but a batch meets each sprite's own palette once: the bench
-drops the kept tables before every call, so each ``frames`` time draws its palette.
+A Half-Life sprite's own palette is drawn on every call (a batch meets each one once).
 """
 
 from __future__ import annotations
@@ -40,7 +38,6 @@ import numpy as np
 from benchutil import CORPUS, raced, timed
 
 from quakemodels.core.palette import default_palette
-from quakemodels.formats.hlspr import scene as hl_scene
 from quakemodels.formats.hlspr.layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from quakemodels.formats.hlspr.reader import HlSpr
 from quakemodels.formats.spr.reader import Spr
@@ -122,17 +119,15 @@ def rows(files: list[Path] | None = None) -> list[str]:
         pixels = [p.pixels for p in model.pictures]
         palette = model.palette if half_life else default_palette()
         tex = model.tex_format if half_life else None
-        # Half-Life sprites carry their own palettes: a batch draws each palette once, so its
-        # cached table is dropped before every call; Quake's share the game's (cached)
-        draw: Callable[[], Any] = (
-            (lambda m=model: (hl_scene._LUTS.clear(), frames(m))[1])
-            if half_life
-            else (lambda m=model: frames(m))
-        )
-        got = [f.rgba for f in draw().frames]
+        got = [f.rgba for f in frames(model).frames]
         want = floor(pixels, palette, tex)
         assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True)), path
-        t = raced({"qm": draw, "floor": lambda p=pixels, c=palette, k=tex: floor(p, c, k)})
+        t = raced(
+            {
+                "qm": lambda m=model: frames(m),
+                "floor": lambda p=pixels, c=palette, k=tex: floor(p, c, k),
+            }
+        )
         ratio = t["qm"] / t["floor"]
         ratios.append(ratio)
         loaded = timed(lambda d=data, c=cls, n=str(path): _load(c, d, n))

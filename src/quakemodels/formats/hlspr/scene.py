@@ -51,26 +51,7 @@ def drawn_palette(
     return colours, brightest
 
 
-_LUTS: dict[tuple[bytes, int], npt.NDArray[np.uint32]] = {}
-""":func:`_drawn_lut`'s tables by (the palette's bytes, texture format): a sprite drawn again
-(a viewer, an export after a render) draws its palette once. A batch meets each palette once:
-the miss is the cost that counts, so the key is the palette's bytes, no other copy."""
-_LUTS_MAX = 16
 _UINT8 = np.dtype(np.uint8)  # the one uint8 dtype object: ``is`` tells it without converting
-
-
-def _drawn_lut(palette: npt.NDArray[np.uint8], tex_format: int) -> npt.NDArray[np.uint32]:
-    """The (256,) uint32 RGBA words of a (256,3) uint8 ``palette`` as ``tex_format`` draws
-    them; kept for the next call that meets the same palette, so never handed out of this
-    module (only np.take reads it: no copy, no read-only flag to set on every miss)."""
-    key = (palette.tobytes(), tex_format)
-    lut = _LUTS.get(key)
-    if lut is None:
-        lut = rgba_lut(*drawn_palette(palette, tex_format))
-        if len(_LUTS) >= _LUTS_MAX:
-            del _LUTS[next(iter(_LUTS))]  # the oldest
-        _LUTS[key] = lut
-    return lut
 
 
 def frames(
@@ -90,5 +71,8 @@ def frames(
         colours = model.colors  # as stored: no copy when they are 256 bytes triples
         if colours.shape != (256, 3) or colours.dtype is not _UINT8:
             colours = model.palette  # cut or padded to 256
-    # once for every picture (and sprite) of the palette
-    return looked_up(model.records, model.name, _drawn_lut(colours, model.tex_format))
+    # drawn once for every picture of the sprite, and again on every call: a batch meets each
+    # sprite's own palette once, and keeping the tables by the palette's bytes (hashed on
+    # every call) cost a small sprite a tenth more than drawing them
+    lut = rgba_lut(*drawn_palette(colours, model.tex_format))
+    return looked_up(model.records, model.name, lut)
