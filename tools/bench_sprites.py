@@ -22,6 +22,11 @@ sprites, each loaded and drawn once):
   - the format and ``frames`` service of each model class (``registry.for_model``): met by
     every model after the first of its kind.
 A Half-Life sprite's own palette is drawn on every call (a batch meets each one once).
+
+Then, with no arguments: the Quake II sprites whose images are in the corpus against reading
+and decoding those images (:func:`sp2_rows`), a corpus sprite inside a game folder, its palette
+in the game's pak (:func:`in_game_folder`), and one sprite in a crowded folder
+(:func:`crowded_folder`).
 """
 
 from __future__ import annotations
