@@ -210,8 +210,8 @@ def stamps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> s
     """The game folder search's kept answers checked through the compiled stamps
     (``_stamps.c``) and through os.stat alone: the tests taking it prove them equal."""
     if request.param == "os.stat":
-        monkeypatch.setattr(vpath, "STAMPS", None)
-    elif vpath.STAMPS is None:
+        monkeypatch.setattr(vpath, "compiled_stamps", lambda: None)
+    elif vpath.compiled_stamps() is None:
         if IN_CI and not os.environ.get("QUAKEMODELS_PURE_PYTHON"):
             pytest.fail("CI=true but the compiled stamps (_stamps.c) are not built")
         pytest.skip("the compiled stamps (_stamps.c) are not in use")
@@ -227,21 +227,22 @@ def test_the_compiled_stamps_are_os_stats(tmp_path: Path, stamps: str) -> None:
     if stamps != "compiled":
         assert vpath._packed(("/",), (root,)) is None  # nothing to pack with
         return
-    assert vpath._packed(("/",), (root,)) == ((b"/",), vpath.STAMPS((b"/",)))
+    compiled = vpath.compiled_stamps()
+    assert compiled is not None
+    assert vpath._packed(("/",), (root,)) == ((b"/",), compiled((b"/",)))
     # a folder changed since the walk: no bytes kept (they may hold the new state)
     assert vpath._packed(("/",), ((0, 0, 0, 0, 0),)) is None
-    assert vpath.STAMPS is not None
     folders = [tmp_path, tmp_path.parent, Path("/")]
-    got = vpath.STAMPS(tuple(os.fsencode(f) for f in folders))
+    got = compiled(tuple(os.fsencode(f) for f in folders))
     assert got is not None
     assert struct.unpack("=" + "QQQqq" * 3, got) == tuple(
         v for f in folders for v in vpath._folder_stamp(f) or ()
     )
-    assert vpath.STAMPS((os.fsencode(tmp_path / "gone"),)) is None
-    assert vpath.STAMPS((b"/x\0y",)) is None
-    assert vpath.STAMPS(()) == b""
+    assert compiled((os.fsencode(tmp_path / "gone"),)) is None
+    assert compiled((b"/x\0y",)) is None
+    assert compiled(()) == b""
     with pytest.raises(TypeError):
-        vpath.STAMPS(("/",))  # type: ignore[arg-type]  # str paths: the caller encodes them
+        compiled(("/",))  # type: ignore[arg-type]  # str paths: the caller encodes them
 
 
 def test_the_game_folder_search_lists_a_folder_once_until_it_changes(

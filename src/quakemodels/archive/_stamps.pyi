@@ -1,4 +1,4 @@
-"""Types of the compiled ``_stamps`` module (``_stamps.c``); see :data:`..vpath.STAMPS`."""
+"""Types of the compiled ``_stamps`` module (``_stamps.c``); see :func:`..vpath.compiled_stamps`."""
 
 def stamps(paths: tuple[bytes, ...]) -> bytes | None:
     """Each folder's (device, inode, mode, size, mtime_ns) as os.stat gives them, five native

@@ -194,7 +194,7 @@ class _Above(NamedTuple):
     in_folder: bool
     """The model's own folder is a folder (no archive is on the model's path)."""
     packed: tuple[tuple[bytes, ...], bytes] | None
-    """The folders as bytes and their stamps as :data:`STAMPS` gives them, or None."""
+    """The folders as bytes and their stamps as :func:`compiled_stamps` gives them, or None."""
 
 
 class _Unknown:
@@ -205,7 +205,12 @@ _UNKNOWN = _Unknown()
 """What :func:`_known_above` gives when it knows nothing (None is an answer: no game)."""
 
 
-def _compiled_stamps() -> Callable[[tuple[bytes, ...]], bytes | None] | None:
+@functools.cache
+def compiled_stamps() -> Callable[[tuple[bytes, ...]], bytes | None] | None:
+    """The compiled stamps of a few folders at once (``_stamps.c``: one bytes object, no
+    stat_result a folder), imported on the first game folder search (start-up stays light);
+    None when the install had no C compiler or ``QUAKEMODELS_PURE_PYTHON`` is set (to any
+    non-empty value)."""
     if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
         return None
     try:
@@ -215,22 +220,17 @@ def _compiled_stamps() -> Callable[[tuple[bytes, ...]], bytes | None] | None:
     return stamps
 
 
-STAMPS = _compiled_stamps()
-"""The compiled stamps of a few folders at once (``_stamps.c``: one bytes object, no
-stat_result a folder), or None when the install had no C compiler or
-``QUAKEMODELS_PURE_PYTHON`` is set (to any non-empty value)."""
-
-
 def _packed(
     folders: tuple[str, ...], stamps: tuple[_Stamp, ...]
 ) -> tuple[tuple[bytes, ...], bytes] | None:
-    """The folders as bytes and :data:`STAMPS` of them, the check of a kept answer; None
-    without it, or when os.stat, asked again after it, no longer gives ``stamps`` (a folder
-    changed since the walk: the bytes may hold the new state, and the answer is the old)."""
-    if STAMPS is None:
+    """The folders as bytes and :func:`compiled_stamps` of them, the check of a kept answer;
+    None without it, or when os.stat, asked again after it, no longer gives ``stamps`` (a
+    folder changed since the walk: the bytes may hold the new state, and the answer the old)."""
+    compiled = compiled_stamps()
+    if compiled is None:
         return None
     paths = tuple(os.fsencode(f) for f in folders)
-    got = STAMPS(paths)
+    got = compiled(paths)
     if got is None or tuple(_folder_stamp(f) for f in folders) != stamps:
         return None
     return paths, got
@@ -250,8 +250,9 @@ def _known_above(path: str | os.PathLike[str], in_folder: bool = False) -> Path 
     known = _ABOVE.get(_above_key(os.fspath(path)))
     if known is None or (in_folder and not known.in_folder):
         return _UNKNOWN
-    if known.packed is not None and STAMPS is not None:
-        if STAMPS(known.packed[0]) != known.packed[1]:
+    compiled = None if known.packed is None else compiled_stamps()
+    if known.packed is not None and compiled is not None:
+        if compiled(known.packed[0]) != known.packed[1]:
             return _UNKNOWN
         return known.found
     for folder, stamp in zip(known.folders, known.stamps, strict=True):
