@@ -297,6 +297,10 @@ def test_a_cached_folder_answer_is_not_taken_for_a_pak_in_the_path(
     for path in (pak, game, tmp_path):
         os.utime(path, ns=(hour_ago, hour_ago))
     clear_gamefs_cache()
+    # a path ending in a separator walks from the folder above its last name: no answer is
+    # kept for that name (here the pak's)
+    assert vpath.game_folder_above(str(pak) + os.sep) == game
+    assert vpath.game_roots(str(pak / "s.spr")) == ([game], "s.spr")
     assert vpath.game_folder_above(str(pak / "sarge")) == game  # keeps an answer for pak0.pak/
     name = str(pak / "s.spr")
     assert vpath.game_roots(name) == ([game], "s.spr")

@@ -172,14 +172,17 @@ def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
         folder = folder.parent
     now = time.time_ns()
     stamps = tuple(stamp for _, stamp in walked if stamp is not None and now - stamp[4] > RECENT_NS)
-    if len(stamps) == len(walked):
+    key = _above_key(text)
+    folders = tuple(f for f, _ in walked)
+    # kept only when every folder is read and settled, and the key (the path's folder as
+    # text) names the folder walked first: "a/b/" and "a/b/." walk from "a", not "a/b"
+    if len(stamps) == len(walked) and os.path.normpath(key[0] or ".") == os.path.normpath(
+        folders[0]
+    ):
         if len(_ABOVE) >= _GAME_FOLDERS_MAX:
             _ABOVE.clear()
-        folders = tuple(f for f, _ in walked)
         in_folder = stat.S_ISDIR(stamps[0][2])
-        _ABOVE[_above_key(text)] = _Above(
-            found, folders, stamps, in_folder, _packed(folders, stamps)
-        )
+        _ABOVE[key] = _Above(found, folders, stamps, in_folder, _packed(folders, stamps))
     return found
 
 
