@@ -22,7 +22,8 @@ SAMPLE := src/quakemodels/samples/quakeguy.md2
 all: test
 
 $(VENV)/.installed: pyproject.toml setup.py src/quakemodels/core/_weld.c src/quakemodels/formats/md5/_scan.c \
-		src/quakemodels/formats/iqm/_pose.c
+		src/quakemodels/formats/iqm/_pose.c \
+		src/quakemodels/archive/_stamps.c
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -174,7 +175,8 @@ fuzz: venv
 
 clean:
 	rm -rf $(VENV) $(DEMO_VENV) node_modules .pytest_cache .mypy_cache .ruff_cache build dist src/quakemodels/core/_weld*.so src/quakemodels/formats/md5/_scan*.so \
-		src/quakemodels/formats/iqm/_pose*.so
+		src/quakemodels/formats/iqm/_pose*.so \
+		src/quakemodels/archive/_stamps*.so
 
 # --- spec workflow (issue #11) ------------------------------------------------------------------
 # What a spec edit changes in real files: ksy/ of BASE (default: the last commit) against the

@@ -798,3 +798,17 @@ def test_load_and_skin_through_an_archive_path(tmp_path: Path, corpus_dir: Path)
     assert em3.surfaces[0].skin.png_bytes() == got.png_bytes()
     with pytest.raises(FileNotFoundError):
         quakemodels.load(pak / "models" / "b" / "tris.md2")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.binary(min_size=0, max_size=40).map(lambda b: b.replace(b"\0", b"a"))))
+def test_one_names_hash_is_the_bulk_hash(names: list[bytes]) -> None:
+    """A lookup hashes its one name in Python (``hash_one``); the table hashes every name of
+    an archive with numpy passes (``hashes``): the same 64-bit values, or no lookup finds."""
+    import numpy as np
+
+    from quakemodels.archive.fast import hash_one, hashes
+
+    blob = b"".join(n + b"\0" for n in names)
+    starts = np.cumsum([0] + [len(n) + 1 for n in names]).astype(np.int64)
+    assert [int(h) for h in hashes(blob, starts)] == [hash_one(n) for n in names]

@@ -115,6 +115,39 @@ def test_palette_lookups_equal_the_formulas_per_pixel() -> None:
     assert picture_rgba(indices, edge, INDEX_ALPHA)[..., 3].tolist() == indices.tolist()
 
 
+def test_frames_draw_through_each_palette_and_format_whatever_was_drawn_before() -> None:
+    """frames draws the stored colours as they are when they are 256 uint8 triples: the same
+    palette under every format one after another, a palette of another length (padded as
+    :attr:`HlSpr.palette`), colours stored as another dtype and a palette given in the call
+    each draw as the plain path does."""
+    sprite = _fixture("ns_steam1.spr")
+    indices = [p.pixels for p in sprite.pictures]
+
+    def plain(s: HlSpr, palette: np.ndarray | None = None) -> list[np.ndarray]:
+        pal = s.palette if palette is None else palette
+        return [picture_rgba(i, pal, s.tex_format) for i in indices]
+
+    def got(s: HlSpr, palette: np.ndarray | None = None) -> list[np.ndarray]:
+        return [f.rgba for f in frames(s, palette=palette).frames]
+
+    for tex_format in (NORMAL, ADDITIVE, INDEX_ALPHA, ALPHA_TEST, 9, NORMAL):
+        sprite.header["tex_format"] = tex_format
+        for a, b in zip(got(sprite), plain(sprite), strict=True):
+            np.testing.assert_array_equal(a, b)
+    full = sprite.colors
+    for colours in (full[:200], full.astype(np.int64), np.concatenate([full, full[:10]])):
+        sprite.colors = colours
+        for a, b in zip(got(sprite), plain(sprite), strict=True):
+            np.testing.assert_array_equal(a, b)
+    given = full[::-1].copy()
+    for a, b in zip(got(sprite, given), plain(sprite, given), strict=True):
+        np.testing.assert_array_equal(a, b)
+    # and the frames are those of a fresh read (nothing drawn before leaks into it)
+    fresh = _fixture("ns_steam1.spr")
+    for a, b in zip(got(fresh), plain(fresh), strict=True):
+        np.testing.assert_array_equal(a, b)
+
+
 def test_a_group_built_here_reads_back_in_our_reader_and_the_generated_parser() -> None:
     red = np.zeros((8, 8, 4), np.uint8)
     red[..., 0], red[..., 3] = 200, 255

@@ -159,6 +159,32 @@ def test_build_writes_pcx_frames_that_read_back(tmp_path: Path) -> None:
     assert check(back, "quake2") == []
 
 
+def test_a_frame_image_beside_the_sprite_comes_first_then_its_name(tmp_path: Path) -> None:
+    """Each frame's image: ``<sprite>__<frame>.pcx`` beside the sprite first, then the name
+    the frame stores (under the sprite's folder); one beside it that leads outside the
+    folder is refused with a warning and the name is looked up after it."""
+    built = from_frames(_pictures(3), name="b")
+    game = tmp_path / "game"
+    (game / "sprites").mkdir(parents=True)
+    (game / "b.sp2").write_bytes(built.to_bytes())
+    files = image_files(built, "b")  # b__0.pcx ... as the corpus keeps them
+    other = image_files(from_frames(_pictures(5), name="x"), "x")["x__4.pcx"]  # none of b's
+    (game / "b__0.pcx").write_bytes(files["b__0.pcx"])
+    (game / "sprites" / "b_0.pcx").write_bytes(other)  # by name: after the one beside it
+    (game / "sprites" / "b_1.pcx").write_bytes(files["b__1.pcx"])  # by name alone
+    (tmp_path / "outside.pcx").write_bytes(other)
+    (game / "b__2.pcx").symlink_to(tmp_path / "outside.pcx")
+    (game / "sprites" / "b_2.pcx").write_bytes(files["b__2.pcx"])
+    with pytest.warns(QuakeModelsWarning, match="leads outside"):
+        got = frames(Sp2.from_file(game / "b.sp2"))
+    for frame, name in zip(got.frames, ("b__0.pcx", "b__1.pcx", "b__2.pcx"), strict=True):
+        indices, palette = decode_pcx_indexed(files[name]) or (None, None)
+        assert indices is not None and palette is not None
+        opaque = frame.rgba[..., 3] > 0
+        assert np.array_equal(opaque, indices != 255), name
+        assert np.array_equal(frame.rgba[..., :3][opaque], palette[indices][opaque]), name
+
+
 def test_the_32_frame_limit_and_every_cut() -> None:
     with pytest.raises(LimitExceededError, match="33 frames are above 32"):
         from_frames(_pictures(33))

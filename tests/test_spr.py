@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import io
 import os
+import struct
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 from archivebuilder import pak_bytes
-from conftest import CORPUS, no_corpus
+from conftest import CORPUS, IN_CI, no_corpus
 from PIL import Image
 from spritecorpus import corpus_files
 from vgio.quake import palette as vgio_palette
@@ -204,8 +205,48 @@ def test_palette_comes_from_the_game_folder_when_the_sprite_is_in_a_pak(tmp_path
     assert alone[0, 0, :3].tolist() == default_palette()[10].tolist()
 
 
+@pytest.fixture(params=["compiled", "os.stat"])
+def stamps(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The game folder search's kept answers checked through the compiled stamps
+    (``_stamps.c``) and through os.stat alone: the tests taking it prove them equal."""
+    if request.param == "os.stat":
+        monkeypatch.setattr(vpath, "compiled_stamps", lambda: None)
+    elif vpath.compiled_stamps() is None:
+        if IN_CI and not os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+            pytest.fail("CI=true but the compiled stamps (_stamps.c) are not built")
+        pytest.skip("the compiled stamps (_stamps.c) are not in use")
+    clear_gamefs_cache()
+    return str(request.param)
+
+
+def test_the_compiled_stamps_are_os_stats(tmp_path: Path, stamps: str) -> None:
+    """A kept answer's folders carry the compiled stamps only when they are os.stat's
+    fields exactly; a folder that cannot be read gives None."""
+    root = vpath._folder_stamp("/")
+    assert root is not None
+    if stamps != "compiled":
+        assert vpath._packed(("/",), (root,)) is None  # nothing to pack with
+        return
+    compiled = vpath.compiled_stamps()
+    assert compiled is not None
+    assert vpath._packed(("/",), (root,)) == ((b"/",), compiled((b"/",)))
+    # a folder changed since the walk: no bytes kept (they may hold the new state)
+    assert vpath._packed(("/",), ((0, 0, 0, 0, 0),)) is None
+    folders = [tmp_path, tmp_path.parent, Path("/")]
+    got = compiled(tuple(os.fsencode(f) for f in folders))
+    assert got is not None
+    assert struct.unpack("=" + "QQQqq" * 3, got) == tuple(
+        v for f in folders for v in vpath._folder_stamp(f) or ()
+    )
+    assert compiled((os.fsencode(tmp_path / "gone"),)) is None
+    assert compiled((b"/x\0y",)) is None
+    assert compiled(()) == b""
+    with pytest.raises(TypeError):
+        compiled(("/",))  # type: ignore[arg-type]  # str paths: the caller encodes them
+
+
 def test_the_game_folder_search_lists_a_folder_once_until_it_changes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stamps: str
 ) -> None:
     """The frames of 20 sprites of one folder: each folder above is listed once while it is
     unchanged; a pak added to one is seen by the next sprite (its palette then comes from it)."""
@@ -237,6 +278,41 @@ def test_the_game_folder_search_lists_a_folder_once_until_it_changes(
     got = frames(Spr.from_bytes(sprite, str(paths[0]))).frames[0].rgba[0, 0, :3]
     assert got.tolist() == reversed_palette[10].tolist()
     assert (listed.count(str(progs)), listed.count(str(game)) >= 2) == (1, True)
+    clear_gamefs_cache()
+
+
+def test_a_cached_folder_answer_is_not_taken_for_a_pak_in_the_path(
+    tmp_path: Path, stamps: str
+) -> None:
+    """The game folder search keeps its answer for a model's folder, and a sprite whose folder
+    is known skips the test for an archive in its path: an answer kept for a pak's name (a
+    player path through it, walked as a folder: the pak is a file) must not skip it."""
+    game = tmp_path / "id1"
+    game.mkdir()
+    reversed_palette = default_palette()[::-1].copy()
+    sprite = from_frames(_grouped()).to_bytes()
+    pak = game / "pak0.pak"
+    pak.write_bytes(pak_bytes([("gfx/palette.lmp", reversed_palette.tobytes()), ("s.spr", sprite)]))
+    hour_ago = time.time_ns() - 3600 * 10**9  # folders changed in the last 2 s are not cached
+    for path in (pak, game, tmp_path):
+        os.utime(path, ns=(hour_ago, hour_ago))
+    clear_gamefs_cache()
+    # a path ending in a separator walks from the folder above its last name: no answer is
+    # kept for that name (here the pak's)
+    assert vpath.game_folder_above(str(pak) + os.sep) == game
+    assert vpath.game_roots(str(pak / "s.spr")) == ([game], "s.spr")
+    assert vpath.game_folder_above(str(pak / "sarge")) == game  # keeps an answer for pak0.pak/
+    name = str(pak / "s.spr")
+    assert vpath.game_roots(name) == ([game], "s.spr")
+    got = frames(Spr.from_bytes(read_path(name), name)).frames[0].rgba[0, 0, :3]
+    assert got.tolist() == reversed_palette[10].tolist()
+    # a sprite beside the pak: the answer kept for its folder, the same game
+    beside = str(game / "s.spr")
+    assert vpath.game_folder_above(beside) == game
+    assert vpath.game_roots(beside) == ([game], "s.spr")
+    assert frames(Spr.from_bytes(sprite, beside)).frames[0].rgba[0, 0, :3].tolist() == (
+        reversed_palette[10].tolist()
+    )
     clear_gamefs_cache()
 
 

@@ -4,7 +4,9 @@ home, PCX frames written and read, and the pictures (PNG, sheet, GIF) made of fr
 from __future__ import annotations
 
 import io
-from dataclasses import replace
+import itertools
+import os
+from dataclasses import fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -16,12 +18,18 @@ from quakemodels.core.pcx import decode_pcx, decode_pcx_indexed, encode_pcx
 from quakemodels.core.png import encode_png
 from quakemodels.core.sprite import (
     FrameLayout,
+    FrameRecord,
+    Picture,
     SpriteFrame,
     SpriteFrames,
     encode_frames,
+    file_stem,
     indexed_rgba,
+    looked_up,
     read_header,
     records_from_frames,
+    rgba_lut,
+    sprite_frame,
     transparent_index,
     walk_frames,
 )
@@ -313,3 +321,35 @@ def test_a_gif_canvas_is_at_most_65535_on_a_side() -> None:
     with pytest.raises(BadValueError, match="a GIF is at most 65535"):
         pictures.gif_bytes(_sprite((40_000, 1, (0, 0))), scale=2)
     assert pictures.gif_bytes(_sprite((65_535, 1, (0, 0))))[:6] == b"GIF89a"
+
+
+def test_a_sprites_name_is_its_files_base_name_without_the_extension_as_splitext_says() -> None:
+    """file_stem (the frames' name, two string calls) against os.path on every name of up to
+    four characters of '.', '/', 'a', and a few longer ones."""
+    names = ["".join(c) for n in range(5) for c in itertools.product("./a", repeat=n)]
+    names += ["/x/y.z/w", "/x/.a.b", "sprites/s_light.spr", "a..b", "x/.a.", "s_g.SPR"]
+    for name in names:
+        want = os.path.splitext(os.path.basename(name))[0] if name else "sprite"
+        assert file_stem(name) == want, name
+    assert file_stem(None) == "sprite"
+
+
+def test_frames_made_without_the_dataclass_init_are_the_dataclass_s() -> None:
+    """``sprite_frame`` and ``looked_up`` (the frame loop) give what the frozen dataclasses'
+    own ``__init__`` gives: the same fields, equal, frozen, and no field left out."""
+    rgba = np.zeros((2, 2, 4), np.uint8)
+    values = {"rgba": rgba, "origin": (1, -2), "interval": 0.5, "group": 3}
+    assert list(values) == [f.name for f in fields(SpriteFrame)]
+    fast, plain = sprite_frame(*values.values()), SpriteFrame(**values)
+    assert type(fast) is SpriteFrame and vars(fast) == vars(plain)
+    with pytest.raises(AttributeError):
+        fast.group = 4  # type: ignore[misc]
+    assert fast.size == (2, 2) and replace(fast, group=1).group == 1
+    pixels = np.zeros((2, 2), np.uint8)
+    records = [FrameRecord(0, (Picture(1, -2, pixels),))]
+    got = looked_up(records, "x/s.spr", rgba_lut(np.zeros((256, 3), np.uint8)))
+    want = SpriteFrames("s", (replace(got.frames[0]),))
+    assert type(got) is SpriteFrames and [f.name for f in fields(SpriteFrames)] == list(vars(got))
+    assert got.name == want.name and len(got) == 1 and vars(got.frames[0]) == vars(want.frames[0])
+    with pytest.raises(AttributeError):
+        got.name = "t"  # type: ignore[misc]

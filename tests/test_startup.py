@@ -136,8 +136,15 @@ LIGHT = {
 }
 FACTS = {f"quakemodels.kaitai.{fmt.spec_id}_facts" for fmt in FORMATS if fmt.spec_id}
 # What a model file's path needs of the archive package: splitting `x.pak/inner` paths and
-# finding the game folder above; the pak/pk3 readers and the search path load for archives only.
-ARCHIVE_PATHS = {"quakemodels.archive", "quakemodels.archive.names", "quakemodels.archive.vpath"}
+# finding the game folder above (its kept answers checked through the compiled `_stamps` where
+# it is built, imported by the first search); the pak/pk3 readers and the search path load for
+# archives only.
+ARCHIVE_PATHS = {
+    "quakemodels.archive",
+    "quakemodels.archive.names",
+    "quakemodels.archive.vpath",
+    "quakemodels.archive._stamps",
+}
 
 
 def loaded(modules: list[str], prefix: str) -> set[str]:

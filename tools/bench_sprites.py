@@ -3,15 +3,30 @@
     python tools/bench_sprites.py        (make bench prints it too)
 
 Columns, times in microseconds (median, CPU time):
-  frames     ``frames(model)`` of a loaded Quake (``spr/``) or Half-Life (``hlspr/``) sprite,
-             named by its corpus path: the Quake palette search through the game folders above
-             it included, as a batch pays it per sprite; a Half-Life sprite's own palette drawn
-             each call (its cached table dropped first), a Quake sprite's shared one cached
+  frames     ``quakemodels.registry.frames(model)`` (what the verbs, ``export`` and ``render``,
+             call) of a loaded Quake (``spr/``) or Half-Life (``hlspr/``) sprite, named by its
+             corpus path
   floor      numpy alone: the palette's 256 entries drawn as the texture format draws them
              (Half-Life's additive formula on the palette), then one lookup per pixel
   ratio      frames / floor, raced (interleaved round by round, benchutil.raced); target <= 1.5x
   load+fr    ``from_bytes`` then ``frames``; vgio: ``Spr.open`` then each picture through the
              palette, the same RGBA (Quake sprites only; vgio reads no Half-Life sprite)
+
+What ``frames`` keeps from one call to the next, each as every caller meets it (a batch of
+sprites, each loaded and drawn once):
+  - the Quake palette's drawn table, by the palette's bytes (the bundled one, or a game's
+    ``gfx/palette.lmp``): every sprite of a game shares it, so a batch draws it once;
+  - the game folder search's answer for the sprite's folder: kept, but checked on every call
+    (one stat of each folder above the sprite, through ``archive/_stamps.c`` where built), as
+    every sprite of a batch checks it, so the check is in every ``frames`` time here;
+  - the format and ``frames`` service of each model class (``registry.for_model``): met by
+    every model after the first of its kind.
+A Half-Life sprite's own palette is drawn on every call (a batch meets each one once).
+
+Then, with no arguments: the Quake II sprites whose images are in the corpus against reading
+and decoding those images (:func:`sp2_rows`), a corpus sprite inside a game folder, its palette
+in the game's pak (:func:`in_game_folder`), and one sprite in a crowded folder
+(:func:`crowded_folder`).
 """
 
 from __future__ import annotations
@@ -28,12 +43,10 @@ import numpy as np
 from benchutil import CORPUS, raced, timed
 
 from quakemodels.core.palette import default_palette
-from quakemodels.formats.hlspr import scene as hl_scene
 from quakemodels.formats.hlspr.layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from quakemodels.formats.hlspr.reader import HlSpr
-from quakemodels.formats.hlspr.scene import frames as hl_frames
 from quakemodels.formats.spr.reader import Spr
-from quakemodels.formats.spr.scene import frames as spr_frames
+from quakemodels.registry import frames
 
 TARGET = 1.5
 
@@ -111,20 +124,18 @@ def rows(files: list[Path] | None = None) -> list[str]:
         pixels = [p.pixels for p in model.pictures]
         palette = model.palette if half_life else default_palette()
         tex = model.tex_format if half_life else None
-        # Half-Life sprites carry their own palettes: a batch draws each palette once, so its
-        # cached table is dropped before every call; Quake's share the game's (cached)
-        draw: Callable[[], Any] = (
-            (lambda m=model: (hl_scene._lut.cache_clear(), hl_frames(m))[1])
-            if half_life
-            else (lambda m=model: spr_frames(m))
-        )
-        got = [f.rgba for f in draw().frames]
+        got = [f.rgba for f in frames(model).frames]
         want = floor(pixels, palette, tex)
         assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True)), path
-        t = raced({"qm": draw, "floor": lambda p=pixels, c=palette, k=tex: floor(p, c, k)})
+        t = raced(
+            {
+                "qm": lambda m=model: frames(m),
+                "floor": lambda p=pixels, c=palette, k=tex: floor(p, c, k),
+            }
+        )
         ratio = t["qm"] / t["floor"]
         ratios.append(ratio)
-        loaded = timed(lambda d=data, c=cls, n=str(path), h=half_life: _load(c, d, n, h))
+        loaded = timed(lambda d=data, c=cls, n=str(path): _load(c, d, n))
         peer = float("nan")
         if vgio is not None and not half_life:
             # vgio cannot read some (its grouped pictures' format): nan
@@ -145,6 +156,98 @@ def rows(files: list[Path] | None = None) -> list[str]:
     return out
 
 
+def sp2_rows() -> list[str]:
+    """Quake II sprites (``sp2/``): each frame is an image file, here the PCX files the corpus
+    keeps beside the sprite (``<sprite>__<frame>.pcx``, found as the reader finds them), so
+    ``frames`` is the image search and the decoding; the floor reads the same files and
+    decodes them (``core.pcx``, numpy) through their own palettes, index 255 clear. Sprites
+    whose images are not here (Nexuiz's ``.tga``) are left out: their frames are stand-ins."""
+    import warnings
+
+    from quakemodels.core.pcx import decode_pcx_indexed
+    from quakemodels.core.sprite import indexed_rgba, transparent_index
+    from quakemodels.formats.sp2.reader import Sp2
+
+    def read_decode(images: list[Path]) -> list[Any]:
+        out = []
+        for image in images:
+            with open(image, "rb") as f:
+                found = decode_pcx_indexed(f.read())
+            assert found is not None, image
+            out.append(indexed_rgba(found[0], found[1], transparent_index(255)))
+        return out
+
+    head = (
+        f"| {'sprite':<32} | {'pics':>4} | {'pixels':>7} | {'frames':>8} | {'floor':>7} | ratio |"
+    )
+    out = [head, "|" + "|".join("-" * len(c) for c in head.split("|")[1:-1]) + "|"]
+    ratios: list[float] = []
+    for path in sorted((CORPUS / "sp2").glob("*.sp2")):
+        model = Sp2.from_bytes(path.read_bytes(), str(path))
+        images = [path.with_name(f"{path.stem}__{i}.pcx") for i in range(len(model.sizes))]
+        if not all(i.exists() for i in images):
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # every image found and read
+            got = [f.rgba for f in frames(model).frames]
+        want = read_decode(images)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True)), path
+        t = raced({"qm": lambda m=model: frames(m), "floor": lambda i=images: read_decode(i)})
+        ratios.append(t["qm"] / t["floor"])
+        out.append(
+            f"| {'sp2/' + path.name:<32} | {len(want):>4} | {sum(w.size // 4 for w in want):>7} |"
+            f" {t['qm'] * 1e6:>8.1f} | {t['floor'] * 1e6:>7.1f} | {ratios[-1]:>4.2f}x |"
+        )
+    if not ratios:
+        return [f"sp2: no corpus sprite with its images at {CORPUS / 'sp2'}"]
+    worst = max(ratios)
+    out += [
+        "",
+        f"sp2 frames / reading and decoding their images: worst {worst:.2f}x (target <="
+        f" {TARGET}x: {'met' if worst <= TARGET else 'NOT met'}; the image search per frame)",
+    ]
+    return out
+
+
+def in_game_folder() -> list[str]:
+    """A corpus sprite (vgio_test.spr) inside a game folder, ``id1/progs/`` beside
+    ``id1/pak0.pak`` holding ``gfx/palette.lmp`` (another palette than the bundled one), its
+    frames against the floor through that palette (raced): every call finds the game, reads
+    the palette from the pak and parses it, as a batch of the game's sprites does."""
+    import os
+    import tempfile
+    import time
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from archivebuilder import pak_bytes
+
+    path = CORPUS / "spr" / "vgio_test.spr"
+    if not path.exists():
+        return [f"in a game folder: no corpus at {CORPUS}"]
+    palette = default_palette()[::-1].copy()
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Path(tmp, "id1")
+        (game / "progs").mkdir(parents=True)
+        (game / "pak0.pak").write_bytes(pak_bytes([("gfx/palette.lmp", palette.tobytes())]))
+        (game / "progs" / path.name).write_bytes(path.read_bytes())
+        past = time.time_ns() - 3600 * 10**9  # as a game installed an hour ago
+        for f in (game / "progs", game, game / "pak0.pak", Path(tmp)):
+            os.utime(f, ns=(past, past))
+        model = Spr.from_bytes(path.read_bytes(), str(game / "progs" / path.name))
+        pixels = [p.pixels for p in model.pictures]
+        got = [f.rgba for f in frames(model).frames]
+        want = floor(pixels, palette, None)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+        t = raced({"qm": lambda: frames(model), "floor": lambda: floor(pixels, palette, None)})
+    ratio = t["qm"] / t["floor"]
+    return [
+        f"{path.name} in a game folder (its palette in the game's pak): frames"
+        f" {t['qm'] * 1e6:.1f} us, floor {t['floor'] * 1e6:.1f} us: {ratio:.2f}x (target <="
+        f" {TARGET}x: {'met' if ratio <= TARGET else 'NOT met'}; the palette found and read"
+        " on every call)"
+    ]
+
+
 def crowded_folder(count: int = 20_000) -> list[str]:
     """One corpus-like sprite's frames in a folder of ``count`` other files against the same
     sprite in a folder of its own (raced): the game-folder search must not grow with the
@@ -154,11 +257,11 @@ def crowded_folder(count: int = 20_000) -> list[str]:
     import time
 
     from quakemodels.core.sprite import SpriteFrame, SpriteFrames
-    from quakemodels.formats.spr.write import build
+    from quakemodels.formats.spr.write import from_frames
 
     rgba = np.zeros((16, 16, 4), np.uint8)
     rgba[..., 3] = 255
-    data = build(SpriteFrames("s", (SpriteFrame(rgba, (0, 0), None, 0),))).to_bytes()
+    data = from_frames(SpriteFrames("s", (SpriteFrame(rgba, (0, 0), None, 0),))).to_bytes()
     with tempfile.TemporaryDirectory() as tmp:
         alone, crowd = Path(tmp, "alone"), Path(tmp, "crowd")
         alone.mkdir()
@@ -171,7 +274,7 @@ def crowded_folder(count: int = 20_000) -> list[str]:
             past = time.time_ns() - 3600 * 10**9  # as a folder left alone for an hour
             os.utime(folder, ns=(past, past))
             models[folder.name] = Spr.from_bytes(data, str(folder / "s.spr"))
-        t = raced({k: (lambda m=m: spr_frames(m)) for k, m in models.items()})
+        t = raced({k: (lambda m=m: frames(m)) for k, m in models.items()})
     ratio = t["crowd"] / t["alone"]
     return [
         f"one 16x16 sprite in a folder of {count:,} files: frames {t['crowd'] * 1e6:.1f} us,"
@@ -179,9 +282,8 @@ def crowded_folder(count: int = 20_000) -> list[str]:
     ]
 
 
-def _load(cls: Any, data: bytes, name: str, half_life: bool) -> object:
-    model = cls.from_bytes(data, name)
-    return hl_frames(model) if half_life else spr_frames(model)
+def _load(cls: Any, data: bytes, name: str) -> object:
+    return frames(cls.from_bytes(data, name))
 
 
 def main(argv: list[str]) -> int:
@@ -189,6 +291,11 @@ def main(argv: list[str]) -> int:
         print(line)
     if not argv:
         print()
+        for line in sp2_rows():
+            print(line)
+        print()
+        for line in in_game_folder():
+            print(line)
         for line in crowded_folder():
             print(line)
     return 0

@@ -14,10 +14,11 @@ import contextlib
 import functools
 import os
 import re
+import stat
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.files import HEAD, SizeLimit, read_regular
 from ..core.shaders import game_shaders
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 # The archive readers (zipfile, the generated pak parser) are imported by the functions that
 # open an archive: loading a plain model file never needs them, and start-up stays short.
 
+_Stamp = tuple[int, int, int, int, int]
 _GAME_ARCHIVE = re.compile(r"(pak\d+\.pak|.+\.pk3)", re.IGNORECASE)
 # How many folders above a model to look for its game folder.
 MAX_GAME_DEPTH = 8
@@ -77,19 +79,18 @@ def read_path(path: str | os.PathLike[str], limit: SizeLimit | None = None) -> b
         return a.read(entry, max_size=max_size)
 
 
-# is_game_folder's answers by folder, each with the folder's (device, inode, size, mtime) when
-# it was listed: adding, removing or renaming an entry changes the folder's mtime, so a stale
-# answer is never given (the same stamp GameFS's cache keys on, see _stamp). Sprites and
-# models ask about the same few folders for every file of a folder: without it a folder of
-# 20,000 files was listed again for each of them. A folder changed in the last RECENT_NS is
-# not cached: file systems keep mtimes in coarse ticks, and an entry added in the same tick as
-# the listing would leave the stamp as it was (git's "racy" index entries, the same way out).
-_GAME_FOLDERS: dict[str, tuple[tuple[int, int, int, int], bool]] = {}
+# is_game_folder's answers by folder, each with the folder's stamp (device, inode, mode, size,
+# mtime) when it was listed: adding, removing or renaming an entry changes the folder's mtime,
+# so a stale answer is never given (the same stamp GameFS's cache keys on, see _stamp).
+# Sprites and models ask about the same few folders for every file of a folder: without it a
+# folder of 20,000 files was listed again for each of them. A folder changed in the last
+# RECENT_NS is not cached: file systems keep mtimes in coarse ticks, and an entry added in the
+# same tick as the listing would leave the stamp as it was (git's "racy" index entries, the
+# same way out).
+_GAME_FOLDERS: dict[str, tuple[_Stamp, bool]] = {}
 # game_folder_above's answers by (folder, working folder), with every folder walked and its
 # stamp then: one stat per folder instead of a listing
-_ABOVE: dict[
-    tuple[str, str], tuple[Path | None, tuple[tuple[str, tuple[int, int, int, int] | None], ...]]
-] = {}
+_ABOVE: dict[tuple[str, str], _Above] = {}
 _GAME_FOLDERS_MAX = 4096
 RECENT_NS = 2_000_000_000
 
@@ -109,7 +110,7 @@ def is_game_folder(folder: Path) -> bool:
     except OSError:
         return False
     found = any(_GAME_ARCHIVE.fullmatch(n) for n in names)
-    if time.time_ns() - stamp[3] > RECENT_NS:
+    if time.time_ns() - stamp[4] > RECENT_NS:
         if len(_GAME_FOLDERS) >= _GAME_FOLDERS_MAX:
             _GAME_FOLDERS.clear()
         _GAME_FOLDERS[key] = (stamp, found)
@@ -124,20 +125,30 @@ def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
     disk: the nearest folder above the model holding ``pakN.pak`` or ``*.pk3``, within
     MAX_GAME_DEPTH levels.
     """
-    split = split_archive_path(path)
-    if split is not None:
-        archive_path, inner = split
-        roots = [archive_path.parent]
-        from .gamefs import game_archives, infer_engine
-
-        # the archive itself goes in front unless its folder's engine loads it already (an
-        # x.pk3 among Quake II's pakN.pak, a mymodels.pak, are not on that engine's path)
-        loaded = {path for path, _ in game_archives(archive_path.parent, infer_engine(roots))}
-        if archive_path not in loaded:
-            roots.append(archive_path)
-        return roots, inner
-    folder = game_folder_above(path)
+    known = _known_above(path, in_folder=True)
+    if not isinstance(known, _Unknown):
+        # the model's folder is a folder on disk (checked with the cached answer): no
+        # archive lies on its path, so the lstat of split_archive_path is not needed
+        folder = known
+    else:
+        split = split_archive_path(path)
+        if split is not None:
+            return _archive_roots(*split)
+        folder = game_folder_above(path)
     return None if folder is None else ([folder], Path(path).relative_to(folder).as_posix())
+
+
+def _archive_roots(archive_path: Path, inner: str) -> tuple[list[Path], str]:
+    """game_roots of a model inside ``archive_path`` (named ``inner`` there)."""
+    roots = [archive_path.parent]
+    from .gamefs import game_archives, infer_engine
+
+    # the archive itself goes in front unless its folder's engine loads it already (an
+    # x.pk3 among Quake II's pakN.pak, a mymodels.pak, are not on that engine's path)
+    loaded = {path for path, _ in game_archives(archive_path.parent, infer_engine(roots))}
+    if archive_path not in loaded:
+        roots.append(archive_path)
+    return roots, inner
 
 
 def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
@@ -145,12 +156,10 @@ def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
     ``*.pk3``, within MAX_GAME_DEPTH levels; None when there is none. Walked once per folder
     while none of the folders walked has changed (as :func:`is_game_folder`)."""
     text = os.fspath(path)
-    # a relative path's folders are relative to the working folder: it is part of the key
-    key = (os.path.dirname(text), "" if os.path.isabs(text) else os.getcwd())
-    known = _ABOVE.get(key)
-    if known is not None and all(_folder_stamp(f) == stamp for f, stamp in known[1]):
-        return known[0]
-    walked: list[tuple[str, tuple[int, int, int, int] | None]] = []
+    known = _known_above(text)
+    if not isinstance(known, _Unknown):
+        return known
+    walked: list[tuple[str, _Stamp | None]] = []
     found = None
     folder = Path(path).parent
     for _ in range(MAX_GAME_DEPTH):
@@ -162,20 +171,111 @@ def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
             break
         folder = folder.parent
     now = time.time_ns()
-    if all(stamp is not None and now - stamp[3] > RECENT_NS for _, stamp in walked):
+    stamps = tuple(stamp for _, stamp in walked if stamp is not None and now - stamp[4] > RECENT_NS)
+    key = _above_key(text)
+    folders = tuple(f for f, _ in walked)
+    # kept only when every folder is read and settled, and the key (the path's folder as
+    # text) names the folder walked first: "a/b/" and "a/b/." walk from "a", not "a/b"
+    if len(stamps) == len(walked) and os.path.normpath(key[0] or ".") == os.path.normpath(
+        folders[0]
+    ):
         if len(_ABOVE) >= _GAME_FOLDERS_MAX:
             _ABOVE.clear()
-        _ABOVE[key] = (found, tuple(walked))
+        in_folder = stat.S_ISDIR(stamps[0][2])
+        _ABOVE[key] = _Above(found, folders, stamps, in_folder, _packed(folders, stamps))
     return found
 
 
-def _folder_stamp(folder: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
-    """(device, inode, size, mtime) of ``folder``; None when it cannot be read."""
+class _Above(NamedTuple):
+    """A game_folder_above answer kept, with what it holds while."""
+
+    found: Path | None
+    folders: tuple[str, ...]
+    """Every folder walked, the model's own first."""
+    stamps: tuple[_Stamp, ...]
+    """Their stamps then."""
+    in_folder: bool
+    """The model's own folder is a folder (no archive is on the model's path)."""
+    packed: tuple[tuple[bytes, ...], bytes] | None
+    """The folders as bytes and their stamps as :func:`compiled_stamps` gives them, or None."""
+
+
+class _Unknown:
+    """The type of :data:`_UNKNOWN`."""
+
+
+_UNKNOWN = _Unknown()
+"""What :func:`_known_above` gives when it knows nothing (None is an answer: no game)."""
+
+
+@functools.cache
+def compiled_stamps() -> Callable[[tuple[bytes, ...]], bytes | None] | None:
+    """The compiled stamps of a few folders at once (``_stamps.c``: one bytes object, no
+    stat_result a folder), imported on the first game folder search (start-up stays light);
+    None when the install had no C compiler or ``QUAKEMODELS_PURE_PYTHON`` is set (to any
+    non-empty value)."""
+    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
+        return None
+    try:
+        from ._stamps import stamps
+    except ImportError:  # built without a C compiler: os.stat serves
+        return None
+    return stamps
+
+
+def _packed(
+    folders: tuple[str, ...], stamps: tuple[_Stamp, ...]
+) -> tuple[tuple[bytes, ...], bytes] | None:
+    """The folders as bytes and :func:`compiled_stamps` of them, the check of a kept answer;
+    None without it, or when os.stat, asked again after it, no longer gives ``stamps`` (a
+    folder changed since the walk: the bytes may hold the new state, and the answer the old)."""
+    compiled = compiled_stamps()
+    if compiled is None:
+        return None
+    paths = tuple(os.fsencode(f) for f in folders)
+    got = compiled(paths)
+    if got is None or tuple(_folder_stamp(f) for f in folders) != stamps:
+        return None
+    return paths, got
+
+
+def _above_key(text: str) -> tuple[str, str]:
+    # a relative path's folders are relative to the working folder: it is part of the key
+    return (os.path.dirname(text), "" if os.path.isabs(text) else os.getcwd())
+
+
+def _known_above(path: str | os.PathLike[str], in_folder: bool = False) -> Path | _Unknown | None:
+    """:func:`game_folder_above`'s kept answer for ``path`` while every folder it walked is
+    as it was (checked with one stat a folder and nothing else: every model of a batch asks,
+    and for a small sprite this search was most of its frames' time). :data:`_UNKNOWN` when
+    none is kept, it is stale, or ``in_folder`` asks for a model whose own folder is a folder
+    and it is not (the path may run through an archive)."""
+    known = _ABOVE.get(_above_key(os.fspath(path)))
+    if known is None or (in_folder and not known.in_folder):
+        return _UNKNOWN
+    compiled = None if known.packed is None else compiled_stamps()
+    if known.packed is not None and compiled is not None:
+        if compiled(known.packed[0]) != known.packed[1]:
+            return _UNKNOWN
+        return known.found
+    for folder, stamp in zip(known.folders, known.stamps, strict=True):
+        try:
+            st = os.stat(folder)
+        except OSError:
+            return _UNKNOWN
+        if (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns) != stamp:
+            return _UNKNOWN
+    return known.found
+
+
+def _folder_stamp(folder: str | os.PathLike[str]) -> _Stamp | None:
+    """(device, inode, mode, size, mtime) of ``folder``; None when it cannot be read. The
+    mode's file type tells a folder from a file that took its place."""
     try:
         st = os.stat(folder)
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns)
 
 
 def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:

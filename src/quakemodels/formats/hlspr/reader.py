@@ -78,7 +78,8 @@ class HlSpr(IdspSprite):
     @property
     def tex_format(self) -> int:
         """0 normal, 1 additive, 2 index-alpha, 3 alpha-test (:attr:`blend` names it)."""
-        return int(self._value("tex_format"))
+        # _value's read without its call: every frames() reads it
+        return int(self.header["tex_format"].item(0))
 
     @property
     def blend(self) -> str:

@@ -10,21 +10,13 @@ picture and over anything else it brightens as an additive blend does.
 
 from __future__ import annotations
 
-import functools
 import os
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.palette import PaletteLike, as_palette
-from ...core.sprite import (
-    SpriteFrame,
-    SpriteFrames,
-    indexed_rgba,
-    lookup_rgba,
-    rgba_lut,
-    transparent_index,
-)
+from ...core.sprite import SpriteFrames, indexed_rgba, looked_up, rgba_lut, transparent_index
 from .layout import ADDITIVE, ALPHA_TEST, INDEX_ALPHA, TRANSPARENT
 from .reader import HlSpr
 
@@ -47,8 +39,8 @@ def drawn_palette(
     lookup (the same bytes as per pixel); ``index_alpha`` is the last colour at the index's
     opacity."""
     if tex_format == INDEX_ALPHA:
-        last = np.broadcast_to(palette[TRANSPARENT], (256, 3))
-        return np.ascontiguousarray(last), np.arange(256, dtype=np.uint8)
+        # the last colour for every index as a read-only view: rgba_lut copies it
+        return np.broadcast_to(palette[TRANSPARENT], (256, 3)), np.arange(256, dtype=np.uint8)
     if tex_format == ALPHA_TEST:
         return palette, transparent_index(TRANSPARENT)
     if tex_format != ADDITIVE:
@@ -59,12 +51,7 @@ def drawn_palette(
     return colours, brightest
 
 
-@functools.lru_cache(maxsize=16)
-def _lut(palette: bytes, tex_format: int) -> npt.NDArray[np.uint32]:
-    """The (256,) uint32 RGBA words of a palette's 768 bytes as ``tex_format`` draws them."""
-    lut = rgba_lut(*drawn_palette(np.frombuffer(palette, np.uint8).reshape(256, 3), tex_format))
-    lut.flags.writeable = False  # shared by every call
-    return lut
+_UINT8 = np.dtype(np.uint8)  # the one uint8 dtype object: ``is`` tells it without converting
 
 
 def frames(
@@ -78,13 +65,14 @@ def frames(
     sprite's own (None keeps it; ``skin_dir`` and ``game_dir`` are unused: the pictures and
     their palette are inside)."""
     del skin_dir, game_dir
-    pal = model.palette if palette is None else as_palette(palette)
-    lut = _lut(pal.tobytes(), model.tex_format)  # once for every picture (and sprite)
-    out: list[SpriteFrame] = []
-    for g, record in enumerate(model.records):
-        for k, p in enumerate(record.pictures):
-            interval = None if record.intervals is None else float(record.intervals[k])
-            rgba = lookup_rgba(p.pixels, lut)
-            out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
-    base = os.path.basename(model.name) if model.name else "sprite"
-    return SpriteFrames(os.path.splitext(base)[0], tuple(out))
+    if palette is not None:
+        colours = as_palette(palette)
+    else:
+        colours = model.colors  # as stored: no copy when they are 256 bytes triples
+        if colours.shape != (256, 3) or colours.dtype is not _UINT8:
+            colours = model.palette  # cut or padded to 256
+    # drawn once for every picture of the sprite, and again on every call: a batch meets each
+    # sprite's own palette once, and keeping the tables by the palette's bytes (hashed on
+    # every call) cost a small sprite a tenth more than drawing them
+    lut = rgba_lut(*drawn_palette(colours, model.tex_format))
+    return looked_up(model.records, model.name, lut)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import os
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -172,9 +172,13 @@ def decode_image(data: bytes, label: str) -> npt.NDArray[np.uint8] | None:
         return None
 
 
-def _inside(path: Path, root: Path) -> bool:
+def _inside(path: Path, root: Path, real_root: list[Path]) -> bool:
+    """True when ``path`` resolves inside ``root`` (``real_root``: root resolved, kept
+    there by the first call of a search)."""
     try:
-        return path.resolve().is_relative_to(root.resolve())
+        if not real_root:
+            real_root.append(root.resolve())
+        return path.resolve().is_relative_to(real_root[0])
     except (OSError, ValueError):
         return False
 
@@ -205,16 +209,21 @@ def find_image(
         root = Path(sprite_path).parent
     else:
         return None
-    hits: list[Path] = []
-    if sprite_path is not None:
-        stem = Path(sprite_path).stem
-        entries = listings.entries(root)
-        for ext in IMAGE_EXTENSIONS:
-            for entry in entries.get(f"{stem}__{index}{ext}".lower(), []):
-                hits.append(root / entry)
-    hits += [path for path, _ in candidates([image_name], None, root, listings)]
-    for path in hits:
-        if not _inside(path, root):
+
+    def hits() -> Iterator[Path]:
+        if sprite_path is not None:
+            stem = Path(sprite_path).stem
+            entries = listings.entries(root)
+            for ext in IMAGE_EXTENSIONS:
+                for entry in entries.get(f"{stem}__{index}{ext}".lower(), []):
+                    yield root / entry
+        # the lookups by name only when no file beside the sprite reads: they walk the name's
+        # folders case-insensitively with every image extension, most of a frame's search
+        yield from (path for path, _ in candidates([image_name], None, root, listings))
+
+    real_root: list[Path] = []  # root resolved once, at the first hit
+    for path in hits():
+        if not _inside(path, root, real_root):
             warnings.warn(
                 f"frame image {path} leads outside {root}; refused",
                 QuakeModelsWarning,

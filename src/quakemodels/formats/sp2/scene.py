@@ -22,7 +22,7 @@ import numpy.typing as npt
 from ...core.gamepaths import Listings
 from ...core.palette import PaletteLike
 from ...core.pcx import MAX_PIXELS
-from ...core.sprite import SpriteFrame, SpriteFrames
+from ...core.sprite import SpriteFrame, SpriteFrames, file_stem
 from ...errors import BadValueError, QuakeModelsWarning
 from .layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
 from .reader import Sp2, decode_image, find_image
@@ -88,5 +88,4 @@ def frames(
                 stacklevel=2,
             )
         out.append(SpriteFrame(rgba, (-ox, h - oy), None, i))
-    base = os.path.basename(model.name) if model.name else "sprite"
-    return SpriteFrames(os.path.splitext(base)[0], tuple(out))
+    return SpriteFrames(file_stem(model.name), tuple(out))

@@ -15,8 +15,14 @@ import numpy as np
 import numpy.typing as npt
 
 from ...archive.vpath import game_context
-from ...core.palette import Palette, PaletteLike, as_palette, palette_from_bytes
-from ...core.sprite import SpriteFrame, SpriteFrames, lookup_rgba, rgba_lut, transparent_index
+from ...core.palette import (
+    Palette,
+    PaletteLike,
+    as_palette,
+    default_palette,
+    palette_from_bytes,
+)
+from ...core.sprite import SpriteFrames, looked_up, rgba_lut, transparent_index
 from ...errors import ModelFormatError
 from .layout import PALETTE_PATH, TRANSPARENT
 from .reader import Spr
@@ -58,14 +64,13 @@ def frames(
     intervals and the group's index (``skin_dir`` is unused: the pictures are inside)."""
     del skin_dir
     pal = as_palette(palette) if palette is not None else game_palette(model.name, game_dir)
-    if pal is None:
-        pal = as_palette(None)
-    lut = _lut(pal.tobytes())  # once for every picture (and sprite) of a palette
-    out: list[SpriteFrame] = []
-    for g, record in enumerate(model.records):
-        for k, p in enumerate(record.pictures):
-            interval = None if record.intervals is None else float(record.intervals[k])
-            rgba = lookup_rgba(p.pixels, lut)
-            out.append(SpriteFrame(rgba, (p.origin_x, p.origin_y), interval, g))
-    base = os.path.basename(model.name) if model.name else "sprite"
-    return SpriteFrames(os.path.splitext(base)[0], tuple(out))
+    # once for every picture (and sprite) of a palette: the game's is the same for a batch
+    lut = _default_lut() if pal is None else _lut(pal.tobytes())
+    return looked_up(model.records, model.name, lut)
+
+
+@functools.cache
+def _default_lut() -> npt.NDArray[np.uint32]:
+    """:func:`_lut` of the bundled palette (a sprite of no game: most of them), without
+    hashing its 768 bytes on every call."""
+    return _lut(default_palette().tobytes())
