@@ -64,7 +64,8 @@ def first_mesh(
     width, height = h.skin_width_px or 1, h.skin_height_px or 1
     if _COMPILED_LAYOUT:  # the compiled decode, when built (the same arrays)
         # scale and translate as the plain decode has them: float32 widened to double
-        prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
+        with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
+            prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
         decoded = corner_trivertx(
             stored, vertex_ids, prefix[scale_words].tolist(), prefix[translate_words].tolist()
         )
@@ -84,7 +85,8 @@ def first_mesh(
     positions = np.array(stored[:, POSITION].T, dtype=np.float64, order="C")
     # inf/NaN as decode_axes gives; a signalling NaN in the file turns quiet in the cast
     with np.errstate(over="ignore", invalid="ignore"):
-        prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
+        with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
+            prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
         positions *= prefix[scale_words, None]
         positions += prefix[translate_words, None]
         positions32 = positions.astype(np.float32)
