@@ -86,6 +86,32 @@ def _terminal_columns() -> int:
     return columns or 80
 
 
+class _Version(argparse.Action):
+    """``--version``: argparse's version action, its text worked out only when asked for (it
+    looks for the compiled weld, which every other command need not)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="show program's version number and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from .. import __version__
+
+        print(f"quakemodels {__version__}{_weld()}")
+        parser.exit()
+
+
 def _weld() -> str:
     """How meshes are welded, for ``--version``: found without importing it (or numpy)."""
     import importlib.util
@@ -111,11 +137,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         formatter_class=_Formatter,
         allow_abbrev=False,  # ``--fram 3`` is a typo, not ``--frame 3``
     )
-    from .. import __version__
-
-    parser.add_argument(
-        "--version", action="version", version=f"quakemodels {__version__}{_weld()}"
-    )
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
     for name, verb in VERBS.items():
         p = sub.add_parser(
@@ -198,7 +220,7 @@ def console_main() -> NoReturn:
     :func:`_keep_freed_memory`). Warnings are printed once per cause (:func:`_warnings_once`).
     """
     verb = VERBS.get(sys.argv[1]) if len(sys.argv) > 1 else None
-    if verb is None or not verb.light:  # a light verb allocates no arrays (and no ctypes)
+    if verb is not None and not verb.light:  # help and the light verbs allocate no arrays
         _keep_freed_memory()
     guard_stdout()
     with _warnings_once(_verb_of(sys.argv[1:])):
