@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -35,7 +36,7 @@ from ...core.gamepaths import Listings
 from ...core.names import lenient_names
 from ...core.pcx import decode_pcx_indexed
 from ...core.skins import IMAGE_EXTENSIONS, candidates
-from ...core.sprite import indexed_rgba, read_header, transparent_index
+from ...core.sprite import file_stem, indexed_rgba, read_header, transparent_index
 from ...errors import ModelFormatError, QuakeModelsWarning, TruncatedError
 from .layout import FRAME, FRAME_OFFSETS, HEADER, HEADER_SIZE, MAGIC, TRANSPARENT, VERSION
 
@@ -172,15 +173,27 @@ def decode_image(data: bytes, label: str) -> npt.NDArray[np.uint8] | None:
         return None
 
 
-def _inside(path: Path, root: Path, real_root: list[Path]) -> bool:
+def _inside(path: str, root: Path, real_root: list[Path]) -> bool:
     """True when ``path`` resolves inside ``root`` (``real_root``: root resolved, kept
     there by the first call of a search)."""
     try:
         if not real_root:
             real_root.append(root.resolve())
-        return path.resolve().is_relative_to(real_root[0])
+        return Path(path).resolve().is_relative_to(real_root[0])
     except (OSError, ValueError):
         return False
+
+
+def _child_inside(path: str, root: Path, real_root: list[Path]) -> bool:
+    """:func:`_inside` for an entry of ``root``'s own listing: one that is no symbolic link is
+    a child of ``root`` by construction (one lstat, where resolving both walks every folder
+    above them: most of a small sprite's frames); a link is resolved."""
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return True
+    except OSError:
+        return False
+    return _inside(path, root, real_root)
 
 
 def find_image(
@@ -192,7 +205,10 @@ def find_image(
     game_dir: str | os.PathLike[str] | None = None,
     listings: Listings | None = None,
 ) -> tuple[str, bytes] | None:
-    """(where, bytes) of frame ``index``'s image named ``image_name``, or None."""
+    """(where, bytes) of frame ``index``'s image named ``image_name``, or None: through the
+    game's search path, else ``<sprite>__<index>.<ext>`` beside the sprite (or in
+    ``skin_dir``), else the name looked up there; an image leading outside that folder is
+    refused with a warning."""
     listings = listings or Listings()
     if skin_dir is None:
         try:
@@ -203,27 +219,32 @@ def find_image(
             found = context[0].find_image([image_name], None)
             if found is not None:
                 return found.name, context[0].read_found(found)
+    # paths as strings (each Path costs a parse): the same text Path gives them
     if skin_dir is not None:
-        root = Path(skin_dir)
-    elif sprite_path is not None and Path(sprite_path).parent.is_dir():
-        root = Path(sprite_path).parent
+        where = os.fspath(skin_dir)
+    elif sprite_path is not None and os.path.isdir(os.path.dirname(sprite_path) or "."):
+        where = os.path.dirname(sprite_path)
     else:
         return None
+    root = Path(where or ".")
+    text = str(root) if where else ""  # Path(".") / name is "name"
 
-    def hits() -> Iterator[Path]:
+    def hits() -> Iterator[tuple[str, bool]]:
         if sprite_path is not None:
-            stem = Path(sprite_path).stem
+            stem = file_stem(sprite_path)
             entries = listings.entries(root)
             for ext in IMAGE_EXTENSIONS:
                 for entry in entries.get(f"{stem}__{index}{ext}".lower(), []):
-                    yield root / entry
+                    yield os.path.join(text, entry), True
         # the lookups by name only when no file beside the sprite reads: they walk the name's
         # folders case-insensitively with every image extension, most of a frame's search
-        yield from (path for path, _ in candidates([image_name], None, root, listings))
+        for path, _ in candidates([image_name], None, root, listings):
+            yield os.fspath(path), False
 
-    real_root: list[Path] = []  # root resolved once, at the first hit
-    for path in hits():
-        if not _inside(path, root, real_root):
+    real_root: list[Path] = []  # root resolved once, at the first hit that needs it
+    for path, child in hits():
+        inside = _child_inside(path, root, real_root) if child else _inside(path, root, real_root)
+        if not inside:
             warnings.warn(
                 f"frame image {path} leads outside {root}; refused",
                 QuakeModelsWarning,
@@ -231,7 +252,7 @@ def find_image(
             )
             continue
         try:
-            return os.fspath(path), read_regular(path, "frame image")
+            return path, read_regular(path, "frame image")
         except (OSError, ModelFormatError):
             continue
     return None
