@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..core.compiled import compiled
 from ..core.files import HEAD, SizeLimit, read_regular
 from ..core.shaders import game_shaders
 from ..core.skins import ImageSource, game_images
@@ -214,12 +215,10 @@ def compiled_stamps() -> Callable[[tuple[bytes, ...]], bytes | None] | None:
     stat_result a folder), imported on the first game folder search (start-up stays light);
     None when the install had no C compiler or ``QUAKEMODELS_PURE_PYTHON`` is set (to any
     non-empty value)."""
-    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
-        return None
-    try:
-        from ._stamps import stamps
-    except ImportError:  # built without a C compiler: os.stat serves
-        return None
+    module = compiled("quakemodels.archive._stamps")  # without it os.stat serves
+    stamps: Callable[[tuple[bytes, ...]], bytes | None] | None = (
+        None if module is None else module.stamps
+    )
     return stamps
 
 

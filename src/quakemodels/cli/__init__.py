@@ -116,8 +116,10 @@ def _weld() -> str:
     """How meshes are welded, for ``--version``: found without importing it (or numpy)."""
     import importlib.util
 
-    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
-        return " (numpy only: QUAKEMODELS_PURE_PYTHON is set)"
+    from ..core.compiled import PURE_PYTHON, pure_python
+
+    if pure_python():
+        return f" (numpy only: {PURE_PYTHON} is set)"
     if importlib.util.find_spec("quakemodels.core._weld") is None:
         return " (numpy only: the compiled weld is not built)"
     return " (compiled weld)"

@@ -12,6 +12,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from .compiled import compiled
 from .findings import Finding
 
 FloatArray = npt.NDArray[np.float32]
@@ -318,12 +319,8 @@ def stored_corner_table(
 
 
 def _compiled_weld() -> Callable[..., int] | None:
-    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
-        return None
-    try:
-        from ._weld import weld
-    except ImportError:  # built without a C compiler: the numpy path serves
-        return None
+    module = compiled("quakemodels.core._weld")  # without it the numpy path serves
+    weld: Callable[..., int] | None = None if module is None else module.weld
     return weld
 
 

@@ -15,7 +15,6 @@ the nearest table entry) is in :mod:`.trivertx_write`, so that reading a model l
 
 from __future__ import annotations
 
-import os
 from types import ModuleType
 from typing import Any
 
@@ -24,6 +23,7 @@ import numpy.typing as npt
 
 from ..errors import BadValueError
 from ..kaitai.quake2_md2_layout import CONSTANTS
+from .compiled import compiled
 from .facade import decoded, read_only
 from .frames import rows
 
@@ -40,15 +40,12 @@ if ANORMS.shape != (162, 3):  # pragma: no cover - guards a wrong ksy edit
 
 
 def _compiled() -> ModuleType | None:
-    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
-        return None
-    try:
-        from . import _weld
-    except ImportError:  # built without a C compiler: the numpy paths serve
-        return None
+    weld = compiled("quakemodels.core._weld")  # without it the numpy paths serve
     # a build from before these decodes (an editable install not rebuilt) has the weld only
-    new = all(hasattr(_weld, name) for name in ("trivertx", "texcoords", "seam_rows"))
-    return _weld if new else None
+    new = weld is not None and all(
+        hasattr(weld, name) for name in ("trivertx", "texcoords", "seam_rows")
+    )
+    return weld if new else None
 
 
 COMPILED = _compiled()

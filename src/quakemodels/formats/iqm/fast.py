@@ -22,11 +22,11 @@ positions (the kernel follows numpy's order of operations there).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 
 import numpy as np
 
+from ...core.compiled import compiled
 from ...core.mesh import Mesh
 from .limits import MAX_JOINTS, MAX_POSE_FRAMES
 
@@ -35,12 +35,8 @@ Pose = Callable[[bytes, int, int, int], tuple[bytes, bytes, bytes, bytes, tuple[
 
 
 def _compiled_pose() -> Pose | None:
-    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
-        return None
-    try:
-        from ._pose import pose
-    except ImportError:  # built without a C compiler: the numpy path serves
-        return None
+    module = compiled("quakemodels.formats.iqm._pose")  # without it the numpy path serves
+    pose: Pose | None = None if module is None else module.pose
     return pose
 
 

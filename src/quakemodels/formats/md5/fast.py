@@ -23,13 +23,13 @@ fault. The same tests prove it equal to the plain path.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import NoReturn, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from ...core.compiled import compiled
 from .tokens import _NAMED, FLOAT, NAME, ROW, Column, Table, Tokens, _specials, converted
 
 _LOOSE_SPACE = tuple(
@@ -184,12 +184,10 @@ _PUNCT = {"(": 3, ")": 4, "{": 5, "}": 6}
 
 
 def _compiled_scan() -> Callable[[bytes], tuple[bytes, bytes, bytes, bytes, bytes] | None] | None:
-    if os.environ.get("QUAKEMODELS_PURE_PYTHON"):
-        return None
-    try:
-        from ._scan import scan
-    except ImportError:  # built without a C compiler: the Python tokenizers serve
-        return None
+    module = compiled("quakemodels.formats.md5._scan")  # without it the Python tokenizers serve
+    scan: Callable[[bytes], tuple[bytes, bytes, bytes, bytes, bytes] | None] | None = (
+        None if module is None else module.scan
+    )
     return scan
 
 
