@@ -683,6 +683,16 @@ def checked_fields(
     return contents, valid
 
 
+def checked_lines(contents: dict[str, dict[str, bytes]], valid: dict[str, Any]) -> list[str]:
+    """The ``CONTENTS`` and ``VALID`` assignments, each under its comment, as a module has
+    them (the layout module and the facts module alike)."""
+    out = ["# contents: the fixed bytes a field must hold, per constant and field"]
+    out += assign("CONTENTS: dict[str, dict[str, bytes]]", contents)
+    out += ["", "# valid: the value a field must equal, or the spec's valid: mapping (min, max)"]
+    out += assign("VALID: dict[str, dict[str, object]]", valid)
+    return out
+
+
 def emit_facts(spec: Spec, order: Sequence[Entry]) -> str:
     """The facts module's source: what identifies a file of the spec, without numpy.
 
@@ -715,11 +725,8 @@ def emit_facts(spec: Spec, order: Sequence[Entry]) -> str:
         "",
         '__all__ = ["CONTENTS", "FIELDS", "STRUCTS", "VALID"]',
         "",
-        "# contents: the fixed bytes a field must hold, per constant and field",
     ]
-    out += assign("CONTENTS: dict[str, dict[str, bytes]]", contents)
-    out += ["", "# valid: the value a field must equal, or the spec's valid: mapping (min, max)"]
-    out += assign("VALID: dict[str, dict[str, object]]", valid)
+    out += checked_lines(contents, valid)
     out += ["", "# per constant and field: [offset, size] in bytes"]
     out += assign("FIELDS: dict[str, dict[str, list[int]]]", fields)
     out += ["", "# per constant: its record as a struct module format"]
@@ -861,10 +868,7 @@ def emit(spec: Spec, order: Sequence[Entry]) -> str:
 
     body += ["", "# value instances that are literal arrays: tables the spec defines, per constant"]
     body += assign("CONSTANTS: dict[str, dict[str, list[object]]]", constants)
-    body += ["", "# contents: the fixed bytes a field must hold, per constant and field"]
-    body += assign("CONTENTS: dict[str, dict[str, bytes]]", contents)
-    body += ["", "# valid: the value a field must equal, or the spec's valid: mapping (min, max)"]
-    body += assign("VALID: dict[str, dict[str, object]]", valid)
+    body += ["", *checked_lines(contents, valid)]
     enums: dict[str, dict[Any, Any]] = {}
     for t in spec.types.values():
         table = t.spec.get("enums", {})
