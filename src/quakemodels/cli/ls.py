@@ -106,7 +106,7 @@ def _list_plain(archive: Archive, where: str, args: argparse.Namespace) -> tuple
     models, players). :func:`_list_archive` lists a larger one from its arrays, alike."""
     table = archive.entries
     kinds: dict[bytes, tuple[str | None, bool]] = {}  # head -> (type, a model)
-    rows = models = 0
+    models = 0
     md3: dict[str, int] = {}  # player part candidates, in listing order: name -> size
     lines = []
     for i in archive.sort_order():

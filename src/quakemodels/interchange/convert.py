@@ -83,6 +83,16 @@ class BuildOptions:
         if given:
             raise OptionError(f"{name} ({title}) takes no {', '.join(flags[f] for f in given)}")
 
+    def sprite_fields(self, takes: Sequence[str]) -> dict[str, Any]:
+        """The sprite writer's keywords (``type``, ``sync_type``, ``tex_format``) of the options
+        given among ``takes``: a field not given keeps the writer's own default."""
+        keyword = {"sprite_type": "type", "sync_type": "sync_type", "tex_format": "tex_format"}
+        return {
+            keyword[f]: getattr(self, f)
+            for f in takes
+            if f in keyword and getattr(self, f) is not None
+        }
+
 
 @dataclass(frozen=True)
 class Source:

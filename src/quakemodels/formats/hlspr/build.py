@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from ...interchange.convert import BuildOptions, Built, Source, sprite_built
 from . import FORMAT
-from .layout import ALPHA_TEST
 from .write import from_frames
 
 TAKES: tuple[str, ...] = ("palette", "sprite_type", "sync_type", "tex_format")
@@ -21,8 +20,6 @@ def build(source: Source, options: BuildOptions) -> Built:
         frames,
         name=options.out.stem,
         palette=options.palette,
-        type=2 if options.sprite_type is None else options.sprite_type,
-        sync_type=options.sync_type or 0,
-        tex_format=ALPHA_TEST if options.tex_format is None else options.tex_format,
+        **options.sprite_fields(TAKES),
     )
     return sprite_built(options, FORMAT.title, len(frames), model, {})

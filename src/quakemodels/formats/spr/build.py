@@ -20,7 +20,6 @@ def build(source: Source, options: BuildOptions) -> Built:
         frames,
         name=options.out.stem,
         palette=options.palette,
-        type=2 if options.sprite_type is None else options.sprite_type,
-        sync_type=options.sync_type or 0,
+        **options.sprite_fields(TAKES),
     )
     return sprite_built(options, FORMAT.title, len(frames), model, {})
