@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import os
 import sys
 import warnings
@@ -126,8 +127,9 @@ def _weld() -> str:
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The argument parser: every verb's subparser with its help and examples, and the
-    options of verb ``only`` (a command imports its own verb's module, and ``--help`` none)."""
+    """The argument parser: every verb's subparser with its help and examples (``--help``, a
+    mistyped verb), or verb ``only``'s alone with its options (a command imports its own verb's
+    module and builds its own parser: each subparser costs as much as the verb's options)."""
     parser = argparse.ArgumentParser(
         prog="quakemodels",
         description="Read, check, convert and write Quake MDL, Quake II MD2, Quake III MD3,\n"
@@ -141,7 +143,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
-    for name, verb in VERBS.items():
+    for name, verb in VERBS.items() if only is None else [(only, VERBS[only])]:
         p = sub.add_parser(
             name,
             help=verb.help,
@@ -180,6 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     verb = f"quakemodels {args.verb}"
+    _end_startup()
     try:
         code = int(args._run(args))
         sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's exit
@@ -221,6 +224,7 @@ def console_main() -> NoReturn:
     Before that, glibc's allocator is told to keep the memory it frees (see
     :func:`_keep_freed_memory`). Warnings are printed once per cause (:func:`_warnings_once`).
     """
+    gc.disable()  # until the verb's modules are loaded: see _end_startup
     verb = VERBS.get(sys.argv[1]) if len(sys.argv) > 1 else None
     if verb is not None and not verb.light:  # help and the light verbs allocate no arrays
         _keep_freed_memory()
@@ -236,6 +240,21 @@ def console_main() -> NoReturn:
     except (OSError, ValueError):  # another failing stream: let the interpreter report it
         sys.exit(code)
     os._exit(code)
+
+
+def _end_startup() -> None:
+    """Hand the cyclic garbage collector back once the command's modules are loaded.
+
+    :func:`console_main` turns the collector off first: loading numpy and the verb's modules
+    makes hundreds of thousands of objects that live as long as the process, and the collector
+    would scan them again and again as they pile up (a sixth of a one-file export's time).
+    They are then frozen (``gc.freeze``), out of every later collection's reach, and the
+    collector runs as usual for the command's work, which may be a batch of any size.
+    When :func:`main` is called with the collector on (a caller's own process), nothing changes.
+    """
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 # glibc's mallopt parameters (malloc.h)
