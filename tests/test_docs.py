@@ -14,7 +14,6 @@ on a docstring griffe cannot parse.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import os
 import re
@@ -27,6 +26,7 @@ from conftest import REPO, corpus_files, formats
 import quakemodels
 from quakemodels.cli import VERBS, output
 from quakemodels.core.findings import ENGINES
+from quakemodels.core.records import Frozen
 
 sys.path.insert(0, str(REPO / "tools"))
 import docs_hooks
@@ -116,16 +116,14 @@ def test_the_limits_tables_hold_every_limit() -> None:
         except ModuleNotFoundError:
             continue
         assert f"From `{name}`" in text
-        plain = not any(
-            dataclasses.is_dataclass(v) and not isinstance(v, type) for v in vars(module).values()
-        )
+        plain = not any(isinstance(v, Frozen) for v in vars(module).values())
         for key, value in vars(module).items():
             if plain and key.isupper() and isinstance(value, (int, float)):
                 assert f"`{key}`" in text  # a module of plain constants (the sprites)
-            if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if isinstance(value, Frozen):
                 assert f"`{key}`" in text
-                for field in dataclasses.fields(value):
-                    assert f"| `{field.name}` |" in text
+                for field in value.__record_fields__:
+                    assert f"| `{field}` |" in text
     assert "| `max_vertices` | 2,048 | 32,768 |" in text  # MD2: VANILLA, FORMAT_LIMITS
 
 

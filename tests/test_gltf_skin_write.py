@@ -285,7 +285,7 @@ def many_influences() -> SkeletalScene:
 
 def truncated(scene: SkeletalScene) -> SkeletalScene:
     """``scene`` with each vertex's influences cut to what the file holds."""
-    from dataclasses import replace
+    from quakemodels.core.records import replace
 
     meshes = []
     for m in scene.meshes:
@@ -518,7 +518,7 @@ def test_the_layout_of_a_skin(tmp_path: Path) -> None:
 
 
 def test_a_scene_that_never_moves_keeps_its_clip_length(tmp_path: Path) -> None:
-    from dataclasses import replace
+    from quakemodels.core.records import replace
 
     scene = chain()
     path = _export(tmp_path, replace(scene, clips=scene.clips[2:]), "still")
@@ -609,7 +609,7 @@ def test_quaternion_of_a_rotation_matrix() -> None:
 
 def test_bad_scenes_are_refused(tmp_path: Path) -> None:
     scene = chain()
-    from dataclasses import replace
+    from quakemodels.core.records import replace
 
     bad = replace(scene, translation=scene.translation * np.nan)
     with pytest.raises(BadValueError, match="translation"):
@@ -750,7 +750,7 @@ def test_convert_gltf_to_gltf_up_z_and_scale(tmp_path: Path) -> None:
 
 
 def test_meshes_bound_alike_share_one_skin(tmp_path: Path) -> None:
-    from dataclasses import replace
+    from quakemodels.core.records import replace
 
     scene = many_influences()
     [strip] = scene.meshes

@@ -9,7 +9,6 @@ import io
 import json
 import struct
 import warnings
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from PIL import Image
 
 import quakemodels
 from quakemodels.core.png import encode_png
+from quakemodels.core.records import replace
 from quakemodels.core.skins import Skin
 from quakemodels.interchange import gltf_write
 from quakemodels.interchange.gltf_write import build_gltf, glb_bytes, gltf_bytes, json_bytes

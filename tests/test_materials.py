@@ -7,7 +7,6 @@ from __future__ import annotations
 import shutil
 import warnings
 import zipfile
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +21,7 @@ from PIL import Image
 
 import quakemodels
 from quakemodels import QuakeModelsWarning
+from quakemodels.core.records import replace
 from quakemodels.core.scene import AlphaTest, Material
 from quakemodels.core.shaders import ALPHA_FUNCS, ShaderScripts, tokens
 from quakemodels.interchange.gltf_write import build_gltf

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import md3ref
@@ -27,6 +26,7 @@ from quakemodels import Md3
 from quakemodels.cli import main
 from quakemodels.core.atomic import write_files_atomic
 from quakemodels.core.embed import embeddable
+from quakemodels.core.records import replace
 from quakemodels.errors import BadValueError, ModelFormatError
 from quakemodels.formats.md3.write import TagData
 from quakemodels.formats.q3player import Player

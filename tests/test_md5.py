@@ -10,7 +10,6 @@ import json
 import shutil
 import subprocess
 import zipfile
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from PIL import Image
 
 import quakemodels
 from quakemodels.cli import main
+from quakemodels.core.records import replace
 from quakemodels.core.skeletal import bake
 from quakemodels.errors import ModelFormatError, TextFormatError
 from quakemodels.formats.md5 import Md5

@@ -4,7 +4,6 @@ depth test."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +12,7 @@ import pytest
 from PIL import Image
 
 import quakemodels
+from quakemodels.core.records import replace
 from quakemodels.core.scene import OPAQUE, ExportModel, Material, Surface
 from quakemodels.core.shaders import ALPHA_FUNCS
 from quakemodels.core.skins import Skin

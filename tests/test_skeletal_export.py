@@ -8,7 +8,6 @@ lies within 1e-4 of :func:`quakemodels.core.skeletal.bake` of the model's own sc
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from test_gltf_skin_write import _validate
 
 import quakemodels
 from quakemodels.cli import main
+from quakemodels.core.records import replace
 from quakemodels.core.skeletal import bake
 from quakemodels.interchange.imported import from_y_up
 

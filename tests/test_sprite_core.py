@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import os
-from dataclasses import fields, replace
+from dataclasses import fields
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +16,7 @@ from PIL import Image
 from quakemodels.core import palette as core_palette
 from quakemodels.core.pcx import decode_pcx, decode_pcx_indexed, encode_pcx
 from quakemodels.core.png import encode_png
+from quakemodels.core.records import replace
 from quakemodels.core.sprite import (
     FrameLayout,
     FrameRecord,

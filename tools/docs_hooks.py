@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import dataclasses
 import importlib
 import importlib.util
 import itertools
@@ -29,6 +28,7 @@ from typing import Any
 from docs_griffe import plain_roles  # tools/ is on sys.path while mkdocs loads a hook
 
 from quakemodels.cli import VERBS, build_parser, output
+from quakemodels.core.records import Frozen
 from quakemodels.formats import FORMATS
 from quakemodels.formats.q3player import Player
 
@@ -180,7 +180,7 @@ def limits_tables() -> str:
         instances = {
             key: value
             for key, value in vars(module).items()
-            if dataclasses.is_dataclass(value) and not isinstance(value, type)
+            if isinstance(value, Frozen)
         }
         docs = _assigned_docstrings(module.__spec__.loader.get_source(name) or "")  # type: ignore[union-attr]
         if not instances:
@@ -199,7 +199,7 @@ def limits_tables() -> str:
                 ]
                 out.append("")
             continue
-        fields = [f.name for f in dataclasses.fields(next(iter(instances.values())))]
+        fields = next(iter(instances.values())).__record_fields__
         out += [f"### {fmt.title}", "", f"From `{name}`:", ""]
         out.append("| limit | " + " | ".join(f"`{key}`" for key in instances) + " |")
         out.append("|---|" + "---|" * len(instances))

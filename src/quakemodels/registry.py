@@ -12,8 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from .archive.vpath import (
     archive_folder,
@@ -26,9 +25,8 @@ from .archive.vpath import (
 )
 from .core.facade import Readable
 from .core.files import read_regular
-from .core.findings import Finding, Report, check_engine, finding_from_error
+from .core.records import replace
 from .core.scene import ExportModel
-from .core.skeletal import Skeletal, SkeletalScene
 from .core.skins import game_images
 from .errors import BadMagicError, BadValueError, ModelFormatError
 from .formats import FORMATS, builders, by_magic, by_name, folder_formats, folder_sets
@@ -36,7 +34,9 @@ from .formats.contract import Format, Kind
 from .interchange.export import select_frames
 
 if TYPE_CHECKING:
+    from .core.findings import Finding
     from .core.quantized import QuantizedMesh
+    from .core.skeletal import Skeletal, SkeletalScene
     from .core.sprite import SpriteFrames
     from .interchange.convert import Source
     from .interchange.gltf_write import Doc, Encoder, Piece
@@ -261,6 +261,8 @@ def check(
     """Findings for any supported model (a loaded model, bytes, a path or a binary file),
     chosen by magic, or a player folder (``game_dir`` as for :func:`load`); never raises on
     any input (an unknown ``engine`` is a ValueError)."""
+    from .core.findings import Finding, Report, check_engine, finding_from_error
+
     check_engine(engine)
     try:
         fmt = for_model(source)
@@ -355,7 +357,7 @@ def scene(
             kwargs: dict[str, Any] = {"skin_dir": where}
             if frames is not None:
                 kwargs["frames"] = frames
-            elif fps is not None and isinstance(model, Skeletal):
+            elif fps is not None and skeletal_model(model):
                 kwargs["fps"] = fps
             em = fmt.scene(model, **kwargs)
     return em if frames is None else replace(em, clips=clips)
@@ -388,7 +390,19 @@ def skeletal(model: object) -> SkeletalScene | None:
     """The joints, skinned meshes and clips of a model that animates by joints (its
     :class:`~quakemodels.core.skeletal.Skeletal` ``skeletal()``, in Quake space), None for a
     vertex-animated one: what makes ``export`` and ``convert`` write a real skin."""
-    return model.skeletal() if isinstance(model, Skeletal) else None
+    return model.skeletal() if skeletal_model(model) else None
+
+
+def skeletal_model(model: object) -> TypeGuard[Skeletal]:
+    """Whether ``model`` animates by joints (is a :class:`~quakemodels.core.skeletal.Skeletal`).
+
+    A model without the protocol's ``skeletal`` method is told apart without loading
+    ``core.skeletal``: a vertex-animated export never needs that module."""
+    if getattr(type(model), "skeletal", None) is None:
+        return False
+    from .core.skeletal import Skeletal
+
+    return isinstance(model, Skeletal)
 
 
 def frames(

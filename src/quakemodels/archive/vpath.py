@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.compiled import compiled
 from ..core.files import HEAD, SizeLimit, read_regular
-from ..core.shaders import game_shaders
 from ..core.skins import ImageSource, game_images
 from .names import Engine
 
@@ -406,6 +405,7 @@ def game_search(images: ImageSource, model_name: str | None, fs: GameFS) -> Iter
     """Within the block, skins are looked up through ``images`` first (``model_name`` the
     model's name there) and shader scripts through ``fs``: what :func:`model_game` and a
     ``--skin-dir`` inside an archive both set up."""
+    from ..core.shaders import game_shaders  # Quake III's: loaded with the first game search
     from .shaders import game_scripts  # the archive readers: loaded with ``fs`` already
 
     with game_images(images, model_name), game_shaders(lambda: game_scripts(fs)):

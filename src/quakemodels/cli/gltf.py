@@ -13,23 +13,22 @@ html page): a loaded model → its glTF document and buffer, whatever its kind.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.atomic import atomic_output, write_bytes_atomic
 from ..core.names import plural
+from ..core.records import Frozen
 from ..core.scene import Y_UP, Material, model_stem
-from ..core.skeletal import SkeletalScene
 from ..core.skins import Skin
 from .options import load_scene, skin_label
 
 if TYPE_CHECKING:
+    from ..core.skeletal import SkeletalScene
     from ..interchange.gltf_write import Doc, Piece
 
 
-@dataclass(frozen=True)
-class GltfOut:
+class GltfOut(Frozen):
     """A model's glTF, built and not yet written: ``doc`` (plain data), the binary buffer as
     ``pieces`` (never joined for a .glb), ``encode`` (the builder's JSON writer) and ``what``
     (the words a verb prints after the file name: ``20 morph targets, 3 clips, skin: x.png``)."""

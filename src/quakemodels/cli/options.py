@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..core.names import plural
+from ..core.records import replace
 from ..core.scene import FPS, ExportModel
 
 __all__ = [

@@ -20,11 +20,11 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..core.records import replace
 from .batch import _call, add_game_dir_arg, expand_tree, is_game_input
 from .options import add_skin_dir_arg
 from .output import EXIT_BAD_INPUT, EXIT_OK, UsageError

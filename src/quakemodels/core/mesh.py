@@ -5,15 +5,17 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from .compiled import compiled
-from .findings import Finding
+from .records import Frozen
+
+if TYPE_CHECKING:
+    from .findings import Finding
 
 FloatArray = npt.NDArray[np.float32]
 IntArray = npt.NDArray[np.int32]
@@ -34,8 +36,7 @@ _ARRAY_FIELDS = ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoo
 """The array fields of :class:`Mesh`, in its order."""
 
 
-@dataclass(frozen=True, repr=False)
-class Mesh:
+class Mesh(Frozen):
     """Render-ready indexed arrays for one frame; each distinct (vertex, texcoord) pair once.
 
     ``positions`` (N,3) float32, ``normals`` (N,3) float32, ``uvs`` (N,2) float32 (texcoords,

@@ -12,7 +12,6 @@ Coordinates stay in Quake's model space here (right-handed, +X forward, +Y left,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import BadValueError
+from .records import Frozen, field, replace
 from .skins import Skin
 
 FloatArray = npt.NDArray[np.float32]
@@ -42,8 +42,7 @@ def to_y_up(v: npt.NDArray[Any]) -> FloatArray:
 AlphaOp = Literal["gt", "lt", "ge"]
 
 
-@dataclass(frozen=True)
-class AlphaTest:
+class AlphaTest(Frozen):
     """An engine's alpha test: a texel is drawn when ``alpha <op> ref`` (alpha 0..1).
 
     ioquake3's ``alphaFunc GT0`` is ``("gt", 0.0)``, ``LT128`` ``("lt", 0.5)`` and ``GE128``
@@ -83,8 +82,7 @@ class AlphaTest:
 Sides = Literal["front", "back", "both"]
 
 
-@dataclass(frozen=True)
-class Material:
+class Material(Frozen):
     """How the engine draws a surface, beyond its texture.
 
     ``sides``: the faces drawn: ``"front"`` (the default of every engine: faces seen from
@@ -108,8 +106,7 @@ OPAQUE = Material()
 """Single-sided, every texel drawn: an MDL's and a Quake III surface without a shader script."""
 
 
-@dataclass(frozen=True)
-class Surface:
+class Surface(Frozen):
     """One piece of vertex-animated geometry sharing one skin.
 
     ``positions`` and ``normals`` (F,N,3) float32 in Quake space, ``uvs`` (N,2) float32 (t
@@ -130,8 +127,7 @@ class Surface:
     material: Material = OPAQUE
 
 
-@dataclass(frozen=True)
-class Tag:
+class Tag(Frozen):
     """An attachment point: ``origins`` (F,3) float32 and ``axes`` (F,3,3) float32 (rows)."""
 
     name: str
@@ -139,8 +135,7 @@ class Tag:
     axes: FloatArray
 
 
-@dataclass(frozen=True)
-class ExportModel:
+class ExportModel(Frozen):
     """Everything an exporter needs: surfaces, clips (name → frame range) and tags."""
 
     name: str

@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import functools
 import struct
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ..errors import BadValueError, ModelFormatError, TruncatedError
+from .records import Frozen
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(Frozen):
     """``count`` items of ``item`` bytes at ``base + rel``, described by the header field
     ``ofs_field`` that sits at ``field_offset``; ``label`` prefixes messages (``surfaces[2].``)
     and ``what`` names the items (``texcoords``). A section past the end is reported at its

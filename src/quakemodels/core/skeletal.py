@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from .build import vertex_normals
 from .mesh import flip_winding
+from .records import replace
 from .scene import ExportModel, Surface, Tag
 
 F64 = npt.NDArray[np.float64]

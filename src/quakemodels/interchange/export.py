@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from ..core.embed import PNG_SIGNATURE
+from ..core.records import replace
 from ..core.scene import FPS, Y_UP, ExportModel, Material, Sides
-from ..core.skeletal import SkeletalScene
 from ..core.skins import Skin
+
+if TYPE_CHECKING:
+    from ..core.skeletal import SkeletalScene
 
 EXPORT_SUFFIXES = (".glb", ".gltf", ".obj")
 """What :func:`export_scene` writes, by the output's suffix."""

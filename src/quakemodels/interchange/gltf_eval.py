@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.records import replace
 from ..core.scene import Y_UP, to_y_up
 from ..core.skeletal import (
     F64,

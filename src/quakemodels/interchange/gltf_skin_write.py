@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -47,6 +46,7 @@ import numpy.typing as npt
 
 from ..core.build import vertex_normals
 from ..core.mesh import flip_winding
+from ..core.records import replace
 from ..core.scene import OPAQUE, Material
 from ..core.skeletal import F64, SkeletalClip, SkeletalScene, SkinnedMesh
 from ..core.skins import Skin

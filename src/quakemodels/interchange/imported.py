@@ -8,11 +8,12 @@ own vertices and texcoords.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from ..core.records import replace
 from ..errors import BadValueError
 
 FloatArray = npt.NDArray[np.float32]

@@ -17,7 +17,7 @@ formats); the scene turns them counter-clockwise.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from ...core.facade import decoded, read_source
 from ...core.mesh import flip_winding
+from ...core.records import replace
 from ...core.skeletal import SkeletalClip, SkeletalScene, SkinnedMesh, trs_matrices, world_matrices
 from ...errors import (
     BadMagicError,

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ...archive.vpath import model_game
 from ...core.gamepaths import Listings
+from ...core.records import replace
 from ...core.scene import ExportModel, model_stem
 from ...core.skeletal import SkeletalClip, SkeletalScene, bake, baked_model, frame_name
 from ...core.skins import SkinImage, find_skin, skin_rgba

@@ -25,7 +25,6 @@ Morph targets are not carried (IQM has none): each mesh keeps its rest weights' 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,7 @@ import numpy.typing as npt
 
 from ...core.build import vertex_normals
 from ...core.mesh import flip_winding
+from ...core.records import replace
 from ...core.scene import FPS
 from ...core.skeletal import (
     SkeletalClip,

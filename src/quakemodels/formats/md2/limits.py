@@ -4,16 +4,14 @@ against :data:`VANILLA` and :data:`Q2PRO`. Here so that loading a model needs no
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...core.files import MAX_LOADFILE
+from ...core.records import Frozen
 
 # Hard limits of the format itself: indices are signed 16-bit, compressed coordinates 8-bit.
 FORMAT_MAX_INDEX = 32767
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Frozen):
     """Engine limits ``build`` enforces. :data:`VANILLA` is Quake II's own (qfiles.h)."""
 
     max_vertices: int = 2048

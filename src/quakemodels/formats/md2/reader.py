@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, NamedTuple, overload
 
@@ -48,6 +47,7 @@ from ...core.mesh import (
     welded_corners,
 )
 from ...core.names import lenient_names, plural
+from ...core.records import Frozen
 from ...core.sections import (
     Span,
     columns,
@@ -120,8 +120,7 @@ _SCALE = (FRAME_PREFIX.names or ()).index("scale")
 _TRANSLATE = (FRAME_PREFIX.names or ()).index("translate")
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class GlCommand:
+class GlCommand(Frozen):
     """One OpenGL command: a triangle strip or fan.
 
     ``vertex_indices`` (n,) int32 index the frame vertices; ``texcoords`` (n,2) float32 are the

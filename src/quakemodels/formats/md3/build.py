@@ -13,13 +13,13 @@ neither get one warning."""
 from __future__ import annotations
 
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 from ...core.build import vertex_normals
 from ...core.mesh import flip_winding
 from ...core.names import plural
 from ...core.png import encode_png
+from ...core.records import replace
 from ...core.scene import ExportModel, Surface
 from ...errors import QuakeModelsWarning
 from ...interchange.convert import (

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...core.files import MAX_LOADFILE
+from ...core.records import Frozen
 
 # What the reader refuses (Q2PRO's MD3 loader and qfiles.h, see the reader's docstring).
 MAX_FRAMES = 1024
@@ -23,8 +22,7 @@ Q3_MAX_SURFACE_TRIANGLES = 1999
 MD3_MAX_TAGS = 16
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Frozen):
     """Engine limits :func:`.write.build` enforces; vertices, triangles and shaders are per
     surface.
 

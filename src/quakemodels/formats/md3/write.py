@@ -24,7 +24,7 @@ import math
 import os
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import numpy as np
@@ -42,6 +42,7 @@ from ...core.build import (
     vertex_normals,
 )
 from ...core.mesh import flip_winding
+from ...core.records import replace
 from ...core.scene import ExportModel
 from ...core.sections import field_type, read_section, unstructured
 from ...errors import BadValueError, LimitExceededError, ModelFormatError, QuakeModelsWarning

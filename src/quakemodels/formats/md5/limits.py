@@ -22,13 +22,11 @@ Sources (read for their values, nothing copied):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...core.files import MAX_LOADFILE
+from ...core.records import Frozen
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Frozen):
     """Upper bounds on an MD5's counts (per file; ``weights``, ``vertices`` and
     ``triangles`` per mesh)."""
 

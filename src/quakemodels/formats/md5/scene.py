@@ -13,12 +13,13 @@ joint (every exporter writes them so; ``check`` reports the vertices where not).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from ...core.mesh import flip_winding
+from ...core.records import replace
 from ...core.skeletal import (
     Baked,
     SkeletalClip,

@@ -7,13 +7,11 @@ MAX_SKINS, MAX_LBM_HEIGHT) and QuakeSpasm's Quake/gl_model.h."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...core.files import MAX_LOADFILE
+from ...core.records import Frozen
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(Frozen):
     """Engine limits ``build`` enforces. :data:`VANILLA` is id's GLQuake (gl_model.c)."""
 
     max_vertices: int = 1024  # MAXALIASVERTS

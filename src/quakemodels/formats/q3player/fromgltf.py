@@ -44,7 +44,7 @@ import math
 import os
 import re
 import warnings
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...core.atomic import write_files_atomic
+from ...core.records import replace
 from ...core.scene import Tag, safe_name
 from ...errors import BadValueError, QuakeModelsWarning
 from ...interchange.gltf_read import GltfAnimation, frame_positions, read_gltf_scenes, tag_axes

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import cached_property
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import numpy.typing as npt
 from ...core.facade import read_only
 from ...core.findings import Finding
 from ...core.mesh import Mesh, merge_meshes
+from ...core.records import replace
 from ...core.scene import ExportModel
 from ...core.skins import SkinImage, skin_rgba
 from ...errors import PlayerFolderError

@@ -12,13 +12,13 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ...core.gamepaths import game_path
 from ...core.mesh import flip_winding
+from ...core.records import replace
 from ...core.scene import OPAQUE, ExportModel, Surface
 from ...core.skins import Skin
 from .animcfg import Clip
