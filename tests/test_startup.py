@@ -238,6 +238,21 @@ def test_md2_export_with_a_pcx_skin_imports_no_image_library(
     assert own(modules, "q3player") == set()
     assert parsers(modules) == {"quakemodels.kaitai.quake2_md2"}
     assert loaded(modules, "quakemodels.archive") <= ARCHIVE_PATHS
+    # a vertex-animated model needs no joints, shader scripts or checks; the export's records
+    # are core.records' (a dataclass compiles its methods at import); no glob for a file name
+    assert not set(NOT_FOR_A_MESH_EXPORT) & set(modules), set(NOT_FOR_A_MESH_EXPORT) & set(modules)
+
+
+NOT_FOR_A_MESH_EXPORT = (
+    "quakemodels.core.skeletal",
+    "quakemodels.core.shaders",
+    "quakemodels.core.findings",
+    "quakemodels.core.build",
+    "dataclasses",
+    "glob",
+    "select",
+    "string",
+)
 
 
 # What a one-file export loads of its format: the reader (its limits, its fast paths), the

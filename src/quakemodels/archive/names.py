@@ -16,7 +16,6 @@ Engines (their source is the reference):
 from __future__ import annotations
 
 import os
-import string
 
 TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
 if TYPE_CHECKING:
@@ -27,7 +26,7 @@ else:
     Engine = str
 ENGINES: tuple[Engine, ...] = ("quake", "quake2", "quake3")
 
-_LOWER = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # ASCII only
 _Q3_SEPARATORS = str.maketrans({"\\": "/", ":": "/"})
 
 

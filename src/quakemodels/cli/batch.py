@@ -27,22 +27,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import glob
 import os
 import pickle
 import re
-import select
 import signal
 import sys
 import time
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..archive.names import name_key
 from ..archive.vpath import game_folder_above, game_roots, is_game_folder, split_archive_path
+from ..core.records import Record
 from ..errors import ModelFormatError, QuakeModelsWarning, UnsupportedError
 from ..registry import FORMATS, folder_sets, is_folder_set, is_game_path
 from .output import (
@@ -67,19 +65,44 @@ MODEL_SUFFIXES = tuple(dict.fromkeys(suffix for fmt in FORMATS for suffix in fmt
 Worker = Callable[[str, dict[str, Any]], Any]
 
 
-@dataclass
-class Outcome:
-    """What happened to one input file."""
+class Outcome(Record):
+    """What happened to one input file: ``ok``, the worker's ``value`` and ``lines`` to print,
+    or its ``error``; the ``warnings`` it gave; ``output_failed`` when writing the output
+    failed, ``unsupported`` when the file's format cannot serve the verb (UnsupportedError).
 
-    path: str
-    ok: bool
-    value: Any = None
-    lines: list[str] = field(default_factory=list)
-    error: str = ""
-    warnings: list[str] = field(default_factory=list)
-    output_failed: bool = False
-    unsupported: bool = False
-    """The file's format cannot serve the verb (UnsupportedError)."""
+    A plain slotted record (no dataclass: its generated code is a start-up cost of every
+    command that reads files; see core/records.py)."""
+
+    __slots__ = (
+        "error",
+        "lines",
+        "ok",
+        "output_failed",
+        "path",
+        "unsupported",
+        "value",
+        "warnings",
+    )
+
+    def __init__(
+        self,
+        path: str,
+        ok: bool,
+        value: Any = None,
+        lines: list[str] | None = None,
+        error: str = "",
+        warnings: list[str] | None = None,
+        output_failed: bool = False,
+        unsupported: bool = False,
+    ) -> None:
+        self.path = path
+        self.ok = ok
+        self.value = value
+        self.lines: list[str] = [] if lines is None else lines
+        self.error = error
+        self.warnings: list[str] = [] if warnings is None else warnings
+        self.output_failed = output_failed
+        self.unsupported = unsupported
 
 
 def add_batch_args(
@@ -299,7 +322,9 @@ def _expand_one(item: str, add: Callable[[str, str], None], missing: list[Outcom
     elif is_game_path(item):
         # a path through an archive, or a player or file in a game folder: its name there
         add(item, inner_name(item) or path.name)
-    elif glob.has_magic(item):
+    elif _has_magic(item):
+        import glob  # only for a pattern: most items name a file
+
         base = _glob_base(item)
         matches = sorted(
             p for p in glob.glob(item, recursive=True) if os.path.isfile(p) or is_folder_set(p)
@@ -313,13 +338,21 @@ def _expand_one(item: str, add: Callable[[str, str], None], missing: list[Outcom
         missing.append(Outcome(item, False, error="no such file or directory"))
 
 
+def _has_magic(text: str) -> bool:
+    """Whether ``text`` is a glob pattern (has ``*``, ``?`` or ``[``, as glob.has_magic)."""
+    return not _MAGIC.isdisjoint(text)
+
+
+_MAGIC = frozenset("*?[")
+
+
 def _glob_base(pattern: str) -> str:
     """The folders of a glob pattern before its first wildcard (``players`` for
     ``players/**/*.md2``; empty for ``*.md2``)."""
     parts = Path(pattern).parts
     fixed: list[str] = []
     for part in parts[:-1]:
-        if glob.has_magic(part):
+        if _has_magic(part):
             break
         fixed.append(part)
     return str(Path(*fixed)) if fixed else ""
@@ -525,14 +558,16 @@ def _can_fork() -> bool:
     return threading is None or threading.active_count() == 1
 
 
-@dataclass
-class _Child:
+class _Child(Record):
     """A forked worker: its pid, the parent's ends of its pipes, and the chunk it works on."""
 
-    pid: int
-    tasks: BinaryIO
-    results: BinaryIO
-    chunk: list[str] | None = None
+    __slots__ = ("chunk", "pid", "results", "tasks")
+
+    def __init__(self, pid: int, tasks: BinaryIO, results: BinaryIO) -> None:
+        self.pid = pid
+        self.tasks = tasks
+        self.results = results
+        self.chunk: list[str] | None = None
 
     def give(self, chunk: list[str]) -> None:
         pickle.dump(chunk, self.tasks, pickle.HIGHEST_PROTOCOL)
@@ -587,6 +622,8 @@ def _forked_outcomes(
 ) -> Iterator[Outcome]:
     """:func:`iter_outcomes` through ``workers`` forked processes: each gets a chunk, and the
     next when it returns one; a worker that dies fails its chunk and gets no more."""
+    from select import select  # a parallel batch's alone
+
     pending = _chunks(files, workers)[::-1]  # popped from the end: largest first
     children: list[_Child] = []
     failed: list[Outcome] = []
@@ -624,7 +661,7 @@ def _forked_outcomes(
         finally:
             gc.unfreeze()
         while busy := [c for c in children if c.chunk is not None]:
-            ready, _, _ = select.select([c.results for c in busy], [], [])
+            ready, _, _ = select([c.results for c in busy], [], [])
             for child in busy:
                 if child.results not in ready:
                     continue
