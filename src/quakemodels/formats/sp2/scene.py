@@ -19,13 +19,12 @@ import warnings
 import numpy as np
 import numpy.typing as npt
 
-from ...core.gamepaths import Listings
 from ...core.palette import PaletteLike
 from ...core.pcx import MAX_PIXELS
 from ...core.sprite import SpriteFrame, SpriteFrames, file_stem
 from ...errors import BadValueError, QuakeModelsWarning
 from .layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
-from .reader import Sp2, decode_image, find_image
+from .reader import ImageSearch, Sp2, decode_image
 
 _CLEAR = np.zeros((1, 1, 4), np.uint8)
 _CLEAR.setflags(write=False)
@@ -59,17 +58,16 @@ def frames(
     """Every frame's picture as (H,W,4) uint8 RGBA (``palette`` is unused: each image
     carries its own)."""
     del palette  # PCX frames carry their palette
-    listings = Listings()
+    search = ImageSearch(model.name, skin_dir=skin_dir, game_dir=game_dir)
     out: list[SpriteFrame] = []
     names = model.image_names
+    pictures = model.pictures
     for i, ((w, h), (ox, oy)) in enumerate(zip(model.sizes, model.origins, strict=True)):
         rgba = None
-        if model.pictures is not None and i < len(model.pictures):
-            rgba = model.pictures[i]
+        if pictures is not None and i < len(pictures):
+            rgba = pictures[i]
         else:
-            hit = find_image(
-                names[i], i, model.name, skin_dir=skin_dir, game_dir=game_dir, listings=listings
-            )
+            hit = search.find(names[i], i)
             if hit is None:
                 warnings.warn(
                     f"frames[{i}]: image {names[i]!r} not found; drawn transparent",
