@@ -32,7 +32,7 @@ import numpy.typing as npt
 from ...archive.vpath import folder_entries, game_context
 from ...core.atomic import write_bytes_atomic
 from ...core.facade import Readable, read_source
-from ...core.files import read_regular
+from ...core.files import NO_FOLLOW, read_regular
 from ...core.gamepaths import Listings
 from ...core.names import lenient_names
 from ...core.pcx import decode_pcx_indexed
@@ -285,6 +285,15 @@ class ImageSearch:
 def _read(path: str, child: bool, root: Path, real_root: list[Path]) -> tuple[str, bytes] | None:
     """(path, bytes) of a frame image found under ``root`` (``child``: an entry of its own
     listing), or None when it cannot be read or leads outside ``root`` (with a warning)."""
+    if child and NO_FOLLOW:
+        # one open that refuses a link, for the lstat and the open below: an entry of the
+        # folder's own listing that is no link is inside the folder
+        try:
+            return path, read_regular(path, "frame image", follow=False)
+        except ModelFormatError:
+            return None
+        except OSError:
+            pass  # a link (or an entry gone since): checked and read as any other
     inside = _child_inside(path, root, real_root) if child else _inside(path, root, real_root)
     if not inside:
         warnings.warn(
