@@ -111,7 +111,7 @@ class Sp2:
     def image_names(self) -> list[str]:
         """Each frame's image name, up to its first NUL (non-ASCII bytes kept as escapes,
         with a warning)."""
-        raws = [bytes(r) for r in self.records["name"]]
+        raws = self.records["name"].tolist()  # the 64 bytes of each, as bytes(record) gives
         start = HEADER_SIZE + FRAME_OFFSETS["name"]
         return lenient_names(raws, "frames.name", lambda i: start + i * FRAME.itemsize)
 
@@ -161,12 +161,16 @@ class Sp2:
 # -- the frame images ----------------------------------------------------------------------
 
 
+_ALPHA = transparent_index(TRANSPARENT)  # made once: every frame's image takes it
+_ALPHA.setflags(write=False)
+
+
 def decode_image(data: bytes, label: str) -> npt.NDArray[np.uint8] | None:
     """(H,W,4) uint8 RGBA of an image file's bytes, or None (with a warning) when it is no
     image Pillow or our PCX decoder reads."""
     indexed = decode_pcx_indexed(data)
     if indexed is not None:
-        return indexed_rgba(indexed[0], indexed[1], transparent_index(TRANSPARENT))
+        return indexed_rgba(indexed[0], indexed[1], _ALPHA)
     from PIL import Image, UnidentifiedImageError  # Pillow only for other kinds
 
     try:
