@@ -5,6 +5,8 @@ index 255 transparent, hostile cuts, the 32-frame limit, build with its PCX imag
 from __future__ import annotations
 
 import io
+import os
+import time
 import warnings
 from pathlib import Path
 
@@ -15,14 +17,16 @@ from conftest import CORPUS, no_corpus
 from PIL import Image
 from spritecorpus import corpus_files
 
-from quakemodels.archive.vpath import read_path
+from quakemodels.archive import vpath
+from quakemodels.archive.vpath import clear_gamefs_cache, read_path
+from quakemodels.core.files import NO_FOLLOW, read_regular
 from quakemodels.core.pcx import decode_pcx_indexed
 from quakemodels.core.sprite import SpriteFrame, SpriteFrames
 from quakemodels.errors import LimitExceededError, ModelFormatError, QuakeModelsWarning
 from quakemodels.formats.sp2.check import check
 from quakemodels.formats.sp2.describe import describe
 from quakemodels.formats.sp2.layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
-from quakemodels.formats.sp2.reader import Sp2
+from quakemodels.formats.sp2.reader import Sp2, find_image
 from quakemodels.formats.sp2.scene import frames
 from quakemodels.formats.sp2.write import from_frames, image_files
 from quakemodels.kaitai.quake2_sp2 import Quake2Sp2
@@ -183,6 +187,61 @@ def test_a_frame_image_beside_the_sprite_comes_first_then_its_name(tmp_path: Pat
         opaque = frame.rgba[..., 3] > 0
         assert np.array_equal(opaque, indices != 255), name
         assert np.array_equal(frame.rgba[..., :3][opaque], palette[indices][opaque]), name
+
+
+def test_a_link_beside_the_sprite_to_a_file_of_its_folder_is_read(tmp_path: Path) -> None:
+    """An image beside the sprite that is a link is not read by the one open that refuses
+    links: it is resolved, and read when it stays in the folder (no warning)."""
+    built = from_frames(_pictures(1), name="b")
+    (tmp_path / "b.sp2").write_bytes(built.to_bytes())
+    (tmp_path / "kept.pcx").write_bytes(image_files(built, "b")["b__0.pcx"])
+    link = tmp_path / "b__0.pcx"
+    link.symlink_to(tmp_path / "kept.pcx")
+    if NO_FOLLOW:
+        with pytest.raises(OSError):
+            read_regular(link, follow=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hit = find_image("sprites/b_0.pcx", 0, str(tmp_path / "b.sp2"))
+        got = frames(Sp2.from_file(tmp_path / "b.sp2"))
+    assert hit == (str(link), (tmp_path / "kept.pcx").read_bytes())
+    assert got.frames[0].rgba[..., 3].any()
+
+
+def test_the_folder_beside_the_sprite_is_listed_once_until_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Drawn again, a sprite's folder is listed once while it is unchanged (its stamp, as the
+    game folder search keeps); an image added to it is seen by the next call."""
+    built = from_frames(_pictures(2), name="b")
+    files = image_files(built, "b")
+    (tmp_path / "b.sp2").write_bytes(built.to_bytes())
+    (tmp_path / "b__0.pcx").write_bytes(files["b__0.pcx"])
+    hour_ago = time.time_ns() - 3600 * 10**9  # folders changed in the last 2 s are not kept
+    os.utime(tmp_path, ns=(hour_ago, hour_ago))
+    clear_gamefs_cache()
+    listed: list[str] = []
+    listing = vpath.listed
+
+    def counting(folder: str) -> dict[str, list[str]]:
+        listed.append(folder)
+        return listing(folder)
+
+    monkeypatch.setattr(vpath, "listed", counting)
+    sprite = Sp2.from_file(tmp_path / "b.sp2")
+    for _ in range(3):
+        with pytest.warns(QuakeModelsWarning, match=r"frames\[1\]: image .* not found"):
+            got = frames(sprite)
+        assert got.frames[0].rgba[..., 3].any() and not got.frames[1].rgba[..., 3].any()
+    assert listed == [str(tmp_path)]
+    (tmp_path / "b__1.pcx").write_bytes(files["b__1.pcx"])
+    os.utime(tmp_path, ns=(hour_ago + 10**9, hour_ago + 10**9))  # changed, settled again
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = frames(sprite)
+    assert got.frames[1].rgba[..., 3].any()
+    assert listed == [str(tmp_path)] * 2
+    clear_gamefs_cache()
 
 
 def test_the_32_frame_limit_and_every_cut() -> None:

@@ -20,7 +20,10 @@ sprites, each loaded and drawn once):
     (one stat of each folder above the sprite, through ``archive/_stamps.c`` where built), as
     every sprite of a batch checks it, so the check is in every ``frames`` time here;
   - the format and ``frames`` service of each model class (``registry.for_model``): met by
-    every model after the first of its kind.
+    every model after the first of its kind;
+  - a Quake II sprite's folder listing, where its frame images are looked for
+    (``archive.vpath.folder_entries``): kept, but checked on every call (one stat of the
+    folder), as every sprite of a batch in that folder checks it.
 A Half-Life sprite's own palette is drawn on every call (a batch meets each one once).
 
 Then, with no arguments: the Quake II sprites whose images are in the corpus against reading

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from ..core.compiled import compiled
 from ..core.files import HEAD, SizeLimit, read_regular
+from ..core.gamepaths import listed
 from ..core.skins import ImageSource, game_images
 from .names import Engine
 
@@ -93,6 +94,12 @@ _GAME_FOLDERS: dict[str, tuple[_Stamp, bool]] = {}
 _ABOVE: dict[tuple[str, str], _Above] = {}
 _GAME_FOLDERS_MAX = 4096
 RECENT_NS = 2_000_000_000
+# folder_entries' listings by folder, each with its stamp then: the frames of a batch of
+# Quake II sprites look for their images in the same folder; a few folders, none crowded, so
+# that what is kept stays small
+_LISTED: dict[str, tuple[_Stamp, dict[str, list[str]]]] = {}
+_LISTED_MAX = 32
+_LISTED_ENTRIES = 4096
 
 
 def is_game_folder(folder: Path) -> bool:
@@ -115,6 +122,25 @@ def is_game_folder(folder: Path) -> bool:
             _GAME_FOLDERS.clear()
         _GAME_FOLDERS[key] = (stamp, found)
     return found
+
+
+def folder_entries(folder: str) -> dict[str, list[str]] | None:
+    """``folder``'s entries as :func:`quakemodels.core.gamepaths.listed` gives them, kept
+    while the folder's stamp holds (as :func:`is_game_folder`'s answers: a folder changed in
+    the last RECENT_NS is listed again); None when ``folder`` is no folder. The mapping is
+    shared: not to be changed."""
+    stamp = _folder_stamp(folder)
+    if stamp is None or not stat.S_ISDIR(stamp[2]):
+        return None
+    known = _LISTED.get(folder)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    entries = listed(folder)
+    if time.time_ns() - stamp[4] > RECENT_NS and len(entries) <= _LISTED_ENTRIES:
+        if len(_LISTED) >= _LISTED_MAX:
+            _LISTED.clear()
+        _LISTED[folder] = (stamp, entries)
+    return entries
 
 
 def game_roots(path: str | os.PathLike[str]) -> tuple[list[Path], str] | None:
@@ -347,11 +373,12 @@ def archive_folder(path: str | os.PathLike[str]) -> ArchiveFolder | None:
 
 
 def clear_gamefs_cache() -> None:
-    """Forget the shared GameFS objects (their archives close when they are collected) and
-    which folders are game folders."""
+    """Forget the shared GameFS objects (their archives close when they are collected),
+    which folders are game folders and the folders' kept listings."""
     _cached_gamefs.cache_clear()
     _GAME_FOLDERS.clear()
     _ABOVE.clear()
+    _LISTED.clear()
 
 
 def game_context(

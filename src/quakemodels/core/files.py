@@ -64,12 +64,19 @@ _READ_FLAGS = (
 """Open flags for reading: O_NONBLOCK so that opening a FIFO does not wait for a writer
 (it is then refused as not a regular file); O_BINARY so that Windows translates nothing."""
 
+NO_FOLLOW: int = getattr(os, "O_NOFOLLOW", 0)
+"""The open flag that refuses a symbolic link as the path's last component (an OSError, ELOOP
+on Linux), for :func:`read_regular`'s ``follow=False``; 0 where there is none (Windows)."""
 
-def _regular_fd(path: str | os.PathLike[str], what: str) -> tuple[int, os.stat_result]:
-    """``path`` opened for reading, as a descriptor and its stat; BadValueError naming
-    ``what`` when it is not a regular file (the descriptor is then closed)."""
+
+def _regular_fd(
+    path: str | os.PathLike[str], what: str, flags: int = 0
+) -> tuple[int, os.stat_result]:
+    """``path`` opened for reading (with ``flags`` too), as a descriptor and its stat;
+    BadValueError naming ``what`` when it is not a regular file (the descriptor is then
+    closed)."""
     try:
-        fd = os.open(path, _READ_FLAGS)
+        fd = os.open(path, _READ_FLAGS | flags)
     except IsADirectoryError as e:
         raise BadValueError(f"{what} {os.fspath(path)} is a folder, not a file") from e
     try:
@@ -91,13 +98,15 @@ def open_regular(path: str | os.PathLike[str], what: str = "file") -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
-def read_regular(path: str | os.PathLike[str], what: str = "file") -> bytes:
+def read_regular(path: str | os.PathLike[str], what: str = "file", *, follow: bool = True) -> bytes:
     """The bytes of ``path``; a :class:`BadValueError` naming ``what`` when it is not a regular
-    file (FIFO, device, socket, folder). A missing or unreadable file is an ``OSError``."""
+    file (FIFO, device, socket, folder). A missing or unreadable file is an ``OSError``, and
+    so is a symbolic link when ``follow`` is False (only where :data:`NO_FOLLOW` is not 0:
+    elsewhere the link is followed)."""
     # On the descriptor, not a buffered file object: loading a small model is mostly this
     # read, and the file object's set-up cost more than the read itself (2.7 against 6.6 us
     # for an 824-byte MD2; tools/bench_peers.py's first-mesh-from-a-path row).
-    fd, st = _regular_fd(path, what)
+    fd, st = _regular_fd(path, what, 0 if follow else NO_FOLLOW)
     try:
         # One byte more than the size stat gives, and on until a read returns nothing: a file
         # that grew or a short read still comes whole.

@@ -55,6 +55,19 @@ def _unsafe_reason(name: str) -> str | None:
     return None
 
 
+def listed(folder: str | os.PathLike[str]) -> dict[str, list[str]]:
+    """``folder``'s entries by lower-cased name, each name's entries sorted (empty when it
+    cannot be listed): what :meth:`Listings.entries` keeps."""
+    try:
+        names = sorted(os.listdir(folder))
+    except (OSError, ValueError):
+        names = []
+    entries: dict[str, list[str]] = {}
+    for entry in names:
+        entries.setdefault(entry.lower(), []).append(entry)
+    return entries
+
+
 class Listings:
     """One directory listing per folder, shared by every lookup of a model (or a scene):
     ``entries(folder)`` maps lower-cased names to the folder's entries of that name (sorted,
@@ -67,14 +80,7 @@ class Listings:
     def entries(self, folder: Path) -> dict[str, list[str]]:
         cached = self._folders.get(folder)
         if cached is None:
-            cached = {}
-            try:
-                names = sorted(os.listdir(folder))
-            except (OSError, ValueError):
-                names = []
-            for entry in names:
-                cached.setdefault(entry.lower(), []).append(entry)
-            self._folders[folder] = cached
+            cached = self._folders[folder] = listed(folder)
         return cached
 
     def folder(self, root: Path, parts: tuple[str, ...]) -> Path | None:

@@ -15,11 +15,10 @@ import warnings
 
 from ...core.facade import Readable
 from ...core.findings import Finding, Report
-from ...core.gamepaths import Listings
 from ...core.sprite import check_sprite
 from .layout import FRAME, FRAME_OFFSETS, HEADER_OFFSETS, HEADER_SIZE
 from .limits import MAX_FRAMES, MIN_FRAMES
-from .reader import Sp2, find_image
+from .reader import ImageSearch, Sp2
 
 ENGINES = ("quake2", "q2pro")
 OTHER_ENGINES = {
@@ -61,7 +60,7 @@ def _check(r: Report, m: Sp2) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the names' escapes are reported below
         names = m.image_names
-    listings = Listings()
+    search = ImageSearch(m.name)
     on_disk = m.name is not None and os.path.isfile(m.name)
     for i, rec in enumerate(m.records):
         at = HEADER_SIZE + i * FRAME.itemsize
@@ -96,7 +95,7 @@ def _check(r: Report, m: Sp2) -> None:
                 name_at,
                 f"frames[{i}].name {names[i]!r}: Quake II loads {', '.join(LOADABLE)} images",
             )
-        if on_disk and find_image(names[i], i, m.name, listings=listings) is None:
+        if on_disk and search.find(names[i], i) is None:
             r.warning(
                 "image-missing",
                 f"frames[{i}].name",

@@ -17,21 +17,22 @@ images (a TGA) keep their own alpha.
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import stat
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ...archive.vpath import game_context
+from ...archive.vpath import folder_entries, game_context
 from ...core.atomic import write_bytes_atomic
 from ...core.facade import Readable, read_source
-from ...core.files import read_regular
+from ...core.files import NO_FOLLOW, read_regular
 from ...core.gamepaths import Listings
 from ...core.names import lenient_names
 from ...core.pcx import decode_pcx_indexed
@@ -39,6 +40,9 @@ from ...core.skins import IMAGE_EXTENSIONS, candidates
 from ...core.sprite import file_stem, indexed_rgba, read_header, transparent_index
 from ...errors import ModelFormatError, QuakeModelsWarning, TruncatedError
 from .layout import FRAME, FRAME_OFFSETS, HEADER, HEADER_SIZE, MAGIC, TRANSPARENT, VERSION
+
+if TYPE_CHECKING:
+    from ...archive.gamefs import GameFS
 
 
 class Sp2:
@@ -107,7 +111,7 @@ class Sp2:
     def image_names(self) -> list[str]:
         """Each frame's image name, up to its first NUL (non-ASCII bytes kept as escapes,
         with a warning)."""
-        raws = [bytes(r) for r in self.records["name"]]
+        raws = self.records["name"].tolist()  # the 64 bytes of each, as bytes(record) gives
         start = HEADER_SIZE + FRAME_OFFSETS["name"]
         return lenient_names(raws, "frames.name", lambda i: start + i * FRAME.itemsize)
 
@@ -157,12 +161,16 @@ class Sp2:
 # -- the frame images ----------------------------------------------------------------------
 
 
+_ALPHA = transparent_index(TRANSPARENT)  # made once: every frame's image takes it
+_ALPHA.setflags(write=False)
+
+
 def decode_image(data: bytes, label: str) -> npt.NDArray[np.uint8] | None:
     """(H,W,4) uint8 RGBA of an image file's bytes, or None (with a warning) when it is no
     image Pillow or our PCX decoder reads."""
     indexed = decode_pcx_indexed(data)
     if indexed is not None:
-        return indexed_rgba(indexed[0], indexed[1], transparent_index(TRANSPARENT))
+        return indexed_rgba(indexed[0], indexed[1], _ALPHA)
     from PIL import Image, UnidentifiedImageError  # Pillow only for other kinds
 
     try:
@@ -196,6 +204,112 @@ def _child_inside(path: str, root: Path, real_root: list[Path]) -> bool:
     return _inside(path, root, real_root)
 
 
+@functools.lru_cache(maxsize=256)
+def _folder(where: str) -> tuple[Path, str]:
+    """``where`` as a Path and as the text Path gives it ("" for the working folder, as
+    ``Path(".") / name`` is ``name``): parsed once per folder, not once per call."""
+    root = Path(where or ".")
+    return root, str(root) if where else ""
+
+
+@functools.lru_cache(maxsize=256)
+def _beside(sprite_path: str) -> tuple[str, str]:
+    """The folder and the stem of ``sprite_path``: string work, done once per sprite."""
+    return os.path.dirname(sprite_path), file_stem(sprite_path)
+
+
+class ImageSearch:
+    """Where one sprite's frame images are looked up (see :func:`find_image`), set up once
+    for all its frames: the game's search path the sprite belongs to, probed at the first
+    lookup, and the folder beside it (or ``skin_dir``)."""
+
+    def __init__(
+        self,
+        sprite_path: str | None,
+        *,
+        skin_dir: str | os.PathLike[str] | None = None,
+        game_dir: str | os.PathLike[str] | None = None,
+        listings: Listings | None = None,
+    ) -> None:
+        self.sprite_path = sprite_path
+        self.skin_dir = skin_dir
+        self.game_dir = game_dir
+        self.listings = listings  # made when a name is looked up (most frames need none)
+        self._ready = False
+        self._game: tuple[GameFS, str | None] | None = None
+        self._where: str | None = None  # the folder searched, None when there is none
+        self._stem: str | None = None  # the sprite's, None without a sprite path
+
+    def _prepare(self) -> None:
+        if self.skin_dir is None:
+            try:
+                self._game = game_context(self.sprite_path, self.game_dir)
+            except (OSError, ModelFormatError):
+                self._game = None
+        if self.sprite_path is not None:
+            self._where, self._stem = _beside(self.sprite_path)
+        if self.skin_dir is not None:
+            self._where = os.fspath(self.skin_dir)
+        self._ready = True
+
+    def find(self, image_name: str, index: int) -> tuple[str, bytes] | None:
+        """(where, bytes) of frame ``index``'s image named ``image_name``, or None."""
+        if not self._ready:
+            self._prepare()
+        if self._game is not None:
+            found = self._game[0].find_image([image_name], None)
+            if found is not None:
+                return found.name, self._game[0].read_found(found)
+        if self._where is None:
+            return None
+        root, text = _folder(self._where)
+        # the folder's listing kept from call to call while the folder is unchanged (a batch
+        # of sprites, or one drawn again, lists it once); None: the folder is none, and no
+        # lookup under it can find anything
+        entries = folder_entries(text or ".")
+        if entries is None:
+            return None
+        real_root: list[Path] = []  # root resolved once, at the first file that needs it
+        if self._stem is not None:
+            for ext in IMAGE_EXTENSIONS:
+                for entry in entries.get(f"{self._stem}__{index}{ext}".lower(), ()):
+                    hit = _read(os.path.join(text, entry), True, root, real_root)
+                    if hit is not None:
+                        return hit
+        # the lookups by name only when no file beside the sprite reads: they walk the name's
+        # folders case-insensitively with every image extension, most of a frame's search
+        self.listings = self.listings or Listings()
+        for path, _ in candidates([image_name], None, root, self.listings):
+            hit = _read(os.fspath(path), False, root, real_root)
+            if hit is not None:
+                return hit
+        return None
+
+
+def _read(path: str, child: bool, root: Path, real_root: list[Path]) -> tuple[str, bytes] | None:
+    """(path, bytes) of a frame image found under ``root`` (``child``: an entry of its own
+    listing), or None when it cannot be read or leads outside ``root`` (with a warning)."""
+    if child and NO_FOLLOW:
+        # one open that refuses a link, for the lstat and the open below: an entry of the
+        # folder's own listing that is no link is inside the folder
+        try:
+            return path, read_regular(path, "frame image", follow=False)
+        except ModelFormatError:
+            return None
+        except OSError:
+            pass  # a link (or an entry gone since): checked and read as any other
+    inside = _child_inside(path, root, real_root) if child else _inside(path, root, real_root)
+    if not inside:
+        warnings.warn(
+            f"frame image {path} leads outside {root}; refused", QuakeModelsWarning, stacklevel=3
+        )
+        return None
+    try:
+        return path, read_regular(path, "frame image")
+    except (OSError, ModelFormatError):
+        return None
+
+
 def find_image(
     image_name: str,
     index: int,
@@ -208,51 +322,6 @@ def find_image(
     """(where, bytes) of frame ``index``'s image named ``image_name``, or None: through the
     game's search path, else ``<sprite>__<index>.<ext>`` beside the sprite (or in
     ``skin_dir``), else the name looked up there; an image leading outside that folder is
-    refused with a warning."""
-    listings = listings or Listings()
-    if skin_dir is None:
-        try:
-            context = game_context(sprite_path, game_dir)
-        except (OSError, ModelFormatError):
-            context = None
-        if context is not None:
-            found = context[0].find_image([image_name], None)
-            if found is not None:
-                return found.name, context[0].read_found(found)
-    # paths as strings (each Path costs a parse): the same text Path gives them
-    if skin_dir is not None:
-        where = os.fspath(skin_dir)
-    elif sprite_path is not None and os.path.isdir(os.path.dirname(sprite_path) or "."):
-        where = os.path.dirname(sprite_path)
-    else:
-        return None
-    root = Path(where or ".")
-    text = str(root) if where else ""  # Path(".") / name is "name"
-
-    def hits() -> Iterator[tuple[str, bool]]:
-        if sprite_path is not None:
-            stem = file_stem(sprite_path)
-            entries = listings.entries(root)
-            for ext in IMAGE_EXTENSIONS:
-                for entry in entries.get(f"{stem}__{index}{ext}".lower(), []):
-                    yield os.path.join(text, entry), True
-        # the lookups by name only when no file beside the sprite reads: they walk the name's
-        # folders case-insensitively with every image extension, most of a frame's search
-        for path, _ in candidates([image_name], None, root, listings):
-            yield os.fspath(path), False
-
-    real_root: list[Path] = []  # root resolved once, at the first hit that needs it
-    for path, child in hits():
-        inside = _child_inside(path, root, real_root) if child else _inside(path, root, real_root)
-        if not inside:
-            warnings.warn(
-                f"frame image {path} leads outside {root}; refused",
-                QuakeModelsWarning,
-                stacklevel=2,
-            )
-            continue
-        try:
-            return path, read_regular(path, "frame image")
-        except (OSError, ModelFormatError):
-            continue
-    return None
+    refused with a warning. :class:`ImageSearch` looks up every frame of a sprite."""
+    search = ImageSearch(sprite_path, skin_dir=skin_dir, game_dir=game_dir, listings=listings)
+    return search.find(image_name, index)
