@@ -119,3 +119,29 @@ def test_fsync_only_when_replacing_a_file(tmp_path: Path, monkeypatch: pytest.Mo
     assert synced == [] and target.read_bytes() == b"first"
     write_bytes_atomic(target, b"second")  # replacing: the new bytes are on disk first
     assert len(synced) == 1 and target.read_bytes() == b"second"
+
+
+_THREAD_FIRST = """
+import signal, sys, threading
+from quakemodels.core import atomic
+t = threading.Thread(target=atomic.write_bytes_atomic, args=(sys.argv[1] + "/a.bin", b"a"))
+t.start(); t.join()
+print(signal.getsignal(signal.SIGTERM) is signal.SIG_DFL, atomic._HANDLER_INSTALLED)
+atomic.write_bytes_atomic(sys.argv[1] + "/b.bin", b"b")
+print(signal.getsignal(signal.SIGTERM) is atomic._on_sigterm, atomic._HANDLER_INSTALLED)
+"""
+
+
+def test_a_first_write_from_a_thread_leaves_the_handler_to_the_main_thread(
+    tmp_path: Path,
+) -> None:
+    """Python sets signal handlers from the main thread only: a write from another thread
+    writes its file and installs nothing, and the main thread's first write installs it."""
+    done = subprocess.run(
+        [sys.executable, "-c", _THREAD_FIRST, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.split() == ["True", "False", "True", "True"], done.stderr
+    assert (tmp_path / "a.bin").read_bytes() == b"a" and (tmp_path / "b.bin").read_bytes() == b"b"

@@ -252,6 +252,7 @@ NOT_FOR_A_MESH_EXPORT = (
     "glob",
     "select",
     "string",
+    "threading",
 )
 
 

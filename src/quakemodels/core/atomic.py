@@ -24,7 +24,7 @@ import os
 import re
 import signal
 import stat
-import threading
+from _thread import allocate_lock
 from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
@@ -32,7 +32,7 @@ from typing import IO
 
 _LIVE: set[str] = set()  # temporary files this process is writing now
 _SWEPT: set[str] = set()  # folders already swept by this process
-_LOCK = threading.Lock()
+_LOCK = allocate_lock()  # threading's Lock, without loading threading (every export writes)
 _HANDLER_INSTALLED = False
 _TEMP = re.compile(r"^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$")
 
@@ -50,11 +50,15 @@ def _install_handler() -> None:
     """Install :func:`_on_sigterm` once, from the main thread, unless the program already
     handles SIGTERM itself (then its handler decides; an exception it raises still cleans up)."""
     global _HANDLER_INSTALLED
-    if _HANDLER_INSTALLED or threading.current_thread() is not threading.main_thread():
+    if _HANDLER_INSTALLED:
         return
-    with contextlib.suppress(ValueError, OSError):
+    try:
         if signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
             signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:  # not the main thread, where alone Python sets handlers: a later call
+        return
+    except OSError:
+        pass
     _HANDLER_INSTALLED = True
 
 
