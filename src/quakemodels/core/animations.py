@@ -7,8 +7,6 @@ first 16 clips of it (173 frames). Other models name their frames ``<clip><numbe
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Sequence
 
 _DIGITS = "0123456789"  # ASCII digits only: str.isdigit would take other scripts' digits too
@@ -57,14 +55,6 @@ def table_clips(
         used = WEAPON_CLIPS
     else:
         return None
-    layout = (tuple(names[:used]), tuple(starts[:used]), tuple(counts[:used]))
-    pattern = _table_pattern(*layout)
-    joined = "\0".join(frame_names) + "\0"
-    # ASCII names without NULs (every name a reader decodes): one match over all of them.
-    if pattern is not None and joined.isascii() and joined.count("\0") == n:
-        if pattern.fullmatch(joined.lower()) is None:
-            return None
-        return dict(_table_ranges(*layout))
     bases = [name.lower().rstrip(_DIGITS) for name in frame_names]
     clips: dict[str, range] = {}
     for name, start, count in zip(names[:used], starts[:used], counts[:used], strict=True):
@@ -74,41 +64,6 @@ def table_clips(
     if sum(len(r) for r in clips.values()) != n:
         return None
     return clips
-
-
-@functools.lru_cache(maxsize=4)
-def _table_pattern(
-    names: tuple[str, ...], starts: tuple[int, ...], counts: tuple[int, ...]
-) -> re.Pattern[str] | None:
-    """A regex that matches the lower-cased frame names, each followed by a NUL, exactly when
-    every frame's base is one :func:`table_clips` accepts for its clip; None when the clips do
-    not tile the frames in order (or repeat a name) and the general check must run."""
-    at = 0
-    for start, count in zip(starts, counts, strict=True):
-        if start != at or count < 0:
-            return None
-        at += count
-    if len(set(names)) != len(names):
-        return None
-    # A base never ends in a digit, so "base, then digits" is exactly rstrip's split.
-    return re.compile(
-        "".join(
-            f"(?:(?:{'|'.join(re.escape(b) for b in sorted(_accepted_bases(name)))})[0-9]*\0)"
-            f"{{{count}}}"
-            for name, count in zip(names, counts, strict=True)
-        )
-    )
-
-
-@functools.lru_cache(maxsize=4)
-def _table_ranges(
-    names: tuple[str, ...], starts: tuple[int, ...], counts: tuple[int, ...]
-) -> tuple[tuple[str, range], ...]:
-    """Each clip's name and frames, made once per table (ranges are immutable: shared)."""
-    return tuple(
-        (name, range(start, start + count))
-        for name, start, count in zip(names, starts, counts, strict=True)
-    )
 
 
 def grouped_clips(frame_names: Sequence[str]) -> dict[str, range]:
