@@ -177,11 +177,7 @@ def limits_tables() -> str:
         if importlib.util.find_spec(name) is None:
             continue
         module = importlib.import_module(name)
-        instances = {
-            key: value
-            for key, value in vars(module).items()
-            if isinstance(value, Frozen)
-        }
+        instances = {key: value for key, value in vars(module).items() if isinstance(value, Frozen)}
         docs = _assigned_docstrings(module.__spec__.loader.get_source(name) or "")  # type: ignore[union-attr]
         if not instances:
             # plain constants (the sprites' load-time rules): one row each, with its docstring
