@@ -348,9 +348,9 @@ def _colours(progs: Path) -> list[list[int]]:
 def test_a_game_palette_is_read_once_until_its_pak_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stamps: str
 ) -> None:
-    """The sprites of a game read its palette from the pak once (the pak opened once); the pak
-    rewritten with another palette of the same size (its mtime moved) is read again and its
-    palette drawn."""
+    """The sprites of a game read its palette from the pak once (the pak opened once, the game
+    folder listed by the first sprite alone); the pak rewritten with another palette of the
+    same size (its mtime moved) is read again and its palette drawn."""
     reversed_palette = default_palette()[::-1].copy()
     game, progs = _in_game(tmp_path, "pak0.pak", [("gfx/palette.lmp", reversed_palette.tobytes())])
     counts = {"read": 0, "open": 0}
@@ -364,16 +364,50 @@ def test_a_game_palette_is_read_once_until_its_pak_changes(
         counts["open"] += 1
         return open_archive(path, engine)
 
+    listed: list[str] = []
+    listdir = os.listdir
+
+    def counting_listdir(path: str) -> list[str]:
+        listed.append(os.fspath(path))
+        return listdir(path)
+
     monkeypatch.setattr(GameFS, "read_found", staticmethod(counting_read))
     monkeypatch.setattr(gamefs, "open_archive", counting_open)
+    monkeypatch.setattr(vpath.os, "listdir", counting_listdir)
+    first = frames(Spr.from_file(progs / "s0.spr")).frames[0].rgba[0, 0, :3]
+    assert first.tolist() == reversed_palette[10].tolist()
+    searched = len(listed)
     assert _colours(progs) * 2 == [reversed_palette[10].tolist()] * 40
     assert counts == {"read": 1, "open": 1}
+    assert len(listed) == searched  # the game and its archives only stat'ed
     # the same size, an hour and a second ago: only the pak's own stamp tells
     (game / "pak0.pak").write_bytes(pak_bytes([("gfx/palette.lmp", default_palette().tobytes())]))
     later = time.time_ns() - 3599 * 10**9
     os.utime(game / "pak0.pak", ns=(later, later))
     assert _colours(progs) == [default_palette()[10].tolist()] * 20
     assert counts == {"read": 2, "open": 2}
+    clear_gamefs_cache()
+
+
+def test_a_kept_game_search_path_follows_the_game_folder(tmp_path: Path, stamps: str) -> None:
+    """game_fs keeps one GameFS for the sprites of a folder, the one game_context gives; a pak
+    added to the game folder, then removed, gives a new one each time, even with the folder's
+    mtime set back an hour (only a second apart)."""
+    game, progs = _in_game(tmp_path, "pak0.pak", [("gfx/palette.lmp", bytes(768))])
+    fs = vpath.game_fs(progs / "s0.spr")
+    assert fs is not None and fs.find("progs/x.mdl") is None
+    assert vpath.game_fs(progs / "s1.spr") is fs
+    assert vpath.game_context(progs / "s1.spr") == (fs, "progs/s1.spr")
+    hour_ago = time.time_ns() - 3600 * 10**9
+    (game / "pak1.pak").write_bytes(pak_bytes([("progs/x.mdl", b"IDPO")]))
+    for path in (game / "pak1.pak", game):
+        os.utime(path, ns=(hour_ago + 10**9, hour_ago + 10**9))
+    added = vpath.game_fs(progs / "s0.spr")
+    assert added is not None and added is not fs and added.find("progs/x.mdl") is not None
+    (game / "pak1.pak").unlink()
+    os.utime(game, ns=(hour_ago + 2 * 10**9, hour_ago + 2 * 10**9))
+    removed = vpath.game_fs(progs / "s0.spr")
+    assert removed is not None and removed is not added and removed.find("progs/x.mdl") is None
     clear_gamefs_cache()
 
 

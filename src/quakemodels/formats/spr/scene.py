@@ -15,7 +15,7 @@ import weakref
 import numpy as np
 import numpy.typing as npt
 
-from ...archive.vpath import game_context
+from ...archive.vpath import game_fs
 from ...core.palette import (
     Palette,
     PaletteLike,
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 # Each game's palette by its search path (one GameFS a game while its archives are unchanged:
-# vpath.shared_gamefs), when it comes from an archive (GameFS.settled): read and parsed once for all
+# vpath.game_fs), when it comes from an archive (GameFS.settled): read and parsed once for all
 # the sprites of a game, not once a sprite. Weak keys: kept as long as the GameFS.
 _GAME_PALETTES: weakref.WeakKeyDictionary[GameFS, Palette] = weakref.WeakKeyDictionary()
 
@@ -45,10 +45,9 @@ def game_palette(
     """The ``gfx/palette.lmp`` of the game folder the sprite ``name`` belongs to (or of
     ``game_dir``), or None when there is none or it is not a 768-byte palette. Read-only."""
     try:
-        context = game_context(name, game_dir)
-        if context is None:
+        fs = game_fs(name, game_dir)
+        if fs is None:
             return None
-        fs = context[0]
         kept = _GAME_PALETTES.get(fs)
         if kept is not None:
             return kept
