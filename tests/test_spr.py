@@ -12,15 +12,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from archivebuilder import pak_bytes
+from archivebuilder import pak_bytes, pk3_bytes
 from conftest import CORPUS, IN_CI, no_corpus
 from PIL import Image
 from spritecorpus import corpus_files
 from vgio.quake import palette as vgio_palette
 from vgio.quake import spr as vgio_spr
 
-from quakemodels.archive import vpath
+from quakemodels.archive import gamefs, vpath
+from quakemodels.archive.base import Archive
+from quakemodels.archive.gamefs import Found, GameFS
+from quakemodels.archive.names import Engine
 from quakemodels.archive.vpath import clear_gamefs_cache, read_path
+from quakemodels.core.files import SizeLimit
 from quakemodels.core.palette import default_palette
 from quakemodels.core.sprite import SpriteFrame, SpriteFrames
 from quakemodels.errors import ModelFormatError
@@ -313,6 +317,120 @@ def test_a_cached_folder_answer_is_not_taken_for_a_pak_in_the_path(
     assert frames(Spr.from_bytes(sprite, beside)).frames[0].rgba[0, 0, :3].tolist() == (
         reversed_palette[10].tolist()
     )
+    clear_gamefs_cache()
+
+
+def _in_game(tmp_path: Path, archive: str, files: list[tuple[str, bytes]]) -> tuple[Path, Path]:
+    """``id1/`` holding ``archive`` (a .pak or .pk3 of ``files``) and an empty ``gfx/``, and 20
+    sprites in ``id1/progs/``, all as installed an hour ago (a change in the last 2 s is not
+    kept); (the game folder, the sprites' folder)."""
+    game = tmp_path / "id1"
+    progs = game / "progs"
+    progs.mkdir(parents=True)
+    (game / "gfx").mkdir()
+    data = pak_bytes(files) if archive.endswith(".pak") else pk3_bytes(files)
+    (game / archive).write_bytes(data)
+    for k in range(20):
+        (progs / f"s{k}.spr").write_bytes(from_frames(_grouped()).to_bytes())
+    hour_ago = time.time_ns() - 3600 * 10**9
+    for path in (progs, game / "gfx", game / archive, game, tmp_path):
+        os.utime(path, ns=(hour_ago, hour_ago))
+    clear_gamefs_cache()
+    return game, progs
+
+
+def _colours(progs: Path) -> list[list[int]]:
+    """Colour 10 as each of the 20 sprites of ``progs`` draws it."""
+    sprites = sorted(progs.glob("s*.spr"))
+    return [frames(Spr.from_file(p)).frames[0].rgba[0, 0, :3].tolist() for p in sprites]
+
+
+def test_a_game_palette_is_read_once_until_its_pak_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stamps: str
+) -> None:
+    """The sprites of a game read its palette from the pak once (the pak opened once, the game
+    folder listed by the first sprite alone); the pak rewritten with another palette of the
+    same size (its mtime moved) is read again and its palette drawn."""
+    reversed_palette = default_palette()[::-1].copy()
+    game, progs = _in_game(tmp_path, "pak0.pak", [("gfx/palette.lmp", reversed_palette.tobytes())])
+    counts = {"read": 0, "open": 0}
+    read_found, open_archive = GameFS.read_found, gamefs.open_archive
+
+    def counting_read(found: Found, limit: SizeLimit | None = None) -> bytes:
+        counts["read"] += 1
+        return read_found(found, limit)
+
+    def counting_open(path: str | os.PathLike[str], engine: Engine | None = None) -> Archive:
+        counts["open"] += 1
+        return open_archive(path, engine)
+
+    listed: list[str] = []
+    listdir = os.listdir
+
+    def counting_listdir(path: str) -> list[str]:
+        listed.append(os.fspath(path))
+        return listdir(path)
+
+    monkeypatch.setattr(GameFS, "read_found", staticmethod(counting_read))
+    monkeypatch.setattr(gamefs, "open_archive", counting_open)
+    monkeypatch.setattr(vpath.os, "listdir", counting_listdir)
+    first = frames(Spr.from_file(progs / "s0.spr")).frames[0].rgba[0, 0, :3]
+    assert first.tolist() == reversed_palette[10].tolist()
+    searched = len(listed)
+    assert _colours(progs) * 2 == [reversed_palette[10].tolist()] * 40
+    assert counts == {"read": 1, "open": 1}
+    assert len(listed) == searched  # the game and its archives only stat'ed
+    # the same size, an hour and a second ago: only the pak's own stamp tells
+    (game / "pak0.pak").write_bytes(pak_bytes([("gfx/palette.lmp", default_palette().tobytes())]))
+    later = time.time_ns() - 3599 * 10**9
+    os.utime(game / "pak0.pak", ns=(later, later))
+    assert _colours(progs) == [default_palette()[10].tolist()] * 20
+    assert counts == {"read": 2, "open": 2}
+    clear_gamefs_cache()
+
+
+def test_a_kept_game_search_path_follows_the_game_folder(tmp_path: Path, stamps: str) -> None:
+    """game_fs keeps one GameFS for the sprites of a folder, the one game_context gives; a pak
+    added to the game folder, then removed, gives a new one each time, even with the folder's
+    mtime set back an hour (only a second apart)."""
+    game, progs = _in_game(tmp_path, "pak0.pak", [("gfx/palette.lmp", bytes(768))])
+    fs = vpath.game_fs(progs / "s0.spr")
+    assert fs is not None and fs.find("progs/x.mdl") is None
+    assert vpath.game_fs(progs / "s1.spr") is fs
+    assert vpath.game_context(progs / "s1.spr") == (fs, "progs/s1.spr")
+    hour_ago = time.time_ns() - 3600 * 10**9
+    (game / "pak1.pak").write_bytes(pak_bytes([("progs/x.mdl", b"IDPO")]))
+    for path in (game / "pak1.pak", game):
+        os.utime(path, ns=(hour_ago + 10**9, hour_ago + 10**9))
+    added = vpath.game_fs(progs / "s0.spr")
+    assert added is not None and added is not fs and added.find("progs/x.mdl") is not None
+    (game / "pak1.pak").unlink()
+    os.utime(game, ns=(hour_ago + 2 * 10**9, hour_ago + 2 * 10**9))
+    removed = vpath.game_fs(progs / "s0.spr")
+    assert removed is not None and removed is not added and removed.find("progs/x.mdl") is None
+    clear_gamefs_cache()
+
+
+@pytest.mark.parametrize(
+    "archive", ["pak0.pak", "pak0.pk3"], ids=["quake: the pak first", "quake3: loose first"]
+)
+def test_a_loose_game_palette_is_read_on_every_call(
+    tmp_path: Path, archive: str, stamps: str
+) -> None:
+    """A palette among the game's loose files is looked up on every call, as they carry no
+    stamp: one rewritten is drawn at once, and where loose files come first (Quake III's
+    order) one added in front of the archive's wins at once."""
+    reversed_palette = default_palette()[::-1].copy()
+    files = [("progs/x.mdl", b"IDPO")]
+    if archive.endswith(".pk3"):  # the archive's palette, until a loose one comes in front
+        files.append(("gfx/palette.lmp", reversed_palette.tobytes()))
+    game, progs = _in_game(tmp_path, archive, files)
+    if archive.endswith(".pak"):
+        (game / "gfx" / "palette.lmp").write_bytes(reversed_palette.tobytes())
+    assert _colours(progs) == [reversed_palette[10].tolist()] * 20
+    other = default_palette()[::2].repeat(2, axis=0)
+    (game / "gfx" / "palette.lmp").write_bytes(other.tobytes())
+    assert _colours(progs) == [other[10].tolist()] * 20
     clear_gamefs_cache()
 
 

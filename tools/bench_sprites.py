@@ -19,6 +19,9 @@ sprites, each loaded and drawn once):
   - the game folder search's answer for the sprite's folder: kept, but checked on every call
     (one stat of each folder above the sprite, through ``archive/_stamps.c`` where built), as
     every sprite of a batch checks it, so the check is in every ``frames`` time here;
+  - for a sprite in a game folder, the game's search path (``archive.vpath.game_fs``) and its
+    palette read from the game's archive: kept, but checked on every call (the stat above,
+    plus one of each of the game's archives);
   - the format and ``frames`` service of each model class (``registry.for_model``): met by
     every model after the first of its kind;
   - a Quake II sprite's folder listing, where its frame images are looked for
@@ -215,8 +218,9 @@ def sp2_rows() -> list[str]:
 def in_game_folder() -> list[str]:
     """A corpus sprite (vgio_test.spr) inside a game folder, ``id1/progs/`` beside
     ``id1/pak0.pak`` holding ``gfx/palette.lmp`` (another palette than the bundled one), its
-    frames against the floor through that palette (raced): every call finds the game, reads
-    the palette from the pak and parses it, as a batch of the game's sprites does."""
+    frames against the floor through that palette (raced): every call checks the game's kept
+    search path (a stat of each folder up to the game's and of the pak), as every sprite of a
+    batch of the game's does; the palette is read from the pak and parsed by the first."""
     import os
     import tempfile
     import time
@@ -246,8 +250,8 @@ def in_game_folder() -> list[str]:
     return [
         f"{path.name} in a game folder (its palette in the game's pak): frames"
         f" {t['qm'] * 1e6:.1f} us, floor {t['floor'] * 1e6:.1f} us: {ratio:.2f}x (target <="
-        f" {TARGET}x: {'met' if ratio <= TARGET else 'NOT met'}; the palette found and read"
-        " on every call)"
+        f" {TARGET}x: {'met' if ratio <= TARGET else 'NOT met'}; the game's search path and"
+        " palette kept, the game's folders and pak stat'ed on every call)"
     ]
 
 

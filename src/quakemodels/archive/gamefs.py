@@ -358,6 +358,20 @@ class GameFS(Closing):
                 return found
         return None
 
+    def settled(self, found: Found) -> bool:
+        """True when ``found`` (this search path's answer) holds as long as this GameFS: an
+        archive's entry with no folder of loose files searched before its archive. An archive
+        is read once, when opened, and :func:`~quakemodels.archive.vpath.shared_gamefs` gives
+        a new GameFS once it changes; loose files are looked up on every call."""
+        if found.entry is None:
+            return False
+        for source in self._entries:  # those before found's were opened by the search
+            if source is found.source:
+                return True
+            if isinstance(source, Source) and source.archive is None:
+                return False
+        return False
+
     def find_all(self, name: str) -> list[Found]:
         """Every source holding ``name``, the winner first."""
         return [f for s in self.sources if (f := self._in_source(s, name)) is not None]

@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import time
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -100,6 +101,12 @@ RECENT_NS = 2_000_000_000
 _LISTED: dict[str, tuple[_Stamp, dict[str, list[str]]]] = {}
 _LISTED_MAX = 32
 _LISTED_ENTRIES = 4096
+# game_fs's answers by model folder (as _ABOVE's keys), for a model on disk: every sprite of
+# a game asks for its palette, and the game folder's stamp (a listing and a stat of each
+# archive) with the shared GameFS lookup cost several times a small sprite's frames. Checked
+# as _known_above checks its answers (_unchanged), the game folder's archives with the folders
+# walked (see _Game).
+_GAMES: dict[tuple[str, str], _Game] = {}
 
 
 def is_game_folder(folder: Path) -> bool:
@@ -277,19 +284,90 @@ def _known_above(path: str | os.PathLike[str], in_folder: bool = False) -> Path 
     known = _ABOVE.get(_above_key(os.fspath(path)))
     if known is None or (in_folder and not known.in_folder):
         return _UNKNOWN
-    compiled = None if known.packed is None else compiled_stamps()
-    if known.packed is not None and compiled is not None:
-        if compiled(known.packed[0]) != known.packed[1]:
-            return _UNKNOWN
-        return known.found
-    for folder, stamp in zip(known.folders, known.stamps, strict=True):
+    return known.found if _unchanged(known.folders, known.stamps, known.packed) else _UNKNOWN
+
+
+def _unchanged(
+    paths: tuple[str, ...],
+    stamps: tuple[_Stamp, ...],
+    packed: tuple[tuple[bytes, ...], bytes] | None,
+) -> bool:
+    """True while each of ``paths`` has its stamp of ``stamps``: checked with one call of the
+    compiled stamps when ``packed`` holds them (:func:`_packed`), else with one os.stat each."""
+    compiled = None if packed is None else compiled_stamps()
+    if packed is not None and compiled is not None:
+        return compiled(packed[0]) == packed[1]
+    for path, stamp in zip(paths, stamps, strict=True):
         try:
-            st = os.stat(folder)
+            st = os.stat(path)
         except OSError:
-            return _UNKNOWN
+            return False
         if (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns) != stamp:
-            return _UNKNOWN
-    return known.found
+            return False
+    return True
+
+
+class _Game(NamedTuple):
+    """A game_fs answer kept, with what it holds while (checked by :func:`_unchanged`)."""
+
+    fs: weakref.ref[GameFS] | None
+    """The GameFS, weakly (the shared GameFS cache decides how long it lives); None: no game."""
+    paths: tuple[str, ...]
+    """The folders the game folder search walked, then the game folder's archives (those
+    :func:`_stamp` stamps)."""
+    stamps: tuple[_Stamp, ...]
+    packed: tuple[tuple[bytes, ...], bytes] | None
+
+
+def game_fs(
+    model_path: str | os.PathLike[str] | None, game_dir: str | os.PathLike[str] | None = None
+) -> GameFS | None:
+    """The search path of :func:`game_context`, without the model's name in it (what a Quake
+    sprite's palette is looked up through). For a model on disk, kept by the model's folder
+    while the folders its game folder search walked and the game folder's archives keep their
+    stamps: an archive changed, added or removed changes its own stamp or the game folder's,
+    and the next call searches again and gets a new GameFS from :func:`shared_gamefs`."""
+    if game_dir is not None or model_path is None:
+        context = game_context(model_path, game_dir)
+        return None if context is None else context[0]
+    text = os.fspath(model_path)
+    key = _above_key(text)
+    kept = _GAMES.get(key)
+    if kept is not None and _unchanged(kept.paths, kept.stamps, kept.packed):
+        if kept.fs is None:
+            return None
+        fs = kept.fs()
+        if fs is not None:
+            return fs
+    found = game_roots(text)
+    above = _ABOVE.get(key)  # the walk game_roots took, when it was kept
+    if above is None or not above.in_folder:
+        return None if found is None else shared_gamefs(tuple(found[0]))
+    if found is None:
+        if above.found is None:
+            _keep_game(key, _Game(None, above.folders, above.stamps, above.packed))
+        return None
+    roots = tuple(found[0])
+    if roots != (above.found,):
+        return shared_gamefs(roots)
+    archives = tuple(os.path.join(above.folders[-1], n) for n in _stamped_names(roots[0]))
+    before = tuple(_folder_stamp(a) for a in archives)
+    fs = shared_gamefs(roots)
+    now = time.time_ns()
+    stamps = above.stamps + tuple(s for s in before if s is not None and now - s[4] > RECENT_NS)
+    paths = above.folders + archives
+    # kept when every path has, after the GameFS is made, the stamp it had before (what is
+    # kept is never newer than the GameFS) and, as the folders, no archive changed in the
+    # last RECENT_NS
+    if tuple(_folder_stamp(p) for p in paths) == stamps:
+        _keep_game(key, _Game(weakref.ref(fs), paths, stamps, _packed(paths, stamps)))
+    return fs
+
+
+def _keep_game(key: tuple[str, str], game: _Game) -> None:
+    if len(_GAMES) >= _GAME_FOLDERS_MAX:
+        _GAMES.clear()
+    _GAMES[key] = game
 
 
 def _folder_stamp(folder: str | os.PathLike[str]) -> _Stamp | None:
@@ -314,15 +392,19 @@ def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
             continue
         stamp.append((root, st.st_size, st.st_mtime_ns))
         if root.is_dir():
-            for name in sorted(os.listdir(root)):
-                low = name.lower()
-                if low.endswith((".pk3", ".pak", ".pk3dir")):
-                    try:
-                        s = (root / name).stat()
-                    except OSError:
-                        continue
-                    stamp.append((name, s.st_size, s.st_mtime_ns))
+            for name in _stamped_names(root):
+                try:
+                    s = (root / name).stat()
+                except OSError:
+                    continue
+                stamp.append((name, s.st_size, s.st_mtime_ns))
     return tuple(stamp)
+
+
+def _stamped_names(root: str | os.PathLike[str]) -> list[str]:
+    """The names in folder ``root`` whose stamps :func:`_stamp` takes: its archives and
+    ``.pk3dir`` folders, sorted."""
+    return [n for n in sorted(os.listdir(root)) if n.lower().endswith((".pk3", ".pak", ".pk3dir"))]
 
 
 @functools.lru_cache(maxsize=8)
@@ -374,11 +456,12 @@ def archive_folder(path: str | os.PathLike[str]) -> ArchiveFolder | None:
 
 def clear_gamefs_cache() -> None:
     """Forget the shared GameFS objects (their archives close when they are collected),
-    which folders are game folders and the folders' kept listings."""
+    which folders are game folders, the models' kept games and the folders' kept listings."""
     _cached_gamefs.cache_clear()
     _GAME_FOLDERS.clear()
     _ABOVE.clear()
     _LISTED.clear()
+    _GAMES.clear()
 
 
 def game_context(
@@ -445,6 +528,7 @@ __all__ = [
     "clear_gamefs_cache",
     "game_context",
     "game_folder_above",
+    "game_fs",
     "game_roots",
     "game_search",
     "is_game_folder",

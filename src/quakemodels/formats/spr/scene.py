@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import functools
 import os
+import weakref
 
 import numpy as np
 import numpy.typing as npt
 
-from ...archive.vpath import game_context
+from ...archive.vpath import game_fs
 from ...core.palette import (
     Palette,
     PaletteLike,
@@ -27,21 +28,38 @@ from ...errors import ModelFormatError
 from .layout import PALETTE_PATH, TRANSPARENT
 from .reader import Spr
 
+TYPE_CHECKING = False  # typing is not imported at run time (see core/records.py)
+if TYPE_CHECKING:
+    from ...archive.gamefs import GameFS  # the archive readers: loaded with a game's search path
+
+
+# Each game's palette by its search path (one GameFS a game while its archives are unchanged:
+# vpath.game_fs), when it comes from an archive (GameFS.settled): read and parsed once for all
+# the sprites of a game, not once a sprite. Weak keys: kept as long as the GameFS.
+_GAME_PALETTES: weakref.WeakKeyDictionary[GameFS, Palette] = weakref.WeakKeyDictionary()
+
 
 def game_palette(
     name: str | os.PathLike[str] | None, game_dir: str | os.PathLike[str] | None = None
 ) -> Palette | None:
     """The ``gfx/palette.lmp`` of the game folder the sprite ``name`` belongs to (or of
-    ``game_dir``), or None when there is none or it is not a 768-byte palette."""
+    ``game_dir``), or None when there is none or it is not a 768-byte palette. Read-only."""
     try:
-        context = game_context(name, game_dir)
-        if context is None:
+        fs = game_fs(name, game_dir)
+        if fs is None:
             return None
-        fs = context[0]
+        kept = _GAME_PALETTES.get(fs)
+        if kept is not None:
+            return kept
         found = fs.find(PALETTE_PATH)
-        return None if found is None else palette_from_bytes(fs.read_found(found))
+        if found is None:
+            return None
+        palette = palette_from_bytes(fs.read_found(found))
     except (OSError, ModelFormatError):
         return None
+    if fs.settled(found):
+        _GAME_PALETTES[fs] = palette
+    return palette
 
 
 @functools.lru_cache(maxsize=8)
