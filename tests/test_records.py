@@ -224,3 +224,18 @@ def test_export_model_select_keeps_arrays_and_names() -> None:
     assert np.array_equal(one.surfaces[0].positions, pos[[1]])
     assert np.array_equal(em.scaled(2.0).tags[0].origins, tag.origins * 2)
     assert em.scaled(1.0) is em
+
+
+def test_pickle_and_copy_give_equal_records() -> None:
+    """A batch's workers send records through pickle; copy and deepcopy work as for a
+    dataclass (the state goes into the instance without the refused __setattr__)."""
+    import copy
+    import pickle
+
+    from quakemodels.core.scene import AlphaTest, Material
+    from quakemodels.formats.md2.limits import VANILLA
+
+    for record in (VANILLA, Material("both", AlphaTest("gt", 0.5, "GT0")), Point(1, 2, "a", ())):  # type: ignore[arg-type]
+        for again in (pickle.loads(pickle.dumps(record)), copy.copy(record), copy.deepcopy(record)):
+            assert again == record and type(again) is type(record)
+            assert hash(again) == hash(record)
