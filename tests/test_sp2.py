@@ -244,6 +244,29 @@ def test_the_folder_beside_the_sprite_is_listed_once_until_it_changes(
     clear_gamefs_cache()
 
 
+def test_an_image_added_with_the_folder_mtime_set_back_is_found(tmp_path: Path) -> None:
+    """``tar x``, ``rsync -a`` and ``cp -a`` set a folder's mtime after filling it: the kept
+    listing must not outlive the change (the folder's ctime, in its stamp, moved)."""
+    built = from_frames(_pictures(2), name="b")
+    files = image_files(built, "b")
+    (tmp_path / "b.sp2").write_bytes(built.to_bytes())
+    (tmp_path / "b__0.pcx").write_bytes(files["b__0.pcx"])
+    hour_ago = time.time_ns() - 3600 * 10**9
+    os.utime(tmp_path, ns=(hour_ago, hour_ago))
+    clear_gamefs_cache()
+    sprite = Sp2.from_file(tmp_path / "b.sp2")
+    for _ in range(2):  # the listing is kept from here on
+        with pytest.warns(QuakeModelsWarning, match=r"frames\[1\]: image .* not found"):
+            frames(sprite)
+    (tmp_path / "b__1.pcx").write_bytes(files["b__1.pcx"])
+    os.utime(tmp_path, ns=(hour_ago, hour_ago))  # the mtime the listing was kept with
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = frames(sprite)
+    assert got.frames[1].rgba[..., 3].any()
+    clear_gamefs_cache()
+
+
 def test_the_32_frame_limit_and_every_cut() -> None:
     with pytest.raises(LimitExceededError, match="33 frames are above 32"):
         from_frames(_pictures(33))

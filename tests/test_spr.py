@@ -235,11 +235,11 @@ def test_the_compiled_stamps_are_os_stats(tmp_path: Path, stamps: str) -> None:
     assert compiled is not None
     assert vpath._packed(("/",), (root,)) == ((b"/",), compiled((b"/",)))
     # a folder changed since the walk: no bytes kept (they may hold the new state)
-    assert vpath._packed(("/",), ((0, 0, 0, 0, 0),)) is None
+    assert vpath._packed(("/",), ((0, 0, 0, 0, 0, 0),)) is None
     folders = [tmp_path, tmp_path.parent, Path("/")]
     got = compiled(tuple(os.fsencode(f) for f in folders))
     assert got is not None
-    assert struct.unpack("=" + "QQQqq" * 3, got) == tuple(
+    assert struct.unpack("=" + "QQQqqq" * 3, got) == tuple(
         v for f in folders for v in vpath._folder_stamp(f) or ()
     )
     assert compiled((os.fsencode(tmp_path / "gone"),)) is None
@@ -386,6 +386,18 @@ def test_a_game_palette_is_read_once_until_its_pak_changes(
     os.utime(game / "pak0.pak", ns=(later, later))
     assert _colours(progs) == [default_palette()[10].tolist()] * 20
     assert counts == {"read": 2, "open": 2}
+    # rewritten in place, then replaced by a rename, each time with the size and the mtime it
+    # had (as rsync -a or cp -a leave them): the pak's ctime, then its inode, tell
+    for rename in (False, True):
+        palette = default_palette() if rename else reversed_palette
+        data = pak_bytes([("gfx/palette.lmp", palette.tobytes())])
+        target = game / ("new.tmp" if rename else "pak0.pak")
+        target.write_bytes(data)
+        os.utime(target, ns=(later, later))
+        if rename:
+            target.replace(game / "pak0.pak")
+        assert _colours(progs) == [palette[10].tolist()] * 20
+    assert counts == {"read": 4, "open": 4}
     clear_gamefs_cache()
 
 

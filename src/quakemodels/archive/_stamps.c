@@ -1,8 +1,8 @@
 /* quakemodels.archive._stamps: the compiled fast path of the game folder search's cache check.
  *
- * One function, stamps(): the (device, inode, mode, size, mtime in ns) of each of a few
- * folders, as os.stat gives them, packed into one bytes object (five native 8-byte words a
- * folder: dev, inode and mode unsigned, size and mtime signed, as struct's "=QQQqq"). vpath.py
+ * One function, stamps(): the (device, inode, mode, size, mtime in ns, ctime in ns) of each of
+ * a few folders, as os.stat gives them, packed into one bytes object (six native 8-byte words a
+ * folder: dev, inode and mode unsigned, size and the times signed, as struct's "=QQQqqq"). vpath.py
  * keeps the folders a model's game folder search walked with their stamps, and checks them on
  * every later search; a small sprite's whole frames() costs a few stats' time, and os.stat
  * builds a stat_result of some twenty fields a folder where one comparison of bytes is
@@ -38,7 +38,7 @@ static int stat_path(const char *name, struct stat *st) {
 static int stat_path(const char *name, struct stat *st) { return stat(name, st); }
 #endif
 
-#define WORDS 5
+#define WORDS 6
 
 static PyObject *stamps(PyObject *self, PyObject *args) {
     PyObject *paths;
@@ -79,17 +79,20 @@ static PyObject *stamps(PyObject *self, PyObject *args) {
         }
 #if defined(__APPLE__)
         int64_t sec = (int64_t)st.st_mtimespec.tv_sec, nsec = (int64_t)st.st_mtimespec.tv_nsec;
+        int64_t csec = (int64_t)st.st_ctimespec.tv_sec, cnsec = (int64_t)st.st_ctimespec.tv_nsec;
 #else
         int64_t sec = (int64_t)st.st_mtim.tv_sec, nsec = (int64_t)st.st_mtim.tv_nsec;
+        int64_t csec = (int64_t)st.st_ctim.tv_sec, cnsec = (int64_t)st.st_ctim.tv_nsec;
 #endif
         uint64_t words[WORDS] = {
             (uint64_t)st.st_dev,
             (uint64_t)st.st_ino,
             (uint64_t)st.st_mode,
             (uint64_t)(int64_t)st.st_size,
-            /* os.stat's st_mtime_ns; past int64 (the year 2262) the unpacked stamp differs
-             * from os.stat's and vpath.py does not use these bytes */
+            /* os.stat's st_mtime_ns and st_ctime_ns; past int64 (the year 2262) the unpacked
+             * stamp differs from os.stat's and vpath.py does not use these bytes */
             (uint64_t)sec * 1000000000u + (uint64_t)nsec,
+            (uint64_t)csec * 1000000000u + (uint64_t)cnsec,
         };
         memcpy(at + i * WORDS * 8, words, sizeof words);
     }
@@ -99,7 +102,7 @@ static PyObject *stamps(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"stamps", stamps, METH_VARARGS,
-     "stamps(paths) -> bytes or None: each folder's (dev, inode, mode, size, mtime_ns)."},
+     "stamps(paths) -> bytes or None: each folder's (dev, inode, mode, size, mtime_ns, ctime_ns)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 # The archive readers (zipfile, the generated pak parser) are imported by the functions that
 # open an archive: loading a plain model file never needs them, and start-up stays short.
 
-_Stamp = tuple[int, int, int, int, int]
+_Stamp = tuple[int, int, int, int, int, int]
 _GAME_ARCHIVE = re.compile(r"(pak\d+\.pak|.+\.pk3)", re.IGNORECASE)
 # How many folders above a model to look for its game folder.
 MAX_GAME_DEPTH = 8
@@ -82,8 +82,9 @@ def read_path(path: str | os.PathLike[str], limit: SizeLimit | None = None) -> b
 
 
 # is_game_folder's answers by folder, each with the folder's stamp (device, inode, mode, size,
-# mtime) when it was listed: adding, removing or renaming an entry changes the folder's mtime,
-# so a stale answer is never given (the same stamp GameFS's cache keys on, see _stamp).
+# mtime, ctime) when it was listed: adding, removing or renaming an entry changes the folder's
+# mtime and ctime, and setting the mtime back (tar, rsync -a, cp -a) changes the ctime again,
+# so a stale answer is never given (GameFS's cache keys on the same fields, see _stamp).
 # Sprites and models ask about the same few folders for every file of a folder: without it a
 # folder of 20,000 files was listed again for each of them. A folder changed in the last
 # RECENT_NS is not cached: file systems keep mtimes in coarse ticks, and an entry added in the
@@ -124,7 +125,7 @@ def is_game_folder(folder: Path) -> bool:
     except OSError:
         return False
     found = any(_GAME_ARCHIVE.fullmatch(n) for n in names)
-    if time.time_ns() - stamp[4] > RECENT_NS:
+    if time.time_ns() - stamp[_MTIME] > RECENT_NS:
         if len(_GAME_FOLDERS) >= _GAME_FOLDERS_MAX:
             _GAME_FOLDERS.clear()
         _GAME_FOLDERS[key] = (stamp, found)
@@ -143,7 +144,7 @@ def folder_entries(folder: str) -> dict[str, list[str]] | None:
     if known is not None and known[0] == stamp:
         return known[1]
     entries = listed(folder)
-    if time.time_ns() - stamp[4] > RECENT_NS and len(entries) <= _LISTED_ENTRIES:
+    if time.time_ns() - stamp[_MTIME] > RECENT_NS and len(entries) <= _LISTED_ENTRIES:
         if len(_LISTED) >= _LISTED_MAX:
             _LISTED.clear()
         _LISTED[folder] = (stamp, entries)
@@ -204,7 +205,9 @@ def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
             break
         folder = folder.parent
     now = time.time_ns()
-    stamps = tuple(stamp for _, stamp in walked if stamp is not None and now - stamp[4] > RECENT_NS)
+    stamps = tuple(
+        stamp for _, stamp in walked if stamp is not None and now - stamp[_MTIME] > RECENT_NS
+    )
     key = _above_key(text)
     folders = tuple(f for f, _ in walked)
     # kept only when every folder is read and settled, and the key (the path's folder as
@@ -302,7 +305,7 @@ def _unchanged(
             st = os.stat(path)
         except OSError:
             return False
-        if (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns) != stamp:
+        if _stat_stamp(st) != stamp:
             return False
     return True
 
@@ -354,7 +357,9 @@ def game_fs(
     before = tuple(_folder_stamp(a) for a in archives)
     fs = shared_gamefs(roots)
     now = time.time_ns()
-    stamps = above.stamps + tuple(s for s in before if s is not None and now - s[4] > RECENT_NS)
+    stamps = above.stamps + tuple(
+        s for s in before if s is not None and now - s[_MTIME] > RECENT_NS
+    )
     paths = above.folders + archives
     # kept when every path has, after the GameFS is made, the stamp it had before (what is
     # kept is never newer than the GameFS) and, as the folders, no archive changed in the
@@ -371,18 +376,30 @@ def _keep_game(key: tuple[str, str], game: _Game) -> None:
 
 
 def _folder_stamp(folder: str | os.PathLike[str]) -> _Stamp | None:
-    """(device, inode, mode, size, mtime) of ``folder``; None when it cannot be read. The
-    mode's file type tells a folder from a file that took its place."""
+    """(device, inode, mode, size, mtime, ctime) of ``folder``; None when it cannot be read.
+    The mode's file type tells a folder from a file that took its place; the ctime catches a
+    change whose mtime was set back afterwards (``tar x``, ``rsync -a`` and ``cp -a`` set a
+    folder's mtime; nothing but the kernel sets its ctime)."""
     try:
         st = os.stat(folder)
     except OSError:
         return None
-    return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns)
+    return _stat_stamp(st)
+
+
+def _stat_stamp(st: os.stat_result) -> _Stamp:
+    return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+_MTIME = 4  # a stamp's mtime: what the 2 s rule reads (a test or a tool may set it back; the
+# ctime beside it, which no one but the kernel sets, still tells a kept answer from today's)
 
 
 def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
     """What changes when a root or an archive in it is added, removed or rewritten: the roots'
-    and their archives' (name, size, mtime), so a cached GameFS never serves stale data."""
+    and their archives' (name, inode, size, mtime, ctime), so a cached GameFS never serves
+    stale data (an archive replaced by a rename has another inode; one rewritten in place with
+    its size and mtime kept has a new ctime)."""
     stamp: list[object] = []
     for root in roots:
         try:
@@ -390,14 +407,14 @@ def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
         except OSError:
             stamp.append((root, None))
             continue
-        stamp.append((root, st.st_size, st.st_mtime_ns))
+        stamp.append((root, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         if root.is_dir():
             for name in _stamped_names(root):
                 try:
                     s = (root / name).stat()
                 except OSError:
                     continue
-                stamp.append((name, s.st_size, s.st_mtime_ns))
+                stamp.append((name, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns))
     return tuple(stamp)
 
 
