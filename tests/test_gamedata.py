@@ -73,7 +73,8 @@ def test_player_to_one_md3_is_a_usage_error(
     deep = write_player(tmp_path / ("long_folder_name_" * 6) / "models" / "players" / "q")
     (deep / "animation.cfg").write_text(ROWS_25.replace(" 2 ", " 1 "))
     code, _, err = _run(["convert", deep, tmp_path / "q.md3"], capsys)
-    assert code == 2 and "is a player" in err and "64" not in err
+    said = err.replace(str(tmp_path), "TMP")  # the test folder's own name may hold "64"
+    assert code == 2 and "is a player" in said and "64" not in said
     assert not (tmp_path / "q.md3").exists()
     # its parts still convert, one at a time
     code, _, err = _run(["convert", folder / "upper.md3", tmp_path / "upper.md3"], capsys)

@@ -277,7 +277,7 @@ def game_root_above(path: str | os.PathLike[str]) -> Path | None:
     return None
 
 
-_DISK_CACHE: dict[tuple[Path, tuple[tuple[str, int, int], ...]], ShaderScripts] = {}
+_DISK_CACHE: dict[tuple[Path, tuple[tuple[str, int, int, int, int], ...]], ShaderScripts] = {}
 
 
 def disk_scripts(root: Path) -> ShaderScripts:
@@ -289,7 +289,7 @@ def disk_scripts(root: Path) -> ShaderScripts:
     if folder is None:
         return _NO_SCRIPTS
     real = root.resolve()
-    stats: list[tuple[str, int, int]] = []
+    stats: list[tuple[str, int, int, int, int]] = []  # name, inode, size, mtime, ctime
     for entry in listings.names(folder):
         path = folder / entry
         if not entry.lower().endswith(SHADER_SUFFIX) or _where(path, real) is not None:
@@ -299,13 +299,13 @@ def disk_scripts(root: Path) -> ShaderScripts:
         except OSError:
             continue
         if st.st_size <= MAX_SCRIPT_BYTES:
-            stats.append((entry, st.st_mtime_ns, st.st_size))
+            stats.append((entry, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         if len(stats) == MAX_SCRIPT_FILES:  # the engine reads no more
             break
     key = (real, tuple(stats))
     if key not in _DISK_CACHE:
         files = []
-        for entry, _, _ in sorted(stats, key=lambda s: s[0].lower()):
+        for entry, *_ in sorted(stats, key=lambda s: s[0].lower()):
             try:
                 files.append((f"scripts/{entry}", read_regular(folder / entry, "shader script")))
             except (OSError, ValueError):
