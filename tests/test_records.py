@@ -151,11 +151,77 @@ def test_post_init_runs_on_construction_and_replace() -> None:
     assert Checked.seen == ["post", "post"]
 
 
+@dataclasses.dataclass(frozen=True)
+class OwnTwin:
+    a: int
+
+    def __repr__(self) -> str:
+        return "own"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OwnTwin) and other.a % 10 == self.a % 10
+
+
 def test_a_class_keeps_the_methods_it_defines() -> None:
-    assert repr(Own(1)) == "own"
+    assert repr(Own(1)) == repr(OwnTwin(1)) == "own"
     assert Own(1) == Own(11) and Own(1) != Own(2)
-    with pytest.raises(TypeError, match="unhashable"):
-        hash(Own(1))  # a custom __eq__ without __hash__: unhashable, as Python makes it
+    assert OwnTwin(1) == OwnTwin(11) and OwnTwin(1) != OwnTwin(2)
+    # a custom __eq__ still gets the fields' hash, as the frozen dataclass's does
+    assert hash(Own(1)) == hash(OwnTwin(1)) == hash((1,))
+
+
+def test_match_args_and_copy_replace() -> None:
+    match Point(1, 2):
+        case Point(x, y):
+            assert (x, y) == (1, 2)
+    assert Point.__match_args__ == PointTwin.__match_args__  # type: ignore[misc]
+    assert Point(1).__replace__(y=3) == Point(1, 3)  # what copy.replace calls (Python 3.13)
+
+
+def test_fields_of_every_frozen_base_come_first() -> None:
+    class A(Frozen):
+        a: int = 0
+
+    class B(Frozen):
+        b: int = 1
+
+    class C(A, B):
+        c: int = 2
+
+    @dataclasses.dataclass(frozen=True)
+    class At:
+        a: int = 0
+
+    @dataclasses.dataclass(frozen=True)
+    class Bt:
+        b: int = 1
+
+    @dataclasses.dataclass(frozen=True)
+    class Ct(At, Bt):
+        c: int = 2
+
+    assert C.__record_fields__ == tuple(f.name for f in dataclasses.fields(Ct)) == ("b", "a", "c")
+    assert repr(C()).removeprefix(C.__qualname__) == repr(Ct()).removeprefix(Ct.__qualname__)
+
+
+def test_refused_as_dataclasses_refuse() -> None:
+    with pytest.raises(ValueError, match="mutable default <class 'list'> for field x"):
+
+        class Shared(Frozen):
+            x: list[int] = []  # noqa: RUF012  # what the test is about
+
+    with pytest.raises(TypeError, match="class options"):
+
+        class Options(Frozen, eq=False):  # type: ignore[call-arg]
+            x: int
+
+    import typing as t
+
+    class Aliased(Frozen):
+        x: int = 0
+        count: t.ClassVar[int] = 3  # a ClassVar through a module alias: not a field
+
+    assert Aliased.__record_fields__ == ("x",) and Aliased.count == 3
 
 
 def test_a_field_without_default_after_one_with_is_refused() -> None:

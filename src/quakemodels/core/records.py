@@ -95,37 +95,70 @@ class Frozen:
     source compiled per class (``exec`` of six functions: about 0.7 ms a class, a tenth of a
     one-file export's own time): ``__init__`` taking the fields by position or name (then
     ``__post_init__`` when the class has one), ``__repr__``, ``__eq__`` and ``__hash__`` over
-    the fields (a class keeps any of these it defines itself), and assignment refused
-    (:class:`FrozenRecordError`). :func:`replace` copies one with some fields changed.
-    Fields of a ``Frozen`` base come first; ``ClassVar`` annotations are not fields.
+    the fields (a class keeps any of these it defines itself; a custom ``__eq__`` still gets
+    the fields' hash, as a dataclass's does), ``__match_args__``, and assignment refused
+    (:class:`FrozenRecordError`). :func:`replace` (and ``copy.replace``) copies one with some
+    fields changed. The fields of every ``Frozen`` base come first, in their order;
+    ``ClassVar`` annotations are not fields; a default of an unhashable type (a list, a dict)
+    is refused, as dataclasses refuse it: :func:`field` makes one for each record.
+
+    A record is not a dataclass: ``dataclasses.replace``, ``fields`` and ``asdict`` refuse it
+    (use :func:`replace` and ``__record_fields__``), and it takes no class options
+    (``eq=False``, ``InitVar``, ``KW_ONLY``).
     """
 
     __record_fields__: ClassVar[tuple[str, ...]] = ()
     __record_defaults__: ClassVar[dict[str, object]] = {}
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        names = list(cls.__record_fields__)
-        defaults = dict(cls.__record_defaults__)
+    def __init_subclass__(cls, **options: Any) -> None:
+        if options:
+            raise TypeError(f"{cls.__name__}: a Frozen record takes no class options {options}")
+        super().__init_subclass__()
+        names: list[str] = []
+        defaults: dict[str, object] = {}
+        for base in reversed(cls.__mro__[1:]):  # every Frozen base's fields, as dataclasses
+            if issubclass(base, Frozen):
+                for name in base.__record_fields__:
+                    if name not in names:
+                        names.append(name)
+                    if name in base.__record_defaults__:
+                        defaults[name] = base.__record_defaults__[name]
+                    else:
+                        defaults.pop(name, None)
         # the class's own annotations (inspect.get_annotations would load inspect, which the
         # light commands never import)
         for name, note in cls.__dict__.get("__annotations__", {}).items():  # noqa: RUF063
-            if str(note).startswith(("ClassVar", "typing.ClassVar")):
+            head = str(note).split("[", 1)[0].strip()
+            if head == "ClassVar" or head.endswith(".ClassVar"):
                 continue
             value = cls.__dict__.get(name, _NO_DEFAULT)
             if isinstance(value, _Factory):
                 delattr(cls, name)  # as a dataclass: no class attribute for a made default
+            elif value is not _NO_DEFAULT and type(value).__hash__ is None:
+                raise ValueError(
+                    f"mutable default {type(value)} for field {name} is not allowed: use"
+                    " field(default_factory=...)"
+                )
             if value is not _NO_DEFAULT:
                 defaults[name] = value
-            elif defaults and name not in defaults:
-                raise TypeError(f"non-default argument {name!r} follows default argument")
+            else:
+                defaults.pop(name, None)
             if name not in names:
                 names.append(name)
+        after_default = False
+        for name in names:
+            if name in defaults:
+                after_default = True
+            elif after_default:
+                raise TypeError(f"non-default argument {name!r} follows default argument")
         cls.__record_fields__ = tuple(names)
         cls.__record_defaults__ = defaults
+        setattr(cls, "__match_args__", cls.__record_fields__)  # noqa: B010  # not a Frozen attribute for type checkers
         own = cls.__dict__
-        if "__eq__" in own and "__hash__" not in own:
-            cls.__hash__ = None  # type: ignore[assignment]  # as Python does for a custom __eq__
+        if "__eq__" in own and own.get("__hash__", Frozen.__hash__) is None:
+            # Python unset __hash__ for the class's own __eq__; a frozen dataclass still hashes
+            # its fields unless the class says otherwise
+            cls.__hash__ = Frozen.__hash__  # type: ignore[method-assign]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         names = self.__record_fields__
@@ -178,6 +211,10 @@ class Frozen:
 
     def __delattr__(self, name: str) -> None:
         raise FrozenRecordError(f"cannot delete field {name!r}")
+
+    def __replace__(self, /, **changes: Any) -> Frozen:
+        """``copy.replace`` (Python 3.13): :func:`replace`."""
+        return replace(self, **changes)
 
 
 def replace(record: _R, /, **changes: Any) -> _R:
