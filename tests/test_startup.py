@@ -355,3 +355,51 @@ def test_searching_folders_for_players_loads_no_player_or_md3_code(corpus_dir: P
     assert "quakemodels.formats.q3player.player" not in modules
     assert own(modules, "md2") == own(modules, "md3") == own(modules, "mdl") == set()
     assert parsers(modules) == set()
+
+
+_COLLECTOR_IN_THE_VERB = """
+import gc, sys
+import quakemodels.cli as cli
+import quakemodels.cli.formats as verb
+real = verb.run
+def run(args):
+    print("verb", gc.isenabled(), gc.get_freeze_count() > 0, flush=True)
+    return real(args)
+verb.run = run
+if sys.argv[1] == "console":
+    sys.argv = ["quakemodels", "formats"]
+    cli.console_main()
+gc.disable()
+code = cli.main(["formats"])
+print("after", gc.isenabled(), gc.get_freeze_count(), flush=True)
+"""
+
+
+@pytest.mark.parametrize("way", ["console", "main"])
+def test_the_collector_is_off_only_while_the_command_line_loads(way: str) -> None:
+    """console_main turns the cyclic collector off while the modules load and back on (the
+    loaded objects frozen) before the verb runs; main() called by a program that turned the
+    collector off itself leaves it off and freezes nothing."""
+    done = subprocess.run(
+        [sys.executable, "-c", _COLLECTOR_IN_THE_VERB, way],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    lines = [line for line in done.stdout.splitlines() if line.startswith(("verb", "after"))]
+    if way == "console":
+        assert done.returncode == 0 and lines == ["verb True True"], done.stderr
+    else:
+        assert done.returncode == 0 and lines == ["verb False False", "after False 0"], done.stderr
+
+
+def test_a_parser_for_an_unknown_verb_has_every_verb() -> None:
+    from quakemodels.cli import build_parser
+
+    def verbs(parser: object) -> list[str]:
+        actions = getattr(parser, "_subparsers")._group_actions  # noqa: B009
+        return sorted(actions[0].choices)
+
+    assert verbs(build_parser("nope")) == verbs(build_parser()) == sorted(VERBS)
+    assert verbs(build_parser("info")) == ["info"]

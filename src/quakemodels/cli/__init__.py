@@ -143,7 +143,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="verb", metavar="VERB")
-    for name, verb in VERBS.items() if only is None else [(only, VERBS[only])]:
+    verbs = [(only, VERBS[only])] if only in VERBS else VERBS.items()
+    for name, verb in verbs:
         p = sub.add_parser(
             name,
             help=verb.help,
@@ -224,7 +225,9 @@ def console_main() -> NoReturn:
     Before that, glibc's allocator is told to keep the memory it frees (see
     :func:`_keep_freed_memory`). Warnings are printed once per cause (:func:`_warnings_once`).
     """
+    global _STARTING
     gc.disable()  # until the verb's modules are loaded: see _end_startup
+    _STARTING = True
     verb = VERBS.get(sys.argv[1]) if len(sys.argv) > 1 else None
     if verb is not None and not verb.light:  # help and the light verbs allocate no arrays
         _keep_freed_memory()
@@ -242,17 +245,23 @@ def console_main() -> NoReturn:
     os._exit(code)
 
 
+_STARTING = False  # True from console_main's start until the verb's modules are loaded
+
+
 def _end_startup() -> None:
     """Hand the cyclic garbage collector back once the command's modules are loaded.
 
     :func:`console_main` turns the collector off first: loading numpy and the verb's modules
     makes hundreds of thousands of objects that live as long as the process, and the collector
     would scan them again and again as they pile up (a sixth of a one-file export's time).
-    They are then frozen (``gc.freeze``), out of every later collection's reach, and the
-    collector runs as usual for the command's work, which may be a batch of any size.
-    When :func:`main` is called with the collector on (a caller's own process), nothing changes.
+    They are then frozen (``gc.freeze``: left out of collections, until a forked batch hands
+    them back to its parent's collector) and the collector runs as usual for the command's
+    work, which may be a batch of any size. :func:`main` called by a program of its own (the
+    collector on or off, as that program chose) leaves the collector alone.
     """
-    if not gc.isenabled():
+    global _STARTING
+    if _STARTING:
+        _STARTING = False
         gc.freeze()
         gc.enable()
 
