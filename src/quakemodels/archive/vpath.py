@@ -19,7 +19,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from ..core.compiled import compiled
 from ..core.files import HEAD, SizeLimit, read_regular
@@ -35,7 +35,11 @@ if TYPE_CHECKING:
 # The archive readers (zipfile, the generated pak parser) are imported by the functions that
 # open an archive: loading a plain model file never needs them, and start-up stays short.
 
-_Stamp = tuple[int, int, int, int, int, int]
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+_Stamp = tuple[int, int, int, int, int, int]  # see _folder_stamp
+_MTIME = 4  # a stamp's mtime: what the 2 s rule reads (a test or a tool may set it back; the
+# ctime beside it, which no one but the kernel sets, still tells a kept answer from today's)
 _GAME_ARCHIVE = re.compile(r"(pak\d+\.pak|.+\.pk3)", re.IGNORECASE)
 # How many folders above a model to look for its game folder.
 MAX_GAME_DEPTH = 8
@@ -126,9 +130,7 @@ def is_game_folder(folder: Path) -> bool:
         return False
     found = any(_GAME_ARCHIVE.fullmatch(n) for n in names)
     if time.time_ns() - stamp[_MTIME] > RECENT_NS:
-        if len(_GAME_FOLDERS) >= _GAME_FOLDERS_MAX:
-            _GAME_FOLDERS.clear()
-        _GAME_FOLDERS[key] = (stamp, found)
+        _keep(_GAME_FOLDERS, key, (stamp, found))
     return found
 
 
@@ -145,9 +147,7 @@ def folder_entries(folder: str) -> dict[str, list[str]] | None:
         return known[1]
     entries = listed(folder)
     if time.time_ns() - stamp[_MTIME] > RECENT_NS and len(entries) <= _LISTED_ENTRIES:
-        if len(_LISTED) >= _LISTED_MAX:
-            _LISTED.clear()
-        _LISTED[folder] = (stamp, entries)
+        _keep(_LISTED, folder, (stamp, entries), _LISTED_MAX)
     return entries
 
 
@@ -215,10 +215,8 @@ def game_folder_above(path: str | os.PathLike[str]) -> Path | None:
     if len(stamps) == len(walked) and os.path.normpath(key[0] or ".") == os.path.normpath(
         folders[0]
     ):
-        if len(_ABOVE) >= _GAME_FOLDERS_MAX:
-            _ABOVE.clear()
         in_folder = stat.S_ISDIR(stamps[0][2])
-        _ABOVE[key] = _Above(found, folders, stamps, in_folder, _packed(folders, stamps))
+        _keep(_ABOVE, key, _Above(found, folders, stamps, in_folder, _packed(folders, stamps)))
     return found
 
 
@@ -300,14 +298,7 @@ def _unchanged(
     compiled = None if packed is None else compiled_stamps()
     if packed is not None and compiled is not None:
         return compiled(packed[0]) == packed[1]
-    for path, stamp in zip(paths, stamps, strict=True):
-        try:
-            st = os.stat(path)
-        except OSError:
-            return False
-        if _stat_stamp(st) != stamp:
-            return False
-    return True
+    return all(_folder_stamp(p) == stamp for p, stamp in zip(paths, stamps, strict=True))
 
 
 class _Game(NamedTuple):
@@ -348,7 +339,7 @@ def game_fs(
         return None if found is None else shared_gamefs(tuple(found[0]))
     if found is None:
         if above.found is None:
-            _keep_game(key, _Game(None, above.folders, above.stamps, above.packed))
+            _keep(_GAMES, key, _Game(None, above.folders, above.stamps, above.packed))
         return None
     roots = tuple(found[0])
     if roots != (above.found,):
@@ -365,14 +356,16 @@ def game_fs(
     # kept is never newer than the GameFS) and, as the folders, no archive changed in the
     # last RECENT_NS
     if tuple(_folder_stamp(p) for p in paths) == stamps:
-        _keep_game(key, _Game(weakref.ref(fs), paths, stamps, _packed(paths, stamps)))
+        _keep(_GAMES, key, _Game(weakref.ref(fs), paths, stamps, _packed(paths, stamps)))
     return fs
 
 
-def _keep_game(key: tuple[str, str], game: _Game) -> None:
-    if len(_GAMES) >= _GAME_FOLDERS_MAX:
-        _GAMES.clear()
-    _GAMES[key] = game
+def _keep(table: dict[_K, _V], key: _K, value: _V, most: int = _GAME_FOLDERS_MAX) -> None:
+    """Keep ``value`` in one of the caches above, emptied first when it holds ``most``: a
+    bound on what a long batch keeps, and the answers come back at the cost of a walk."""
+    if len(table) >= most:
+        table.clear()
+    table[key] = value
 
 
 def _folder_stamp(folder: str | os.PathLike[str]) -> _Stamp | None:
@@ -384,37 +377,23 @@ def _folder_stamp(folder: str | os.PathLike[str]) -> _Stamp | None:
         st = os.stat(folder)
     except OSError:
         return None
-    return _stat_stamp(st)
-
-
-def _stat_stamp(st: os.stat_result) -> _Stamp:
     return (st.st_dev, st.st_ino, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-_MTIME = 4  # a stamp's mtime: what the 2 s rule reads (a test or a tool may set it back; the
-# ctime beside it, which no one but the kernel sets, still tells a kept answer from today's)
 
 
 def _stamp(roots: tuple[Path, ...]) -> tuple[object, ...]:
     """What changes when a root or an archive in it is added, removed or rewritten: the roots'
-    and their archives' (name, inode, size, mtime, ctime), so a cached GameFS never serves
-    stale data (an archive replaced by a rename has another inode; one rewritten in place with
-    its size and mtime kept has a new ctime)."""
+    and their archives' names and stamps (:func:`_folder_stamp`), so a cached GameFS never
+    serves stale data (an archive replaced by a rename has another inode; one rewritten in
+    place with its size and mtime kept has a new ctime)."""
     stamp: list[object] = []
     for root in roots:
-        try:
-            st = root.stat()
-        except OSError:
-            stamp.append((root, None))
-            continue
-        stamp.append((root, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
-        if root.is_dir():
+        root_stamp = _folder_stamp(root)
+        stamp.append((root, root_stamp))
+        if root_stamp is not None and stat.S_ISDIR(root_stamp[2]):
             for name in _stamped_names(root):
-                try:
-                    s = (root / name).stat()
-                except OSError:
-                    continue
-                stamp.append((name, s.st_ino, s.st_size, s.st_mtime_ns, s.st_ctime_ns))
+                entry = _folder_stamp(root / name)
+                if entry is not None:
+                    stamp.append((name, entry))
     return tuple(stamp)
 
 
