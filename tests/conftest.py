@@ -138,6 +138,20 @@ def corpus_dir() -> Path:
     return CORPUS
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def first_mesh_decode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """A test run twice: through the compiled decode of an MD2's or MDL's first mesh
+    (``core/_weld.c``: ``trivertx``, ``texcoords``) and through the numpy fast path it stands
+    in front of (skipped when the compiled one is not built)."""
+    from quakemodels.core import trivertx
+
+    if request.param == "numpy":
+        monkeypatch.setattr(trivertx, "COMPILED", None)
+    elif trivertx.COMPILED is None:
+        pytest.skip("the compiled decode is not built (no C compiler, or turned off)")
+    return str(request.param)
+
+
 def corpus_models(folder: Path = CORPUS) -> list[Path]:
     """Every model file anywhere under ``folder`` whose suffix a registered format claims, in
     the order the batch verbs walk a folder (sorted paths)."""

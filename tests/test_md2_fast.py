@@ -10,7 +10,6 @@ import pytest
 from conftest import corpus_params
 from md2builder import Md2Spec, build
 
-from quakemodels.core import trivertx
 from quakemodels.core.mesh import Mesh
 from quakemodels.errors import BadValueError
 from quakemodels.formats.md2 import Md2, fast
@@ -18,15 +17,8 @@ from quakemodels.formats.md2 import Md2, fast
 MESH_FIELDS = ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids")
 
 
-@pytest.fixture(autouse=True, params=["compiled", "numpy"])
-def decode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: through the compiled decode of the first mesh (``core/_weld.c``:
-    ``trivertx``, ``texcoords``) and through the numpy fast path it stands in front of."""
-    if request.param == "numpy":
-        monkeypatch.setattr(trivertx, "COMPILED", None)
-    elif trivertx.COMPILED is None:
-        pytest.skip("the compiled decode is not built (no C compiler, or turned off)")
-    return str(request.param)
+# every test twice: the compiled decode of the first mesh and the numpy path (conftest.py)
+pytestmark = pytest.mark.usefixtures("first_mesh_decode")
 
 
 def _same_mesh(a: Mesh, b: Mesh) -> None:
@@ -86,13 +78,13 @@ def test_fast_paths_equal_the_plain_decode_on_synthetic_files(spec: Md2Spec) -> 
     _check_equal(build(spec))
 
 
-def test_a_skin_wider_than_float32_counts_takes_the_plain_path(decode: str) -> None:
+def test_a_skin_wider_than_float32_counts_takes_the_plain_path(first_mesh_decode: str) -> None:
     """2**24 + 1 is not exact in float32: the plain decode divides in double, and the numpy
     fast path declines rather than give other values; the compiled one divides in double."""
     data = build(Md2Spec(skin_width=(1 << 24) + 1, skin_height=32))
     m = Md2.from_bytes(data)
     fast_mesh = _fast_mesh(m, 0)
-    if decode == "numpy":
+    if first_mesh_decode == "numpy":
         assert fast_mesh is None
     else:
         assert fast_mesh is not None

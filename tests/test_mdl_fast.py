@@ -13,7 +13,6 @@ import pytest
 from conftest import corpus_params
 from mdlbuilder import Group, MdlSpec, Pose, build
 
-from quakemodels.core import trivertx
 from quakemodels.core.frames import decode_axes
 from quakemodels.core.mesh import Corners, Mesh
 from quakemodels.errors import BadValueError, TruncatedError
@@ -23,15 +22,8 @@ from quakemodels.formats.mdl.layout import POSE_HEADER_SIZE, VERTEX
 MESH_FIELDS = ("positions", "normals", "uvs", "indices", "vertex_ids", "texcoord_ids")
 
 
-@pytest.fixture(autouse=True, params=["compiled", "numpy"])
-def decode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: through the compiled decode of the first mesh (``core/_weld.c``:
-    ``trivertx``, ``texcoords``) and through the numpy fast path it stands in front of."""
-    if request.param == "numpy":
-        monkeypatch.setattr(trivertx, "COMPILED", None)
-    elif trivertx.COMPILED is None:
-        pytest.skip("the compiled decode is not built (no C compiler, or turned off)")
-    return str(request.param)
+# every test twice: the compiled decode of the first mesh and the numpy path (conftest.py)
+pytestmark = pytest.mark.usefixtures("first_mesh_decode")
 
 
 def _same_arrays(a: Any, b: Any, what: str) -> None:
