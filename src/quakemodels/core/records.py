@@ -1,5 +1,9 @@
 """Plain records for the modules every command imports, and ``overload`` without typing.
 
+:class:`Frozen` is a frozen dataclass without compiled methods, for the classes a command's
+start-up loads (a one-file export's scene, each format's ``Limits``), and :func:`replace` the
+package's one ``replace``, for records and dataclasses alike.
+
 The archive layer and the formats' declarations are read by ``ls``, ``extract``,
 ``formats`` and ``--help``, which start in about the time Python itself takes: their classes
 are written as slotted classes deriving from :class:`Record` (equality and repr from the
