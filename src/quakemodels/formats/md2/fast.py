@@ -62,10 +62,10 @@ def first_mesh(
         data, TEX_POINT_WORD, h.num_tex_coords * tex_point_words, h.ofs_tex_coords
     ).reshape(-1, tex_point_words)
     width, height = h.skin_width_px or 1, h.skin_height_px or 1
+    # scale and translate as the plain decode has them: float32 widened to double
+    with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
+        prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
     if _COMPILED_LAYOUT:  # the compiled decode, when built (the same arrays)
-        # scale and translate as the plain decode has them: float32 widened to double
-        with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
-            prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
         decoded = corner_trivertx(
             stored, vertex_ids, prefix[scale_words].tolist(), prefix[translate_words].tolist()
         )
@@ -83,10 +83,8 @@ def first_mesh(
     # Positions as the plain decode computes them (x * scale, then + translate, in double;
     # then float32), laid out (3,V) so each operation runs along V, not along 3.
     positions = np.array(stored[:, POSITION].T, dtype=np.float64, order="C")
-    # inf/NaN as decode_axes gives; a signalling NaN in the file turns quiet in the cast
+    # inf/NaN as decode_axes gives
     with np.errstate(over="ignore", invalid="ignore"):
-        with np.errstate(invalid="ignore"):  # a signalling NaN turns quiet: no warning
-            prefix = np.frombuffer(data, FLOAT, prefix_words, at).astype(np.float64)
         positions *= prefix[scale_words, None]
         positions += prefix[translate_words, None]
         positions32 = positions.astype(np.float32)
