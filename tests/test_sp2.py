@@ -26,7 +26,7 @@ from quakemodels.errors import LimitExceededError, ModelFormatError, QuakeModels
 from quakemodels.formats.sp2.check import check
 from quakemodels.formats.sp2.describe import describe
 from quakemodels.formats.sp2.layout import FRAME, FRAME_OFFSETS, HEADER_SIZE
-from quakemodels.formats.sp2.reader import Sp2, find_image
+from quakemodels.formats.sp2.reader import ImageSearch, Sp2
 from quakemodels.formats.sp2.scene import frames
 from quakemodels.formats.sp2.write import from_frames, image_files
 from quakemodels.kaitai.quake2_sp2 import Quake2Sp2
@@ -202,7 +202,7 @@ def test_a_link_beside_the_sprite_to_a_file_of_its_folder_is_read(tmp_path: Path
             read_regular(link, follow=False)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        hit = find_image("sprites/b_0.pcx", 0, str(tmp_path / "b.sp2"))
+        hit = ImageSearch(str(tmp_path / "b.sp2")).find("sprites/b_0.pcx", 0)
         got = frames(Sp2.from_file(tmp_path / "b.sp2"))
     assert hit == (str(link), (tmp_path / "kept.pcx").read_bytes())
     assert got.frames[0].rgba[..., 3].any()

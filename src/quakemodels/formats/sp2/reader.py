@@ -219,9 +219,9 @@ def _beside(sprite_path: str) -> tuple[str, str]:
 
 
 class ImageSearch:
-    """Where one sprite's frame images are looked up (see :func:`find_image`), set up once
-    for all its frames: the game's search path the sprite belongs to, probed at the first
-    lookup, and the folder beside it (or ``skin_dir``)."""
+    """Where one sprite's frame images are looked up, set up once for all its frames: the
+    game's search path the sprite belongs to, probed at the first lookup, and the folder
+    beside it (or ``skin_dir``)."""
 
     def __init__(
         self,
@@ -253,7 +253,10 @@ class ImageSearch:
         self._ready = True
 
     def find(self, image_name: str, index: int) -> tuple[str, bytes] | None:
-        """(where, bytes) of frame ``index``'s image named ``image_name``, or None."""
+        """(where, bytes) of frame ``index``'s image named ``image_name``, or None: through
+        the game's search path, else ``<sprite>__<index>.<ext>`` beside the sprite (or in
+        ``skin_dir``), else the name looked up there; an image leading outside that folder is
+        refused with a warning."""
         if not self._ready:
             self._prepare()
         if self._game is not None:
@@ -308,20 +311,3 @@ def _read(path: str, child: bool, root: Path, real_root: list[Path]) -> tuple[st
         return path, read_regular(path, "frame image")
     except (OSError, ModelFormatError):
         return None
-
-
-def find_image(
-    image_name: str,
-    index: int,
-    sprite_path: str | None,
-    *,
-    skin_dir: str | os.PathLike[str] | None = None,
-    game_dir: str | os.PathLike[str] | None = None,
-    listings: Listings | None = None,
-) -> tuple[str, bytes] | None:
-    """(where, bytes) of frame ``index``'s image named ``image_name``, or None: through the
-    game's search path, else ``<sprite>__<index>.<ext>`` beside the sprite (or in
-    ``skin_dir``), else the name looked up there; an image leading outside that folder is
-    refused with a warning. :class:`ImageSearch` looks up every frame of a sprite."""
-    search = ImageSearch(sprite_path, skin_dir=skin_dir, game_dir=game_dir, listings=listings)
-    return search.find(image_name, index)
